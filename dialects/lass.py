@@ -1,0 +1,96 @@
+"""`lass`: the input level.  One op, `lass.gemm`, in the style of linalg.
+
+    D = alpha * A . B + beta * C      (C is read from and D written to the `outs` buffer)
+
+A is M x K, B is K x N, D is M x N, all memrefs; the layout is the memref's: an identity layout is
+row-major, `strided<[1, ?]>` is column-major.  Sizes are dynamic and reach the kernel at launch.
+
+Example (round-trips):
+
+    func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf32>) {
+      lass.gemm {alpha = 1.0 : f32, beta = 0.0 : f32, config = {stages = 3 : i64}}
+          ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf32>)
+      func.return
+    }
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    DictionaryAttr,
+    Float32Type,
+    FloatAttr,
+    MemRefType,
+    StridedLayoutAttr,
+)
+from xdsl.ir import Dialect
+from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_attr_def, operand_def
+from xdsl.utils.exceptions import VerifyException
+
+
+def memref_layout(t: MemRefType) -> str:
+    """'row' (identity or strided<[?, 1]>), 'col' (strided<[1, ?]>), or 'other'."""
+    layout = t.layout
+    if isinstance(layout, StridedLayoutAttr):
+        strides = layout.get_strides()
+        if len(strides) == 2 and strides[1] == 1:
+            return "row"
+        if len(strides) == 2 and strides[0] == 1:
+            return "col"
+        return "other"
+    if layout is None or layout.__class__.__name__ == "NoneAttr":
+        return "row"
+    return "other"
+
+
+@irdl_op_definition
+class GemmOp(IRDLOperation):
+    """D = alpha * A . B + beta * C on memrefs; `outs` is both C and D.
+
+    `config` holds the tiling (`threadblock`, `warp`, `instruction`, `stages`, `raster`); every key
+    has a default (lasscc.config.GemmConfig).
+    """
+
+    name = "lass.gemm"
+    a = operand_def(MemRefType)
+    b = operand_def(MemRefType)
+    d = operand_def(MemRefType)
+    alpha = opt_attr_def(FloatAttr)
+    beta = opt_attr_def(FloatAttr)
+    config = opt_attr_def(DictionaryAttr)
+
+    assembly_format = (
+        "attr-dict `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)` `outs` `(` $d `:` type($d) `)`"
+    )
+
+    def __init__(self, a, b, d, alpha: float = 1.0, beta: float = 0.0, config: DictionaryAttr | None = None):
+        attrs = {"alpha": FloatAttr(alpha, Float32Type()), "beta": FloatAttr(beta, Float32Type())}
+        if config is not None:
+            attrs["config"] = config
+        super().__init__(operands=[a, b, d], attributes=attrs)
+
+    def verify_(self) -> None:
+        ta, tb, td = (v.type for v in (self.a, self.b, self.d))
+        for name, t in (("A", ta), ("B", tb), ("D", td)):
+            assert isinstance(t, MemRefType)
+            if t.get_num_dims() != 2:
+                raise VerifyException(f"expected a 2-d memref for {name}, got {t}")
+        if ta.get_element_type() != tb.get_element_type():
+            raise VerifyException(
+                f"expected A and B of one element type, got {ta.get_element_type()} and {tb.get_element_type()}"
+            )
+        (m, ka), (kb, n), (md, nd) = ta.get_shape(), tb.get_shape(), td.get_shape()
+        for what, x, y in (("K of A and K of B", ka, kb), ("M of A and M of D", m, md), ("N of B and N of D", n, nd)):
+            if x >= 0 and y >= 0 and x != y:
+                raise VerifyException(f"expected {what} to agree, got {x} and {y}")
+
+    @property
+    def alpha_value(self) -> float:
+        return 1.0 if self.alpha is None else float(self.alpha.value.data)
+
+    @property
+    def beta_value(self) -> float:
+        return 0.0 if self.beta is None else float(self.beta.value.data)
+
+
+Lass = Dialect("lass", [GemmOp], [])

@@ -1,0 +1,145 @@
+"""The tiling configuration of a GEMM and the kernel's launch contract.
+
+`GemmConfig` is what the user writes in `config = {...}` on `lass.gemm` (or passes as
+`--threadblock 128x128x32 --warp 64x64x32 --stages 3`).  `validate` checks it before any pass runs
+and names the rule it broke.  `KernelSpec` is what the host needs to launch the emitted PTX; the
+passes write it as attributes on the kernel function and `KernelSpec.from_func` reads it back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lasscc.diagnostics import LassError
+
+# Hardware numbers (CUDA C programming guide, "Compute capabilities" table).
+MAX_THREADS_PER_BLOCK = 1024
+SMEM_PER_BLOCK_LIMIT = {"sm_80": 163 * 1024, "sm_90a": 227 * 1024}  # opt-in maximum per block
+SMEM_DEFAULT_LIMIT = 48 * 1024  # above this a kernel must opt in (cuFuncSetAttribute)
+REGISTER_LIMIT = 255  # 32-bit registers per thread
+SUPPORTED_ARCHS = ("sm_80", "sm_90a")
+
+
+@dataclass(frozen=True)
+class GemmConfig:
+    threadblock: tuple[int, int, int] = (128, 128, 32)
+    warp: tuple[int, int, int] = (64, 64, 32)
+    instruction: tuple[int, int, int] = (16, 8, 16)
+    stages: int = 3
+    raster: int = 8  # threadblock rasterization group (tile rows walked together)
+
+    @property
+    def warps_m(self) -> int:
+        return self.threadblock[0] // self.warp[0]
+
+    @property
+    def warps_n(self) -> int:
+        return self.threadblock[1] // self.warp[1]
+
+    @property
+    def threads(self) -> int:
+        return self.warps_m * self.warps_n * 32
+
+    def smem_stage_bytes(self, elem_bytes: int = 2) -> int:
+        bm, bn, bk = self.threadblock
+        return (bm + bn) * bk * elem_bytes
+
+    def smem_bytes(self, elem_bytes: int = 2) -> int:
+        return self.smem_stage_bytes(elem_bytes) * self.stages
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "threadblock": list(self.threadblock),
+            "warp": list(self.warp),
+            "instruction": list(self.instruction),
+            "stages": self.stages,
+            "raster": self.raster,
+        }
+
+    def validate(self, arch: str = "sm_80", where: str = "config") -> None:
+        """Raise LassError naming the broken rule; `where` prefixes the message (a location or option)."""
+
+        def fail(msg: str) -> None:
+            raise LassError(f"{where}: {msg}")
+
+        bm, bn, bk = self.threadblock
+        wm, wn, wk = self.warp
+        im, in_, ik = self.instruction
+        if self.instruction != (16, 8, 16):
+            fail(f"expected instruction = [16, 8, 16] (mma.sync.m16n8k16 for f16), got {list(self.instruction)}")
+        for name, val in (("threadblock", self.threadblock), ("warp", self.warp)):
+            if any(v <= 0 for v in val):
+                fail(f"expected positive {name} sizes, got {list(val)}")
+        if bm % wm or bn % wn:
+            fail(f"expected warp tile {wm}x{wn} to divide threadblock tile {bm}x{bn}")
+        if wk != bk:
+            fail(f"expected warp K ({wk}) to equal threadblock K ({bk}): each warp covers the whole BK slice")
+        if wm % im:
+            fail(f"expected warp M ({wm}) to be a multiple of the instruction M ({im})")
+        if wn % (2 * in_):
+            fail(f"expected warp N ({wn}) to be a multiple of {2 * in_} (ldmatrix.x4 loads two n8 B blocks)")
+        if bk % ik:
+            fail(f"expected threadblock K ({bk}) to be a multiple of the instruction K ({ik})")
+        if bk * 2 % 16 or (bk * 2) > 128 and (bk * 2) % 128:
+            fail(f"expected threadblock K ({bk}) to give rows of 16..128 bytes or a multiple of 128 bytes")
+        if self.threads > MAX_THREADS_PER_BLOCK:
+            fail(f"{self.warps_m * self.warps_n} warps = {self.threads} threads; at most {MAX_THREADS_PER_BLOCK} per block")
+        for rows in (bm, bn):
+            chunks = rows * bk * 2 // 16
+            if chunks % self.threads and self.threads % chunks:
+                fail(f"a {rows}x{bk} f16 tile has {chunks} 16-byte chunks, which {self.threads} threads cannot share evenly")
+            if chunks < self.threads:
+                fail(f"a {rows}x{bk} f16 tile has {chunks} 16-byte chunks, fewer than the {self.threads} threads")
+        if self.stages < 2:
+            fail(f"expected stages >= 2, got {self.stages}")
+        if self.raster < 1:
+            fail(f"expected raster >= 1, got {self.raster}")
+        limit = SMEM_PER_BLOCK_LIMIT[arch]
+        need = self.smem_bytes()
+        if need > limit:
+            fits = limit // self.smem_stage_bytes()
+            fail(
+                f"stages={self.stages} needs {need // 1024} KB of shared memory; {arch} allows "
+                f"{limit // 1024} KB; stages <= {fits} fit"
+            )
+        # accumulator registers: warp tile / 32 lanes floats, plus double-buffered fragments
+        acc_regs = wm * wn // 32
+        frag_regs = 2 * (wm // im * 4 + wn // in_ * 2)
+        if acc_regs + frag_regs > REGISTER_LIMIT - 40:
+            fail(
+                f"warp tile {wm}x{wn} needs {acc_regs} accumulator + {frag_regs} fragment registers per thread; "
+                f"with ~40 for addresses that passes the {REGISTER_LIMIT}-register limit"
+            )
+
+
+def parse_shape(text: str, n: int, option: str) -> tuple[int, ...]:
+    """Parse '128x128x32' for option `option`; raise LassError naming the option."""
+    parts = text.lower().split("x")
+    if len(parts) != n or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise LassError(f"option {option}: expected {n} positive integers joined by 'x' (e.g. "
+                        f"{'x'.join(['128'] * (n - 1) + ['32'])}), got '{text}'")
+    return tuple(int(p) for p in parts)
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """How to launch one emitted kernel: written by the passes as `lass.launch` on the kernel."""
+
+    name: str
+    threads: int
+    smem_bytes: int
+    tile_m: int
+    tile_n: int
+    raster: int
+    a_dtype: str = "f16"
+    b_dtype: str = "f16"
+    d_dtype: str = "f32"
+    a_layout: str = "row"
+    b_layout: str = "col"
+    d_layout: str = "row"
+    # kernel parameters, in order; pointers are 64-bit, sizes i32, scalars f32
+    params: tuple[str, ...] = field(default=("A", "B", "D", "M", "N", "K", "alpha", "beta"))
+
+    def grid(self, m: int, n: int) -> tuple[int, int, int]:
+        tiles = (-(-m // self.tile_m)) * (-(-n // self.tile_n))
+        return (tiles, 1, 1)

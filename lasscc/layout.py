@@ -1,0 +1,162 @@
+"""Layout math as pure functions: the one place every formula lives.
+
+Passes call these to compute what they write into the IR; the CPU interpreter and the unit
+tests call the same functions, so a formula is written once.  Everything here is plain integer
+arithmetic on Python ints or numpy arrays (broadcasting works), nothing touches IR.
+
+Sources: PTX ISA "Matrix Fragments for mma.m16n8k16 with floating point type" and
+"Warp-level matrix load instruction: ldmatrix"; CUTLASS TensorOpMultiplicandCrosswise
+(reference 003) for the idea of the XOR swizzle, whose exact bits we take from CuTe's
+Swizzle<3,4,3> (reference 004) because it is conflict-free for every K-major row width we emit.
+"""
+
+from __future__ import annotations
+
+# ---- hardware numbers -------------------------------------------------------------------------
+WARP_SIZE = 32  # threads per warp (PTX ISA: warp)
+SMEM_BANKS = 32  # shared-memory banks, each 4 bytes wide (CUDA C guide, compute capability 8.x/9.x)
+SMEM_BANK_BYTES = 4
+SMEM_WAVEFRONT_BYTES = SMEM_BANKS * SMEM_BANK_BYTES  # 128 bytes served per wavefront
+ACCESS_BYTES = 16  # widest per-thread access: cp.async.cg 16, ld/st .v4.b32, one ldmatrix row
+LDMATRIX_ROWS = 8  # an 8x8 b16 matrix: 8 rows of 16 bytes, one row address per lane of a phase
+
+# ---- the XOR swizzle --------------------------------------------------------------------------
+# Swizzle<B=3, M=4, S=3> on byte offsets: bits [4, 7) (the 16-byte chunk within a 128-byte line)
+# are XORed with bits [7, 10) (the line index modulo 8).  In units of 16-byte chunks that is
+#     phys_chunk = chunk ^ ((chunk >> 3) & 7)
+SWIZZLE_BITS = 3  # B: 8 chunks per 128-byte line are permuted
+SWIZZLE_BASE = 4  # M: 16-byte atoms are kept whole (log2 ACCESS_BYTES)
+SWIZZLE_SHIFT = 3  # S: XOR source sits 3 bits above the permuted bits
+
+
+def swizzle_chunk(chunk):
+    """Physical 16-byte chunk index of logical chunk index `chunk` (int or numpy array).
+
+    A bijection on every range [0, 8*n): only the low 3 bits change, and they change by a value
+    that depends only on the bits above them.
+    """
+    mask = (1 << SWIZZLE_BITS) - 1
+    return chunk ^ ((chunk >> SWIZZLE_SHIFT) & mask)
+
+
+def swizzle_byte_offset(byte_offset):
+    """Physical byte offset of a logical byte offset (16-byte granules move as a whole)."""
+    chunk = byte_offset >> SWIZZLE_BASE
+    return (swizzle_chunk(chunk) << SWIZZLE_BASE) | (byte_offset & ((1 << SWIZZLE_BASE) - 1))
+
+
+def kmajor_tile_offset(row, k, row_elems, elem_bytes, swizzled=True):
+    """Byte offset of element (row, k) in a K-major SMEM tile with `row_elems` elements per row.
+
+    Logical layout: row-major, rows of row_elems*elem_bytes bytes.  With `swizzled`, the 16-byte
+    chunk index is passed through `swizzle_chunk` (the crosswise layout of reference 003).
+    """
+    logical = (row * row_elems + k) * elem_bytes
+    return swizzle_byte_offset(logical) if swizzled else logical
+
+
+# ---- mma.sync m16n8k16 fragments (PTX ISA tables) ---------------------------------------------
+MMA_M, MMA_N, MMA_K = 16, 8, 16
+
+
+def mma_a_coord(lane, reg, half):
+    """(row, k) of A element held by `lane` in 32-bit register `reg` (0..3), half `half` (0..1)."""
+    group, tig = lane >> 2, lane & 3
+    row = group + 8 * (reg & 1)
+    k = tig * 2 + half + 8 * (reg >> 1)
+    return row, k
+
+
+def mma_b_coord(lane, reg, half):
+    """(k, n) of B element held by `lane` in register `reg` (0..1), half `half` (0..1)."""
+    group, tig = lane >> 2, lane & 3
+    return tig * 2 + half + 8 * reg, group
+
+
+def mma_c_coord(lane, idx):
+    """(row, n) of accumulator element `idx` (0..3) held by `lane`."""
+    group, tig = lane >> 2, lane & 3
+    return group + 8 * (idx >> 1), tig * 2 + (idx & 1)
+
+
+# ---- ldmatrix.x4 ------------------------------------------------------------------------------
+def ldmatrix_dest_coord(lane, half):
+    """(row, col) within an 8x8 b16 matrix that `lane` receives in element `half` of its register."""
+    return lane >> 2, (lane & 3) * 2 + half
+
+
+def ldmatrix_a_lane_src(lane):
+    """(row, k) of the 8-element row whose address `lane` supplies for an A 16x16 x4 load.
+
+    Matrices 0..3 are (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15)
+    so that destination register i is exactly mma A register i.
+    """
+    return (lane & 7) + 8 * ((lane >> 3) & 1), 8 * (lane >> 4)
+
+
+def ldmatrix_b_lane_src(lane):
+    """(n, k) of the row whose address `lane` supplies for a B (N x K, K-major) x4 load of two n8 blocks.
+
+    Matrices 0..3 are (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15): registers 0,1
+    are B registers 0,1 of the first n8 block, registers 2,3 those of the second.
+    """
+    return (lane & 7) + 8 * (lane >> 4), 8 * ((lane >> 3) & 1)
+
+
+# ---- thread maps for tile copies --------------------------------------------------------------
+def copy_thread_map(thread, iteration, threads, row_elems, elem_bytes):
+    """(row, k) of the first element of the 16-byte access made by `thread` in `iteration`.
+
+    Consecutive threads take consecutive 16-byte chunks of a row-major tile, so a warp reads
+    contiguous global memory (coalesced) and writes 8 chunks of each 128-byte line.
+    """
+    chunks_per_row = row_elems * elem_bytes // ACCESS_BYTES
+    chunk = iteration * threads + thread
+    elems_per_chunk = ACCESS_BYTES // elem_bytes
+    return chunk // chunks_per_row, (chunk % chunks_per_row) * elems_per_chunk
+
+
+def copy_iterations(rows, row_elems, elem_bytes, threads):
+    """Number of 16-byte accesses each thread makes to copy a rows x row_elems tile."""
+    chunks = rows * row_elems * elem_bytes // ACCESS_BYTES
+    return -(-chunks // threads)
+
+
+# ---- threadblock rasterization ----------------------------------------------------------------
+def raster_tile(pid, tiles_m, tiles_n, group):
+    """(tile_m, tile_n) of linear block id `pid` under grouped (swizzled) rasterization.
+
+    Blocks walk down `group` tile rows at a time (column-major inside a group), so blocks running
+    together share A row-panels and B column-panels in L2 (reference 002, ThreadblockSwizzle).
+    """
+    per_group = group * tiles_n
+    group_id = pid // per_group
+    first_m = group_id * group
+    size_m = min(tiles_m - first_m, group) if isinstance(pid, int) else _np_min(tiles_m - first_m, group)
+    return first_m + (pid % per_group) % size_m, (pid % per_group) // size_m
+
+
+def _np_min(a, b):
+    import numpy as np
+
+    return np.minimum(a, b)
+
+
+# ---- wavefront counting (bank conflicts) ------------------------------------------------------
+def wavefronts(byte_addrs, access_bytes):
+    """Wavefronts a set of simultaneous SMEM accesses needs (32 banks x 4 bytes per wavefront).
+
+    Each access covers `access_bytes` contiguous bytes.  Distinct 4-byte words in one bank each
+    need their own wavefront; the same word read by several threads is broadcast.  Accesses wider
+    than 4 bytes are split by hardware into 128-byte wavefront groups first (e.g. 8 threads x 16 B).
+    """
+    words_per_bank: dict[int, set[int]] = {}
+    for addr in byte_addrs:
+        for w in range(int(addr) // 4, (int(addr) + access_bytes + 3) // 4):
+            words_per_bank.setdefault(w % SMEM_BANKS, set()).add(w)
+    return max((len(v) for v in words_per_bank.values()), default=0)
+
+
+def ideal_wavefronts(n_accesses, access_bytes):
+    """The fewest wavefronts `n_accesses` accesses of `access_bytes` each can take."""
+    return max(1, -(-n_accesses * access_bytes // SMEM_WAVEFRONT_BYTES))
