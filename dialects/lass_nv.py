@@ -1,0 +1,250 @@
+"""`lass_nv`: one op per PTX instruction the kernels use (input of `lasscc-lower-to-llvm`).
+
+Per-thread semantics, as in the PTX ISA (section named on each op).  Shared-memory addresses are
+i32 byte offsets into the kernel's dynamic shared memory; global addresses are a memref operand
+plus an i32 element offset (the lowering widens it to 64 bits).  32-bit registers holding two
+f16 values (`.f16x2`) are i32 here; the lowering bitcasts.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, f32, i1, i32
+from xdsl.ir import Attribute, Dialect
+from xdsl.irdl import (
+    IRDLOperation,
+    attr_def,
+    irdl_op_definition,
+    operand_def,
+    result_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+CP_ASYNC_BYTES = (4, 8, 16)  # cp.async cp-size values (PTX ISA 9.7.9.25.3)
+
+
+@irdl_op_definition
+class ThreadIdOp(IRDLOperation):
+    """%tid.x (PTX ISA 10.1)."""
+
+    name = "lass_nv.thread_id"
+    result = result_def(i32)
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class BlockIdOp(IRDLOperation):
+    """%ctaid.x (PTX ISA 10.6)."""
+
+    name = "lass_nv.block_id"
+    result = result_def(i32)
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class CpAsyncOp(IRDLOperation):
+    """cp.async.cg.shared.global [dst], [src + offset], 16, (pred ? 16 : 0)  (PTX ISA 9.7.9.25.3).
+
+    With pred false the source size is 0 and the 16 destination bytes are zero-filled.
+    """
+
+    name = "lass_nv.cp_async"
+    source = operand_def(MemRefType)
+    offset = operand_def(i32)
+    dst = operand_def(i32)
+    pred = operand_def(i1)
+    bytes = attr_def(IntegerAttr)
+    assembly_format = "$source `[` $offset `]` `,` $dst `,` $pred attr-dict `:` type($source)"
+
+    def verify_(self) -> None:
+        if self.bytes.value.data != 16:
+            raise VerifyException(f"expected bytes = 16 (cp.async.cg), got {self.bytes.value.data}")
+
+
+@irdl_op_definition
+class CpAsyncCommitOp(IRDLOperation):
+    """cp.async.commit_group (PTX ISA 9.7.9.25.3.2)."""
+
+    name = "lass_nv.cp_async_commit"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class CpAsyncWaitOp(IRDLOperation):
+    """cp.async.wait_group N (PTX ISA 9.7.9.25.3.3)."""
+
+    name = "lass_nv.cp_async_wait"
+    pending = attr_def(IntegerAttr)
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class BarSyncOp(IRDLOperation):
+    """bar.sync 0 (PTX ISA 9.7.13.4)."""
+
+    name = "lass_nv.bar_sync"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class LdmatrixX4Op(IRDLOperation):
+    """ldmatrix.sync.aligned.m8n8.x4.shared.b16 (PTX ISA 9.7.14.5.15).
+
+    Lanes 8i..8i+7 give the row addresses of matrix i; result ri is this lane's part of matrix i:
+    row lane/4, columns 2*(lane%4) and 2*(lane%4)+1.
+    """
+
+    name = "lass_nv.ldmatrix_x4"
+    addr = operand_def(i32)
+    r0 = result_def(i32)
+    r1 = result_def(i32)
+    r2 = result_def(i32)
+    r3 = result_def(i32)
+    assembly_format = "$addr attr-dict"
+
+
+@irdl_op_definition
+class MmaSyncOp(IRDLOperation):
+    """mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (PTX ISA 9.7.14.5.14).
+
+    a: 4 x f16x2, b: 2 x f16x2, c/d: 4 x f32, in the ISA's fragment layouts.
+    """
+
+    name = "lass_nv.mma_sync"
+    a0 = operand_def(i32)
+    a1 = operand_def(i32)
+    a2 = operand_def(i32)
+    a3 = operand_def(i32)
+    b0 = operand_def(i32)
+    b1 = operand_def(i32)
+    c0 = operand_def(f32)
+    c1 = operand_def(f32)
+    c2 = operand_def(f32)
+    c3 = operand_def(f32)
+    d0 = result_def(f32)
+    d1 = result_def(f32)
+    d2 = result_def(f32)
+    d3 = result_def(f32)
+    shape = attr_def(StringAttr)
+    assembly_format = (
+        "`a` `(` $a0 `,` $a1 `,` $a2 `,` $a3 `)` `b` `(` $b0 `,` $b1 `)` `c` `(` $c0 `,` $c1 `,` $c2 `,` $c3 `)` attr-dict"
+    )
+
+    def __init__(self, a, b, c):
+        super().__init__(
+            operands=[*a, *b, *c], result_types=[f32] * 4, attributes={"shape": StringAttr("m16n8k16")}
+        )
+
+    def verify_(self) -> None:
+        if self.shape.data != "m16n8k16":
+            raise VerifyException(f"expected shape = \"m16n8k16\", got \"{self.shape.data}\"")
+
+
+@irdl_op_definition
+class LdGlobalV4Op(IRDLOperation):
+    """ld.global.v4.b32: 16 bytes at source[offset] (elements), zeros when !pred (PTX ISA 9.7.9.8)."""
+
+    name = "lass_nv.ld_global_v4"
+    source = operand_def(MemRefType)
+    offset = operand_def(i32)
+    pred = operand_def(i1)
+    r0 = result_def(i32)
+    r1 = result_def(i32)
+    r2 = result_def(i32)
+    r3 = result_def(i32)
+    assembly_format = "$source `[` $offset `]` `,` $pred attr-dict `:` type($source)"
+
+
+@irdl_op_definition
+class StSharedV4Op(IRDLOperation):
+    """st.shared.v4.b32 [addr], {v0, v1, v2, v3} (PTX ISA 9.7.9.9)."""
+
+    name = "lass_nv.st_shared_v4"
+    addr = operand_def(i32)
+    v0 = operand_def(i32)
+    v1 = operand_def(i32)
+    v2 = operand_def(i32)
+    v3 = operand_def(i32)
+    assembly_format = "$addr `,` $v0 `,` $v1 `,` $v2 `,` $v3 attr-dict"
+
+
+@irdl_op_definition
+class LdGlobalOp(IRDLOperation):
+    """ld.global of len(results) consecutive elements at source[offset] (vectorised when 2 or 4)."""
+
+    name = "lass_nv.ld_global"
+    source = operand_def(MemRefType)
+    offset = operand_def(i32)
+    values = var_result_def()
+
+    def __init__(self, source, offset, count: int):
+        et = source.type.get_element_type()
+        super().__init__(operands=[source, offset], result_types=[[et] * count])
+
+    def verify_(self) -> None:
+        et = self.source.type.get_element_type()
+        if len(self.values) not in (1, 2, 4) or any(v.type != et for v in self.values):
+            raise VerifyException(f"expected 1, 2 or 4 results of type {et}, got {[str(v.type) for v in self.values]}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string("[")
+        printer.print_operand(self.offset)
+        printer.print_string(f"] x {len(self.values)} : ")
+        printer.print_attribute(self.source.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "LdGlobalOp":
+        src = parser.parse_operand()
+        parser.parse_punctuation("[")
+        off = parser.parse_operand()
+        parser.parse_punctuation("]")
+        parser.parse_characters("x", " before the element count")
+        count = parser.parse_integer()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if not isinstance(t, MemRefType):
+            parser.raise_error(f"expected a memref type, got {t}")
+        if src.type != t:
+            parser.raise_error(f"expected the source's type {src.type}, got {t}")
+        return cls(src, off, count)
+
+
+@irdl_op_definition
+class StGlobalOp(IRDLOperation):
+    """st.global of len(values) consecutive elements at dest[offset] (vectorised when 2 or 4)."""
+
+    name = "lass_nv.st_global"
+    dest = operand_def(MemRefType)
+    offset = operand_def(i32)
+    values = var_operand_def()
+    assembly_format = "$dest `[` $offset `]` `,` $values attr-dict `:` type($dest) `,` type($values)"
+
+    def verify_(self) -> None:
+        et = self.dest.type.get_element_type()
+        if len(self.values) not in (1, 2, 4) or any(v.type != et for v in self.values):
+            raise VerifyException(f"expected 1, 2 or 4 values of type {et}, got {[str(v.type) for v in self.values]}")
+
+
+LassNV = Dialect(
+    "lass_nv",
+    [
+        ThreadIdOp,
+        BlockIdOp,
+        CpAsyncOp,
+        CpAsyncCommitOp,
+        CpAsyncWaitOp,
+        BarSyncOp,
+        LdmatrixX4Op,
+        MmaSyncOp,
+        LdGlobalV4Op,
+        StSharedV4Op,
+        LdGlobalOp,
+        StGlobalOp,
+    ],
+    [],
+)

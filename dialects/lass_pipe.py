@@ -1,0 +1,189 @@
+"""`lass_pipe`: the software-pipelined threadblock (output of `lasscc-pipeline`).
+
+Shared memory is explicit: each operand has a ring of `stages` K-major tiles at a byte offset of
+the kernel's dynamic shared memory.  Copies name the ring slot they fill; the MMA names the slot
+it reads; barriers and cp.async groups are explicit ops, so the schedule can be read (and checked
+for races by the CPU executor) from the IR.
+
+stages >= 3 (CUTLASS MmaMultistage): `copy_async` (cp.async, completes at `wait`).
+stages == 2 (CUTLASS MmaPipelined): `load_regs` (GMEM -> registers) then `store_regs` (-> SMEM).
+
+    %ra = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x128x32xf16>
+    lass_pipe.copy_async %A[%m0, %k0], %ra[%slot], %pred : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
+    lass_pipe.commit
+    lass_pipe.wait {pending = 1 : i64}
+    lass_pipe.barrier
+    %acc1 = lass_pipe.mma %ra[%slot], %rb[%slot], %acc : !lass_pipe.ring<3x128x32xf16>, !lass_pipe.ring<3x128x32xf16>, !lass_tb.acc<128x128xf32>
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, i1, i32
+from xdsl.ir import Dialect
+from typing import ClassVar
+
+from xdsl.irdl import (
+    VarConstraint,
+    base,
+    IRDLOperation,
+    attr_def,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    result_def,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from lasscc.dialects._common import ShapedTileBase
+from lasscc.dialects.lass_tb import AccType
+
+
+@irdl_attr_definition
+class RingType(ShapedTileBase):
+    """`stages x rows x BK` K-major tiles in shared memory, one per pipeline stage."""
+
+    name = "lass_pipe.ring"
+
+    def tile_bytes(self) -> int:
+        _, rows, k = self.get_shape()
+        return rows * k * self.element_type.bitwidth // 8
+
+
+@irdl_attr_definition
+class StagedType(ShapedTileBase):
+    """A `rows x BK` tile held in registers between its global load and its shared store."""
+
+    name = "lass_pipe.staged"
+
+
+@irdl_op_definition
+class RingOp(IRDLOperation):
+    """A ring of shared-memory tiles at byte `offset` of the dynamic shared memory."""
+
+    name = "lass_pipe.ring"
+    offset = attr_def(IntegerAttr)
+    result = result_def(RingType)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def verify_(self) -> None:
+        if len(self.result.type.get_shape()) != 3:
+            raise VerifyException(f"expected a stages x rows x k ring, got {self.result.type}")
+        if self.offset.value.data % 128:
+            raise VerifyException(f"expected a 128-byte aligned offset, got {self.offset.value.data}")
+
+
+def _check_tile(op, source: MemRefType, ring: RingType, operand: str) -> None:
+    if operand not in ("A", "B"):
+        raise VerifyException(f"expected operand = \"A\" or \"B\", got \"{operand}\"")
+    if source.get_element_type() != ring.element_type:
+        raise VerifyException(f"expected ring element type {source.get_element_type()}, got {ring.element_type}")
+
+
+@irdl_op_definition
+class CopyAsyncOp(IRDLOperation):
+    """Start copying tile (row0, k0) of `source` into `ring[slot]` (cp.async); zero-fill when !pred.
+
+    The data is in shared memory only after a `wait` that retires the group this copy was committed in.
+    """
+
+    name = "lass_pipe.copy_async"
+    source = operand_def(MemRefType)
+    row0 = operand_def(i32)
+    k0 = operand_def(i32)
+    ring = operand_def(RingType)
+    slot = operand_def(i32)
+    pred = operand_def(i1)
+    operand = attr_def(StringAttr)
+    assembly_format = (
+        "$source `[` $row0 `,` $k0 `]` `,` $ring `[` $slot `]` `,` $pred attr-dict `:` type($source) `,` type($ring)"
+    )
+
+    def verify_(self) -> None:
+        _check_tile(self, self.source.type, self.ring.type, self.operand.data)
+
+
+@irdl_op_definition
+class LoadRegsOp(IRDLOperation):
+    """Load tile (row0, k0) of `source` into registers (zeros when !pred)."""
+
+    name = "lass_pipe.load_regs"
+    source = operand_def(MemRefType)
+    row0 = operand_def(i32)
+    k0 = operand_def(i32)
+    pred = operand_def(i1)
+    operand = attr_def(StringAttr)
+    result = result_def(StagedType)
+    assembly_format = "$source `[` $row0 `,` $k0 `]` `,` $pred attr-dict `:` type($source) `->` type($result)"
+
+
+@irdl_op_definition
+class StoreRegsOp(IRDLOperation):
+    """Store a register-staged tile into `ring[slot]`."""
+
+    name = "lass_pipe.store_regs"
+    value = operand_def(StagedType)
+    ring = operand_def(RingType)
+    slot = operand_def(i32)
+    assembly_format = "$value `,` $ring `[` $slot `]` attr-dict `:` type($value) `,` type($ring)"
+
+    def verify_(self) -> None:
+        if self.value.type.get_shape() != self.ring.type.get_shape()[1:]:
+            raise VerifyException(f"expected a {self.ring.type.get_shape()[1:]} tile, got {self.value.type.get_shape()}")
+
+
+@irdl_op_definition
+class CommitOp(IRDLOperation):
+    """Close the current group of async copies (cp.async.commit_group)."""
+
+    name = "lass_pipe.commit"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class WaitOp(IRDLOperation):
+    """Wait until at most `pending` committed copy groups are still in flight (cp.async.wait_group)."""
+
+    name = "lass_pipe.wait"
+    pending = attr_def(IntegerAttr)
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class BarrierOp(IRDLOperation):
+    """All threads of the block reach this point before any goes on (bar.sync 0)."""
+
+    name = "lass_pipe.barrier"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class MmaOp(IRDLOperation):
+    """acc + a[slot_a] . b[slot_b]^T on ring slots (see lass_tb.mma)."""
+
+    name = "lass_pipe.mma"
+    a = operand_def(RingType)
+    slot_a = operand_def(i32)
+    b = operand_def(RingType)
+    slot_b = operand_def(i32)
+    ACC: ClassVar = VarConstraint("ACC", base(AccType))
+    acc = operand_def(ACC)
+    result = result_def(ACC)
+    assembly_format = (
+        "$a `[` $slot_a `]` `,` $b `[` $slot_b `]` `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)"
+    )
+
+    def __init__(self, a, slot_a, b, slot_b, acc):
+        super().__init__(operands=[a, slot_a, b, slot_b, acc], result_types=[acc.type])
+
+    def verify_(self) -> None:
+        (_, am, ak), (_, bn, bk) = self.a.type.get_shape(), self.b.type.get_shape()
+        cm, cn = self.acc.type.get_shape()
+        if ak != bk or am != cm or bn != cn:
+            raise VerifyException(f"expected rings of MxK, NxK and acc MxN to agree, got {am}x{ak}, {bn}x{bk}, {cm}x{cn}")
+
+
+LassPipe = Dialect(
+    "lass_pipe",
+    [RingOp, CopyAsyncOp, LoadRegsOp, StoreRegsOp, CommitOp, WaitOp, BarrierOp, MmaOp],
+    [RingType, StagedType],
+)

@@ -1,0 +1,154 @@
+"""`lass_tb`: the threadblock level (output of `lasscc-tile-threadblock`).
+
+One threadblock computes one `tile[0] x tile[1]` block of D.  Values of `!lass_tb.tile` are
+logical shared-memory tiles, always K-major: `rows x BK`, element (r, k) is operand row r
+(M for A, N for B) and reduction index k.  `!lass_tb.acc` is the block's f32 accumulator.
+Nothing here says how threads share the work: that is the warp level's job.
+
+    %m0, %n0 = lass_tb.block_tile %M, %N {tile = [128, 128], raster = 8}
+    %acc0 = lass_tb.zero_acc : !lass_tb.acc<128x128xf32>
+    %r = scf.for %k0 = %c0 to %K step %c32 iter_args(%acc = %acc0) -> (!lass_tb.acc<128x128xf32>) : i32 {
+      %ta = lass_tb.load_tile %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
+      %tb = lass_tb.load_tile %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
+      %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<128x32xf16>, !lass_tb.tile<128x32xf16>, !lass_tb.acc<128x128xf32>
+      scf.yield %acc1 : !lass_tb.acc<128x128xf32>
+    }
+    lass_tb.epilogue %r, %D[%m0, %n0], %alpha, %beta : !lass_tb.acc<128x128xf32>, memref<?x?xf32>
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType, StringAttr, f32, i32
+from xdsl.ir import Dialect
+from typing import ClassVar
+
+from xdsl.irdl import (
+    VarConstraint,
+    base,
+    IRDLOperation,
+    attr_def,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    result_def,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from lasscc.dialects._common import ShapedTileBase, int_list
+
+
+@irdl_attr_definition
+class TileType(ShapedTileBase):
+    """A logical K-major shared-memory tile `rows x BK` of the A or B operand."""
+
+    name = "lass_tb.tile"
+
+
+@irdl_attr_definition
+class AccType(ShapedTileBase):
+    """The threadblock accumulator `BM x BN` (f32)."""
+
+    name = "lass_tb.acc"
+
+
+@irdl_op_definition
+class BlockTileOp(IRDLOperation):
+    """Origin (m0, n0) in D of this threadblock's tile, from the linear block id.
+
+    Grouped rasterization (lasscc.layout.raster_tile): `raster` tile rows are walked together so
+    that concurrently running blocks share A and B panels in L2.  The grid is 1-d:
+    ceil(M/tile[0]) * ceil(N/tile[1]) blocks.
+    """
+
+    name = "lass_tb.block_tile"
+    M = operand_def(i32)
+    N = operand_def(i32)
+    m0 = result_def(i32)
+    n0 = result_def(i32)
+    tile = attr_def(ArrayAttr)
+    raster = attr_def(IntegerAttr)
+    assembly_format = "$M `,` $N attr-dict"
+
+    def verify_(self) -> None:
+        t = int_list(self.tile)
+        if len(t) != 2 or min(t) <= 0:
+            raise VerifyException(f"expected tile = [BM, BN] with positive sizes, got {t}")
+        if self.raster.value.data < 1:
+            raise VerifyException(f"expected raster >= 1, got {self.raster.value.data}")
+
+
+@irdl_op_definition
+class ZeroAccOp(IRDLOperation):
+    """A zero accumulator."""
+
+    name = "lass_tb.zero_acc"
+    result = result_def(AccType)
+    assembly_format = "attr-dict `:` type($result)"
+
+
+@irdl_op_definition
+class LoadTileOp(IRDLOperation):
+    """Copy the operand tile starting at (row0, k0) from global to shared memory.
+
+    For A (M x K) tile[r, k] = A[row0 + r, k0 + k]; for B (K x N) tile[r, k] = B[k0 + k, row0 + r]:
+    the tile is K-major for both.  `operand` says which.
+    """
+
+    name = "lass_tb.load_tile"
+    source = operand_def(MemRefType)
+    row0 = operand_def(i32)
+    k0 = operand_def(i32)
+    result = result_def(TileType)
+    operand = attr_def(StringAttr)
+    assembly_format = "$source `[` $row0 `,` $k0 `]` attr-dict `:` type($source) `->` type($result)"
+
+    def verify_(self) -> None:
+        if self.operand.data not in ("A", "B"):
+            raise VerifyException(f"expected operand = \"A\" or \"B\", got \"{self.operand.data}\"")
+        if self.source.type.get_element_type() != self.result.type.element_type:
+            raise VerifyException(
+                f"expected tile element type {self.source.type.get_element_type()}, got {self.result.type.element_type}"
+            )
+
+
+@irdl_op_definition
+class MmaOp(IRDLOperation):
+    """acc + a . b^T on K-major tiles: result[m, n] = acc[m, n] + sum_k a[m, k] * b[n, k]."""
+
+    name = "lass_tb.mma"
+    a = operand_def(TileType)
+    b = operand_def(TileType)
+    ACC: ClassVar = VarConstraint("ACC", base(AccType))
+    acc = operand_def(ACC)
+    result = result_def(ACC)
+    assembly_format = "$a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)"
+
+    def __init__(self, a, b, acc):
+        super().__init__(operands=[a, b, acc], result_types=[acc.type])
+
+    def verify_(self) -> None:
+        (am, ak), (bn, bk) = self.a.type.get_shape(), self.b.type.get_shape()
+        cm, cn = self.acc.type.get_shape()
+        if ak != bk or am != cm or bn != cn:
+            raise VerifyException(f"expected tiles MxK, NxK and acc MxN to agree, got {am}x{ak}, {bn}x{bk}, {cm}x{cn}")
+        if self.result.type != self.acc.type:
+            raise VerifyException(f"expected result type {self.acc.type}, got {self.result.type}")
+
+
+@irdl_op_definition
+class EpilogueOp(IRDLOperation):
+    """D[m0 + i, n0 + j] = alpha * acc[i, j] + beta * C[m0 + i, n0 + j]; C is read only when beta != 0."""
+
+    name = "lass_tb.epilogue"
+    acc = operand_def(AccType)
+    dest = operand_def(MemRefType)
+    m0 = operand_def(i32)
+    n0 = operand_def(i32)
+    alpha = operand_def(f32)
+    beta = operand_def(f32)
+    assembly_format = (
+        "$acc `,` $dest `[` $m0 `,` $n0 `]` `,` $alpha `,` $beta attr-dict `:` type($acc) `,` type($dest)"
+    )
+
+
+LassTB = Dialect("lass_tb", [BlockTileOp, ZeroAccOp, LoadTileOp, MmaOp, EpilogueOp], [TileType, AccType])

@@ -1,0 +1,49 @@
+"""`lass_warp`: warp-level fragment loads (output of `lasscc-warp-mma`).
+
+From this level on the IR is the program of ONE thread (SIMT): values are per-thread registers.
+The warp-mma pass unrolls each warp's tile into `lass_nv.mma_sync` ops on fragments; the
+fragments come from these ops, which still address shared memory logically (ring slot, row, k):
+`lasscc-swizzle-smem` turns them into `ldmatrix.x4` on physical, swizzled addresses.
+
+    %a0, %a1, %a2, %a3 = lass_warp.load_frag_a %ra[%slot], %row, %k : !lass_pipe.ring<3x128x32xf16>
+    %b0, %b1, %b2, %b3 = lass_warp.load_frag_b %rb[%slot], %n, %k : !lass_pipe.ring<3x128x32xf16>
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import i32
+from xdsl.ir import Dialect
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
+
+from lasscc.dialects.lass_pipe import RingType
+
+
+class _LoadFragBase(IRDLOperation):
+    ring = operand_def(RingType)
+    slot = operand_def(i32)
+    row = operand_def(i32)
+    k = operand_def(i32)
+    r0 = result_def(i32)
+    r1 = result_def(i32)
+    r2 = result_def(i32)
+    r3 = result_def(i32)
+    assembly_format = "$ring `[` $slot `]` `,` $row `,` $k attr-dict `:` type($ring)"
+
+
+@irdl_op_definition
+class LoadFragAOp(_LoadFragBase):
+    """This lane's share of the 16x16 A fragment at (row, k) of ring[slot], as the four 32-bit
+    registers (f16x2 each) of mma.m16n8k16's A operand (PTX ISA fragment layout)."""
+
+    name = "lass_warp.load_frag_a"
+
+
+@irdl_op_definition
+class LoadFragBOp(_LoadFragBase):
+    """This lane's share of two 16(k) x 8(n) B fragments at (n, k) and (n + 8, k) of ring[slot]:
+    registers 0, 1 are mma B registers of the first n8 block, 2, 3 those of the second."""
+
+    name = "lass_warp.load_frag_b"
+
+
+LassWarp = Dialect("lass_warp", [LoadFragAOp, LoadFragBOp], [])

@@ -1,0 +1,53 @@
+"""Registration of lasscc's dialects and passes: the context for `lasscc` and the `xdsl-opt`
+entry point (`xdsl.universe` in pyproject.toml).  Imports are lazy so `xdsl-opt` starts fast."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from xdsl.context import Context
+from xdsl.ir import Dialect
+from xdsl.passes import ModulePass
+from xdsl.universe import Universe
+
+# dialect name -> (module, attribute)
+DIALECTS = {
+    "lass": ("lasscc.dialects.lass", "Lass"),
+    "lass_tb": ("lasscc.dialects.lass_tb", "LassTB"),
+    "lass_pipe": ("lasscc.dialects.lass_pipe", "LassPipe"),
+    "lass_warp": ("lasscc.dialects.lass_warp", "LassWarp"),
+    "lass_smem": ("lasscc.dialects.lass_smem", "LassSmem"),
+    "lass_nv": ("lasscc.dialects.lass_nv", "LassNV"),
+}
+
+# pass flag -> (module, class); the order of the pipeline itself lives in lasscc/pipeline.py
+PASSES = {
+    "lasscc-tile-threadblock": ("lasscc.passes.tile_threadblock", "TileThreadblockPass"),
+    "lasscc-pipeline": ("lasscc.passes.pipeline", "PipelinePass"),
+    "lasscc-warp-mma": ("lasscc.passes.warp_mma", "WarpMmaPass"),
+    "lasscc-swizzle-smem": ("lasscc.passes.swizzle_smem", "SwizzleSmemPass"),
+    "lasscc-lower-to-llvm": ("lasscc.passes.lower_to_llvm", "LowerToLLVMPass"),
+}
+
+
+def _loader(module: str, attr: str):
+    return lambda: getattr(importlib.import_module(module), attr)
+
+
+LASSCC_UNIVERSE = Universe(
+    all_dialects={n: _loader(*v) for n, v in DIALECTS.items()},
+    all_passes={n: _loader(*v) for n, v in PASSES.items()},
+)
+
+
+def make_context() -> Context:
+    """builtin/func/arith/scf/llvm/cf plus every lass dialect, loaded lazily."""
+    from xdsl.dialects import arith, builtin, cf, func, llvm, scf
+
+    ctx = Context()
+    for d in (builtin.Builtin, func.Func, arith.Arith, scf.Scf, llvm.LLVM, cf.Cf):
+        ctx.load_dialect(d)
+    for name, loader in LASSCC_UNIVERSE.all_dialects.items():
+        ctx.register_dialect(name, loader)
+    return ctx
