@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from lasscc.config import (
     MAX_THREADS_PER_BLOCK,
     SMEM_PER_BLOCK_LIMIT,
     SUPPORTED_ARCHS,
+    SWIZZLE_ROW_BYTES,
     GemmConfig,
     KernelSpec,
     parse_shape,
 )
 from lasscc.diagnostics import LassError
+from lasscc.layout import kmajor_tile_offset, wavefronts
 
 
 def cfg(tb=(128, 128, 32), warp=(64, 64, 32), **kw) -> GemmConfig:
@@ -74,7 +78,6 @@ def test_config_is_frozen():
         cfg((256, 128, 32), (64, 64, 32), stages=3),
         cfg((64, 64, 16), (64, 64, 16), stages=2),
         cfg((16, 16, 16), (16, 16, 16), stages=2, raster=1),
-        cfg((128, 128, 128), (64, 64, 128), stages=2),
     ],
     ids=lambda c: "x".join(map(str, c.threadblock)) + "_w" + "x".join(map(str, c.warp)) + f"_s{c.stages}",
 )
@@ -108,16 +111,52 @@ def test_smem_limit_boundary():
     assert "192 KB of shared memory" in msg and "stages <= 5 fit" in msg
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="config.validate: when even 2 stages do not fit, the hint says 'stages <= 1 fit' (or 0), "
-    "a stage count validate itself rejects (stages >= 2); it should say the tile is too large instead",
-)
-def test_smem_hint_never_suggests_invalid_stage_count():
-    # 256x256x128: 128 KB per stage, 2 stages = 256 KB > 163 KB (sm_80)
-    msg = error_of(cfg((256, 256, 128), (64, 64, 128), stages=2), "sm_80")
-    assert "KB of shared memory" in msg
-    assert "stages <= 1 fit" not in msg and "stages <= 0 fit" not in msg
+def test_smem_two_stages_do_not_fit_says_use_smaller_tile():
+    # 512x256x64: 96 KB per stage, 2 stages = 192 KB > 163 KB (sm_80): no stage count helps
+    c = cfg((512, 256, 64), (64, 64, 64), stages=2)
+    msg = error_of(c, "sm_80")
+    assert msg == (
+        "config: two stages of a 512x256x64 threadblock need 192 KB of shared memory; "
+        "sm_80 allows 163 KB: use a smaller threadblock tile"
+    )
+    # the same message whatever stage count was asked for
+    assert error_of(cfg((512, 256, 64), (64, 64, 64), stages=4), "sm_80") == msg
+    # sm_90a (227 KB) holds two of them, not three
+    c.validate("sm_90a")
+    msg = error_of(cfg((512, 256, 64), (64, 64, 64), stages=3), "sm_90a")
+    assert "stages=3 needs 288 KB" in msg and "stages <= 2 fit" in msg
+
+
+@pytest.mark.parametrize("arch", SUPPORTED_ARCHS)
+def test_smem_hint_never_suggests_invalid_stage_count(arch):
+    """Over a sweep of tile shapes and stage counts, every shared-memory rejection either names a
+    stage count validate accepts (>= 2) or says to shrink the tile."""
+    seen_hint = seen_smaller = 0
+    for bm in (64, 128, 256, 512):
+        for bn in (64, 128, 256, 512):
+            for bk in (16, 32, 64):
+                for stages in range(2, 9):
+                    c = cfg((bm, bn, bk), (64, 64, bk), stages=stages)
+                    try:
+                        c.validate(arch)
+                    except LassError as e:
+                        msg = str(e)
+                    else:
+                        continue
+                    if "KB of shared memory" not in msg:
+                        continue
+                    m = re.search(r"stages <= (-?\d+) fit", msg)
+                    if m:
+                        seen_hint += 1
+                        assert int(m.group(1)) >= 2, msg
+                        # and the hinted count really fits
+                        cfg((bm, bn, bk), (64, 64, bk), stages=int(m.group(1))).validate(arch)
+                    else:
+                        seen_smaller += 1
+                        assert msg.endswith("use a smaller threadblock tile"), msg
+    assert seen_hint > 0
+    if arch == "sm_80":
+        assert seen_smaller > 0
 
 
 # ---- tile shapes ------------------------------------------------------------------------------
@@ -160,10 +199,49 @@ def test_threadblock_k_multiple_of_instruction_k():
     assert "threadblock K (24)" in msg and "instruction K (16)" in msg
 
 
-def test_threadblock_k_row_bytes():
-    # 80 f16 = 160 bytes: above 128 and not a multiple of 128
-    msg = error_of(cfg((128, 128, 80), (64, 64, 80)))
-    assert "threadblock K (80)" in msg and "multiple of 128 bytes" in msg
+@pytest.mark.parametrize("bk", [80, 128, 256])
+def test_threadblock_k_row_bytes(bk):
+    # 80 f16 = 160-byte rows, 128 f16 = 256-byte rows, 256 f16 = 512-byte rows: only 32/64/128-byte
+    # rows are conflict-free under the Swizzle<3,4,3> XOR swizzle
+    msg = error_of(cfg((128, 128, bk), (64, 64, bk), stages=2))
+    assert msg == (
+        "config: expected threadblock K of 16, 32 or 64 f16 (rows of 32/64/128 bytes, "
+        f"which the XOR swizzle keeps conflict-free), got {bk}"
+    )
+
+
+def test_threadblock_k_128_rejected_naming_swizzle():
+    # used to be accepted, though 256-byte rows give 2-way ldmatrix conflicts under the swizzle
+    msg = error_of(cfg((128, 128, 128), (64, 64, 128), stages=2), "sm_90a")
+    assert "swizzle" in msg and "got 128" in msg and "16, 32 or 64" in msg
+
+
+def _ldmatrix_phases_conflict_free(rows: int, row_elems: int) -> bool:
+    for row0 in range(0, rows, 8):
+        for kchunk in range(row_elems // 8):
+            addrs = [kmajor_tile_offset(row0 + i, 8 * kchunk, row_elems, 2) for i in range(8)]
+            if wavefronts(addrs, 16) != 1:
+                return False
+    return True
+
+
+def test_every_accepted_bk_is_conflict_free_under_the_swizzle():
+    """Ties config to layout: any BK GemmConfig accepts gives K-major SMEM rows on which
+    layout.kmajor_tile_offset makes each 8-row ldmatrix phase one wavefront."""
+    accepted = set()
+    for bk in range(1, 513):
+        for tb, warp in (((128, 128), (64, 64)), ((64, 64), (32, 32)), ((256, 128), (64, 64))):
+            try:
+                cfg(tb + (bk,), warp + (bk,), stages=2).validate("sm_90a")
+            except LassError:
+                continue
+            accepted.add(bk)
+    assert accepted == {16, 32, 64}
+    for bk in sorted(accepted):
+        assert bk * 2 in SWIZZLE_ROW_BYTES
+        assert _ldmatrix_phases_conflict_free(256, bk), bk
+    # and the first width past the accepted ones is indeed not conflict-free
+    assert not _ldmatrix_phases_conflict_free(256, 2 * max(accepted))
 
 
 def test_instruction_shape():
@@ -201,14 +279,10 @@ def test_raster_at_least_one():
     assert "expected raster >= 1, got 0" in error_of(GemmConfig(raster=0))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="config.validate: an arch outside SUPPORTED_ARCHS raises KeyError from "
-    "SMEM_PER_BLOCK_LIMIT[arch] instead of a LassError naming the supported archs",
-)
-def test_unknown_arch_is_a_lass_error():
-    with pytest.raises(LassError, match="sm_80"):
-        GemmConfig().validate("sm_70")
+@pytest.mark.parametrize("arch", ["sm_70", "sm_90", "", "SM_80"])
+def test_unknown_arch_is_a_lass_error(arch):
+    msg = error_of(GemmConfig(), arch, where="--arch")
+    assert msg == f"--arch: expected arch one of sm_80, sm_90a, got '{arch}'"
 
 
 # ---- parse_shape ------------------------------------------------------------------------------
@@ -236,14 +310,11 @@ def test_parse_shape_example_matches_arity():
         parse_shape("64", 2, "--warp")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="config.parse_shape: str.isdigit() accepts characters such as '²' that int() rejects, so "
-    "ValueError escapes instead of LassError (isdecimal() or a regex would fix it)",
-)
-def test_parse_shape_unicode_digit_is_lass_error():
-    with pytest.raises(LassError, match="--threadblock"):
-        parse_shape("\u00b2x1x1", 3, "--threadblock")
+@pytest.mark.parametrize("text", ["\u00b2x1x1", "1x\u00b9x1", "1x1x\u2460"])
+def test_parse_shape_unicode_digit_is_lass_error(text):
+    # '²', '¹', '①' pass str.isdigit() but int() rejects them: still a LassError naming the option
+    with pytest.raises(LassError, match="option --threadblock: .*3 positive integers"):
+        parse_shape(text, 3, "--threadblock")
 
 
 # ---- KernelSpec -------------------------------------------------------------------------------
