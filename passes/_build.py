@@ -1,0 +1,122 @@
+"""Small IR-building helpers shared by the passes: i32 arithmetic with an insertion point,
+the kernel's fixed parameter list, and reading `lass.config` back into a GemmConfig."""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ArrayAttr, StringAttr, i1, i32
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from lasscc.config import GemmConfig
+
+# The kernel ABI, fixed from lasscc-tile-threadblock on (lasscc.config.KernelSpec.params).
+KERNEL_PARAMS = ("A", "B", "D", "M", "N", "K", "alpha", "beta")
+CONFIG_ATTR = "lass.config"
+
+
+def kernel_arg(func: FuncOp, name: str) -> SSAValue:
+    return func.body.block.args[KERNEL_PARAMS.index(name)]
+
+
+def is_kernel(func: FuncOp) -> bool:
+    return CONFIG_ATTR in func.attributes
+
+
+def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
+    return DictionaryAttr(
+        {
+            "threadblock": ArrayAttr([IntegerAttr(v, 64) for v in cfg.threadblock]),
+            "warp": ArrayAttr([IntegerAttr(v, 64) for v in cfg.warp]),
+            "instruction": ArrayAttr([IntegerAttr(v, 64) for v in cfg.instruction]),
+            "stages": IntegerAttr(cfg.stages, 64),
+            "raster": IntegerAttr(cfg.raster, 64),
+        }
+    )
+
+
+def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig()) -> GemmConfig:
+    """GemmConfig from a `config` dictionary; missing keys keep `base`'s values.
+
+    Raises ValueError with the offending key for a malformed entry.
+    """
+    if attr is None:
+        return base
+    kw: dict[str, object] = {}
+    for key, val in attr.data.items():
+        if key in ("threadblock", "warp", "instruction"):
+            if not isinstance(val, ArrayAttr) or len(val.data) != 3 or not all(
+                isinstance(v, IntegerAttr) for v in val.data
+            ):
+                raise ValueError(f"config key '{key}': expected a list of 3 integers, e.g. [128, 128, 32], got {val}")
+            kw[key] = tuple(int(v.value.data) for v in val.data)
+        elif key in ("stages", "raster"):
+            if not isinstance(val, IntegerAttr):
+                raise ValueError(f"config key '{key}': expected an integer, got {val}")
+            kw[key] = int(val.value.data)
+        else:
+            raise ValueError(
+                f"config key '{key}': unknown; expected one of threadblock, warp, instruction, stages, raster"
+            )
+    return GemmConfig(**{**base.__dict__, **kw})
+
+
+def kernel_config(func: FuncOp) -> GemmConfig:
+    return config_from_attr(func.attributes[CONFIG_ATTR])
+
+
+class Builder:
+    """Inserts ops at a point and returns their results: `b.add(x, b.c(4))`."""
+
+    def __init__(self, point: InsertPoint):
+        self.point = point
+
+    def insert(self, op: Operation) -> Operation:
+        Rewriter.insert_op(op, self.point)
+        return op
+
+    def v(self, op: Operation) -> SSAValue:
+        return self.insert(op).results[0]
+
+    def c(self, value: int, typ=i32) -> SSAValue:
+        return self.v(arith.ConstantOp(IntegerAttr(value, typ)))
+
+    def cf(self, value: float, typ) -> SSAValue:
+        from xdsl.dialects.builtin import FloatAttr
+
+        return self.v(arith.ConstantOp(FloatAttr(value, typ)))
+
+    def _int(self, x) -> SSAValue:
+        return self.c(x) if isinstance(x, int) else x
+
+    def add(self, x, y):
+        if isinstance(y, int) and y == 0:
+            return self._int(x)
+        return self.v(arith.AddiOp(self._int(x), self._int(y)))
+
+    def sub(self, x, y):
+        return self.v(arith.SubiOp(self._int(x), self._int(y)))
+
+    def mul(self, x, y):
+        if isinstance(y, int) and y == 1:
+            return self._int(x)
+        return self.v(arith.MuliOp(self._int(x), self._int(y)))
+
+    def div(self, x, y):
+        return self.v(arith.DivUIOp(self._int(x), self._int(y)))
+
+    def rem(self, x, y):
+        return self.v(arith.RemUIOp(self._int(x), self._int(y)))
+
+    def min(self, x, y):
+        return self.v(arith.MinUIOp(self._int(x), self._int(y)))
+
+    def shr(self, x, y):
+        return self.v(arith.ShRUIOp(self._int(x), self._int(y)))
+
+    def and_(self, x, y):
+        return self.v(arith.AndIOp(self._int(x), self._int(y)))
+
+    def ult(self, x, y):
+        return self.v(arith.CmpiOp(self._int(x), self._int(y), "ult"))

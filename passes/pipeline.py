@@ -1,0 +1,156 @@
+"""lasscc-pipeline: the threadblock K loop -> a software pipeline over a ring of SMEM stages.
+
+Input contract: a kernel (`lass.config` on the function) whose K loop is the one
+lasscc-tile-threadblock emits: `scf.for %k0 = 0 to %K step BK iter_args(%acc)` with exactly
+`lass_tb.load_tile A`, `lass_tb.load_tile B`, `lass_tb.mma`, `scf.yield` in its body.  Functions
+without such a loop are left alone.
+
+Output contract: two `lass_pipe.ring`s (A at offset 0, B after it), a loop over k-tiles `kt`
+(0 .. ceil(K / BK)) and the schedule of reference 001/002:
+
+stages = S >= 3 (cp.async multistage):
+    prologue   for s < S-1: copy_async tile s -> slot s (pred s < KT), commit
+    loop kt    wait {pending = S-2}; barrier            // tile kt landed; slot (kt-1)%S is free
+               copy_async tile kt+S-1 -> slot (kt+S-1)%S (pred kt+S-1 < KT); commit
+               mma on slot kt%S
+    drain      wait {pending = 0}
+stages = 2 (MmaPipelined, GMEM -> registers -> SMEM):
+    prologue   load_regs tile 0; store_regs -> slot 0; barrier
+    loop kt    load_regs tile kt+1 (pred kt+1 < KT: the clear_mask of the last iteration)
+               mma on slot kt%2
+               store_regs -> slot (kt+1)%2; barrier
+One barrier per k-tile: it separates every write to a slot from the reads of the same slot in
+the iteration before and after.  A false predicate zero-fills (cp.async src-size 0) or loads
+zeros, so a K shorter than the prologue is still correct.
+
+Rejected: a K loop of another form inside a kernel, stages < 2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i32
+from xdsl.ir import Block, Region
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
+
+from lasscc.dialects import lass_pipe, lass_tb
+from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
+from lasscc.source import op_location
+
+
+def _match_k_loop(loop: scf.ForOp):
+    """(load A, load B, mma) if `loop` is tile-threadblock's K loop, else None."""
+    ops = list(loop.body.block.ops)
+    if len(ops) != 4 or not isinstance(ops[3], scf.YieldOp):
+        return None
+    la, lb, mma = ops[:3]
+    if not (isinstance(la, lass_tb.LoadTileOp) and isinstance(lb, lass_tb.LoadTileOp) and isinstance(mma, lass_tb.MmaOp)):
+        return None
+    if la.operand.data != "A" or lb.operand.data != "B" or mma.a is not la.result or mma.b is not lb.result:
+        return None
+    if len(loop.iter_args) != 1 or mma.acc is not loop.body.block.args[1]:
+        return None
+    return la, lb, mma
+
+
+@dataclass(frozen=True)
+class PipelinePass(ModulePass):
+    name = "lasscc-pipeline"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in list(op.walk()):
+            if isinstance(fn, func.FuncOp) and is_kernel(fn):
+                for loop in [o for o in fn.walk() if isinstance(o, scf.ForOp)]:
+                    if any(isinstance(o, lass_tb.LoadTileOp) for o in loop.body.block.ops):
+                        self._pipeline(fn, loop)
+
+    def _pipeline(self, fn: func.FuncOp, loop: scf.ForOp) -> None:
+        matched = _match_k_loop(loop)
+        if matched is None:
+            raise PassFailedException(
+                f"{op_location(loop)}: error: expected the K loop of lasscc-tile-threadblock "
+                "(load_tile A, load_tile B, mma, yield), got another form"
+            )
+        la, lb, _ = matched
+        cfg = kernel_config(fn)
+        S = cfg.stages
+        if S < 2:
+            raise PassFailedException(f"{op_location(fn)}: error: expected stages >= 2, got {S}")
+        bm, bn, bk = cfg.threadblock
+        elem = la.result.type.element_type
+        ring_a_t = lass_pipe.RingType((S, bm, bk), elem)
+        ring_b_t = lass_pipe.RingType((S, bn, bk), elem)
+        A, B, K = kernel_arg(fn, "A"), kernel_arg(fn, "B"), kernel_arg(fn, "K")
+        m0, n0 = la.row0, lb.row0
+        acc_init = loop.iter_args[0]
+
+        b = Builder(InsertPoint.before(loop))
+        ra = b.v(lass_pipe.RingOp.build(result_types=[ring_a_t], attributes={"offset": IntegerAttr(0, 64)}))
+        rb = b.v(lass_pipe.RingOp.build(result_types=[ring_b_t],
+                                        attributes={"offset": IntegerAttr(ring_a_t.tile_bytes() * S, 64)}))
+        ra.name_hint, rb.name_hint = "ring_a", "ring_b"
+        kt_count = b.div(b.add(K, bk - 1), bk)
+        kt_count.name_hint = "k_tiles"
+
+        def copy(bld: Builder, tile, slot, pred, async_: bool):
+            """Copy k-tile `tile` of A and B into ring slot `slot` (async or through registers)."""
+            k0 = bld.mul(tile, bk)
+            if async_:
+                for src, row0, ring, name in ((A, m0, ra, "A"), (B, n0, rb, "B")):
+                    bld.insert(lass_pipe.CopyAsyncOp.build(
+                        operands=[src, row0, k0, ring, slot, pred], attributes={"operand": StringAttr(name)}))
+                bld.insert(lass_pipe.CommitOp.build())
+                return None
+            staged = []
+            for src, row0, rows, name in ((A, m0, bm, "A"), (B, n0, bn, "B")):
+                staged.append(bld.v(lass_pipe.LoadRegsOp.build(
+                    operands=[src, row0, k0, pred], result_types=[lass_pipe.StagedType((rows, bk), elem)],
+                    attributes={"operand": StringAttr(name)})))
+            return staged
+
+        def store(bld: Builder, staged, slot):
+            for val, ring in zip(staged, (ra, rb)):
+                bld.insert(lass_pipe.StoreRegsOp.build(operands=[val, ring, slot]))
+
+        # prologue
+        if S >= 3:
+            for s in range(S - 1):
+                copy(b, b.c(s), b.c(s), b.ult(s, kt_count), True)
+        else:
+            staged = copy(b, b.c(0), b.c(0), b.ult(0, kt_count), False)
+            store(b, staged, b.c(0))
+            b.insert(lass_pipe.BarrierOp.build())
+
+        # steady state
+        body = Block(arg_types=[i32, acc_init.type])
+        kt, acc = body.args
+        kt.name_hint, acc.name_hint = "kt", "acc"
+        bb = Builder(InsertPoint.at_end(body))
+        if S >= 3:
+            bb.insert(lass_pipe.WaitOp.build(attributes={"pending": IntegerAttr(S - 2, 64)}))
+            bb.insert(lass_pipe.BarrierOp.build())
+            nxt = bb.add(kt, S - 1)
+            copy(bb, nxt, bb.rem(nxt, S), bb.ult(nxt, kt_count), True)
+            slot = bb.rem(kt, S)
+            slot.name_hint = "slot"
+            acc1 = bb.v(lass_pipe.MmaOp(ra, slot, rb, slot, acc))
+        else:
+            nxt = bb.add(kt, 1)
+            staged = copy(bb, nxt, None, bb.ult(nxt, kt_count), False)
+            slot = bb.rem(kt, 2)
+            slot.name_hint = "slot"
+            acc1 = bb.v(lass_pipe.MmaOp(ra, slot, rb, slot, acc))
+            store(bb, staged, bb.rem(nxt, 2))
+            bb.insert(lass_pipe.BarrierOp.build())
+        bb.insert(scf.YieldOp(acc1))
+        new_loop = b.insert(scf.ForOp(b.c(0), kt_count, b.c(1), [acc_init], Region(body)))
+        if S >= 3:
+            Builder(InsertPoint.after(new_loop)).insert(
+                lass_pipe.WaitOp.build(attributes={"pending": IntegerAttr(0, 64)}))
+        loop.results[0].replace_all_uses_with(new_loop.results[0])
+        Rewriter.erase_op(loop)

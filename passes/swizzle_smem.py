@@ -1,0 +1,164 @@
+"""lasscc-swizzle-smem: logical shared-memory tiles -> physical, XOR-swizzled byte addresses.
+
+Input contract: per-thread code (after lasscc-warp-mma) still holding `lass_pipe.ring` values
+and the ops that address them logically: `lass_warp.load_frag_a/b`, `lass_pipe.copy_async`,
+`lass_pipe.load_regs` / `store_regs`, plus `lass_pipe.commit/wait/barrier`.  Kernels without
+them are left alone; a `lass_pipe.mma` (warp level not applied yet) is rejected.
+
+Output contract: no `lass_pipe`/`lass_warp` ops remain.
+- A K-major tile `rows x BK` of ring r, slot s lives at r.offset + s * tile_bytes; element
+  (row, k) at logical byte row * 2*BK + 2*k, physical `lass_smem.swizzle` of that
+  (Swizzle<3,4,3>, lasscc.layout.swizzle_byte_offset; reference 003's crosswise layout).
+- fragment loads -> `lass_nv.ldmatrix_x4` with per-lane row addresses
+  (lasscc.layout.ldmatrix_a_lane_src / ldmatrix_b_lane_src), so register i is mma register i;
+- tile copies -> 16-byte accesses under the copy thread map (lasscc.layout.copy_thread_map):
+  `lass_nv.cp_async` (zero-fill on a false predicate), or `lass_nv.ld_global_v4` +
+  `lass_nv.st_shared_v4` for register-staged tiles;
+- commit / wait / barrier -> `lass_nv.cp_async_commit / cp_async_wait / bar_sync`.
+Option `swizzle=false` keeps the logical (row-major) layout: the CPU executor's bank report
+compares the two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import PassFailedException
+
+from lasscc.dialects import lass_nv, lass_pipe, lass_smem, lass_warp
+from lasscc.layout import ACCESS_BYTES, SWIZZLE_BASE, SWIZZLE_BITS, SWIZZLE_SHIFT, WARP_SIZE, copy_iterations
+from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
+from lasscc.source import op_location
+
+_LOGICAL_OPS = (
+    lass_warp.LoadFragAOp,
+    lass_warp.LoadFragBOp,
+    lass_pipe.CopyAsyncOp,
+    lass_pipe.LoadRegsOp,
+    lass_pipe.StoreRegsOp,
+    lass_pipe.CommitOp,
+    lass_pipe.WaitOp,
+    lass_pipe.BarrierOp,
+)
+
+
+class _Swizzler:
+    def __init__(self, fn: func.FuncOp, swizzle: bool):
+        self.fn, self.swizzle = fn, swizzle
+        self.cfg = kernel_config(fn)
+        self.threads = self.cfg.threads
+        self.staged: dict[SSAValue, list[list[SSAValue]]] = {}
+        b = Builder(InsertPoint.at_start(fn.body.block))
+        self.tid = b.v(lass_nv.ThreadIdOp.build(result_types=[i32]))
+        self.tid.name_hint = "tid"
+        lane = b.and_(self.tid, WARP_SIZE - 1)
+        # per-lane ldmatrix source rows (lasscc.layout.ldmatrix_a/b_lane_src)
+        self.a_row = b.add(b.and_(lane, 7), b.mul(b.and_(b.shr(lane, 3), 1), 8))
+        self.a_k = b.mul(b.shr(lane, 4), 8)
+        self.b_row = b.add(b.and_(lane, 7), b.mul(b.shr(lane, 4), 8))
+        self.b_k = b.mul(b.and_(b.shr(lane, 3), 1), 8)
+        for v, n in ((self.a_row, "lds_a_row"), (self.a_k, "lds_a_k"), (self.b_row, "lds_b_row"), (self.b_k, "lds_b_k")):
+            v.name_hint = n
+
+    def addr(self, b: Builder, ring: SSAValue, slot: SSAValue, row: SSAValue, k: SSAValue) -> SSAValue:
+        """Shared byte address of element (row, k) of ring[slot]."""
+        rt: lass_pipe.RingType = ring.type
+        _, _, bk = rt.get_shape()
+        eb = rt.element_type.bitwidth // 8
+        logical = b.add(b.mul(row, bk * eb), b.mul(k, eb))
+        phys = logical
+        if self.swizzle:
+            phys = b.v(lass_smem.SwizzleOp.build(
+                operands=[logical], result_types=[i32],
+                attributes={"bits": IntegerAttr(SWIZZLE_BITS, 64), "base": IntegerAttr(SWIZZLE_BASE, 64),
+                            "shift": IntegerAttr(SWIZZLE_SHIFT, 64)}))
+        offset = ring.owner.offset.value.data
+        return b.add(b.add(phys, b.mul(slot, rt.tile_bytes())), offset)
+
+    def chunks(self, b: Builder, ring_t: lass_pipe.RingType):
+        """[(row, k)] of this thread's 16-byte accesses of one tile (lasscc.layout.copy_thread_map)."""
+        _, rows, bk = ring_t.get_shape()
+        eb = ring_t.element_type.bitwidth // 8
+        per_row = bk * eb // ACCESS_BYTES
+        out = []
+        for it in range(copy_iterations(rows, bk, eb, self.threads)):
+            chunk = b.add(self.tid, it * self.threads)
+            out.append((b.div(chunk, per_row), b.mul(b.rem(chunk, per_row), ACCESS_BYTES // eb)))
+        return out
+
+    def global_offset(self, b: Builder, row0, k0, r, k) -> SSAValue:
+        # A (row-major M x K) and B (column-major K x N) both have K contiguous, leading dim K.
+        return b.add(b.mul(b.add(row0, r), kernel_arg(self.fn, "K")), b.add(k0, k))
+
+    def rewrite(self, op: Operation) -> None:
+        b = Builder(InsertPoint.before(op))
+        if isinstance(op, (lass_warp.LoadFragAOp, lass_warp.LoadFragBOp)):
+            is_a = isinstance(op, lass_warp.LoadFragAOp)
+            lr, lk = (self.a_row, self.a_k) if is_a else (self.b_row, self.b_k)
+            addr = self.addr(b, op.ring, op.slot, b.add(op.row, lr), b.add(op.k, lk))
+            ld = b.insert(lass_nv.LdmatrixX4Op.build(operands=[addr], result_types=[i32] * 4))
+            for old, new in zip(op.results, ld.results):
+                old.replace_all_uses_with(new)
+        elif isinstance(op, lass_pipe.CopyAsyncOp):
+            for r, k in self.chunks(b, op.ring.type):
+                g = self.global_offset(b, op.row0, op.k0, r, k)
+                s = self.addr(b, op.ring, op.slot, r, k)
+                b.insert(lass_nv.CpAsyncOp.build(operands=[op.source, g, s, op.pred],
+                                                 attributes={"bytes": IntegerAttr(ACCESS_BYTES, 64)}))
+        elif isinstance(op, lass_pipe.LoadRegsOp):
+            rows, bk = op.result.type.get_shape()
+            ring_like = lass_pipe.RingType((1, rows, bk), op.result.type.element_type)
+            regs = []
+            for r, k in self.chunks(b, ring_like):
+                g = self.global_offset(b, op.row0, op.k0, r, k)
+                regs.append(list(b.insert(lass_nv.LdGlobalV4Op.build(
+                    operands=[op.source, g, op.pred], result_types=[i32] * 4)).results))
+            self.staged[op.result] = regs
+        elif isinstance(op, lass_pipe.StoreRegsOp):
+            regs = self.staged[op.value]
+            for (r, k), v in zip(self.chunks(b, op.ring.type), regs):
+                b.insert(lass_nv.StSharedV4Op.build(operands=[self.addr(b, op.ring, op.slot, r, k), *v]))
+        elif isinstance(op, lass_pipe.CommitOp):
+            b.insert(lass_nv.CpAsyncCommitOp.build())
+        elif isinstance(op, lass_pipe.WaitOp):
+            b.insert(lass_nv.CpAsyncWaitOp.build(attributes={"pending": op.pending}))
+        elif isinstance(op, lass_pipe.BarrierOp):
+            b.insert(lass_nv.BarSyncOp.build())
+
+    def run(self) -> None:
+        ops = [o for o in self.fn.walk() if isinstance(o, _LOGICAL_OPS)]
+        for op in ops:
+            self.rewrite(op)
+        for op in reversed(ops):
+            op.detach()
+            op.erase(safe_erase=False)
+        for ring in [o for o in self.fn.walk() if isinstance(o, lass_pipe.RingOp)]:
+            if ring.result.uses:
+                user = next(iter(ring.result.uses)).operation
+                raise PassFailedException(f"{op_location(user)}: error: unexpected use of a ring by '{user.name}'")
+            ring.detach()
+            ring.erase()
+
+
+@dataclass(frozen=True)
+class SwizzleSmemPass(ModulePass):
+    name = "lasscc-swizzle-smem"
+    swizzle: bool = True
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in list(op.walk()):
+            if not (isinstance(fn, func.FuncOp) and is_kernel(fn)):
+                continue
+            mma = next((o for o in fn.walk() if isinstance(o, lass_pipe.MmaOp)), None)
+            if mma is not None:
+                raise PassFailedException(
+                    f"{op_location(mma)}: error: expected warp-level fragment loads (run lasscc-warp-mma first), got lass_pipe.mma"
+                )
+            if any(isinstance(o, _LOGICAL_OPS) for o in fn.walk()):
+                _Swizzler(fn, self.swizzle).run()

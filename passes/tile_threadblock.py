@@ -1,0 +1,144 @@
+"""lasscc-tile-threadblock: `lass.gemm` -> a kernel of threadblock-level `lass_tb` ops.
+
+Input contract: a `func.func` whose body is one `lass.gemm` on the function's three memref
+arguments (A M x K row-major f16, B K x N column-major f16, D M x N row-major f32 or f16) and
+`func.return`.  Functions without `lass.gemm` are left alone.
+
+Output contract: the function becomes the kernel, with the fixed parameter list
+`(A, B, D, M: i32, N: i32, K: i32, alpha: f32, beta: f32)` and attributes `lass.config` (the
+whole validated tiling config), `lass.alpha` / `lass.beta` (the values written on the op, used
+by `lasscc run`).  Its body: `lass_tb.block_tile` (rasterized tile origin), an `scf.for` over K
+in steps of BK carrying a `!lass_tb.acc`, with `lass_tb.load_tile` for A and B and `lass_tb.mma`
+inside, then `lass_tb.epilogue`.
+
+Rejected (PassFailedException naming file:line:col): other element types or layouts, a config
+that fails GemmConfig.validate, a `lass.gemm` not on the function's arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FloatAttr,
+    Float16Type,
+    Float32Type,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    f32,
+    i32,
+)
+from xdsl.ir import Block, Region
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import PassFailedException
+
+from lasscc.dialects import lass, lass_tb
+from lasscc.diagnostics import LassError
+from lasscc.passes._build import CONFIG_ATTR, Builder, config_from_attr, config_to_attr
+from lasscc.source import op_location
+
+
+def _check_operands(op: lass.GemmOp, where: str) -> None:
+    ta, tb, td = op.a.type, op.b.type, op.d.type
+    if not isinstance(ta.get_element_type(), Float16Type):
+        raise PassFailedException(f"{where}: error: expected f16 A and B, got {ta.get_element_type()} (issue 'general GEMM' adds bf16/tf32/int8)")
+    if not isinstance(td.get_element_type(), (Float16Type, Float32Type)):
+        raise PassFailedException(f"{where}: error: expected f32 or f16 D, got {td.get_element_type()}")
+    layouts = (lass.memref_layout(ta), lass.memref_layout(tb), lass.memref_layout(td))
+    if layouts != ("row", "col", "row"):
+        raise PassFailedException(
+            f"{where}: error: expected A row-major, B column-major (strided<[1, ?]>), D row-major (TN), "
+            f"got A {layouts[0]}-major, B {layouts[1]}-major, D {layouts[2]}-major"
+        )
+
+
+@dataclass(frozen=True)
+class TileThreadblockPass(ModulePass):
+    name = "lasscc-tile-threadblock"
+    arch: str = "sm_80"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in list(op.walk()):
+            if isinstance(fn, func.FuncOp):
+                gemms = [o for o in fn.walk() if isinstance(o, lass.GemmOp)]
+                if gemms:
+                    self._tile(fn, gemms)
+
+    def _tile(self, fn: func.FuncOp, gemms: list[lass.GemmOp]) -> None:
+        g = gemms[0]
+        where = op_location(g)
+        if len(gemms) != 1:
+            raise PassFailedException(f"{op_location(gemms[1])}: error: expected one lass.gemm per function, got {len(gemms)}")
+        args = fn.body.block.args
+        if tuple(g.operands) != tuple(args[:3]) or len(args) != 3:
+            raise PassFailedException(
+                f"{where}: error: expected lass.gemm on the function's three arguments (A, B, D) in order"
+            )
+        others = [o for o in fn.body.block.ops if o is not g and not isinstance(o, func.ReturnOp)]
+        if others:
+            raise PassFailedException(f"{op_location(others[0])}: error: expected only lass.gemm and func.return in the function, got '{others[0].name}'")
+        _check_operands(g, where)
+        try:
+            cfg = config_from_attr(g.config)
+            cfg.validate(self.arch, where=f"{where}: error: config")
+        except ValueError as e:
+            raise PassFailedException(f"{where}: error: {e}") from None
+        except LassError as e:
+            raise PassFailedException(str(e)) from None
+
+        bm, bn, bk = cfg.threadblock
+        a_t, b_t, d_t = (v.type for v in args)
+        elem = a_t.get_element_type()
+        acc_t = lass_tb.AccType((bm, bn), f32)
+
+        # New kernel body on the fixed parameter list.
+        block = Block(arg_types=[a_t, b_t, d_t, i32, i32, i32, f32, f32])
+        A, B, D, M, N, K, alpha, beta = block.args
+        for arg, name in zip(block.args, ("A", "B", "D", "M", "N", "K", "alpha", "beta")):
+            arg.name_hint = name
+        b = Builder(InsertPoint.at_end(block))
+        tile_op = b.insert(
+            lass_tb.BlockTileOp.build(
+                operands=[M, N],
+                result_types=[i32, i32],
+                attributes={
+                    "tile": ArrayAttr([IntegerAttr(bm, 64), IntegerAttr(bn, 64)]),
+                    "raster": IntegerAttr(cfg.raster, 64),
+                },
+            )
+        )
+        m0, n0 = tile_op.results
+        m0.name_hint, n0.name_hint = "m0", "n0"
+        acc0 = b.v(lass_tb.ZeroAccOp.build(result_types=[acc_t]))
+        c0, step = b.c(0), b.c(bk)
+
+        body = Block(arg_types=[i32, acc_t])
+        k0, acc = body.args
+        k0.name_hint, acc.name_hint = "k0", "acc"
+        bb = Builder(InsertPoint.at_end(body))
+        ta = bb.v(lass_tb.LoadTileOp.build(operands=[A, m0, k0], result_types=[lass_tb.TileType((bm, bk), elem)],
+                                           attributes={"operand": StringAttr("A")}))
+        tb_ = bb.v(lass_tb.LoadTileOp.build(operands=[B, n0, k0], result_types=[lass_tb.TileType((bn, bk), elem)],
+                                            attributes={"operand": StringAttr("B")}))
+        acc1 = bb.v(lass_tb.MmaOp(ta, tb_, acc))
+        bb.insert(scf.YieldOp(acc1))
+        loop = b.insert(scf.ForOp(c0, K, step, [acc0], Region(body)))
+        b.insert(lass_tb.EpilogueOp.build(operands=[loop.results[0], D, m0, n0, alpha, beta]))
+        b.insert(func.ReturnOp())
+
+        old = fn.body.blocks[0]
+        fn.body.insert_block_before(block, old)
+        old_ops = list(old.ops)
+        for o in reversed(old_ops):
+            o.detach()
+            o.erase(safe_erase=False)
+        fn.body.detach_block(old)
+        fn.function_type = func.FunctionType.from_lists(list(block.arg_types), [])
+        fn.attributes[CONFIG_ATTR] = config_to_attr(cfg)
+        fn.attributes["lass.alpha"] = FloatAttr(g.alpha_value, f32)
+        fn.attributes["lass.beta"] = FloatAttr(g.beta_value, f32)

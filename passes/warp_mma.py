@@ -1,0 +1,245 @@
+"""lasscc-warp-mma: threadblock MMA -> per-thread warp-level MmaTensorOp code (reference 000).
+
+Input contract: a pipelined kernel (`lass_pipe.mma` on ring slots, `!lass_tb.acc` values carried
+by `scf.for`, `lass_tb.zero_acc`, `lass_tb.block_tile`, `lass_tb.epilogue`).  Kernels without
+`lass_pipe.mma` are left alone; a `lass_tb.mma` (not pipelined yet) is rejected.
+
+Output contract: the program of one thread.
+- warp coordinates: warp = tid / 32, warp_m = warp % (BM/WM), warp_n = warp / (BM/WM); the warp
+  tile origin is (warp_m * WM, warp_n * WN) inside the threadblock tile;
+- `lass_tb.block_tile` -> grouped rasterization arithmetic on `lass_nv.block_id`;
+- the accumulator -> (WM/16) * (WN/8) * 4 f32 values per thread, carried by the loops;
+- each `lass_pipe.mma` -> for every k-group g (BK/16 of them): `lass_warp.load_frag_a` for each
+  16-row slice and `lass_warp.load_frag_b` for each 16-column slice, then `lass_nv.mma_sync`
+  m16n8k16 over the (WM/16) x (WN/8) grid in serpentine order (n reversed on odd m rows, so
+  consecutive mma.sync share an operand).  Fragments are double buffered: the loads of k-group
+  g+1 are issued before the mma.sync of k-group g;
+- `lass_tb.epilogue` -> per-thread alpha*acc (+ beta*C when beta != 0, a uniform branch) and
+  2-element stores at the C/D fragment coordinates of mma.m16n8k16.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import Float16Type, ModuleOp, f32, i32
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
+
+from lasscc.config import GemmConfig
+from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_warp
+from lasscc.layout import MMA_K, MMA_M, MMA_N, WARP_SIZE
+from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
+from lasscc.source import op_location
+
+
+def serpentine(mi_count: int, ni_count: int) -> list[tuple[int, int]]:
+    """mma.sync issue order over the warp's (m, n) instruction grid: n reversed on odd m."""
+    order = []
+    for mi in range(mi_count):
+        cols = range(ni_count) if mi % 2 == 0 else reversed(range(ni_count))
+        order += [(mi, ni) for ni in cols]
+    return order
+
+
+class _WarpLowering:
+    def __init__(self, fn: func.FuncOp, cfg: GemmConfig):
+        self.fn, self.cfg = fn, cfg
+        self.mi = cfg.warp[0] // MMA_M
+        self.ni = cfg.warp[1] // MMA_N
+        self.kg = cfg.threadblock[2] // MMA_K
+        self.acc: dict[SSAValue, list[SSAValue]] = {}
+        self.dead: list[Operation] = []
+        b = Builder(InsertPoint.at_start(fn.body.block))
+        self.tid = b.v(lass_nv.ThreadIdOp.build(result_types=[i32]))
+        self.tid.name_hint = "tid"
+        self.lane = b.and_(self.tid, WARP_SIZE - 1)
+        self.lane.name_hint = "lane"
+        warp = b.shr(self.tid, 5)
+        warp.name_hint = "warp"
+        wm0 = b.mul(b.rem(warp, cfg.warps_m), cfg.warp[0])
+        wn0 = b.mul(b.div(warp, cfg.warps_m), cfg.warp[1])
+        wm0.name_hint, wn0.name_hint = "warp_m0", "warp_n0"
+        self.wm0, self.wn0 = wm0, wn0
+        # warp-tile rows / columns of each fragment, and the k of each k-group
+        self.rows_a = [b.add(wm0, mi * MMA_M) for mi in range(self.mi)]
+        self.cols_b = [b.add(wn0, nj * 2 * MMA_N) for nj in range(self.ni // 2)]
+        self.ks = [b.c(g * MMA_K) for g in range(self.kg)]
+
+    def n_acc(self) -> int:
+        return self.mi * self.ni * 4
+
+    # -- structure ---------------------------------------------------------------------------
+    def run(self) -> None:
+        self.block(self.fn.body.block)
+        for op in reversed(self.dead):  # users were appended after their producers
+            op.detach()
+            op.erase(safe_erase=False)
+
+    def block(self, block: Block) -> None:
+        for op in list(block.ops):
+            self.op(op)
+
+    def op(self, op: Operation) -> None:
+        if isinstance(op, lass_tb.BlockTileOp):
+            self.block_tile(op)
+        elif isinstance(op, lass_tb.ZeroAccOp):
+            b = Builder(InsertPoint.before(op))
+            zero = b.cf(0.0, f32)
+            self.acc[op.result] = [zero] * self.n_acc()
+            self.dead.append(op)
+        elif isinstance(op, scf.ForOp):
+            self.loop(op)
+        elif isinstance(op, scf.YieldOp):
+            if any(isinstance(v.type, lass_tb.AccType) for v in op.operands):
+                Rewriter.insert_op(scf.YieldOp(*self.expand(op.operands)), InsertPoint.before(op))
+                self.dead.append(op)
+        elif isinstance(op, lass_pipe.MmaOp):
+            self.mma(op)
+        elif isinstance(op, lass_tb.MmaOp):
+            raise PassFailedException(
+                f"{op_location(op)}: error: expected lass_pipe.mma on ring slots (run lasscc-pipeline first), got lass_tb.mma"
+            )
+        elif isinstance(op, lass_tb.EpilogueOp):
+            self.epilogue(op)
+        else:
+            for region in op.regions:
+                for blk in region.blocks:
+                    self.block(blk)
+
+    def expand(self, values) -> list[SSAValue]:
+        out: list[SSAValue] = []
+        for v in values:
+            out += self.acc[v] if isinstance(v.type, lass_tb.AccType) else [v]
+        return out
+
+    def loop(self, loop: scf.ForOp) -> None:
+        if not any(isinstance(v.type, lass_tb.AccType) for v in loop.iter_args):
+            self.block(loop.body.block)
+            return
+        inits = self.expand(loop.iter_args)
+        old = loop.body.block
+        new = Block(arg_types=[old.args[0].type] + [v.type for v in inits])
+        old.args[0].replace_all_uses_with(new.args[0])
+        new.args[0].name_hint = old.args[0].name_hint
+        i = 1
+        for arg in old.args[1:]:
+            if isinstance(arg.type, lass_tb.AccType):
+                self.acc[arg] = list(new.args[i : i + self.n_acc()])
+                i += self.n_acc()
+            else:
+                arg.replace_all_uses_with(new.args[i])
+                i += 1
+        for o in list(old.ops):
+            o.detach()
+            new.add_op(o)
+        new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, inits, Region(new))
+        Rewriter.insert_op(new_loop, InsertPoint.before(loop))
+        i = 0
+        for res in loop.results:
+            if isinstance(res.type, lass_tb.AccType):
+                self.acc[res] = list(new_loop.results[i : i + self.n_acc()])
+                i += self.n_acc()
+            else:
+                res.replace_all_uses_with(new_loop.results[i])
+                i += 1
+        self.dead.append(loop)
+        self.block(new)
+
+    # -- the rewrites ------------------------------------------------------------------------
+    def block_tile(self, op: lass_tb.BlockTileOp) -> None:
+        """(m0, n0) = tile * (BM, BN) with tile = layout.raster_tile(block_id, ...)."""
+        bm, bn = (a.value.data for a in op.tile.data)
+        group = op.raster.value.data
+        b = Builder(InsertPoint.before(op))
+        pid = b.v(lass_nv.BlockIdOp.build(result_types=[i32]))
+        tiles_m = b.div(b.add(op.M, bm - 1), bm)
+        tiles_n = b.div(b.add(op.N, bn - 1), bn)
+        per_group = b.mul(tiles_n, group)
+        first_m = b.mul(b.div(pid, per_group), group)
+        size_m = b.min(b.sub(tiles_m, first_m), group)
+        in_group = b.rem(pid, per_group)
+        m0 = b.mul(b.add(first_m, b.rem(in_group, size_m)), bm)
+        n0 = b.mul(b.div(in_group, size_m), bn)
+        m0.name_hint, n0.name_hint = "m0", "n0"
+        op.m0.replace_all_uses_with(m0)
+        op.n0.replace_all_uses_with(n0)
+        self.dead.append(op)
+
+    def mma(self, op: lass_pipe.MmaOp) -> None:
+        b = Builder(InsertPoint.before(op))
+        acc = list(self.acc[op.acc])
+
+        def load(g: int):
+            fa = [list(b.insert(lass_warp.LoadFragAOp.build(
+                operands=[op.a, op.slot_a, row, self.ks[g]], result_types=[i32] * 4)).results)
+                for row in self.rows_a]
+            fb: list[list[SSAValue]] = []
+            for col in self.cols_b:
+                r = b.insert(lass_warp.LoadFragBOp.build(
+                    operands=[op.b, op.slot_b, col, self.ks[g]], result_types=[i32] * 4)).results
+                fb += [[r[0], r[1]], [r[2], r[3]]]
+            return fa, fb
+
+        frags = load(0)
+        for g in range(self.kg):
+            nxt = load(g + 1) if g + 1 < self.kg else None  # fragment double buffering
+            fa, fb = frags
+            for mi, ni in serpentine(self.mi, self.ni):
+                base = (mi * self.ni + ni) * 4
+                mma = b.insert(lass_nv.MmaSyncOp(fa[mi], fb[ni], acc[base : base + 4]))
+                acc[base : base + 4] = list(mma.results)
+            frags = nxt
+        self.acc[op.result] = acc
+        self.dead.append(op)
+
+    def epilogue(self, op: lass_tb.EpilogueOp) -> None:
+        acc = self.acc[op.acc]
+        D, N = op.dest, kernel_arg(self.fn, "N")
+        out_t = D.type.get_element_type()
+        b = Builder(InsertPoint.before(op))
+        group = b.shr(self.lane, 2)
+        tig2 = b.mul(b.and_(self.lane, 3), 2)
+        row0 = b.add(b.add(op.m0, self.wm0), group)
+        col0 = b.add(b.add(op.n0, self.wn0), tig2)
+        zero = b.cf(0.0, f32)
+        has_c = b.v(arith.CmpfOp(op.beta, zero, "one"))
+
+        def stores(bb: Builder, with_c: bool) -> None:
+            for mi in range(self.mi):
+                for ni in range(self.ni):
+                    for h in range(2):
+                        row = bb.add(row0, mi * MMA_M + 8 * h)
+                        off = bb.add(bb.mul(row, N), bb.add(col0, ni * MMA_N))
+                        base = (mi * self.ni + ni) * 4 + 2 * h
+                        vals = [bb.v(arith.MulfOp(op.alpha, acc[base + j])) for j in range(2)]
+                        if with_c:
+                            old = bb.insert(lass_nv.LdGlobalOp(D, off, 2)).results
+                            if isinstance(out_t, Float16Type):
+                                old = [bb.v(arith.ExtFOp(x, f32)) for x in old]
+                            vals = [bb.v(arith.AddfOp(v, bb.v(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
+                        if isinstance(out_t, Float16Type):
+                            vals = [bb.v(arith.TruncFOp(v, out_t)) for v in vals]
+                        bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, vals]))
+            bb.insert(scf.YieldOp())
+
+        then_b, else_b = Block(), Block()
+        stores(Builder(InsertPoint.at_end(then_b)), True)
+        stores(Builder(InsertPoint.at_end(else_b)), False)
+        b.insert(scf.IfOp(has_c, [], Region(then_b), Region(else_b)))
+        self.dead.append(op)
+
+
+@dataclass(frozen=True)
+class WarpMmaPass(ModulePass):
+    name = "lasscc-warp-mma"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in list(op.walk()):
+            if isinstance(fn, func.FuncOp) and is_kernel(fn):
+                if any(isinstance(o, (lass_pipe.MmaOp, lass_tb.MmaOp)) for o in fn.walk()):
+                    _WarpLowering(fn, kernel_config(fn)).run()
