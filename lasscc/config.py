@@ -18,6 +18,9 @@ SMEM_PER_BLOCK_LIMIT = {"sm_80": 163 * 1024, "sm_90a": 227 * 1024}  # opt-in max
 SMEM_DEFAULT_LIMIT = 48 * 1024  # above this a kernel must opt in (cuFuncSetAttribute)
 REGISTER_LIMIT = 255  # 32-bit registers per thread
 SUPPORTED_ARCHS = ("sm_80", "sm_90a")
+# Row widths (bytes) of a K-major SMEM tile for which Swizzle<3,4,3> makes every 8-row ldmatrix
+# phase conflict-free (lasscc.layout; a 256-byte row would need a wider swizzle atom).
+SWIZZLE_ROW_BYTES = (32, 64, 128)
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,8 @@ class GemmConfig:
         def fail(msg: str) -> None:
             raise LassError(f"{where}: {msg}")
 
+        if arch not in SUPPORTED_ARCHS:
+            fail(f"expected arch one of {', '.join(SUPPORTED_ARCHS)}, got '{arch}'")
         bm, bn, bk = self.threadblock
         wm, wn, wk = self.warp
         im, in_, ik = self.instruction
@@ -80,8 +85,9 @@ class GemmConfig:
             fail(f"expected warp N ({wn}) to be a multiple of {2 * in_} (ldmatrix.x4 loads two n8 B blocks)")
         if bk % ik:
             fail(f"expected threadblock K ({bk}) to be a multiple of the instruction K ({ik})")
-        if bk * 2 % 16 or (bk * 2) > 128 and (bk * 2) % 128:
-            fail(f"expected threadblock K ({bk}) to give rows of 16..128 bytes or a multiple of 128 bytes")
+        if bk * 2 not in SWIZZLE_ROW_BYTES:
+            fail(f"expected threadblock K of 16, 32 or 64 f16 (rows of {'/'.join(map(str, SWIZZLE_ROW_BYTES))} bytes, "
+                 f"which the XOR swizzle keeps conflict-free), got {bk}")
         if self.threads > MAX_THREADS_PER_BLOCK:
             fail(f"{self.warps_m * self.warps_n} warps = {self.threads} threads; at most {MAX_THREADS_PER_BLOCK} per block")
         for rows in (bm, bn):
@@ -98,6 +104,9 @@ class GemmConfig:
         need = self.smem_bytes()
         if need > limit:
             fits = limit // self.smem_stage_bytes()
+            if fits < 2:
+                fail(f"two stages of a {bm}x{bn}x{bk} threadblock need {2 * self.smem_stage_bytes() // 1024} KB of "
+                     f"shared memory; {arch} allows {limit // 1024} KB: use a smaller threadblock tile")
             fail(
                 f"stages={self.stages} needs {need // 1024} KB of shared memory; {arch} allows "
                 f"{limit // 1024} KB; stages <= {fits} fit"
@@ -115,7 +124,7 @@ class GemmConfig:
 def parse_shape(text: str, n: int, option: str) -> tuple[int, ...]:
     """Parse '128x128x32' for option `option`; raise LassError naming the option."""
     parts = text.lower().split("x")
-    if len(parts) != n or not all(p.isdigit() and int(p) > 0 for p in parts):
+    if len(parts) != n or not all(p.isdecimal() and int(p) > 0 for p in parts):
         raise LassError(f"option {option}: expected {n} positive integers joined by 'x' (e.g. "
                         f"{'x'.join(['128'] * (n - 1) + ['32'])}), got '{text}'")
     return tuple(int(p) for p in parts)

@@ -1,0 +1,132 @@
+"""LLVM IR and PTX from the `llvm`-dialect module: xDSL's llvmlite backend, then llvmlite's NVPTX
+target machine.  `ptxas_info` assembles PTX with ptxas (when on PATH) and reads registers, shared
+memory and spills from `ptxas -v`."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import xdsl.backend.llvm.convert_op as _convert_op_module
+from xdsl.backend.llvm.convert import convert_module
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import ModuleOp
+
+from lasscc.diagnostics import LassError
+
+NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
+NVPTX_DATALAYOUT = "e-p3:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+# PTX ISA version per target: sm_80 needs PTX >= 7.0; sm_90a (wgmma, setmaxnreg) needs >= 8.0.
+ARCH_FEATURES = {"sm_80": "+ptx80", "sm_90a": "+ptx80"}
+
+
+def _convert_gep_keeping_addrspace(op, builder, val_map) -> None:
+    """xDSL 0.74 bitcasts a GEP's base to an address-space-0 pointer, which LLVM rejects for
+    shared (3) and global (1) pointers; llvmlite's opaque pointers need no cast at all."""
+    from llvmlite import ir
+
+    from xdsl.backend.llvm.convert_type import convert_type
+
+    ssa = iter(op.ssa_indices)
+    indices = [
+        val_map[next(ssa)] if idx == llvm.GEP_USE_SSA_VAL else ir.Constant(ir.IntType(32), idx)
+        for idx in op.rawConstantIndices.iter_values()
+    ]
+    val_map[op.results[0]] = builder.gep(
+        val_map[op.ptr], indices, inbounds=op.inbounds is not None, source_etype=convert_type(op.elem_type)
+    )
+
+
+def _convert_store_any_pointee(op, builder, val_map) -> None:
+    """llvmlite type-checks a store against the pointer's pointee type; with opaque pointers the
+    stored value decides, so re-type the pointer (a no-op cast in the same address space)."""
+    value, ptr = val_map[op.value], val_map[op.ptr]
+    if getattr(ptr.type, "pointee", value.type) != value.type or getattr(ptr.type, "is_opaque", False):
+        ptr = builder.bitcast(ptr, value.type.as_pointer(ptr.type.addrspace))
+    instr = builder.store(value, ptr)
+    if op.alignment:
+        instr.align = op.alignment.value.data
+
+
+_convert_op_module._convert_getelementptr = _convert_gep_keeping_addrspace
+_convert_op_module._convert_store = _convert_store_any_pointee
+
+
+def to_llvm_ir(module: ModuleOp) -> str:
+    """LLVM IR text of a module lowered by lasscc-lower-to-llvm (kernels get `ptx_kernel`)."""
+    try:
+        ir_mod = convert_module(module, fallback_target_triple=NVPTX_TRIPLE, data_layout=NVPTX_DATALAYOUT)
+    except NotImplementedError as e:
+        raise LassError(f"error: cannot translate to LLVM IR: {e} (run lasscc-lower-to-llvm first)") from None
+    kernels = {f.sym_name.data for f in module.ops if isinstance(f, llvm.FuncOp) and "lass.config" in f.attributes}
+    for fn in ir_mod.functions:
+        if fn.name in kernels:
+            fn.calling_convention = "ptx_kernel"
+    return str(ir_mod)
+
+
+def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:
+    import llvmlite.binding as llvm_b
+
+    if arch not in ARCH_FEATURES:
+        raise LassError(f"option --arch: expected one of {', '.join(ARCH_FEATURES)}, got '{arch}'")
+    llvm_b.initialize_all_targets()
+    llvm_b.initialize_all_asmprinters()
+    mod = llvm_b.parse_assembly(llvm_ir)
+    mod.verify()
+    target = llvm_b.Target.from_triple(NVPTX_TRIPLE)
+    tm = target.create_target_machine(cpu=arch, features=ARCH_FEATURES[arch], opt=3)
+    _optimize(mod, tm)
+    return tm.emit_assembly(mod)
+
+
+def _optimize(mod, tm) -> None:
+    """LLVM's O3 pipeline: LICM hoists the per-thread address arithmetic out of the K loop."""
+    import llvmlite.binding as llvm_b
+
+    pto = llvm_b.create_pipeline_tuning_options(speed_level=3)
+    pb = llvm_b.create_pass_builder(tm, pto)
+    pm = pb.getModulePassManager()
+    pm.run(mod, pb)
+
+
+@dataclass(frozen=True)
+class PtxasInfo:
+    registers: int
+    shared_bytes: int
+    spill_stores: int
+    spill_loads: int
+    stack_bytes: int
+    line: str
+
+
+def ptxas_info(ptx: str, arch: str = "sm_80") -> PtxasInfo | None:
+    """Assemble with `ptxas -v`; None when ptxas is not installed.  Raises LassError on failure."""
+    exe = shutil.which("ptxas")
+    if exe is None:
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        src = Path(d) / "k.ptx"
+        src.write_text(ptx)
+        proc = subprocess.run([exe, "-v", f"-arch={arch}", str(src), "-o", str(Path(d) / "k.cubin")],
+                              capture_output=True, text=True)
+    out = proc.stdout + proc.stderr
+    if proc.returncode != 0:
+        raise LassError(f"error: ptxas rejected the emitted PTX:\n{out}")
+    regs = re.search(r"Used (\d+) registers", out)
+    smem = re.search(r"(\d+) bytes smem", out)
+    spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", out)
+    stack = re.search(r"(\d+) bytes stack frame", out)
+    line = next((ln.strip() for ln in out.splitlines() if "Used" in ln), out.strip())
+    return PtxasInfo(
+        registers=int(regs.group(1)) if regs else 0,
+        shared_bytes=int(smem.group(1)) if smem else 0,
+        spill_stores=int(spill.group(1)) if spill else 0,
+        spill_loads=int(spill.group(2)) if spill else 0,
+        stack_bytes=int(stack.group(1)) if stack else 0,
+        line=line,
+    )

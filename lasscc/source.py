@@ -1,0 +1,95 @@
+"""Reading MLIR text: xDSL's parser, with parse errors and op positions turned into `file:line:col`.
+
+xDSL keeps no source location on operations; `LocatingParser` records where each op started so
+that a pass rejecting an op can name the place in the user's file (`op_location`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError, VerifyException, DiagnosticException
+
+from lasscc.diagnostics import LassError
+from lasscc.universe import make_context
+
+# op -> "file:line:col"; keyed by id() with the op kept alive alongside (ops are not weakref-able)
+_LOCATIONS: dict[int, tuple[Operation, str]] = {}
+
+
+def op_location(op: Operation) -> str:
+    """Where `op` (or its nearest located ancestor) was written, or its name when unknown."""
+    cur: Operation | None = op
+    while cur is not None:
+        hit = _LOCATIONS.get(id(cur))
+        if hit is not None and hit[0] is cur:
+            return hit[1]
+        cur = cur.parent_op()
+    return f"<unknown location> ('{op.name}')"
+
+
+class LocatingParser(Parser):
+    def parse_operation(self) -> Operation:
+        span = self._current_token.span
+        op = super().parse_operation()
+        loc = span.get_location()
+        _LOCATIONS[id(op)] = (op, f"{loc.filename}:{loc.line}:{loc.col}" if hasattr(loc, "filename") else str(loc))
+        return op
+
+
+def _loc_str(span) -> str:
+    loc = span.get_location()
+    return f"{loc.filename}:{loc.line}:{loc.col}" if hasattr(loc, "filename") else str(loc)
+
+
+def parse_mlir(text: str, filename: str = "<stdin>") -> ModuleOp:
+    """Parse and verify; any error becomes a LassError starting with file:line:col."""
+    try:
+        module = LocatingParser(make_context(), text, filename).parse_module()
+    except ParseError as e:
+        first = str(e.msg).strip().splitlines()[0] if e.msg else "parse error"
+        raise LassError(f"{_loc_str(e.span)}: error: {first}\n{e}") from None
+    verify_module(module, filename)
+    return module
+
+
+def verify_module(module: ModuleOp, filename: str = "<input>") -> None:
+    try:
+        module.verify()
+    except (VerifyException, DiagnosticException) as e:
+        # find the op that failed to name its place
+        bad = _first_failing_op(module)
+        where = op_location(bad) if bad is not None else filename
+        msg = str(e).strip().splitlines()
+        raise LassError(f"{where}: error: {msg[0] if msg else 'verification failed'}") from None
+
+
+def _first_failing_op(module: ModuleOp) -> Operation | None:
+    for op in module.walk():
+        try:
+            op.verify_()
+            if hasattr(op, "verify_"):
+                pass
+        except Exception:
+            return op
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except Exception:
+            return op
+    return None
+
+
+def read_file(path: str) -> str:
+    p = Path(path)
+    if not p.exists():
+        raise LassError(f"{path}: error: no such file")
+    if p.is_dir():
+        raise LassError(f"{path}: error: is a directory, expected an .mlir file")
+    try:
+        return p.read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise LassError(f"{path}: error: cannot read ({e.__class__.__name__}: {e})") from None

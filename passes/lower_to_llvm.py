@@ -1,0 +1,311 @@
+"""lasscc-lower-to-llvm: per-thread kernel (arith, scf, lass_nv, lass_smem) -> xDSL `llvm` dialect.
+
+Input contract: a kernel after lasscc-swizzle-smem: only `arith`, `scf.for`/`scf.if`/`scf.yield`,
+`lass_nv`, `lass_smem` and `func.return` in its body.  Functions that are not kernels are left
+alone; any other op is rejected with its name and place.
+
+Output contract: one `llvm.func` per kernel with the same name and parameters (memrefs become
+`!llvm.ptr<1>`, the global address space), marked `lass.kernel` (the emitter makes it a
+`ptx_kernel`), and a module-level `llvm.mlir.global external @lass_smem : !llvm.array<0 x i8>`
+in address space 3: the dynamic shared memory that every i32 shared address is an offset into.
+Structured control flow becomes blocks: `scf.for` -> header (phi, compare) / body / exit;
+`scf.if` -> then / else / merge.  PTX instructions become NVVM intrinsics where LLVM has them
+(`llvm.nvvm.mma.m16n8k16.row.col.f32.f32`, `ldmatrix...x4.b16.p3`, `cp.async.cg...16.s`,
+`cp.async.commit/wait.group`, `barrier0`, `read.ptx.sreg.*`) and inline PTX for the predicated
+16-byte global load (as CUTLASS's `global_load` does).  The kernel attributes (`lass.config`,
+`lass.alpha`, `lass.beta`) are kept on the `llvm.func` for the launcher.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, llvm, scf
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    Float16Type,
+    FloatAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    VectorType,
+    f16,
+    f32,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+
+from lasscc.dialects import lass_nv, lass_smem
+from lasscc.passes._build import CONFIG_ATTR, is_kernel
+from lasscc.source import op_location
+
+SMEM_SYMBOL = "lass_smem"
+GLOBAL_AS = 1  # NVPTX address spaces: 1 global, 3 shared
+SHARED_AS = 3
+
+_BINOPS = {
+    arith.AddiOp: llvm.AddOp,
+    arith.SubiOp: llvm.SubOp,
+    arith.MuliOp: llvm.MulOp,
+    arith.DivUIOp: llvm.UDivOp,
+    arith.RemUIOp: llvm.URemOp,
+    arith.AndIOp: llvm.AndOp,
+    arith.OrIOp: llvm.OrOp,
+    arith.XOrIOp: llvm.XOrOp,
+    arith.ShLIOp: llvm.ShlOp,
+    arith.ShRUIOp: llvm.LShrOp,
+    arith.AddfOp: llvm.FAddOp,
+    arith.MulfOp: llvm.FMulOp,
+    arith.SubfOp: llvm.FSubOp,
+}
+_ICMP = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule": 7, "ugt": 8, "uge": 9}
+_ARITH_ICMP = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+
+LD_GLOBAL_V4_ASM = (
+    "{\n .reg .pred p;\n setp.ne.b32 p, $5, 0;\n mov.b32 $0, 0;\n mov.b32 $1, 0;\n mov.b32 $2, 0;\n"
+    " mov.b32 $3, 0;\n @p ld.global.v4.u32 {$0, $1, $2, $3}, [$4];\n}"
+)
+
+
+def _ptr(addr_space: int) -> llvm.LLVMPointerType:
+    return llvm.LLVMPointerType(IntAttr(addr_space))
+
+
+class _Lowerer:
+    def __init__(self, fn: func.FuncOp, module: ModuleOp):
+        self.fn = fn
+        self.map: dict[SSAValue, SSAValue] = {}
+        self.blocks: list[Block] = []
+        in_types = [(_ptr(GLOBAL_AS) if isinstance(t, MemRefType) else t) for t in fn.function_type.inputs.data]
+        self.memref_elem = {}
+        entry = Block(arg_types=in_types)
+        for old, new in zip(fn.body.block.args, entry.args):
+            self.map[old] = new
+            new.name_hint = old.name_hint
+            if isinstance(old.type, MemRefType):
+                self.memref_elem[new] = old.type.get_element_type()
+        self.cur = entry
+        self.blocks.append(entry)
+        self.smem = self.emit(llvm.AddressOfOp(SMEM_SYMBOL, _ptr(SHARED_AS)))
+        self.in_types = in_types
+
+    # -- helpers -----------------------------------------------------------------------------
+    def emit(self, op: Operation) -> SSAValue | None:
+        self.cur.add_op(op)
+        return op.results[0] if op.results else None
+
+    def new_block(self, arg_types=()) -> Block:
+        b = Block(arg_types=list(arg_types))
+        self.blocks.append(b)
+        return b
+
+    def const(self, value: int, typ=i32) -> SSAValue:
+        return self.emit(llvm.ConstantOp(IntegerAttr(value, typ), typ))
+
+    def v(self, old: SSAValue) -> SSAValue:
+        return self.map[old]
+
+    def intrinsic(self, name: str, args, result_types=()) -> Operation:
+        op = llvm.CallIntrinsicOp(name, list(args), list(result_types))
+        self.emit(op)
+        return op
+
+    def shared_ptr(self, addr: SSAValue) -> SSAValue:
+        return self.emit(llvm.GEPOp(self.smem, [llvm.GEP_USE_SSA_VAL], IntegerType(8), ssa_indices=[addr],
+                                    result_type=_ptr(SHARED_AS)))
+
+    def global_ptr(self, base: SSAValue, offset: SSAValue) -> SSAValue:
+        wide = self.emit(llvm.SExtOp(offset, i64))
+        return self.emit(llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL], self.memref_elem[base], ssa_indices=[wide],
+                                    result_type=_ptr(GLOBAL_AS)))
+
+    def struct_fields(self, value: SSAValue, types) -> list[SSAValue]:
+        return [self.emit(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), value, t)) for i, t in enumerate(types)]
+
+    # -- structure ---------------------------------------------------------------------------
+    def run(self) -> llvm.FuncOp:
+        self.lower_block(self.fn.body.block)
+        ftype = llvm.LLVMFunctionType(self.in_types, llvm.LLVMVoidType())
+        new = llvm.FuncOp(self.fn.sym_name.data, ftype, linkage=llvm.LinkageAttr("external"),
+                          body=Region(self.blocks))
+        for key in (CONFIG_ATTR, "lass.alpha", "lass.beta"):
+            if key in self.fn.attributes:
+                new.attributes[key] = self.fn.attributes[key]
+        return new
+
+    def lower_block(self, block: Block) -> None:
+        for op in block.ops:
+            self.lower(op)
+
+    def lower(self, op: Operation) -> None:
+        m = self.map
+        if isinstance(op, arith.ConstantOp):
+            m[op.result] = self.emit(llvm.ConstantOp(op.value, op.result.type))
+        elif type(op) in _BINOPS:
+            m[op.results[0]] = self.emit(_BINOPS[type(op)](self.v(op.lhs), self.v(op.rhs)))
+        elif isinstance(op, arith.MinUIOp):
+            lt = self.emit(llvm.ICmpOp(self.v(op.lhs), self.v(op.rhs), IntegerAttr(_ICMP["ult"], 64)))
+            m[op.result] = self.emit(llvm.SelectOp(lt, self.v(op.lhs), self.v(op.rhs)))
+        elif isinstance(op, arith.CmpiOp):
+            pred = _ARITH_ICMP[op.predicate.value.data]
+            m[op.result] = self.emit(llvm.ICmpOp(self.v(op.lhs), self.v(op.rhs), IntegerAttr(_ICMP[pred], 64)))
+        elif isinstance(op, arith.CmpfOp):
+            m[op.result] = self.emit(llvm.FCmpOp(self.v(op.lhs), self.v(op.rhs), op.predicate))
+        elif isinstance(op, arith.ExtFOp):
+            m[op.result] = self.emit(llvm.FPExtOp(self.v(op.input), op.result.type))
+        elif isinstance(op, arith.TruncFOp):
+            m[op.result] = self.emit(llvm.FPTruncOp(self.v(op.input), op.result.type))
+        elif isinstance(op, arith.SelectOp):
+            m[op.result] = self.emit(llvm.SelectOp(self.v(op.cond), self.v(op.lhs), self.v(op.rhs)))
+        elif isinstance(op, scf.ForOp):
+            self.lower_for(op)
+        elif isinstance(op, scf.IfOp):
+            self.lower_if(op)
+        elif isinstance(op, func.ReturnOp):
+            self.emit(llvm.ReturnOp())
+        elif isinstance(op, lass_smem.SwizzleOp):
+            bits, base, shift = op.params()
+            x = self.v(op.logical)
+            hi = self.emit(llvm.LShrOp(x, self.const(base + shift)))
+            masked = self.emit(llvm.AndOp(hi, self.const((1 << bits) - 1)))
+            m[op.result] = self.emit(llvm.XOrOp(x, self.emit(llvm.ShlOp(masked, self.const(base)))))
+        elif isinstance(op, lass_nv.ThreadIdOp):
+            m[op.result] = self.intrinsic("llvm.nvvm.read.ptx.sreg.tid.x", [], [i32]).results[0]
+        elif isinstance(op, lass_nv.BlockIdOp):
+            m[op.result] = self.intrinsic("llvm.nvvm.read.ptx.sreg.ctaid.x", [], [i32]).results[0]
+        elif isinstance(op, lass_nv.CpAsyncOp):
+            size = self.emit(llvm.SelectOp(self.v(op.pred), self.const(16), self.const(0)))
+            self.intrinsic("llvm.nvvm.cp.async.cg.shared.global.16.s",
+                           [self.shared_ptr(self.v(op.dst)), self.global_ptr(self.v(op.source), self.v(op.offset)), size])
+        elif isinstance(op, lass_nv.CpAsyncCommitOp):
+            self.intrinsic("llvm.nvvm.cp.async.commit.group", [])
+        elif isinstance(op, lass_nv.CpAsyncWaitOp):
+            self.intrinsic("llvm.nvvm.cp.async.wait.group", [self.const(op.pending.value.data)])
+        elif isinstance(op, lass_nv.BarSyncOp):
+            self.intrinsic("llvm.nvvm.barrier0", [])
+        elif isinstance(op, lass_nv.LdmatrixX4Op):
+            st = llvm.LLVMStructType.from_type_list([i32] * 4)
+            call = self.intrinsic("llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3", [self.shared_ptr(self.v(op.addr))], [st])
+            for old, new in zip(op.results, self.struct_fields(call.results[0], [i32] * 4)):
+                m[old] = new
+        elif isinstance(op, lass_nv.MmaSyncOp):
+            h2 = VectorType(f16, [2])
+            regs = [self.emit(llvm.BitcastOp(self.v(x), h2)) for x in (op.a0, op.a1, op.a2, op.a3, op.b0, op.b1)]
+            accs = [self.v(x) for x in (op.c0, op.c1, op.c2, op.c3)]
+            st = llvm.LLVMStructType.from_type_list([f32] * 4)
+            call = self.intrinsic("llvm.nvvm.mma.m16n8k16.row.col.f32.f32", regs + accs, [st])
+            for old, new in zip(op.results, self.struct_fields(call.results[0], [f32] * 4)):
+                m[old] = new
+        elif isinstance(op, lass_nv.LdGlobalV4Op):
+            ptr = self.global_ptr(self.v(op.source), self.v(op.offset))
+            addr = self.emit(llvm.PtrToIntOp(ptr, i64))
+            pred = self.emit(llvm.ZExtOp(self.v(op.pred), i32))
+            st = llvm.LLVMStructType.from_type_list([i32] * 4)
+            res = self.emit(llvm.InlineAsmOp(LD_GLOBAL_V4_ASM, "=r,=r,=r,=r,l,r", [addr, pred], [st],
+                                             has_side_effects=True))
+            for old, new in zip(op.results, self.struct_fields(res, [i32] * 4)):
+                m[old] = new
+        elif isinstance(op, lass_nv.StSharedV4Op):
+            vt = VectorType(i32, [4])
+            vec = self.emit(llvm.UndefOp(vt))
+            for i, x in enumerate((op.v0, op.v1, op.v2, op.v3)):
+                vec = self.emit(llvm.InsertElementOp(vec, self.v(x), self.const(i)))
+            self.emit(llvm.StoreOp(vec, self.shared_ptr(self.v(op.addr)), alignment=16))
+        elif isinstance(op, lass_nv.LdGlobalOp):
+            et = op.source.type.get_element_type()
+            ptr = self.global_ptr(self.v(op.source), self.v(op.offset))
+            n = len(op.values)
+            for i, res in enumerate(op.values):
+                p = ptr if i == 0 else self.emit(llvm.GEPOp(ptr, [i], et, result_type=_ptr(GLOBAL_AS)))
+                m[res] = self.emit(llvm.LoadOp(p, et, alignment=(et.bitwidth // 8) * (n if i == 0 else 1)))
+        elif isinstance(op, lass_nv.StGlobalOp):
+            et = op.dest.type.get_element_type()
+            ptr = self.global_ptr(self.v(op.dest), self.v(op.offset))
+            n = len(op.values)
+            for i, val in enumerate(op.values):
+                p = ptr if i == 0 else self.emit(llvm.GEPOp(ptr, [i], et, result_type=_ptr(GLOBAL_AS)))
+                self.emit(llvm.StoreOp(self.v(val), p, alignment=(et.bitwidth // 8) * (n if i == 0 else 1)))
+        else:
+            raise PassFailedException(
+                f"{op_location(op)}: error: expected arith, scf, lass_nv or lass_smem ops after lasscc-swizzle-smem, "
+                f"got '{op.name}' (run the earlier passes first)"
+            )
+
+    def lower_for(self, op: scf.ForOp) -> None:
+        iv_t = op.lb.type
+        if not isinstance(iv_t, IntegerType):
+            raise PassFailedException(f"{op_location(op)}: error: expected an integer loop variable, got {iv_t}")
+        carried = [v.type for v in op.iter_args]
+        header = self.new_block([iv_t, *carried])
+        self.emit(llvm.BrOp(header, self.v(op.lb), *[self.v(x) for x in op.iter_args]))
+        self.cur = header
+        cond = self.emit(llvm.ICmpOp(header.args[0], self.v(op.ub), IntegerAttr(_ICMP["slt"], 64)))
+        body = self.new_block()
+        body_ops = op.body.block
+        self.map[body_ops.args[0]] = header.args[0]
+        for old, new in zip(body_ops.args[1:], header.args[1:]):
+            self.map[old] = new
+        # exit block is created after the body so blocks stay in dominance order
+        self.cur = body
+        for inner in body_ops.ops:
+            if isinstance(inner, scf.YieldOp):
+                nxt = self.emit(llvm.AddOp(header.args[0], self.v(op.step)))
+                self.emit(llvm.BrOp(header, nxt, *[self.v(x) for x in inner.operands]))
+            else:
+                self.lower(inner)
+        exit_ = self.new_block(carried)
+        header.add_op(llvm.CondBrOp(cond, body, [], exit_, list(header.args[1:])))
+        for old, new in zip(op.results, exit_.args):
+            self.map[old] = new
+        self.cur = exit_
+
+    def lower_if(self, op: scf.IfOp) -> None:
+        if op.results:
+            raise PassFailedException(f"{op_location(op)}: error: expected scf.if without results")
+        head = self.cur
+        then_b = self.new_block()
+        self.cur = then_b
+        for inner in op.true_region.block.ops:
+            if not isinstance(inner, scf.YieldOp):
+                self.lower(inner)
+        then_end = self.cur
+        else_b = self.new_block()
+        self.cur = else_b
+        if op.false_region.blocks:
+            for inner in op.false_region.block.ops:
+                if not isinstance(inner, scf.YieldOp):
+                    self.lower(inner)
+        else_end = self.cur
+        merge = self.new_block()
+        head.add_op(llvm.CondBrOp(self.v(op.cond), then_b, [], else_b, []))
+        then_end.add_op(llvm.BrOp(merge))
+        else_end.add_op(llvm.BrOp(merge))
+        self.cur = merge
+
+
+@dataclass(frozen=True)
+class LowerToLLVMPass(ModulePass):
+    name = "lasscc-lower-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        kernels = [f for f in op.ops if isinstance(f, func.FuncOp) and is_kernel(f)]
+        if not kernels:
+            return
+        if not any(isinstance(o, llvm.GlobalOp) and o.sym_name.data == SMEM_SYMBOL for o in op.ops):
+            op.body.block.insert_op_before(
+                llvm.GlobalOp(llvm.LLVMArrayType(0, IntegerType(8)), SMEM_SYMBOL, "external",
+                              addr_space=SHARED_AS, alignment=128),
+                op.body.block.first_op,
+            )
+        for fn in kernels:
+            new = _Lowerer(fn, op).run()
+            op.body.block.insert_op_before(new, fn)
+            fn.detach()
+            fn.erase(safe_erase=False)
