@@ -142,3 +142,4 @@ class TileThreadblockPass(ModulePass):
         fn.attributes[CONFIG_ATTR] = config_to_attr(cfg)
         fn.attributes["lass.alpha"] = FloatAttr(g.alpha_value, f32)
         fn.attributes["lass.beta"] = FloatAttr(g.beta_value, f32)
+        fn.attributes["lass.d_type"] = StringAttr(str(d_t.get_element_type()))

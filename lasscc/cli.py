@@ -1,0 +1,222 @@
+"""`lasscc`: compile, opt and run GEMMs written as `lass.gemm` in MLIR.
+
+    lasscc compile FILE.mlir -o out.ptx [--dump-dir DIR] [--arch sm_80|sm_90a] [--emit ptx|llvm|mlir]
+    lasscc opt -p PASS[,PASS...] FILE.mlir [-o out.mlir]
+    lasscc run FILE.mlir --m M --n N --k K [--check] [--bench] [--target gpu|cpu] [--stage PASS] [--report banks]
+
+Tiling overrides (any subcommand): --threadblock 128x128x32 --warp 64x64x32 --stages 3 --raster 8.
+Every user error prints `place: error: what was expected` and exits 2; no partial output is left.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from lasscc.diagnostics import EXIT_USER_ERROR, LassError
+
+
+def _write_atomic(path: str, text: str) -> None:
+    """Write via a temporary file in the same folder and rename: no partial output on failure."""
+    target = Path(path)
+    if target.is_dir():
+        raise LassError(f"option -o: '{path}' is a directory, expected a file path")
+    if not target.parent.exists():
+        raise LassError(f"option -o: folder '{target.parent}' does not exist")
+    fd, tmp = tempfile.mkstemp(dir=str(target.parent), prefix=f".{target.name}.")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _load(args):
+    from lasscc.source import parse_mlir, read_file
+
+    text = sys.stdin.read() if args.file == "-" else read_file(args.file)
+    module = parse_mlir(text, "<stdin>" if args.file == "-" else args.file)
+    _apply_overrides(module, args)
+    return module
+
+
+def _apply_overrides(module, args) -> None:
+    """--threadblock/--warp/--stages/--raster rewrite the `config` of every lass.gemm."""
+    from xdsl.dialects.builtin import DictionaryAttr
+
+    from lasscc.config import GemmConfig, parse_shape
+    from lasscc.dialects.lass import GemmOp
+    from lasscc.passes._build import config_from_attr, config_to_attr
+
+    over = {}
+    if args.threadblock:
+        over["threadblock"] = parse_shape(args.threadblock, 3, "--threadblock")
+    if args.warp:
+        over["warp"] = parse_shape(args.warp, 3, "--warp")
+    for key in ("stages", "raster"):
+        val = getattr(args, key)
+        if val is not None:
+            if val < 1:
+                raise LassError(f"option --{key}: expected a positive integer, got {val}")
+            over[key] = val
+    if not over:
+        return
+    gemms = [op for op in module.walk() if isinstance(op, GemmOp)]
+    if not gemms:
+        names = ", ".join(f"--{k}" for k in over)
+        raise LassError(f"option {names}: the input holds no lass.gemm (it is already tiled); the tiling is fixed")
+    for g in gemms:
+        try:
+            cfg = config_from_attr(g.config)
+        except ValueError as e:
+            from lasscc.source import op_location
+
+            raise LassError(f"{op_location(g)}: error: {e}") from None
+        g.attributes["config"] = config_to_attr(GemmConfig(**{**cfg.__dict__, **over}))
+
+
+def cmd_compile(args) -> int:
+    from lasscc.pipeline import compile_module
+
+    module = _load(args)
+    dump = Path(args.dump_dir) if args.dump_dir else None
+    res = compile_module(module, args.arch, args.file, dump)
+    text = {"ptx": res.ptx, "llvm": res.llvm_ir, "mlir": str(res.module) + "\n"}[args.emit]
+    if args.output and args.output != "-":
+        _write_atomic(args.output, text)
+    else:
+        sys.stdout.write(text)
+    if args.verbose:
+        from lasscc.emit import ptxas_info
+
+        info = ptxas_info(res.ptx, args.arch)
+        print(info.line if info else "ptxas not found on PATH", file=sys.stderr)
+    return 0
+
+
+def cmd_opt(args) -> int:
+    from lasscc.pipeline import run_passes
+
+    module = _load(args)
+    names = [n for n in (args.passes or "").split(",") if n]
+    run_passes(module, names, args.arch, args.file)
+    text = str(module) + "\n"
+    if args.output and args.output != "-":
+        _write_atomic(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_run(args) -> int:
+    for opt in ("m", "n", "k"):
+        if getattr(args, opt) < 1:
+            raise LassError(f"option --{opt}: expected a positive size, got {getattr(args, opt)}")
+    module = _load(args)
+    if args.target == "cpu":
+        return _run_cpu(module, args)
+    if args.stage or args.report:
+        raise LassError("option --stage/--report: only with --target cpu")
+    from lasscc.pipeline import compile_module
+    from lasscc.runtime import cuda
+
+    reason = cuda.driver_status()
+    if reason is not None:
+        raise LassError(f"lasscc run: no GPU to run on ({reason}); use --target cpu to execute the IR on the CPU")
+    from lasscc.emit import ptxas_info
+    from lasscc.runtime.gemm_runner import format_report, run_gemm
+
+    res = compile_module(module, args.arch, args.file)
+    spec = res.specs[0]
+    _check_multiple(args, spec)
+    fn = next(f for f in res.module.ops if getattr(f, "sym_name", None) and f.sym_name.data == spec.name)
+    alpha = args.alpha if args.alpha is not None else float(fn.attributes["lass.alpha"].value.data)
+    beta = args.beta if args.beta is not None else float(fn.attributes["lass.beta"].value.data)
+    info = ptxas_info(res.ptx, args.arch)
+    result = run_gemm(res.ptx, spec, args.m, args.n, args.k, alpha=alpha, beta=beta, check=args.check or not args.bench,
+                      bench=args.bench, iters=args.iters, seed=args.seed)
+    print(format_report(result, args.m, args.n, args.k))
+    if info:
+        print(info.line)
+    return 0 if result.get("ok", True) else 1
+
+
+def _check_multiple(args, spec) -> None:
+    bm, bn = spec.tile_m, spec.tile_n
+    for opt, val, tile in (("m", args.m, bm), ("n", args.n, bn)):
+        if val % tile:
+            raise LassError(f"option --{opt}: expected a multiple of the threadblock tile ({tile}), got {val} "
+                            "(arbitrary sizes: issue 'general GEMM')")
+
+
+def _run_cpu(module, args) -> int:
+    try:
+        from lasscc.interp import run_cli  # provided by the CPU executor
+    except ImportError:
+        raise LassError("option --target cpu: the CPU executor is not available in this build") from None
+    return run_cli(module, args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="lasscc", description="GEMM compiler: lass.gemm (MLIR) -> PTX")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    def common(sp):
+        sp.add_argument("file", help="input .mlir (a lass.gemm, or any lasscc dump); '-' for stdin")
+        sp.add_argument("--arch", default="sm_80", choices=["sm_80", "sm_90a"])
+        sp.add_argument("--threadblock", help="threadblock tile MxNxK, e.g. 128x128x32")
+        sp.add_argument("--warp", help="warp tile MxNxK, e.g. 64x64x32")
+        sp.add_argument("--stages", type=int, help="2 = register double buffer, >= 3 = cp.async multistage")
+        sp.add_argument("--raster", type=int, help="threadblock rasterization group (tile rows walked together)")
+
+    c = sub.add_parser("compile", help="lower to PTX")
+    common(c)
+    c.add_argument("-o", "--output", help="output file (default stdout)")
+    c.add_argument("--dump-dir", help="write the IR after every pass, the LLVM IR and the PTX here")
+    c.add_argument("--emit", default="ptx", choices=["ptx", "llvm", "mlir"])
+    c.add_argument("-v", "--verbose", action="store_true", help="print ptxas -v's resource line")
+    c.set_defaults(fn=cmd_compile)
+
+    o = sub.add_parser("opt", help="run named passes and print the IR")
+    common(o)
+    o.add_argument("-p", "--passes", help="comma-separated pass flags, in order")
+    o.add_argument("-o", "--output")
+    o.set_defaults(fn=cmd_opt)
+
+    r = sub.add_parser("run", help="compile, run, check (and time) on the GPU or the CPU")
+    common(r)
+    r.add_argument("--m", type=int, default=4096)
+    r.add_argument("--n", type=int, default=4096)
+    r.add_argument("--k", type=int, default=4096)
+    r.add_argument("--alpha", type=float)
+    r.add_argument("--beta", type=float)
+    r.add_argument("--check", action="store_true")
+    r.add_argument("--bench", action="store_true")
+    r.add_argument("--iters", type=int, default=50)
+    r.add_argument("--seed", type=int)
+    r.add_argument("--target", default="gpu", choices=["gpu", "cpu"])
+    r.add_argument("--stage", help="(cpu) execute the IR as it stands after this pass")
+    r.add_argument("--report", choices=["banks"], help="(cpu) print the shared-memory bank report")
+    r.set_defaults(fn=cmd_run)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.fn(args)
+    except LassError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""The compiler driver: the pipeline as one ordered list, dumps after every stage.
+
+    lass.gemm
+      | lasscc-tile-threadblock   grid of threadblocks (rasterized), K loop over BK, tile copies, block MMA, epilogue
+      | lasscc-pipeline           SMEM ring of `stages` slots: prologue / steady state / drain, barriers, cp.async groups
+      | lasscc-warp-mma           per-thread code: warp tile offsets, ldmatrix-able fragments, serpentine mma.sync
+      | lasscc-swizzle-smem       XOR-swizzled SMEM addresses, ldmatrix.x4, 16-byte cp.async / ld.global / st.shared
+      | lasscc-lower-to-llvm      arith/scf/lass_nv -> xDSL llvm dialect (NVVM intrinsics, inline PTX)
+      v emit                      LLVM IR (xDSL's llvmlite backend) -> PTX (llvmlite NVPTX target machine)
+
+Every pass leaves IR it does not apply to untouched, so any dump restarts the pipeline where it
+was written.  After each pass, CSE and dead-code elimination tidy the IR for reading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from xdsl.dialects import func, llvm
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+from xdsl.utils.exceptions import DiagnosticException, PassFailedException, VerifyException
+
+from lasscc.config import GemmConfig, KernelSpec
+from lasscc.diagnostics import LassError
+from lasscc.passes.lower_to_llvm import LowerToLLVMPass
+from lasscc.passes.pipeline import PipelinePass
+from lasscc.passes.swizzle_smem import SwizzleSmemPass
+from lasscc.passes.tile_threadblock import TileThreadblockPass
+from lasscc.passes.warp_mma import WarpMmaPass
+from lasscc.source import verify_module
+from lasscc.universe import make_context
+
+# The pipeline, in order.  One entry per pass; nothing else lists them.
+PASSES: list[type[ModulePass]] = [
+    TileThreadblockPass,
+    PipelinePass,
+    WarpMmaPass,
+    SwizzleSmemPass,
+    LowerToLLVMPass,
+]
+PASS_NAMES = [p.name for p in PASSES]
+
+
+@dataclass
+class CompileResult:
+    module: ModuleOp
+    stages: dict[str, str] = field(default_factory=dict)  # pass name -> IR text after it
+    llvm_ir: str = ""
+    ptx: str = ""
+    specs: list[KernelSpec] = field(default_factory=list)
+
+
+def make_pass(name: str, arch: str) -> ModulePass:
+    cls = {p.name: p for p in PASSES}.get(name)
+    if cls is None:
+        raise LassError(f"option -p: unknown pass '{name}'; expected one of {', '.join(PASS_NAMES)}")
+    return cls(arch=arch) if name == TileThreadblockPass.name else cls()
+
+
+def run_pass(module: ModuleOp, p: ModulePass, filename: str = "<input>") -> None:
+    ctx = make_context()
+    try:
+        p.apply(ctx, module)
+    except PassFailedException as e:
+        raise LassError(str(e)) from None
+    except (VerifyException, DiagnosticException) as e:
+        raise LassError(f"{filename}: error: in {p.name}: {e}") from None
+    CommonSubexpressionElimination().apply(ctx, module)
+    DeadCodeElimination().apply(ctx, module)
+    verify_module(module, filename)
+
+
+def run_passes(module: ModuleOp, names: list[str], arch: str = "sm_80", filename: str = "<input>",
+               dump_dir: Path | None = None, first_index: int = 1) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for i, name in enumerate(names, first_index):
+        run_pass(module, make_pass(name, arch), filename)
+        out[name] = str(module)
+        if dump_dir is not None:
+            (dump_dir / f"{i:02d}-{name}.mlir").write_text(out[name] + "\n")
+    return out
+
+
+def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
+    """Launch contracts of the lowered kernels (from the attributes the passes keep)."""
+    from lasscc.passes._build import config_from_attr
+
+    specs = []
+    for fn in module.ops:
+        if isinstance(fn, (llvm.FuncOp, func.FuncOp)) and "lass.config" in fn.attributes:
+            cfg: GemmConfig = config_from_attr(fn.attributes["lass.config"])
+            d_type = fn.attributes.get("lass.d_type")
+            specs.append(KernelSpec(
+                name=fn.sym_name.data, threads=cfg.threads, smem_bytes=cfg.smem_bytes(),
+                tile_m=cfg.threadblock[0], tile_n=cfg.threadblock[1], raster=cfg.raster,
+                d_dtype=d_type.data if d_type is not None else "f32",
+            ))
+    return specs
+
+
+def compile_module(module: ModuleOp, arch: str = "sm_80", filename: str = "<input>",
+                   dump_dir: Path | None = None) -> CompileResult:
+    """Run every pass, then emit LLVM IR and PTX; write numbered dumps when `dump_dir` is set."""
+    from lasscc.emit import to_llvm_ir, to_ptx
+
+    if dump_dir is not None:
+        dump_dir.mkdir(parents=True, exist_ok=True)
+        (dump_dir / "00-input.mlir").write_text(str(module) + "\n")
+    res = CompileResult(module)
+    res.stages = run_passes(module, PASS_NAMES, arch, filename, dump_dir)
+    res.specs = kernel_specs(module)
+    if not res.specs:
+        raise LassError(f"{filename}: error: expected a lass.gemm (or a lasscc dump of one), found no kernel")
+    res.llvm_ir = to_llvm_ir(module)
+    res.ptx = to_ptx(res.llvm_ir, arch)
+    if dump_dir is not None:
+        n = len(PASSES) + 1
+        (dump_dir / f"{n:02d}-llvm.ll").write_text(res.llvm_ir)
+        (dump_dir / f"{n + 1:02d}-kernel.ptx").write_text(res.ptx)
+    return res
