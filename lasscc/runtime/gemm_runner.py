@@ -1,0 +1,225 @@
+"""Run, check and time one emitted GEMM kernel on the GPU (and cuBLAS beside it, through torch).
+
+Kernel ABI (KernelSpec.params, in this order):
+    (A: u64, B: u64, D: u64, M: i32, N: i32, K: i32, alpha: f32, beta: f32)
+A is M x K row-major f16 (a[i, k] at i*K + k); B is K x N column-major f16 (b[k, j] at j*K + k),
+i.e. on the host an N x K row-major array `b_nk`; D is M x N row-major f32 or f16, read as C when
+beta != 0 and overwritten with alpha * A.B + beta * C.  This is the "TN" GEMM of BLAS terms.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+import numpy as np
+
+from lasscc.diagnostics import LassError
+from lasscc.runtime import cuda
+
+NP_DTYPE = {"f16": np.float16, "f32": np.float32}
+# Relative Frobenius error allowed against the float64 reference: f32 output only loses the
+# accumulation order (~1e-6 in practice); f16 output is rounded to 11 bits (~5e-4 per element).
+REL_TOL = {"f32": 1e-3, "f16": 1e-2}
+SUPPORTED = {"a_dtype": ("f16",), "b_dtype": ("f16",), "d_dtype": ("f32", "f16"),
+             "a_layout": ("row",), "b_layout": ("col",), "d_layout": ("row",)}
+
+
+def reference(a: np.ndarray, b_nk: np.ndarray, c: np.ndarray | None, alpha: float, beta: float) -> np.ndarray:
+    """alpha * A @ B + beta * C in float64 from the exact f16 values (B given as its N x K storage)."""
+    ref = alpha * (a.astype(np.float64) @ b_nk.astype(np.float64).T)
+    if c is not None and beta != 0:
+        ref += beta * c.astype(np.float64)
+    return ref
+
+
+def rel_error(d: np.ndarray, ref: np.ndarray) -> float:
+    """||D - ref||_F / ||ref||_F (the plain norm of the difference when ref is all zero); NaN if D has NaN."""
+    diff = np.linalg.norm(d.astype(np.float64) - ref)
+    denom = np.linalg.norm(ref)
+    return float(diff / denom) if denom > 0 else float(diff)
+
+
+def check_output(d: np.ndarray, ref: np.ndarray, d_dtype: str) -> tuple[float, bool]:
+    """(relative error, ok): ok needs every element finite and the error within REL_TOL[d_dtype]."""
+    err = rel_error(d, ref)
+    return err, bool(np.isfinite(d).all() and err <= REL_TOL[d_dtype])
+
+
+def tflops(m: int, n: int, k: int, ms: float) -> float:
+    """2*m*n*k floating-point operations in `ms` milliseconds, in TFLOP/s."""
+    return 2.0 * m * n * k / (ms * 1e-3) / 1e12
+
+
+def _check_spec(spec, m: int, n: int, k: int) -> None:
+    """Refuse what this runner cannot feed: other dtypes/layouts, non-positive sizes, i32 overflow."""
+    for fld, allowed in SUPPORTED.items():
+        if getattr(spec, fld) not in allowed:
+            raise LassError(f"kernel '{spec.name}': {fld} = {getattr(spec, fld)!r}; the runner supports {', '.join(allowed)}")
+    for name, v in (("M", m), ("N", n), ("K", k)):
+        if v <= 0 or v >= 2**31:
+            raise LassError(f"{name} = {v}: expected 1 <= {name} < 2^31 (passed as i32)")
+
+
+def _torch_cuda():
+    """torch with its CUDA initialised, or None when torch or its CUDA is missing.
+
+    Called before our own context() so the runtime creates/retains device 0's primary context
+    first and we retain that same one: one context, one default stream, for both.
+    """
+    try:
+        import torch
+    except ImportError:
+        return None
+    try:
+        if not torch.cuda.is_available():
+            return None
+        torch.cuda.init()
+        return torch
+    except Exception:  # noqa: BLE001 -- a broken torch CUDA only means no cuBLAS comparison
+        return None
+
+
+def _time_torch(torch, fn, warmup: int, iters: int) -> list[float]:
+    """Same method as cuda.time_launches (head start included), with torch.cuda.Event.
+
+    torch's current stream is the legacy default stream, the one cuda.gpu_sleep() queues on.
+    """
+    for _ in range(warmup):
+        fn()
+    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(iters)]
+    cuda.context()
+    cuda.gpu_sleep(cuda.head_start_ms(iters))
+    for start, end in events:
+        start.record()
+        fn()
+        end.record()
+    torch.cuda.synchronize()
+    return [start.elapsed_time(end) for start, end in events]
+
+
+def _cublas(torch, a, b_nk, c, alpha, beta, d_dtype, ref, warmup, iters) -> dict:
+    """Time cuBLAS (torch) on the same TN problem; f32 output via out_dtype where torch has it."""
+    ta = torch.from_numpy(a).cuda()
+    tb = torch.from_numpy(b_nk).cuda().t()  # K x N view of an N x K contiguous tensor: column-major B
+    tc = torch.from_numpy(c).cuda() if c is not None else None
+    f32 = torch.float32
+    candidates = []
+    if d_dtype == "f32" and beta == 0:
+        candidates.append(("torch.mm(out_dtype=float32)", lambda: torch.mm(ta, tb, out_dtype=f32)))
+    if d_dtype == "f32" and beta != 0:
+        candidates.append(("torch.addmm(out_dtype=float32)",
+                           lambda: torch.addmm(tc, ta, tb, beta=beta, alpha=alpha, out_dtype=f32)))
+    if beta == 0:
+        candidates.append(("torch.matmul (f16 out)", lambda: torch.matmul(ta, tb)))
+    else:
+        tc16 = tc.half()
+        candidates.append(("torch.addmm (f16 out)", lambda: torch.addmm(tc16, ta, tb, beta=beta, alpha=alpha)))
+    for label, fn in candidates:
+        try:
+            out = fn()
+            torch.cuda.synchronize()
+        except (TypeError, RuntimeError):  # older torch: no out_dtype
+            continue
+        scale = alpha if label == "torch.matmul (f16 out)" else 1.0  # matmul has no alpha
+        got = out.float().cpu().numpy() * scale
+        ms = statistics.median(_time_torch(torch, fn, warmup, iters))
+        return {"cublas_op": label, "cublas_ms": ms, "cublas_rel_err": rel_error(got, ref)}
+    return {}
+
+
+def _release(buffers, module) -> None:
+    """Best-effort cleanup: after a kernel fault the context is dead and every call fails."""
+    for buf in buffers:
+        try:
+            buf.free()
+        except LassError:
+            pass
+    if module is not None:
+        try:
+            cuda.unload_module(module)
+        except LassError:
+            pass
+
+
+def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: float = 0.0,
+             check: bool = True, bench: bool = False, warmup: int = 10, iters: int = 50,
+             seed: int | None = None, cublas: bool = True) -> dict:
+    """Load `ptx`, run kernel `spec.name` on fresh random data, check it and/or time it.
+
+    check: one launch into a NaN-poisoned D (or random C when beta != 0), compared with a float64
+    reference; sets rel_err and ok.  bench: median of `iters` event-timed launches after `warmup`;
+    sets ms_median and tflops, and with torch+CUDA also cublas_ms, cublas_tflops and ratio
+    (lasscc TFLOP/s / cuBLAS TFLOP/s).  Always sets regs and local_bytes (spills) from the driver.
+    """
+    _check_spec(spec, m, n, k)
+    torch = _torch_cuda() if bench and cublas else None  # before our context: see _torch_cuda
+    cuda.context()
+    d_np = NP_DTYPE[spec.d_dtype]
+    grid, block = spec.grid(m, n), (spec.threads, 1, 1)
+    result: dict = {"name": spec.name, "m": m, "n": n, "k": k, "alpha": alpha, "beta": beta,
+                    "d_dtype": spec.d_dtype, "grid": grid, "block": block, "smem_bytes": spec.smem_bytes,
+                    "rel_err": None, "ok": None, "tol": REL_TOL[spec.d_dtype]}
+
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b_nk = rng.uniform(-1, 1, (n, k)).astype(np.float16)
+    c = rng.uniform(-1, 1, (m, n)).astype(d_np) if beta != 0 else None
+    module, buffers, ref = None, [], None
+    try:
+        module = cuda.load_module(ptx)
+        func = cuda.get_function(module, spec.name)
+        cuda.set_dynamic_smem(func, spec.smem_bytes)
+        attrs = cuda.func_attributes(func)
+        result.update(regs=attrs["regs"], local_bytes=attrs["local_bytes"], static_smem_bytes=attrs["static_smem_bytes"])
+
+        buffers = [cuda.DeviceBuffer.from_array(a), cuda.DeviceBuffer.from_array(b_nk),
+                   cuda.DeviceBuffer.alloc(m * n * np.dtype(d_np).itemsize)]
+        d_buf = buffers[2]
+        args = cuda.pack_args(buffers + [np.int32(m), np.int32(n), np.int32(k), np.float32(alpha), np.float32(beta)])
+
+        def launch() -> None:
+            cuda.launch(func, grid, block, spec.smem_bytes, args)
+
+        if check:
+            d_buf.upload(c if c is not None else np.full((m, n), np.nan, dtype=d_np))
+            launch()
+            cuda.synchronize()
+            d = d_buf.download((m, n), d_np)
+            ref = reference(a, b_nk, c, alpha, beta)
+            result["rel_err"], result["ok"] = check_output(d, ref, spec.d_dtype)
+        if bench:
+            if c is not None:
+                d_buf.upload(c)
+            times = cuda.time_launches(launch, warmup, iters)
+            result["ms_median"] = statistics.median(times)
+            result["ms_min"] = min(times)
+            result["tflops"] = tflops(m, n, k, result["ms_median"])
+    finally:
+        _release(buffers, module)
+
+    if torch is not None:
+        if ref is None:
+            ref = reference(a, b_nk, c, alpha, beta)
+        cb = _cublas(torch, a, b_nk, c, alpha, beta, spec.d_dtype, ref, warmup, iters)
+        if cb:
+            cb["cublas_tflops"] = tflops(m, n, k, cb["cublas_ms"])
+            cb["ratio"] = result["tflops"] / cb["cublas_tflops"]
+            result.update(cb)
+        cuda.context()  # torch may have changed the current context; put ours (the same) back
+    return result
+
+
+def format_report(result: dict, m: int, n: int, k: int) -> str:
+    """A short human table of run_gemm's result."""
+    lines = [f"{result.get('name', 'kernel')}  M={m} N={n} K={k}  D {result.get('d_dtype', '?')}"
+             f"  grid {result.get('grid')} block {result.get('block')} smem {result.get('smem_bytes', 0) // 1024} KB"
+             f"  regs {result.get('regs', '?')} spill {result.get('local_bytes', '?')} B"]
+    if result.get("ok") is not None:
+        verdict = "PASS" if result["ok"] else "FAIL"
+        lines.append(f"  check   {verdict}  rel_err {result['rel_err']:.2e} (limit {result['tol']:.0e})")
+    if "ms_median" in result:
+        lines.append(f"  lasscc  {result['ms_median']:9.4f} ms  {result['tflops']:8.2f} TFLOP/s")
+    if "cublas_ms" in result:
+        lines.append(f"  cuBLAS  {result['cublas_ms']:9.4f} ms  {result['cublas_tflops']:8.2f} TFLOP/s"
+                     f"  ({result['cublas_op']})  lasscc/cuBLAS = {result['ratio']:.2f}")
+    return "\n".join(lines)
