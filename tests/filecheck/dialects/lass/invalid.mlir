@@ -1,0 +1,66 @@
+// RUN: xdsl-opt %s --verify-diagnostics --split-input-file | filecheck %s
+
+// One case per verifier message of `lass.gemm` (dialects/lass.py), in file order.
+
+func.func @a_not_2d(%a: memref<?xf16>, %b: memref<?x?xf16>, %d: memref<?x?xf32>) {
+  lass.gemm ins(%a, %b : memref<?xf16>, memref<?x?xf16>) outs(%d : memref<?x?xf32>)
+  func.return
+}
+// CHECK: Operation does not verify: expected a 2-d memref for A, got memref<?xf16>
+
+// -----
+
+func.func @b_not_2d(%a: memref<?x?xf16>, %b: memref<2x?x?xf16>, %d: memref<?x?xf32>) {
+  lass.gemm ins(%a, %b : memref<?x?xf16>, memref<2x?x?xf16>) outs(%d : memref<?x?xf32>)
+  func.return
+}
+// CHECK: Operation does not verify: expected a 2-d memref for B, got memref<2x?x?xf16>
+
+// -----
+
+func.func @d_not_2d(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %d: memref<?xf32>) {
+  lass.gemm ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%d : memref<?xf32>)
+  func.return
+}
+// CHECK: Operation does not verify: expected a 2-d memref for D, got memref<?xf32>
+
+// -----
+
+func.func @mixed_element_types(%a: memref<?x?xf16>, %b: memref<?x?xf32>, %d: memref<?x?xf32>) {
+  lass.gemm ins(%a, %b : memref<?x?xf16>, memref<?x?xf32>) outs(%d : memref<?x?xf32>)
+  func.return
+}
+// CHECK: Operation does not verify: expected A and B of one element type, got f16 and f32
+
+// -----
+
+func.func @k_mismatch(%a: memref<128x64xf16>, %b: memref<32x?xf16>, %d: memref<?x?xf32>) {
+  lass.gemm ins(%a, %b : memref<128x64xf16>, memref<32x?xf16>) outs(%d : memref<?x?xf32>)
+  func.return
+}
+// CHECK: Operation does not verify: expected K of A and K of B to agree, got 64 and 32
+
+// -----
+
+func.func @m_mismatch(%a: memref<128x?xf16>, %b: memref<?x?xf16>, %d: memref<64x?xf32>) {
+  lass.gemm ins(%a, %b : memref<128x?xf16>, memref<?x?xf16>) outs(%d : memref<64x?xf32>)
+  func.return
+}
+// CHECK: Operation does not verify: expected M of A and M of D to agree, got 128 and 64
+
+// -----
+
+func.func @n_mismatch(%a: memref<?x?xf16>, %b: memref<?x256xf16, strided<[1, ?]>>, %d: memref<?x128xf32>) {
+  lass.gemm ins(%a, %b : memref<?x?xf16>, memref<?x256xf16, strided<[1, ?]>>) outs(%d : memref<?x128xf32>)
+  func.return
+}
+// CHECK: Operation does not verify: expected N of B and N of D to agree, got 256 and 128
+
+// -----
+
+// Not a verifier of ours: the operand constraint (memref) from operand_def.
+func.func @not_a_memref(%a: tensor<?x?xf16>, %b: memref<?x?xf16>, %d: memref<?x?xf32>) {
+  "lass.gemm"(%a, %b, %d) : (tensor<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>) -> ()
+  func.return
+}
+// CHECK: Operation does not verify: operand 'a' at position 0 does not verify:

@@ -1,0 +1,84 @@
+// RUN: xdsl-opt %s | xdsl-opt | filecheck %s
+// RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
+
+// Round trip of every `lass_nv` op.
+
+// CHECK-LABEL: func.func @ids()
+// CHECK-NEXT:    %tid = lass_nv.thread_id
+// CHECK-NEXT:    %bid = lass_nv.block_id
+// CHECK-NEXT:    func.return %tid, %bid : i32, i32
+func.func @ids() -> (i32, i32) {
+  %tid = lass_nv.thread_id
+  %bid = lass_nv.block_id
+  func.return %tid, %bid : i32, i32
+}
+
+// CHECK-LABEL: func.func @async_copy(
+// CHECK-SAME:    %A: memref<?x?xf16>, %off: i32, %dst: i32, %pred: i1)
+// CHECK-NEXT:    lass_nv.cp_async %A[%off], %dst, %pred {bytes = 16 : i64} : memref<?x?xf16>
+// CHECK-NEXT:    lass_nv.cp_async_commit
+// CHECK-NEXT:    lass_nv.cp_async_wait {pending = 2 : i64}
+// CHECK-NEXT:    lass_nv.bar_sync
+// CHECK-NEXT:    func.return
+func.func @async_copy(%A: memref<?x?xf16>, %off: i32, %dst: i32, %pred: i1) {
+  lass_nv.cp_async %A[%off], %dst, %pred {bytes = 16 : i64} : memref<?x?xf16>
+  lass_nv.cp_async_commit
+  lass_nv.cp_async_wait {pending = 2 : i64}
+  lass_nv.bar_sync
+  func.return
+}
+
+// CHECK-LABEL: func.func @warp_mma(
+// CHECK-NEXT:    %a0, %a1, %a2, %a3 = lass_nv.ldmatrix_x4 %addr_a
+// CHECK-NEXT:    %b0, %b1, %b2, %b3 = lass_nv.ldmatrix_x4 %addr_b
+// CHECK-NEXT:    %d0, %d1, %d2, %d3 = lass_nv.mma_sync a(%a0, %a1, %a2, %a3) b(%b0, %b1) c(%c0, %c1, %c2, %c3) {shape = "m16n8k16"}
+// CHECK-NEXT:    %e0, %e1, %e2, %e3 = lass_nv.mma_sync a(%a0, %a1, %a2, %a3) b(%b2, %b3) c(%d0, %d1, %d2, %d3) {shape = "m16n8k16"}
+// CHECK-NEXT:    func.return %e0, %e1, %e2, %e3 : f32, f32, f32, f32
+func.func @warp_mma(%addr_a: i32, %addr_b: i32, %c0: f32, %c1: f32, %c2: f32, %c3: f32) -> (f32, f32, f32, f32) {
+  %a0, %a1, %a2, %a3 = lass_nv.ldmatrix_x4 %addr_a
+  %b0, %b1, %b2, %b3 = lass_nv.ldmatrix_x4 %addr_b
+  %d0, %d1, %d2, %d3 = lass_nv.mma_sync a(%a0, %a1, %a2, %a3) b(%b0, %b1) c(%c0, %c1, %c2, %c3) {shape = "m16n8k16"}
+  %e0, %e1, %e2, %e3 = lass_nv.mma_sync a(%a0, %a1, %a2, %a3) b(%b2, %b3) c(%d0, %d1, %d2, %d3) {shape = "m16n8k16"}
+  func.return %e0, %e1, %e2, %e3 : f32, f32, f32, f32
+}
+
+// The two-stage path: 16 bytes from global into registers, then into shared memory.
+// CHECK-LABEL: func.func @staged_copy(
+// CHECK-NEXT:    %r0, %r1, %r2, %r3 = lass_nv.ld_global_v4 %A[%off], %pred : memref<?x?xf16>
+// CHECK-NEXT:    lass_nv.st_shared_v4 %dst, %r0, %r1, %r2, %r3
+// CHECK-NEXT:    func.return
+func.func @staged_copy(%A: memref<?x?xf16>, %off: i32, %pred: i1, %dst: i32) {
+  %r0, %r1, %r2, %r3 = lass_nv.ld_global_v4 %A[%off], %pred : memref<?x?xf16>
+  lass_nv.st_shared_v4 %dst, %r0, %r1, %r2, %r3
+  func.return
+}
+
+// The epilogue: 1, 2 and 4 element loads and stores.
+// CHECK-LABEL: func.func @epilogue(
+// CHECK-SAME:    %D: memref<?x?xf32>, %off: i32)
+// CHECK-NEXT:    [[X:%.+]] = lass_nv.ld_global %D[%off] x 1 : memref<?x?xf32>
+// CHECK-NEXT:    [[Y0:%[^ ,]+]], [[Y1:%[^ ,]+]] = lass_nv.ld_global %D[%off] x 2 : memref<?x?xf32>
+// CHECK-NEXT:    [[Z0:%[^ ,]+]], [[Z1:%[^ ,]+]], [[Z2:%[^ ,]+]], [[Z3:%[^ ,]+]] = lass_nv.ld_global %D[%off] x 4 : memref<?x?xf32>
+// CHECK-NEXT:    lass_nv.st_global %D[%off], [[X]] : memref<?x?xf32>, f32
+// CHECK-NEXT:    lass_nv.st_global %D[%off], [[Y0]], [[Y1]] : memref<?x?xf32>, f32, f32
+// CHECK-NEXT:    lass_nv.st_global %D[%off], [[Z0]], [[Z1]], [[Z2]], [[Z3]] : memref<?x?xf32>, f32, f32, f32, f32
+// CHECK-NEXT:    func.return
+func.func @epilogue(%D: memref<?x?xf32>, %off: i32) {
+  %x = lass_nv.ld_global %D[%off] x 1 : memref<?x?xf32>
+  %y:2 = lass_nv.ld_global %D[%off] x 2 : memref<?x?xf32>
+  %z:4 = lass_nv.ld_global %D[%off] x 4 : memref<?x?xf32>
+  lass_nv.st_global %D[%off], %x : memref<?x?xf32>, f32
+  lass_nv.st_global %D[%off], %y#0, %y#1 : memref<?x?xf32>, f32, f32
+  lass_nv.st_global %D[%off], %z#0, %z#1, %z#2, %z#3 : memref<?x?xf32>, f32, f32, f32, f32
+  func.return
+}
+
+// f16 elements, and a statically shaped memref.
+// CHECK-LABEL: func.func @ld_st_global_f16(
+// CHECK-NEXT:    [[H0:%[^ ,]+]], [[H1:%[^ ,]+]] = lass_nv.ld_global %C[%off] x 2 : memref<64x64xf16>
+// CHECK-NEXT:    lass_nv.st_global %C[%off], [[H1]], [[H0]] : memref<64x64xf16>, f16, f16
+func.func @ld_st_global_f16(%C: memref<64x64xf16>, %off: i32) {
+  %h:2 = lass_nv.ld_global %C[%off] x 2 : memref<64x64xf16>
+  lass_nv.st_global %C[%off], %h#1, %h#0 : memref<64x64xf16>, f16, f16
+  func.return
+}
