@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import ArrayAttr, IntAttr
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.parser import AttrParser
@@ -14,6 +16,7 @@ class ShapedTileBase(ParametrizedAttribute, TypeAttribute):
 
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
+    RANK: ClassVar[int] = 2  # subclasses with another rank override it
 
     def __init__(self, shape, element_type: Attribute):
         super().__init__(ArrayAttr([IntAttr(d) for d in shape]), element_type)
@@ -36,6 +39,8 @@ class ShapedTileBase(ParametrizedAttribute, TypeAttribute):
         return (ArrayAttr([IntAttr(d) for d in dims]), elem)
 
     def verify(self) -> None:
+        if len(self.shape.data) != self.RANK:
+            raise VerifyException(f"expected a rank-{self.RANK} shape for {self.name}, got {self.get_shape()}")
         if any(d.data <= 0 for d in self.shape.data):
             raise VerifyException(f"expected positive dimensions in {self.name}, got {self.get_shape()}")
 

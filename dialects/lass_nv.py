@@ -80,6 +80,10 @@ class CpAsyncWaitOp(IRDLOperation):
     pending = attr_def(IntegerAttr)
     assembly_format = "attr-dict"
 
+    def verify_(self) -> None:
+        if self.pending.value.data < 0:
+            raise VerifyException(f"expected pending >= 0, got {self.pending.value.data}")
+
 
 @irdl_op_definition
 class BarSyncOp(IRDLOperation):
@@ -199,9 +203,9 @@ class LdGlobalOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> "LdGlobalOp":
-        src = parser.parse_operand()
+        src = parser.parse_unresolved_operand()
         parser.parse_punctuation("[")
-        off = parser.parse_operand()
+        off = parser.parse_operand(i32)
         parser.parse_punctuation("]")
         parser.parse_characters("x", " before the element count")
         count = parser.parse_integer()
@@ -209,9 +213,7 @@ class LdGlobalOp(IRDLOperation):
         t = parser.parse_type()
         if not isinstance(t, MemRefType):
             parser.raise_error(f"expected a memref type, got {t}")
-        if src.type != t:
-            parser.raise_error(f"expected the source's type {src.type}, got {t}")
-        return cls(src, off, count)
+        return cls(parser.resolve_operand(src, t), off, count)
 
 
 @irdl_op_definition

@@ -9,7 +9,7 @@ stages >= 3 (CUTLASS MmaMultistage): `copy_async` (cp.async, completes at `wait`
 stages == 2 (CUTLASS MmaPipelined): `load_regs` (GMEM -> registers) then `store_regs` (-> SMEM).
 
     %ra = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x128x32xf16>
-    lass_pipe.copy_async %A[%m0, %k0], %ra[%slot], %pred : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
+    lass_pipe.copy_async %A[%m0, %k0], %ra[%slot], %pred {operand = "A"} : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
     lass_pipe.commit
     lass_pipe.wait {pending = 1 : i64}
     lass_pipe.barrier
@@ -18,8 +18,8 @@ stages == 2 (CUTLASS MmaPipelined): `load_regs` (GMEM -> registers) then `store_
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, i1, i32
-from xdsl.ir import Dialect
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, MemRefType, StringAttr, i1, i32
+from xdsl.ir import Attribute, Dialect
 from typing import ClassVar
 
 from xdsl.irdl import (
@@ -43,6 +43,10 @@ class RingType(ShapedTileBase):
     """`stages x rows x BK` K-major tiles in shared memory, one per pipeline stage."""
 
     name = "lass_pipe.ring"
+    RANK: ClassVar[int] = 3  # stages x rows x k
+    # re-declared so the generated __eq__/__hash__ compare them (a base class's fields are not)
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
 
     def tile_bytes(self) -> int:
         _, rows, k = self.get_shape()
@@ -54,6 +58,9 @@ class StagedType(ShapedTileBase):
     """A `rows x BK` tile held in registers between its global load and its shared store."""
 
     name = "lass_pipe.staged"
+    # re-declared so the generated __eq__/__hash__ compare them (a base class's fields are not)
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
 
 
 @irdl_op_definition
@@ -72,11 +79,11 @@ class RingOp(IRDLOperation):
             raise VerifyException(f"expected a 128-byte aligned offset, got {self.offset.value.data}")
 
 
-def _check_tile(op, source: MemRefType, ring: RingType, operand: str) -> None:
+def _check_operand(source: MemRefType, element_type, operand: str) -> None:
     if operand not in ("A", "B"):
         raise VerifyException(f"expected operand = \"A\" or \"B\", got \"{operand}\"")
-    if source.get_element_type() != ring.element_type:
-        raise VerifyException(f"expected ring element type {source.get_element_type()}, got {ring.element_type}")
+    if source.get_element_type() != element_type:
+        raise VerifyException(f"expected element type {source.get_element_type()}, got {element_type}")
 
 
 @irdl_op_definition
@@ -99,7 +106,7 @@ class CopyAsyncOp(IRDLOperation):
     )
 
     def verify_(self) -> None:
-        _check_tile(self, self.source.type, self.ring.type, self.operand.data)
+        _check_operand(self.source.type, self.ring.type.element_type, self.operand.data)
 
 
 @irdl_op_definition
@@ -115,6 +122,9 @@ class LoadRegsOp(IRDLOperation):
     result = result_def(StagedType)
     assembly_format = "$source `[` $row0 `,` $k0 `]` `,` $pred attr-dict `:` type($source) `->` type($result)"
 
+    def verify_(self) -> None:
+        _check_operand(self.source.type, self.result.type.element_type, self.operand.data)
+
 
 @irdl_op_definition
 class StoreRegsOp(IRDLOperation):
@@ -127,6 +137,8 @@ class StoreRegsOp(IRDLOperation):
     assembly_format = "$value `,` $ring `[` $slot `]` attr-dict `:` type($value) `,` type($ring)"
 
     def verify_(self) -> None:
+        if self.value.type.element_type != self.ring.type.element_type:
+            raise VerifyException(f"expected element type {self.ring.type.element_type}, got {self.value.type.element_type}")
         if self.value.type.get_shape() != self.ring.type.get_shape()[1:]:
             raise VerifyException(f"expected a {self.ring.type.get_shape()[1:]} tile, got {self.value.type.get_shape()}")
 
@@ -146,6 +158,10 @@ class WaitOp(IRDLOperation):
     name = "lass_pipe.wait"
     pending = attr_def(IntegerAttr)
     assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        if self.pending.value.data < 0:
+            raise VerifyException(f"expected pending >= 0, got {self.pending.value.data}")
 
 
 @irdl_op_definition

@@ -8,8 +8,8 @@ Nothing here says how threads share the work: that is the warp level's job.
     %m0, %n0 = lass_tb.block_tile %M, %N {tile = [128, 128], raster = 8}
     %acc0 = lass_tb.zero_acc : !lass_tb.acc<128x128xf32>
     %r = scf.for %k0 = %c0 to %K step %c32 iter_args(%acc = %acc0) -> (!lass_tb.acc<128x128xf32>) : i32 {
-      %ta = lass_tb.load_tile %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
-      %tb = lass_tb.load_tile %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
+      %ta = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
+      %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
       %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<128x32xf16>, !lass_tb.tile<128x32xf16>, !lass_tb.acc<128x128xf32>
       scf.yield %acc1 : !lass_tb.acc<128x128xf32>
     }
@@ -18,8 +18,8 @@ Nothing here says how threads share the work: that is the warp level's job.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType, StringAttr, f32, i32
-from xdsl.ir import Dialect
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, ArrayAttr, IntegerAttr, MemRefType, StringAttr, f32, i32
+from xdsl.ir import Attribute, Dialect
 from typing import ClassVar
 
 from xdsl.irdl import (
@@ -42,6 +42,9 @@ class TileType(ShapedTileBase):
     """A logical K-major shared-memory tile `rows x BK` of the A or B operand."""
 
     name = "lass_tb.tile"
+    # re-declared so the generated __eq__/__hash__ compare them (a base class's fields are not)
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
 
 
 @irdl_attr_definition
@@ -49,6 +52,9 @@ class AccType(ShapedTileBase):
     """The threadblock accumulator `BM x BN` (f32)."""
 
     name = "lass_tb.acc"
+    # re-declared so the generated __eq__/__hash__ compare them (a base class's fields are not)
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
 
 
 @irdl_op_definition

@@ -24,7 +24,7 @@ func.func @ring_rank() {
   %r = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<128x32xf16>
   func.return
 }
-// CHECK: Operation does not verify: expected a stages x rows x k ring, got !lass_pipe.ring<128x32xf16>
+// CHECK: expected a rank-3 shape for lass_pipe.ring, got (128, 32)
 
 // -----
 
@@ -60,7 +60,7 @@ func.func @copy_element_type(%A: memref<?x?xf16>, %i: i32, %p: i1) {
   lass_pipe.copy_async %A[%i, %i], %r[%i], %p {operand = "A"} : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf32>
   func.return
 }
-// CHECK: Operation does not verify: expected ring element type f16, got f32
+// CHECK: Operation does not verify: expected element type f16, got f32
 
 // -----
 
