@@ -76,6 +76,9 @@ def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:
         raise LassError(f"option --arch: expected one of {', '.join(ARCH_FEATURES)}, got '{arch}'")
     llvm_b.initialize_all_targets()
     llvm_b.initialize_all_asmprinters()
+    # 32-bit shared-memory pointers (what the data layout's p3:32 says): half the registers per
+    # hoisted SMEM address, and the `[%r]` operands CUTLASS's ldmatrix/cp.async use.
+    llvm_b.set_option("", "--nvptx-short-ptr")
     mod = llvm_b.parse_assembly(llvm_ir)
     mod.verify()
     target = llvm_b.Target.from_triple(NVPTX_TRIPLE)
