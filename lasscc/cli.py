@@ -147,8 +147,7 @@ def cmd_run(args) -> int:
 
 
 def _check_multiple(args, spec) -> None:
-    bm, bn = spec.tile_m, spec.tile_n
-    for opt, val, tile in (("m", args.m, bm), ("n", args.n, bn)):
+    for opt, val, tile in (("m", args.m, spec.tile_m), ("n", args.n, spec.tile_n), ("k", args.k, spec.tile_k)):
         if val % tile:
             raise LassError(f"option --{opt}: expected a multiple of the threadblock tile ({tile}), got {val} "
                             "(arbitrary sizes: issue 'general GEMM')")

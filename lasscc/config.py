@@ -140,6 +140,7 @@ class KernelSpec:
     tile_m: int
     tile_n: int
     raster: int
+    tile_k: int = 32
     a_dtype: str = "f16"
     b_dtype: str = "f16"
     d_dtype: str = "f32"

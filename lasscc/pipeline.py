@@ -96,7 +96,7 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             d_type = fn.attributes.get("lass.d_type")
             specs.append(KernelSpec(
                 name=fn.sym_name.data, threads=cfg.threads, smem_bytes=cfg.smem_bytes(),
-                tile_m=cfg.threadblock[0], tile_n=cfg.threadblock[1], raster=cfg.raster,
+                tile_m=cfg.threadblock[0], tile_n=cfg.threadblock[1], tile_k=cfg.threadblock[2], raster=cfg.raster,
                 d_dtype=d_type.data if d_type is not None else "f32",
             ))
     return specs

@@ -1,0 +1,48 @@
+"""CPU executor for lasscc kernels at every level of the pipeline (issue 3).
+
+    from lasscc.interp import execute_kernel, run_check, format_bank_report
+
+    res = execute_kernel(module, m, n, k, a, b, d, alpha, beta, report_banks=True)
+    print(format_bank_report(res.bank_report))
+    run_check(module, 128, 128, 64, seed=0, alpha=1.0, beta=0.0)  # {"rel_err", "ok", "seconds", "bank_report", ...}
+
+Modules: executor.py (interpreter core, control flow, grid, entry point), arith_ops.py (arith),
+lass_ops.py (lass, lass_tb, lass_pipe, lass_warp, lass_smem, lass_nv), smem.py (shared memory
+with uninitialised-read / race / async-copy checks), banks.py (bank-conflict report), check.py
+(run_check against a float64 reference; run_cli for `lasscc run --target cpu`), errors.py (the LassError subclasses raised).
+"""
+
+from lasscc.interp.banks import format_bank_report
+from lasscc.interp.check import make_inputs, reference, rel_error, run_check, run_cli
+from lasscc.interp.errors import (
+    AsyncHazardError,
+    DivergenceError,
+    InterpError,
+    KernelArgumentError,
+    MisalignedAccessError,
+    OutOfBoundsError,
+    RaceError,
+    UninitializedReadError,
+    UnsupportedError,
+)
+from lasscc.interp.executor import ExecResult, execute_kernel
+
+__all__ = [
+    "execute_kernel",
+    "run_check",
+    "run_cli",
+    "format_bank_report",
+    "ExecResult",
+    "make_inputs",
+    "reference",
+    "rel_error",
+    "InterpError",
+    "UnsupportedError",
+    "KernelArgumentError",
+    "OutOfBoundsError",
+    "MisalignedAccessError",
+    "UninitializedReadError",
+    "RaceError",
+    "AsyncHazardError",
+    "DivergenceError",
+]

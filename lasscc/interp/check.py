@@ -1,0 +1,141 @@
+"""`run_check`: run a kernel of any level on fresh random data and compare with float64 numpy.
+
+    run_check(module, m, n, k, seed, alpha, beta) -> {"rel_err", "ok", "seconds", "bank_report", ...}
+
+A is M x K row-major f16, B is K x N column-major f16 (stored as an N x K row-major array:
+element (k, j) at j*K + k), both uniform in [-1, 1).  D has the element type of the kernel's D
+memref; it is poisoned with NaN when beta == 0 (so a kernel that reads C it should not, or
+leaves elements unwritten, fails) and holds random C otherwise.  The reference is
+alpha * A.B + beta * C in float64 from the same f16 inputs; the error is the relative Frobenius
+norm ||D - ref|| / ||ref||.  It passes at or below 1e-3 for f32 D (5e-3 for f16 D, whose own
+rounding is ~5e-4 per element); NaN anywhere fails.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from xdsl.dialects.builtin import MemRefType
+
+from lasscc.interp.executor import Program, _as_module, execute_kernel, find_kernel
+from lasscc.interp.values import numpy_dtype
+
+TOLERANCE = {np.dtype(np.float32): 1e-3, np.dtype(np.float16): 5e-3}
+
+
+def d_dtype_of(module) -> np.dtype:
+    """numpy dtype of the kernel's D memref (its third memref argument)."""
+    func = find_kernel(_as_module(module))
+    memrefs = [a for a in func.body.block.args if isinstance(a.type, MemRefType)]
+    if len(memrefs) < 3:
+        return np.dtype(np.float32)
+    return numpy_dtype(memrefs[2].type.get_element_type(), "D element type")
+
+
+def make_inputs(m: int, n: int, k: int, seed: int, beta: float, d_dtype=np.float32):
+    """(A [M,K] f16, B [N,K] f16 (= K x N col-major), C [M,N] float64 or None, D [M,N])."""
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-1.0, 1.0, (m, k)).astype(np.float16)
+    b = rng.uniform(-1.0, 1.0, (n, k)).astype(np.float16)
+    if beta == 0:
+        c = None
+        d = np.full((m, n), np.nan, d_dtype)
+    else:
+        d = rng.uniform(-1.0, 1.0, (m, n)).astype(d_dtype)
+        c = d.astype(np.float64)
+    return a, b, c, d
+
+
+def reference(a, b, c, alpha: float, beta: float) -> np.ndarray:
+    ref = float(alpha) * (a.astype(np.float64) @ b.astype(np.float64).T)
+    if c is not None and beta != 0:
+        ref = ref + float(beta) * c
+    return ref
+
+
+def rel_error(d, ref) -> float:
+    d64 = np.asarray(d, np.float64)
+    if not np.isfinite(d64).all():
+        return float("nan")
+    den = float(np.linalg.norm(ref))
+    num = float(np.linalg.norm(d64 - ref))
+    return num / den if den > 0 else num
+
+
+def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True, **kw) -> dict:
+    """Run `module`'s kernel on random inputs; returns rel_err, ok, seconds, bank_report (plus
+    level, tolerance and the ExecResult as `result`).  Executor errors (races, out-of-bounds ...)
+    propagate as LassError subclasses.  Extra keywords go to execute_kernel."""
+    module = _as_module(module)
+    prog = Program(find_kernel(module))
+    dt = d_dtype_of(module)
+    a, b, c, d = make_inputs(m, n, k, seed, beta, dt)
+    t0 = time.perf_counter()
+    res = execute_kernel(module, m, n, k, a, b, d, alpha, beta, report_banks=report_banks and prog.level > 0, **kw)
+    seconds = time.perf_counter() - t0
+    err = rel_error(d, reference(a, b, c, alpha, beta))
+    tol = TOLERANCE.get(np.dtype(dt), 1e-3)
+    ok = bool(np.isfinite(err) and err <= tol)
+    return {
+        "rel_err": err,
+        "ok": ok,
+        "seconds": seconds,
+        "bank_report": res.bank_report,
+        "level": res.level,
+        "tolerance": tol,
+        "result": res,
+    }
+
+
+# ---- `lasscc run --target cpu` -------------------------------------------------------------------
+EXECUTABLE_STAGES = ("lasscc-tile-threadblock", "lasscc-pipeline", "lasscc-warp-mma", "lasscc-swizzle-smem")
+
+
+def _default_scalar(module, name: str) -> float | None:
+    """alpha / beta written in the IR: a lass.gemm attribute or the kernel's lass.<name>."""
+    func = find_kernel(module)
+    for op in func.body.walk():
+        if op.name == "lass.gemm":
+            return getattr(op, f"{name}_value")
+    attr = func.attributes.get(f"lass.{name}")
+    return float(attr.value.data) if attr is not None and hasattr(attr, "value") else None
+
+
+def run_cli(module, args) -> int:
+    """`lasscc run --target cpu`: run the passes up to `--stage` (default: the last executable one,
+    lasscc-swizzle-smem), execute on random data, print a PASS/FAIL line (and `--report banks`).
+    Returns 0 when the check passes, 1 when it fails; executor errors raise LassError (exit 2)."""
+    from lasscc.diagnostics import LassError
+
+    stage = getattr(args, "stage", None) or EXECUTABLE_STAGES[-1]
+    if stage not in EXECUTABLE_STAGES:
+        raise LassError(
+            f"option --stage: expected one of {', '.join(EXECUTABLE_STAGES)} (the CPU executor runs the IR "
+            f"up to the swizzled per-thread level, not the llvm dialect), got '{stage}'"
+        )
+    from lasscc.pipeline import PASS_NAMES, run_passes
+
+    names = PASS_NAMES[: PASS_NAMES.index(stage) + 1]
+    run_passes(module, names, getattr(args, "arch", "sm_80"), getattr(args, "file", "<input>"))
+    alpha = args.alpha if getattr(args, "alpha", None) is not None else _default_scalar(module, "alpha")
+    beta = args.beta if getattr(args, "beta", None) is not None else _default_scalar(module, "beta")
+    alpha = 1.0 if alpha is None else alpha
+    beta = 0.0 if beta is None else beta
+    seed = args.seed if getattr(args, "seed", None) is not None else 0
+    want_banks = getattr(args, "report", None) == "banks"
+    r = run_check(module, args.m, args.n, args.k, seed, alpha, beta, report_banks=want_banks)
+    res = r["result"]
+    verdict = "PASS" if r["ok"] else "FAIL"
+    print(
+        f"{res.kernel} (cpu, after {stage}, level {res.level})  M={args.m} N={args.n} K={args.k}  "
+        f"alpha={alpha:g} beta={beta:g}  grid {res.grid} block {res.threads} smem {res.smem_bytes // 1024} KB"
+    )
+    print(f"  check   {verdict}  rel_err {r['rel_err']:.2e} (limit {r['tolerance']:.0e})  {r['seconds']:.2f} s")
+    for note in res.notes:
+        print(f"  note    {note}")
+    if want_banks:
+        from lasscc.interp.banks import format_bank_report
+
+        print(format_bank_report(r["bank_report"]))
+    return 0 if r["ok"] else 1

@@ -1,0 +1,627 @@
+"""The CPU executor: runs a lasscc kernel function of any level on numpy arrays.
+
+    execute_kernel(module, m, n, k, a, b, d, alpha, beta, *, report_banks=False) -> ExecResult
+
+What it executes (the kernel is the function holding `lass.gemm`, else the one with a
+`lass.config` attribute, else the only function):
+
+  * level 0 (`lass.gemm` in `func.func @gemm(%a, %b, %d)`): D = alpha * A.B + beta * C once, with
+    float32 accumulation of the f16 products (arith.constant / func.return may surround it);
+  * levels 1-2 (block-level code: lass_tb / lass_pipe / scf / arith, no per-thread ops): one
+    *lane* per threadblock; tiles and accumulators are `[lanes, rows, cols]` arrays.  Collective
+    ops on shared memory (copy_async, store_regs, lass_pipe.mma) say which thread of the block
+    would do which 16-byte piece (lasscc.layout.copy_thread_map), so races and bank conflicts are
+    still attributed to threads;
+  * levels 3-4 (per-thread SIMT code: lass_nv / lass_warp / lass_smem present): one lane per
+    thread; every SSA value is an array over the batch's threads or a uniform scalar.  Warp
+    collectives (load_frag, ldmatrix, mma_sync) regroup lanes 32 at a time; mma_sync runs as one
+    batched float32 matmul over all warps of the batch.  lass_pipe ops still present at level 3
+    are run per thread: thread t does its share of the tile copy.
+
+Grid: ceil(M/BM) * ceil(N/BN) blocks (BM, BN from `lass.config`), run in batches of several
+blocks vectorised together (`blocks_per_batch`).  Each batch has its own shared memory
+(`SharedMemory`: the configured `stages * (BM + BN) * BK * 2` bytes per block) with the
+uninitialised-read, race and async-copy checks described in smem.py; global memory is the
+caller's arrays, bounds-checked on every per-thread access.
+
+Control flow: scf.for / scf.while with uniform bounds loop in Python; scf.if on a uniform
+condition branches.  With a per-lane condition (or bounds) both sides run under lane masks and the
+results are merged per lane; a barrier reached by part of a block, or a warp collective reached
+by part of a warp, is a DivergenceError.
+
+Op handlers live in arith_ops.py (arith) and lass_ops.py (lass dialects); this module holds the
+interpreter core, control flow and the entry point.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects.builtin import DictionaryAttr, MemRefType, ModuleOp
+from xdsl.dialects.func import FuncOp
+
+from lasscc.config import GemmConfig
+from lasscc.dialects.lass import memref_layout
+from lasscc.diagnostics import LassError
+from lasscc.interp.banks import BankCounter
+from lasscc.interp.errors import (
+    DivergenceError,
+    InterpError,
+    KernelArgumentError,
+    UnsupportedError,
+    describe_op,
+    function_op_lines,
+    op_text,
+)
+from lasscc.interp.smem import SharedMemory
+from lasscc.interp.values import GlobalBuffer, int_width, is_lanes, numpy_dtype
+
+# op name -> handler(ex, op, operand_values) -> list of result values
+HANDLERS: dict = {}
+TERMINATORS = ("scf.yield", "func.return", "scf.condition")
+
+
+def handler(*names):
+    def deco(fn):
+        for n in names:
+            HANDLERS[n] = fn
+        return fn
+
+    return deco
+
+
+@dataclass
+class ExecResult:
+    """What `execute_kernel` did.  `d` is the caller's D array (written in place)."""
+
+    d: np.ndarray
+    level: int
+    kernel: str
+    grid: int  # threadblocks launched (1 at level 0)
+    threads: int  # threads per block (configured; 0 at level 0)
+    smem_bytes: int  # dynamic shared memory per block
+    blocks_per_batch: int
+    seconds: float
+    ops_executed: int  # op executions (one per lane batch, not per thread)
+    bank_report: list | None = None
+    notes: list = field(default_factory=list)
+
+
+# ---- the program: one kernel function, precompiled ----------------------------------------------
+PER_THREAD_DIALECTS = ("lass_nv.", "lass_warp.", "lass_smem.")
+
+
+class Program:
+    def __init__(self, func: FuncOp):
+        self.func = func
+        self.name = func.sym_name.data
+        self.ops = list(func.body.walk())
+        self.opid = {op: i for i, op in enumerate(self.ops)}
+        names = {op.name for op in self.ops}
+        self.simt = any(n.startswith(PER_THREAD_DIALECTS) for n in names)
+        if "lass.gemm" in names:
+            self.level = 0
+        elif self.simt:
+            self.level = 4 if names & {"lass_smem.swizzle", "lass_nv.ldmatrix_x4", "lass_nv.cp_async"} else 3
+        elif any(n.startswith("lass_pipe.") for n in names):
+            self.level = 2
+        else:
+            self.level = 1
+        self.uses_smem = any(n.startswith(("lass_pipe.", "lass_warp.")) for n in names) or bool(
+            names & {"lass_nv.ldmatrix_x4", "lass_nv.cp_async", "lass_nv.st_shared_v4"}
+        )
+        self.config = _read_config(func) if self.level > 0 else None
+        self._compiled: dict = {}
+        self._lines: list | None = None
+        for op in self.ops:  # fail before running anything
+            if op.name not in HANDLERS and op.name not in TERMINATORS:
+                raise UnsupportedError(
+                    f"{describe_op(self.opid[op], op)}: the CPU executor has no semantics for '{op.name}'"
+                )
+
+    def compiled(self, block):
+        entries = self._compiled.get(block)
+        if entries is None:
+            entries = []
+            for op in block.ops:
+                if op.name in TERMINATORS:
+                    entries.append((None, op, tuple(op.operands), ()))
+                else:
+                    fn = HANDLERS[op.name]
+                    prep = getattr(fn, "prepare", None)
+                    if prep is not None:
+                        fn = prep(op)
+                    entries.append((fn, op, tuple(op.operands), tuple(op.results)))
+            self._compiled[block] = entries
+        return entries
+
+    def op_line(self, opid: int) -> str:
+        """The op as printed in its function (SSA names as in a dump)."""
+        if self._lines is None:
+            self._lines = function_op_lines(self.func, self.ops) or []
+        line = self._lines[opid] if opid < len(self._lines) else None
+        return line or op_text(self.ops[opid])
+
+    def describe(self, opid: int) -> str:
+        return describe_op(opid, self.ops[opid], self.op_line(opid))
+
+
+def _read_config(func: FuncOp) -> GemmConfig:
+    attr = func.attributes.get("lass.config")
+    if not isinstance(attr, DictionaryAttr):
+        raise KernelArgumentError(
+            f"kernel function @{func.sym_name.data} has no 'lass.config' dictionary attribute: the executor "
+            f"needs it for the grid, the threads per block and the shared-memory size"
+        )
+    defaults = GemmConfig()
+    vals = {}
+    for key in ("threadblock", "warp", "instruction"):
+        if key in attr.data:
+            vals[key] = tuple(_int_list(attr.data[key]))
+    for key in ("stages", "raster"):
+        if key in attr.data:
+            vals[key] = int(attr.data[key].value.data)
+    cfg = GemmConfig(**{**defaults.__dict__, **vals})
+    return cfg
+
+
+def _int_list(attr):
+    out = []
+    for a in attr.data:
+        out.append(int(a.value.data if hasattr(a, "value") else a.data))
+    return out
+
+
+def find_kernel(module: ModuleOp) -> FuncOp:
+    funcs = [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks]
+    if not funcs:
+        raise KernelArgumentError("the module has no function with a body to execute")
+    for f in funcs:
+        if any(o.name == "lass.gemm" for o in f.body.walk()):
+            return f
+    with_cfg = [f for f in funcs if "lass.config" in f.attributes]
+    if len(with_cfg) == 1:
+        return with_cfg[0]
+    if len(funcs) == 1:
+        return funcs[0]
+    raise KernelArgumentError(
+        f"cannot tell which of the functions {[f.sym_name.data for f in funcs]} is the kernel: "
+        f"expected exactly one with a 'lass.config' attribute"
+    )
+
+
+# ---- one launch (all batches) -------------------------------------------------------------------
+@dataclass
+class Launch:
+    m: int
+    n: int
+    k: int
+    alpha: float | None
+    beta: float | None
+    banks: BankCounter | None
+    check: bool
+
+
+class Executor:
+    """Runs the kernel for `nb` consecutive blocks starting at `block0`, all lanes vectorised."""
+
+    def __init__(self, prog: Program, launch: Launch, block0: int, nb: int):
+        self.prog = prog
+        self.launch = launch
+        self.block0, self.nb = block0, nb
+        cfg = prog.config
+        self.threads = cfg.threads if cfg is not None else 1  # threads per block
+        self.tpl = self.threads if prog.simt else 1  # lanes per block
+        self.L = nb * self.tpl
+        self.lane = np.arange(self.L, dtype=np.int64)
+        self.block_ids = block0 + self.lane // self.tpl
+        self.thread_ids = self.lane % self.tpl if prog.simt else np.zeros(self.L, np.int64)
+        self.mask = None  # None: all lanes active; else bool [L]
+        self.env: dict = {}
+        self.nops = 0
+        self.banks = launch.banks
+        self._smem = None
+
+    # ---- names for messages ----
+    def op(self, opid: int) -> str:
+        return self.prog.describe(opid)
+
+    def actor(self, a: int) -> str:
+        b, t = divmod(int(a), self.threads)
+        return f"thread {t} of block {self.block0 + b}"
+
+    def block(self, b_local: int) -> str:
+        return f"block {self.block0 + int(b_local)}"
+
+    def where(self, op) -> str:
+        return self.prog.describe(self.prog.opid[op])
+
+    @property
+    def smem(self) -> SharedMemory:
+        if self._smem is None:
+            size = self.prog.config.smem_bytes() if self.prog.config is not None else 0
+            self._smem = SharedMemory(self.nb, size, self.threads, self, track=self.launch.check)
+        return self._smem
+
+    # ---- lanes ----
+    def active_lanes(self) -> np.ndarray:
+        return self.lane if self.mask is None else np.nonzero(self.mask)[0]
+
+    def at(self, v, lanes):
+        """Value v at `lanes` (an index array): gathered if per-lane, broadcast if uniform."""
+        if is_lanes(v):
+            return v[lanes]
+        return np.full(len(lanes), v)
+
+    def lanes_of(self, v):
+        if is_lanes(v):
+            return v
+        return np.full(self.L, v)
+
+    def uniform(self, v):
+        """v as a uniform scalar when every active lane has the same value, else None."""
+        if not isinstance(v, np.ndarray):
+            return v
+        if v.ndim == 0:
+            return v[()]
+        if v.ndim != 1:
+            return None
+        a = v if self.mask is None else v[self.mask]
+        if a.size == 0:
+            return None
+        first = a[0]
+        if a.size > 1 and not (a == first).all():
+            return None
+        if a.dtype == bool:
+            return bool(first)
+        if a.dtype.kind in "iu":
+            return int(first)
+        return first
+
+    def select_lanes(self, cond, a, b):
+        """Per lane: a where cond, else b (cond bool [L]); works for tiles [L, ...] too."""
+        if a is b:
+            return a
+        if not (is_lanes(a) or is_lanes(b) or isinstance(a, np.generic) or isinstance(a, (int, float, bool))):
+            raise UnsupportedError(f"cannot merge non-numeric values {type(a).__name__} per lane after divergent control flow")
+        a_arr, b_arr = np.asarray(a), np.asarray(b)
+        nd = max(a_arr.ndim, b_arr.ndim, 1)
+        c = np.asarray(cond, bool).reshape((-1,) + (1,) * (nd - 1))
+        return np.where(c, a_arr, b_arr)
+
+    def full_warps(self, op, lanes=None):
+        """Indices of active warps of a warp-collective op; DivergenceError if a warp is split."""
+        W = self.L // 32
+        if self.mask is None:
+            return np.arange(W)
+        m = self.mask.reshape(W, 32)
+        anyw, allw = m.any(1), m.all(1)
+        split = anyw & ~allw
+        if split.any():
+            w = int(np.argmax(split))
+            raise DivergenceError(
+                f"{self.where(op)}: only {int(m[w].sum())} of the 32 lanes of warp {w % (self.tpl // 32)} of "
+                f"{self.block(w // (self.tpl // 32))} reach this warp-collective op"
+            )
+        return np.nonzero(allw)[0]
+
+    def actors_for(self, lanes):
+        """(lane, thread, actor) of the threads that execute a collective op on `lanes`:
+        per-thread code: the lanes themselves; block-level code: every thread of each block."""
+        if self.prog.simt:
+            return lanes, lanes % self.threads, lanes
+        T = self.threads
+        lane_of = np.repeat(lanes, T)
+        thread = np.tile(np.arange(T, dtype=np.int64), len(lanes))
+        return lane_of, thread, lane_of * T + thread
+
+    def barrier(self, op):
+        if self.mask is None:
+            self.smem.barrier(None)
+            return
+        m = self.mask.reshape(self.nb, self.tpl)
+        full, none = m.all(1), ~m.any(1)
+        bad = ~(full | none)
+        if bad.any():
+            b = int(np.argmax(bad))
+            raise DivergenceError(
+                f"{self.where(op)}: only {int(m[b].sum())} of the {self.tpl} threads of {self.block(b)} reach "
+                f"this barrier (a barrier in divergent code deadlocks)"
+            )
+        self.smem.barrier(np.nonzero(full)[0])
+
+    # ---- interpretation ----
+    def run_block(self, block) -> list:
+        env = self.env
+        for fn, op, operands, results in self.prog.compiled(block):
+            if fn is None:
+                return [env[v] for v in operands]
+            out = fn(self, op, [env[v] for v in operands])
+            self.nops += 1
+            if results:
+                for r, v in zip(results, out):
+                    env[r] = v
+        return []
+
+    def run(self, args: list) -> None:
+        block = self.prog.func.body.block
+        for a, v in zip(block.args, args):
+            self.env[a] = v
+        self.run_block(block)
+
+
+# ---- control flow --------------------------------------------------------------------------------
+@handler("scf.for")
+def _scf_for(ex: Executor, op, vals):
+    lb, ub, step, *inits = vals
+    body = op.body.block
+    iv, *iargs = body.args
+    env = ex.env
+    ulb, uub, ustep = ex.uniform(lb), ex.uniform(ub), ex.uniform(step)
+    cur = list(inits)
+    if ustep is not None and int(ustep) <= 0:
+        raise InterpError(f"{ex.where(op)}: expected a positive step, got {ustep}")
+    if ulb is not None and uub is not None and ustep is not None:
+        for i in range(int(ulb), int(uub), int(ustep)):
+            env[iv] = i
+            for a, v in zip(iargs, cur):
+                env[a] = v
+            cur = ex.run_block(body)
+        return cur
+    # per-lane bounds: run the loop under a mask until no lane has iterations left
+    saved = ex.mask
+    ivv = ex.lanes_of(lb).astype(np.int64)
+    ubv, stv = ex.lanes_of(ub), ex.lanes_of(step)
+    if ((stv <= 0) & (saved if saved is not None else True)).any():
+        raise InterpError(f"{ex.where(op)}: expected a positive step")
+    try:
+        while True:
+            act = ivv < ubv
+            if saved is not None:
+                act &= saved
+            if not act.any():
+                break
+            ex.mask = act
+            env[iv] = ivv
+            for a, v in zip(iargs, cur):
+                env[a] = v
+            new = ex.run_block(body)
+            cur = [ex.select_lanes(act, nv, cv) for nv, cv in zip(new, cur)]
+            ivv = np.where(act, ivv + stv, ivv)
+    finally:
+        ex.mask = saved
+    return cur
+
+
+@handler("scf.if")
+def _scf_if(ex: Executor, op, vals):
+    c = vals[0]
+    u = ex.uniform(c)
+    has_else = bool(op.false_region.blocks)
+    if u is not None:
+        if u:
+            return ex.run_block(op.true_region.block)
+        return ex.run_block(op.false_region.block) if has_else else []
+    saved = ex.mask
+    cm = np.asarray(c, bool)
+    base = saved if saved is not None else np.ones(ex.L, bool)
+    mt, me = base & cm, base & ~cm
+    rt = re = None
+    try:
+        if mt.any():
+            ex.mask = mt
+            rt = ex.run_block(op.true_region.block)
+        if has_else and me.any():
+            ex.mask = me
+            re = ex.run_block(op.false_region.block)
+    finally:
+        ex.mask = saved
+    if not op.results:
+        return []
+    if rt is None:
+        return re
+    if re is None:
+        return rt
+    return [ex.select_lanes(cm, a, b) for a, b in zip(rt, re)]
+
+
+@handler("scf.while")
+def _scf_while(ex: Executor, op, vals):
+    before, after = op.before_region.block, op.after_region.block
+    env = ex.env
+    cur = list(vals)
+    saved = ex.mask
+    live = None  # per-lane mode once the condition diverges
+    try:
+        while True:
+            for a, v in zip(before.args, cur):
+                env[a] = v
+            cond, *fwd = ex.run_block(before)
+            u = ex.uniform(cond) if live is None else None
+            if u is not None:
+                if not u:
+                    return fwd
+            else:
+                cm = np.asarray(ex.lanes_of(cond), bool)
+                base = ex.mask if ex.mask is not None else np.ones(ex.L, bool)
+                stay = base & cm
+                done = base & ~cm
+                if live is None:
+                    live = [None] * len(fwd)
+                live = [ex.select_lanes(done, f, o) if o is not None else f for f, o in zip(fwd, live)]
+                if not stay.any():
+                    return live
+                ex.mask = stay
+            for a, v in zip(after.args, fwd):
+                env[a] = v
+            cur = ex.run_block(after)
+    finally:
+        ex.mask = saved
+
+
+@handler("scf.execute_region")
+def _scf_exec_region(ex: Executor, op, vals):
+    return ex.run_block(op.region.block)
+
+
+# ---- entry point ---------------------------------------------------------------------------------
+def _as_module(module) -> ModuleOp:
+    if isinstance(module, ModuleOp):
+        return module
+    if isinstance(module, str):
+        from xdsl.parser import Parser
+
+        from lasscc.universe import make_context
+
+        return Parser(make_context(), module).parse_module()
+    raise KernelArgumentError(f"expected an xDSL ModuleOp or MLIR text, got {type(module).__name__}")
+
+
+def _flat_view(arr, size: int, name: str, dtype=None) -> np.ndarray:
+    if not isinstance(arr, np.ndarray):
+        raise KernelArgumentError(f"expected a numpy array for {name}, got {type(arr).__name__}")
+    if arr.size != size:
+        raise KernelArgumentError(f"expected {name} to have {size} elements, got {arr.size} (shape {arr.shape})")
+    if not arr.flags.c_contiguous:
+        raise KernelArgumentError(f"expected a C-contiguous array for {name} (it is used as flat memory)")
+    if dtype is not None and arr.dtype != dtype:
+        raise KernelArgumentError(f"expected {name} of dtype {np.dtype(dtype).name}, got {arr.dtype.name}")
+    return arr.reshape(-1)
+
+
+def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta) -> list:
+    """Kernel arguments by kind and order: memrefs A, B, D; i32 M, N, K; floats alpha, beta."""
+    block = prog.func.body.block
+    memrefs = [x for x in block.args if isinstance(x.type, MemRefType)]
+    if len(memrefs) != 3:
+        raise KernelArgumentError(
+            f"kernel @{prog.name}: expected three memref arguments (A, B, D), got {len(memrefs)}"
+        )
+    roles = {"A": (a, m, k), "B": (b, n, k), "D": (d, m, n)}
+    bufs = {}
+    for role, arg in zip("ABD", memrefs):
+        arr, rows, cols = roles[role]
+        t = arg.type
+        want = numpy_dtype(t.get_element_type(), f"element type of {role}")
+        flat = _flat_view(arr, rows * cols, role, want)
+        layout = memref_layout(t)
+        expect = "col" if role == "B" else "row"
+        if layout != expect and not (prog.level == 0 and layout in ("row", "col")):
+            raise KernelArgumentError(
+                f"kernel @{prog.name}: expected {role} as a {expect}-major memref, got {t} ({layout})"
+            )
+        bufs[arg] = GlobalBuffer(role, flat, rows, cols, t)
+    ints = iter([m, n, k])
+    floats = iter([alpha, beta])
+    out = []
+    for arg in block.args:
+        if arg in bufs:
+            out.append(bufs[arg])
+            continue
+        w = int_width(arg.type)
+        if w is not None:
+            v = next(ints, None)
+            if v is None:
+                raise KernelArgumentError(f"kernel @{prog.name}: more integer arguments than M, N, K")
+            out.append(int(v))
+            continue
+        from lasscc.interp.values import float_dtype
+
+        fd = float_dtype(arg.type)
+        if fd is not None:
+            v = next(floats, None)
+            if v is None:
+                raise KernelArgumentError(f"kernel @{prog.name}: more float arguments than alpha, beta")
+            out.append(fd(0.0 if v is None else v))
+            continue
+        raise KernelArgumentError(f"kernel @{prog.name}: argument of unsupported type {arg.type}")
+    return out
+
+
+def _launch_scalar(prog: Program, name: str, value):
+    """alpha / beta for the launch: the caller's value, else the kernel's `lass.<name>` attribute."""
+    if value is not None:
+        return float(value)
+    attr = prog.func.attributes.get(f"lass.{name}")
+    if attr is not None and hasattr(attr, "value"):
+        return float(attr.value.data)
+    raise KernelArgumentError(
+        f"kernel @{prog.name} takes {name} at launch and has no 'lass.{name}' attribute: pass {name}"
+    )
+
+
+def execute_kernel(
+    module,
+    m: int,
+    n: int,
+    k: int,
+    a: np.ndarray,
+    b: np.ndarray,
+    d: np.ndarray,
+    alpha: float | None = None,
+    beta: float | None = None,
+    *,
+    report_banks: bool = False,
+    check: bool = True,
+    blocks_per_batch: int | None = None,
+) -> ExecResult:
+    """Run the kernel function of `module` (ModuleOp or MLIR text) for the whole grid.
+
+    a: M x K f16 row-major; b: K x N column-major, i.e. an N x K row-major f16 array (element
+    (k, j) at j*K + k); d: M x N (dtype of the kernel's D memref), holding C on entry and D on
+    exit.  Any shape with the right size and C-contiguous layout is accepted (used as flat memory).
+    alpha / beta are the launch's scalars; None means the `lass.gemm` attributes at level 0 and
+    the kernel function's `lass.alpha` / `lass.beta` attributes after the passes.
+    `check=False` skips the uninitialised-read and race bookkeeping (bounds are always checked).
+    Raises a LassError subclass (lasscc.interp.errors) naming the op on any violation.
+    """
+    t0 = time.perf_counter()
+    module = _as_module(module)
+    prog = Program(find_kernel(module))
+    m, n, k = int(m), int(n), int(k)
+    if min(m, n, k) <= 0:
+        raise KernelArgumentError(f"expected positive sizes, got M={m}, N={n}, K={k}")
+    notes: list[str] = []
+    launch = Launch(m, n, k, alpha, beta, BankCounter() if report_banks else None, check)
+    if prog.level == 0:
+        args = _bind_args(prog, m, n, k, a, b, d, alpha, beta)
+        ex = Executor(prog, launch, 0, 1)
+        ex.run(args)
+        return ExecResult(
+            d, 0, prog.name, 1, 0, 0, 1, time.perf_counter() - t0, ex.nops,
+            [] if report_banks else None, notes,
+        )
+    alpha = _launch_scalar(prog, "alpha", alpha)
+    beta = _launch_scalar(prog, "beta", beta)
+    cfg = prog.config
+    bm, bn, _ = cfg.threadblock
+    grid = (-(-m // bm)) * (-(-n // bn))
+    args = _bind_args(prog, m, n, k, a, b, d, alpha, beta)
+    if blocks_per_batch is None:
+        blocks_per_batch = max(1, 2048 // cfg.threads) if prog.simt else 16
+    nb_max = max(1, min(grid, int(blocks_per_batch)))
+    nops = 0
+    unretired = 0
+    for block0 in range(0, grid, nb_max):
+        nb = min(nb_max, grid - block0)
+        ex = Executor(prog, launch, block0, nb)
+        ex.run(args)
+        nops += ex.nops
+        if ex._smem is not None:
+            unretired += ex._smem.unretired()
+    if unretired:
+        notes.append(f"{unretired} async 16-byte copies were never retired by a wait before the kernel returned")
+    report = launch.banks.report(prog) if launch.banks is not None else None
+    return ExecResult(
+        d, prog.level, prog.name, grid, cfg.threads, cfg.smem_bytes(), nb_max,
+        time.perf_counter() - t0, nops, report, notes,
+    )
+
+
+# handlers register themselves on import
+from lasscc.interp import arith_ops as _arith_ops  # noqa: E402,F401
+from lasscc.interp import lass_ops as _lass_ops  # noqa: E402,F401
+
+__all__ = ["execute_kernel", "ExecResult", "Executor", "Program", "find_kernel", "LassError"]

@@ -1,0 +1,612 @@
+"""Semantics of the lass dialects for the CPU executor (see each op's docstring in dialects/).
+
+  lass.gemm          (level 0) D = alpha * A.B + beta * C, float32 accumulation of f16 products.
+  lass_tb.*          (level 1, block level) tiles are `[lanes, rows, BK]` arrays (lane = block);
+                     load_tile reads global memory (elements outside the matrix read as 0);
+                     mma is acc + a @ b^T in float32; block_tile is layout.raster_tile of the
+                     block id; epilogue writes the in-bounds part of the tile of D.
+  lass_pipe.*        (level 2; still present at level 3) rings are views of shared memory at the
+                     ring's `offset`, stage-major, each slot a K-major unswizzled rows x BK tile.
+                     copy_async / load_regs / store_regs move 16-byte chunks with the thread map
+                     of layout.copy_thread_map: thread t of the block moves chunks it*T + t.  At
+                     the block level the op does every thread's share (each attributed to its
+                     thread); in per-thread code each thread does its own.  Elements outside the
+                     matrix, or all of them when pred is false, are zero-filled.  copy_async
+                     lands at the wait that retires its group; lass_pipe.mma reads both slots as
+                     a read by every thread of the block.
+  lass_warp.*        (level 3) load_frag_a/b: the lane's mma.m16n8k16 fragment registers read from
+                     the logical (unswizzled) ring slot, per layout.mma_a_coord / mma_b_coord;
+                     (slot, row, k) must be the same for all 32 lanes of a warp.
+  lass_smem.swizzle  (level 4) phys = x ^ (((x >> (base + shift)) & (2^bits - 1)) << base).
+  lass_nv.*          (levels 3-4) one PTX instruction each, per thread: thread_id, block_id,
+                     ldmatrix_x4 (8-lane phase i gives the 16-byte row addresses of matrix i;
+                     lane l gets row l/4, columns 2(l%4), +1 of each matrix), mma_sync (the warp's
+                     16x16 A, 16x8 B and 16x8 C gathered from its 32 lanes by the PTX fragment
+                     maps, one batched float32 matmul over all warps, D scattered back), cp_async
+                     (16 bytes, zero-filled when !pred, lands at the retiring cp_async_wait),
+                     cp_async_commit / cp_async_wait (per-thread groups), bar_sync, ld_global(_v4),
+                     st_global, st_shared_v4.  Registers holding f16x2 are i32: low half = the
+                     element with the smaller column / k index.
+
+Every shared-memory access goes through SharedMemory (bounds, alignment, uninitialised reads,
+races, async hazards) and, with report_banks, through the bank counter; every per-thread
+global access is bounds-checked against the flat buffer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lasscc import layout as Lay
+from lasscc.dialects._common import int_list
+from lasscc.dialects.lass import memref_layout
+from lasscc.interp.errors import InterpError, OutOfBoundsError, UnsupportedError
+from lasscc.interp.executor import Executor, handler
+from lasscc.interp.values import (
+    GlobalBuffer,
+    RingInfo,
+    bytes_from_i32,
+    float_dtype,
+    i32_from_bytes,
+    is_lanes,
+    wrap,
+)
+
+F32 = np.float32
+
+
+def _opid(ex: Executor, op) -> int:
+    return ex.prog.opid[op]
+
+
+def _block_level(ex: Executor, op) -> None:
+    if ex.prog.simt:
+        raise UnsupportedError(
+            f"{ex.where(op)}: '{op.name}' works on whole threadblock tiles, but this kernel is per-thread "
+            f"code (it has lass_nv / lass_warp / lass_smem ops); the warp-level passes must replace it"
+        )
+
+
+def _buffer(ex: Executor, op, v, role: str | None, what: str) -> GlobalBuffer:
+    if not isinstance(v, GlobalBuffer):
+        raise InterpError(f"{ex.where(op)}: expected a kernel memref argument for {what}, got {type(v).__name__}")
+    if role is not None and v.role != role:
+        raise InterpError(
+            f"{ex.where(op)}: {what} names operand {role}, but its source is the kernel's {v.role} argument"
+        )
+    return v
+
+
+def _uniform(ex: Executor, op, v, what: str):
+    u = ex.uniform(v)
+    if u is None:
+        raise UnsupportedError(f"{ex.where(op)}: expected {what} to be the same for all threads")
+    return u
+
+
+def _gather_2d(src: GlobalBuffer, r, c, extra=None):
+    """src[r, c] of the logical rows x cols matrix, 0 outside it (or where `extra` is false)."""
+    inb = (r >= 0) & (r < src.rows) & (c >= 0) & (c < src.cols)
+    if extra is not None:
+        inb = inb & extra
+    flat = np.where(inb, r * src.cols + c, 0)
+    return np.where(inb, src.array[flat], 0).astype(src.dtype)
+
+
+def _record_banks(ex: Executor, opid: int, actors, addrs, access_bytes: int, group: int, key=None):
+    """Count bank conflicts of one op execution: the accesses of the same warp (and `key`, e.g.
+    the copy iteration) form one warp access."""
+    if ex.banks is None:
+        return
+    actors = np.asarray(actors, np.int64).reshape(-1)
+    if actors.size == 0:
+        return
+    addrs = np.asarray(addrs, np.int64).reshape(-1)
+    warp, lane = actors // 32, actors % 32
+    if key is not None:
+        warp = np.asarray(key, np.int64).reshape(-1) * (1 << 32) + warp
+    uniq, inv = np.unique(warp, return_inverse=True)
+    table = np.full((len(uniq), 32), -1, np.int64)
+    table[np.asarray(inv).reshape(-1), lane] = addrs
+    ex.banks.record(opid, table, access_bytes, group)
+
+
+def _gmem_check(ex: Executor, op, buf: GlobalBuffer, idx, lanes, what: str):
+    """idx [n, w] element indices of lanes [n]: raise OutOfBoundsError outside the flat buffer."""
+    bad = (idx < 0) | (idx >= buf.array.size)
+    if bad.any():
+        row = int(np.argmax(bad.any(axis=1)))
+        e = int(idx[row][np.argmax(bad[row])])
+        raise OutOfBoundsError(
+            f"{ex.where(op)}: {ex.actor(int(lanes[row]))} {what} element {e} of {buf.role}, which has "
+            f"{buf.array.size} elements ({buf.rows} x {buf.cols}; M={ex.launch.m}, N={ex.launch.n}, K={ex.launch.k})"
+        )
+
+
+# ---- level 0 -------------------------------------------------------------------------------------
+@handler("lass.gemm")
+def _gemm(ex: Executor, op, vals):
+    a, b, d = (_buffer(ex, op, v, r, f"operand {r}") for v, r in zip(vals, "ABD"))
+    m, n, k = ex.launch.m, ex.launch.n, ex.launch.k
+    alpha = ex.launch.alpha if ex.launch.alpha is not None else op.alpha_value
+    beta = ex.launch.beta if ex.launch.beta is not None else op.beta_value
+    la, lb, ld = (memref_layout(v.type) for v in (op.a, op.b, op.d))
+    A = a.array.reshape(m, k) if la == "row" else a.array.reshape(k, m).T
+    B = b.array.reshape(n, k).T if lb == "col" else b.array.reshape(k, n)
+    acc = np.matmul(A.astype(F32), B.astype(F32))
+    out = F32(alpha) * acc
+    D = d.array.reshape(m, n) if ld == "row" else d.array.reshape(n, m).T
+    if beta != 0:
+        out = out + F32(beta) * D.astype(F32)
+    D[...] = out.astype(d.dtype)
+    return []
+
+
+# ---- lass_tb ---------------------------------------------------------------------------------------
+@handler("lass_tb.block_tile")
+def _block_tile(ex: Executor, op, vals):
+    M = int(_uniform(ex, op, vals[0], "M"))
+    N = int(_uniform(ex, op, vals[1], "N"))
+    bm, bn = int_list(op.tile)
+    g = int(op.raster.value.data)
+    tm, tn = Lay.raster_tile(ex.block_ids, -(-M // bm), -(-N // bn), g)
+    return [wrap(np.asarray(tm, np.int64) * bm, 32), wrap(np.asarray(tn, np.int64) * bn, 32)]
+
+
+@handler("lass_tb.zero_acc")
+def _zero_acc(ex: Executor, op, vals):
+    _block_level(ex, op)
+    return [np.zeros((ex.L, *op.result.type.get_shape()), F32)]
+
+
+@handler("lass_tb.load_tile")
+def _load_tile(ex: Executor, op, vals):
+    _block_level(ex, op)
+    src = _buffer(ex, op, vals[0], op.operand.data, f'operand = "{op.operand.data}"')
+    rows, bk = op.result.type.get_shape()
+    lanes = ex.active_lanes()
+    r = ex.at(vals[1], lanes)[:, None, None] + np.arange(rows)[None, :, None]
+    c = ex.at(vals[2], lanes)[:, None, None] + np.arange(bk)[None, None, :]
+    tile = np.zeros((ex.L, rows, bk), src.dtype)
+    tile[lanes] = _gather_2d(src, r, c)
+    return [tile]
+
+
+def _mma_tiles(a, b, acc):
+    # contiguous operands: numpy's batched matmul falls back to a slow loop on transposed views
+    bt = np.ascontiguousarray(np.swapaxes(b, -1, -2), dtype=F32)
+    return acc + np.matmul(np.ascontiguousarray(a, dtype=F32), bt)
+
+
+@handler("lass_tb.mma")
+def _tb_mma(ex: Executor, op, vals):
+    _block_level(ex, op)
+    a, b, acc = vals
+    return [_mma_tiles(a, b, acc)]
+
+
+@handler("lass_tb.epilogue")
+def _epilogue(ex: Executor, op, vals):
+    _block_level(ex, op)
+    acc, dest, m0, n0, alpha, beta = vals
+    dest = _buffer(ex, op, dest, "D", "the destination")
+    lanes = ex.active_lanes()
+    bm, bn = acc.shape[1:]
+    i = ex.at(m0, lanes)[:, None, None] + np.arange(bm)[None, :, None]
+    j = ex.at(n0, lanes)[:, None, None] + np.arange(bn)[None, None, :]
+    inb = (i >= 0) & (i < dest.rows) & (j >= 0) & (j < dest.cols)
+    flat = np.where(inb, i * dest.cols + j, 0)
+    al = ex.at(alpha, lanes).astype(F32)[:, None, None]
+    be = ex.at(beta, lanes).astype(F32)[:, None, None]
+    out = al * acc[lanes]
+    need_c = inb & (be != 0)
+    if need_c.any():
+        c = np.where(need_c, dest.array[flat].astype(F32), F32(0))
+        out = out + np.where(need_c, be * c, F32(0))
+    dest.array[flat[inb]] = out[inb].astype(dest.dtype)
+    return []
+
+
+# ---- lass_pipe ---------------------------------------------------------------------------------------
+@handler("lass_pipe.ring")
+def _ring(ex: Executor, op, vals):
+    stages, rows, bk = op.result.type.get_shape()
+    et = op.result.type.element_type
+    fd = float_dtype(et)
+    if fd is None:
+        raise UnsupportedError(f"{ex.where(op)}: unsupported ring element type {et}")
+    esize = np.dtype(fd).itemsize
+    ring = RingInfo(int(op.offset.value.data), stages, rows, bk, esize, _opid(ex, op))
+    size = ex.smem.size
+    end = ring.offset + stages * ring.tile_bytes
+    if ring.offset < 0 or end > size:
+        raise OutOfBoundsError(
+            f"{ex.where(op)}: the ring's {stages} x {ring.tile_bytes} bytes at offset {ring.offset} end at byte "
+            f"{end}, past the {size} bytes of dynamic shared memory that lass.config implies "
+            f"(stages * (BM + BN) * BK * 2)"
+        )
+    if (bk * esize) % Lay.ACCESS_BYTES:
+        raise UnsupportedError(f"{ex.where(op)}: expected rows of a multiple of 16 bytes, got {bk * esize}")
+    return [ring]
+
+
+def _ring_dtype(ring: RingInfo):
+    return {2: np.float16, 4: np.float32, 8: np.float64}[ring.esize]
+
+
+def _tile_map(ex: Executor, lanes, rows: int, bk: int, esize: int):
+    """Who moves which 16-byte chunk of a rows x bk tile (layout.copy_thread_map)."""
+    T = ex.threads
+    lane_of, thread, actor = ex.actors_for(lanes)
+    iters = Lay.copy_iterations(rows, bk, esize, T)
+    total = rows * bk * esize // Lay.ACCESS_BYTES
+    it = np.arange(iters, dtype=np.int64)
+    chunk = it[None, :] * T + thread[:, None]
+    r, kk = Lay.copy_thread_map(thread[:, None], it[None, :], T, bk, esize)
+    valid = chunk < total
+    return lane_of, thread, actor, np.asarray(r, np.int64), np.asarray(kk, np.int64), valid
+
+
+def _slot_base(ex: Executor, op, ring: RingInfo, slot, who):
+    slot = np.asarray(slot, np.int64)
+    bad = (slot < 0) | (slot >= ring.stages)
+    if bad.any():
+        j = int(np.argmax(bad))
+        raise OutOfBoundsError(
+            f"{ex.where(op)}: {ex.actor(int(who[j]))} uses slot {int(slot[j])} of a {ring.stages}-stage ring"
+        )
+    return ring.offset + slot * ring.tile_bytes
+
+
+def _gather_chunks(ex, op, src, ring, lane_of, r, kk, valid, row0, k0, pred):
+    epc = Lay.ACCESS_BYTES // ring.esize
+    gr = ex.at(row0, lane_of)[:, None, None] + r[:, :, None]
+    gk = ex.at(k0, lane_of)[:, None, None] + kk[:, :, None] + np.arange(epc)
+    keep = valid[:, :, None]
+    if pred is not None:
+        keep = keep & np.asarray(ex.at(pred, lane_of), bool)[:, None, None]
+    return _gather_2d(src, gr, gk, keep)  # [actors, iters, epc]
+
+
+def _chunk_dst(ring, base, r, kk):
+    return base[:, None] + (r * ring.bk + kk) * ring.esize  # [actors, iters] block-local bytes
+
+
+def _check_elem(ex, op, src: GlobalBuffer, ring: RingInfo):
+    if src.dtype.itemsize != ring.esize:
+        raise InterpError(f"{ex.where(op)}: element size of {src.role} ({src.dtype}) differs from the ring's")
+
+
+@handler("lass_pipe.copy_async")
+def _copy_async(ex: Executor, op, vals):
+    src, row0, k0, ring, slot, pred = vals
+    src = _buffer(ex, op, src, op.operand.data, f'operand = "{op.operand.data}"')
+    _check_elem(ex, op, src, ring)
+    opid = _opid(ex, op)
+    lanes = ex.active_lanes()
+    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, ring.rows, ring.bk, ring.esize)
+    base = _slot_base(ex, op, ring, ex.at(slot, lane_of), actor)
+    data = _gather_chunks(ex, op, src, ring, lane_of, r, kk, valid, row0, k0, pred)
+    dst = _chunk_dst(ring, base, r, kk)
+    act_v = np.broadcast_to(actor[:, None], dst.shape)[valid]
+    dst_v = dst[valid]
+    idx = ex.smem.flat_index(opid, act_v, dst_v, 16, align=16, what="copy_async write")
+    ex.smem.issue_async(opid, act_v, idx, np.ascontiguousarray(data[valid]).view(np.uint8).reshape(-1, 16))
+    if ex.banks is not None:
+        it = np.broadcast_to(np.arange(dst.shape[1])[None, :], dst.shape)[valid]
+        _record_banks(ex, opid, act_v, dst_v, 16, 8, key=it)
+    return []
+
+
+@handler("lass_pipe.load_regs")
+def _load_regs(ex: Executor, op, vals):
+    src, row0, k0, pred = vals
+    src = _buffer(ex, op, src, op.operand.data, f'operand = "{op.operand.data}"')
+    rows, bk = op.result.type.get_shape()
+    ring = RingInfo(0, 1, rows, bk, src.dtype.itemsize, -1)  # geometry only
+    lanes = ex.active_lanes()
+    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, rows, bk, ring.esize)
+    data = _gather_chunks(ex, op, src, ring, lane_of, r, kk, valid, row0, k0, pred)
+    per = 1 if ex.prog.simt else ex.threads
+    staged = np.zeros((ex.L, per, data.shape[1], data.shape[2]), src.dtype)
+    staged[lane_of, thread % per] = data
+    return [staged]
+
+
+@handler("lass_pipe.store_regs")
+def _store_regs(ex: Executor, op, vals):
+    staged, ring, slot = vals
+    opid = _opid(ex, op)
+    lanes = ex.active_lanes()
+    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, ring.rows, ring.bk, ring.esize)
+    per = staged.shape[1]
+    if staged.shape[2] != r.shape[1] or staged.dtype.itemsize != ring.esize:
+        raise InterpError(f"{ex.where(op)}: the staged tile does not match the ring's tile shape")
+    data = staged[lane_of, thread % per]
+    base = _slot_base(ex, op, ring, ex.at(slot, lane_of), actor)
+    dst = _chunk_dst(ring, base, r, kk)
+    act_v = np.broadcast_to(actor[:, None], dst.shape)[valid]
+    dst_v = dst[valid]
+    idx = ex.smem.flat_index(opid, act_v, dst_v, 16, align=16, what="store_regs write")
+    ex.smem.write(opid, act_v, idx, np.ascontiguousarray(data[valid]).view(np.uint8).reshape(-1, 16))
+    if ex.banks is not None:
+        it = np.broadcast_to(np.arange(dst.shape[1])[None, :], dst.shape)[valid]
+        _record_banks(ex, opid, act_v, dst_v, 16, 8, key=it)
+    return []
+
+
+@handler("lass_pipe.commit", "lass_nv.cp_async_commit")
+def _commit(ex: Executor, op, vals):
+    _, _, actor = ex.actors_for(ex.active_lanes())
+    ex.smem.commit(actor)
+    return []
+
+
+@handler("lass_pipe.wait", "lass_nv.cp_async_wait")
+def _wait(ex: Executor, op, vals):
+    pending = int(op.pending.value.data)
+    if pending < 0:
+        raise InterpError(f"{ex.where(op)}: expected pending >= 0, got {pending}")
+    _, _, actor = ex.actors_for(ex.active_lanes())
+    ex.smem.wait(actor, pending)
+    return []
+
+
+@handler("lass_pipe.barrier", "lass_nv.bar_sync")
+def _barrier(ex: Executor, op, vals):
+    ex.barrier(op)
+    return []
+
+
+@handler("lass_pipe.mma")
+def _pipe_mma(ex: Executor, op, vals):
+    _block_level(ex, op)
+    ra, sa, rb, sb, acc = vals
+    opid = _opid(ex, op)
+    lanes = ex.active_lanes()
+    ta, tb = [], []
+    for lane in lanes:
+        for ring, slot, out in ((ra, sa, ta), (rb, sb, tb)):
+            s = int(ex.at(slot, [lane])[0])
+            base = int(_slot_base(ex, op, ring, [s], [lane * ex.threads])[0])
+            raw = ex.smem.read_block_range(opid, int(lane), base, ring.tile_bytes)
+            out.append(raw.view(_ring_dtype(ring)).reshape(ring.rows, ring.bk))
+    res = acc.copy()
+    res[lanes] = _mma_tiles(np.stack(ta), np.stack(tb), acc[lanes])
+    return [res]
+
+
+# ---- lass_warp ---------------------------------------------------------------------------------------
+def _warp_lanes(ex: Executor, op):
+    warps = ex.full_warps(op)
+    if len(warps) == ex.L // 32:
+        return warps, ex.lane
+    return warps, (warps[:, None] * 32 + np.arange(32)).reshape(-1)
+
+
+def _warp_uniform(ex: Executor, op, v, lanes, what: str):
+    if not is_lanes(v):
+        return
+    vv = np.asarray(v)[lanes].reshape(-1, 32)
+    bad = (vv != vv[:, :1]).any(axis=1)
+    if bad.any():
+        w = int(np.argmax(bad))
+        first = int(lanes[w * 32])
+        raise InterpError(
+            f"{ex.where(op)}: expected {what} to be the same for all 32 lanes of a warp, but the warp of "
+            f"{ex.actor(first)} has {sorted(set(int(x) for x in vv[w]))[:6]}"
+        )
+
+
+_REG = np.arange(4)
+
+
+def _load_frag(ex: Executor, op, vals, which: str):
+    ring, slot, row, k = vals
+    opid = _opid(ex, op)
+    warps, lanes = _warp_lanes(ex, op)
+    for v, what in ((slot, "slot"), (row, "row" if which == "a" else "n"), (k, "k")):
+        _warp_uniform(ex, op, v, lanes, what)
+    lane_in = (lanes % 32)[:, None]
+    r0 = ex.at(row, lanes)[:, None]
+    k0 = ex.at(k, lanes)[:, None]
+    if which == "a":
+        rr, kk = Lay.mma_a_coord(lane_in, _REG[None, :], 0)
+        rows, cols = r0 + rr, k0 + kk
+    else:
+        kk, nn = Lay.mma_b_coord(lane_in, (_REG % 2)[None, :], 0)
+        rows, cols = r0 + 8 * (_REG // 2)[None, :] + nn, k0 + kk
+    bad = (rows < 0) | (rows >= ring.rows) | (cols < 0) | (cols + 1 >= ring.bk)
+    if bad.any():
+        j = int(np.argmax(bad.any(axis=1)))
+        i = int(np.argmax(bad[j]))
+        raise OutOfBoundsError(
+            f"{ex.where(op)}: {ex.actor(int(lanes[j]))} reads element ({int(rows[j, i])}, {int(cols[j, i])}) "
+            f"outside the ring's {ring.rows} x {ring.bk} tile"
+        )
+    base = _slot_base(ex, op, ring, ex.at(slot, lanes), lanes)
+    byte = base[:, None] + (rows * ring.bk + cols) * ring.esize  # [n, 4]
+    actors = np.repeat(lanes, 4)
+    idx = ex.smem.flat_index(opid, actors, byte.reshape(-1), 4, align=ring.esize, what=f"load_frag_{which} read")
+    regs = i32_from_bytes(ex.smem.read(opid, actors, idx)).reshape(-1, 4)
+    if ex.banks is not None:
+        ex.banks.record(opid, np.swapaxes(byte.reshape(-1, 32, 4), 1, 2).reshape(-1, 32), 4, 32)
+    return _scatter_regs(ex, lanes, regs, np.int64)
+
+
+def _scatter_regs(ex: Executor, lanes, regs, dtype):
+    """[n, r] per-lane registers of `lanes` -> r arrays over all lanes (zeros elsewhere)."""
+    if len(lanes) == ex.L:
+        return [np.ascontiguousarray(regs[:, i]) for i in range(regs.shape[1])]
+    out = []
+    for i in range(regs.shape[1]):
+        full = np.zeros(ex.L, dtype)
+        full[lanes] = regs[:, i]
+        out.append(full)
+    return out
+
+
+@handler("lass_warp.load_frag_a")
+def _load_frag_a(ex, op, vals):
+    return _load_frag(ex, op, vals, "a")
+
+
+@handler("lass_warp.load_frag_b")
+def _load_frag_b(ex, op, vals):
+    return _load_frag(ex, op, vals, "b")
+
+
+# ---- lass_smem ---------------------------------------------------------------------------------------
+@handler("lass_smem.swizzle")
+def _swizzle(ex: Executor, op, vals):
+    bits, base, shift = op.params()
+    mask = (1 << bits) - 1
+    x = vals[0]
+    return [wrap(x ^ (((x >> (base + shift)) & mask) << base), 32)]
+
+
+# ---- lass_nv -----------------------------------------------------------------------------------------
+@handler("lass_nv.thread_id")
+def _thread_id(ex: Executor, op, vals):
+    return [ex.thread_ids]
+
+
+@handler("lass_nv.block_id")
+def _block_id(ex: Executor, op, vals):
+    return [ex.block_ids]
+
+
+# ldmatrix.x4: receiving lane l gets 4 bytes at offset 4*(l%4) of the row supplied by lane 8i + l/4
+_LDM_SUP = (8 * np.arange(4)[None, :] + (np.arange(32) // 4)[:, None])[:, :, None]  # [32, 4, 1]
+_LDM_OFF = (4 * (np.arange(32) % 4)[:, None] + np.arange(4)[None, :])[:, None, :]  # [32, 1, 4]
+
+
+@handler("lass_nv.ldmatrix_x4")
+def _ldmatrix(ex: Executor, op, vals):
+    opid = _opid(ex, op)
+    warps, lanes = _warp_lanes(ex, op)
+    W = len(warps)
+    addr = ex.at(vals[0], lanes).astype(np.int64)
+    rows = ex.smem.flat_index(opid, lanes, addr, 16, align=16, what="ldmatrix row read").reshape(W, 32, 16)
+    recv = rows[:, _LDM_SUP, _LDM_OFF]  # [W, 32 lanes, 4 matrices, 4 bytes]
+    regs = i32_from_bytes(ex.smem.read(opid, np.repeat(lanes, 4), recv.reshape(-1, 4))).reshape(-1, 4)
+    if ex.banks is not None:
+        ex.banks.record(opid, addr.reshape(W, 32), 16, 8)
+    return _scatter_regs(ex, lanes, regs, np.int64)
+
+
+def _perm_tables():
+    pa = np.full(256, -1)
+    pb = np.full(128, -1)
+    pc = np.full(128, -1)
+    for lane in range(32):
+        for reg in range(4):
+            for half in range(2):
+                r, k = Lay.mma_a_coord(lane, reg, half)
+                pa[r * 16 + k] = lane * 8 + reg * 2 + half
+        for reg in range(2):
+            for half in range(2):
+                k, n = Lay.mma_b_coord(lane, reg, half)
+                pb[k * 8 + n] = lane * 4 + reg * 2 + half
+        for idx in range(4):
+            r, n = Lay.mma_c_coord(lane, idx)
+            pc[r * 8 + n] = lane * 4 + idx
+    for p in (pa, pb, pc):
+        assert sorted(p) == list(range(len(p))), "mma fragment maps must be permutations"
+    return pa, pb, pc, np.argsort(pc)
+
+
+# PERM_A[row*16 + k] = lane*8 + reg*2 + half ; PERM_B[k*8 + n] = lane*4 + reg*2 + half ;
+# PERM_C[row*8 + n] = lane*4 + idx ; INV_C[lane*4 + idx] = row*8 + n
+PERM_A, PERM_B, PERM_C, INV_C = _perm_tables()
+
+
+def _halves(ex, regs, lanes):
+    """i32 registers (list of per-lane values) -> [n, 2*len(regs)] f16, low half first."""
+    x = np.stack([ex.at(v, lanes) if len(lanes) != ex.L or not is_lanes(v) else v for v in regs], axis=1)
+    return np.ascontiguousarray((x.astype(np.int64) & 0xFFFFFFFF).astype("<u4")).view("<u2").view(np.float16)
+
+
+@handler("lass_nv.mma_sync")
+def _mma_sync(ex: Executor, op, vals):
+    warps, lanes = _warp_lanes(ex, op)
+    W = len(warps)
+    a = _halves(ex, vals[0:4], lanes).reshape(W, 256)[:, PERM_A].reshape(W, 16, 16)
+    b = _halves(ex, vals[4:6], lanes).reshape(W, 128)[:, PERM_B].reshape(W, 16, 8)
+    c = np.stack(
+        [ex.at(v, lanes) if len(lanes) != ex.L or not is_lanes(v) else v for v in vals[6:10]], axis=1
+    ).astype(F32)
+    c = c.reshape(W, 128)[:, PERM_C].reshape(W, 16, 8)
+    d = np.matmul(a.astype(F32), b.astype(F32)) + c
+    regs = d.reshape(W, 128)[:, INV_C].reshape(W * 32, 4)
+    return _scatter_regs(ex, lanes, regs, F32)
+
+
+@handler("lass_nv.ld_global")
+def _ld_global(ex: Executor, op, vals):
+    src = _buffer(ex, op, vals[0], None, "the source")
+    cnt = len(op.values)
+    lanes = ex.active_lanes()
+    idx = ex.at(vals[1], lanes).astype(np.int64)[:, None] + np.arange(cnt)
+    _gmem_check(ex, op, src, idx, lanes, "loads")
+    return _scatter_regs(ex, lanes, src.array[idx], src.dtype)
+
+
+@handler("lass_nv.st_global")
+def _st_global(ex: Executor, op, vals):
+    dest = _buffer(ex, op, vals[0], None, "the destination")
+    values = vals[2:]
+    lanes = ex.active_lanes()
+    idx = ex.at(vals[1], lanes).astype(np.int64)[:, None] + np.arange(len(values))
+    _gmem_check(ex, op, dest, idx, lanes, "stores")
+    data = np.stack([ex.at(v, lanes) for v in values], axis=1).astype(dest.dtype)
+    dest.array[idx.reshape(-1)] = data.reshape(-1)
+    return []
+
+
+def _load16(ex: Executor, op, src: GlobalBuffer, off, pred, lanes, what: str):
+    """[n, 16] uint8: 16 bytes of src at element offset off per lane, zeros where !pred."""
+    epc = Lay.ACCESS_BYTES // src.dtype.itemsize
+    p = np.asarray(ex.at(pred, lanes), bool)
+    idx = ex.at(off, lanes).astype(np.int64)[:, None] + np.arange(epc)
+    data = np.zeros((len(lanes), epc), src.dtype)
+    if p.any():
+        _gmem_check(ex, op, src, idx[p], lanes[p], what)
+        data[p] = src.array[idx[p]]
+    return data.view(np.uint8).reshape(len(lanes), 16)
+
+
+@handler("lass_nv.ld_global_v4")
+def _ld_global_v4(ex: Executor, op, vals):
+    src = _buffer(ex, op, vals[0], None, "the source")
+    lanes = ex.active_lanes()
+    raw = _load16(ex, op, src, vals[1], vals[2], lanes, "loads (ld.global.v4)")
+    regs = i32_from_bytes(raw.reshape(-1, 4, 4))
+    return _scatter_regs(ex, lanes, regs, np.int64)
+
+
+@handler("lass_nv.cp_async")
+def _cp_async(ex: Executor, op, vals):
+    src = _buffer(ex, op, vals[0], None, "the source")
+    if int(op.bytes.value.data) != 16:
+        raise UnsupportedError(f"{ex.where(op)}: only 16-byte cp.async is supported")
+    opid = _opid(ex, op)
+    lanes = ex.active_lanes()
+    raw = _load16(ex, op, src, vals[1], vals[3], lanes, "copies (cp.async) from")
+    dst = ex.at(vals[2], lanes).astype(np.int64)
+    idx = ex.smem.flat_index(opid, lanes, dst, 16, align=16, what="cp.async write")
+    ex.smem.issue_async(opid, lanes, idx, raw)
+    _record_banks(ex, opid, lanes, dst, 16, 8)
+    return []
+
+
+@handler("lass_nv.st_shared_v4")
+def _st_shared_v4(ex: Executor, op, vals):
+    opid = _opid(ex, op)
+    lanes = ex.active_lanes()
+    addr = ex.at(vals[0], lanes).astype(np.int64)
+    idx = ex.smem.flat_index(opid, lanes, addr, 16, align=16, what="st.shared.v4 write")
+    data = bytes_from_i32(np.stack([ex.at(v, lanes) for v in vals[1:5]], axis=1)).reshape(-1, 16)
+    ex.smem.write(opid, lanes, idx, data)
+    _record_banks(ex, opid, lanes, addr, 16, 8)
+    return []

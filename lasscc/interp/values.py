@@ -1,0 +1,151 @@
+"""How the executor represents IR values, and the integer/float helpers the op handlers share.
+
+A value is either *uniform* (the same for every thread: a Python int / bool, or a numpy float
+scalar of the IR type's precision) or *per lane*: a numpy array whose first axis runs over the
+lanes of the batch (threads of the batch's blocks at the per-thread levels, blocks at the block
+level).  Integers of every width are kept as their signed value in Python ints or int64 arrays and
+wrapped to the IR width after every op (i1 is bool); f16 / f32 / f64 are numpy float16 / float32 /
+float64.  Non-numeric values: `GlobalBuffer` (a memref kernel argument), `RingInfo` (a shared-
+memory ring), and tile / accumulator / staged arrays `[lanes, ...]` at the block level.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    MemRefType,
+)
+
+from lasscc.interp.errors import UnsupportedError
+
+
+@dataclass
+class GlobalBuffer:
+    """A global-memory kernel argument: a flat element array with its logical row-major shape."""
+
+    role: str  # "A", "B" or "D"
+    array: np.ndarray  # flat, contiguous view of the caller's array
+    rows: int  # logical rows: M for A, N for B (stored N x K), M for D
+    cols: int  # K for A and B, N for D
+    mlir_type: MemRefType
+
+    @property
+    def dtype(self):
+        return self.array.dtype
+
+
+@dataclass
+class RingInfo:
+    """A `lass_pipe.ring`: `stages` K-major tiles of rows x bk elements at byte `offset`."""
+
+    offset: int
+    stages: int
+    rows: int
+    bk: int
+    esize: int
+    opid: int
+
+    @property
+    def tile_bytes(self) -> int:
+        return self.rows * self.bk * self.esize
+
+
+def int_width(t) -> int | None:
+    if isinstance(t, IntegerType):
+        return t.width.data
+    if isinstance(t, IndexType):
+        return 64
+    return None
+
+
+def float_dtype(t):
+    if isinstance(t, Float16Type):
+        return np.float16
+    if isinstance(t, Float32Type):
+        return np.float32
+    if isinstance(t, Float64Type):
+        return np.float64
+    return None
+
+
+def numpy_dtype(t, what: str = "type"):
+    fd = float_dtype(t)
+    if fd is not None:
+        return np.dtype(fd)
+    w = int_width(t)
+    if w in (8, 16, 32, 64):
+        return np.dtype(f"int{w}")
+    raise UnsupportedError(f"unsupported {what} {t}")
+
+
+def wrap(x, width: int):
+    """The signed `width`-bit value of integer x (Python int or int64 array); i1 gives bool."""
+    if width == 1:
+        if isinstance(x, np.ndarray):
+            return (x & 1).astype(bool) if x.dtype != bool else x
+        return bool(int(x) & 1)
+    if width >= 64:
+        if isinstance(x, np.ndarray):
+            return x.astype(np.int64, copy=False)
+        x = int(x)
+        return ((x + (1 << 63)) & ((1 << 64) - 1)) - (1 << 63)
+    half = 1 << (width - 1)
+    mask = (1 << width) - 1
+    if isinstance(x, np.ndarray):
+        if x.dtype == bool:
+            x = x.astype(np.int64)
+        return ((x + half) & mask) - half
+    x = int(x)
+    return ((x + half) & mask) - half
+
+
+def unsigned(x, width: int):
+    """The unsigned value of a signed `width`-bit integer."""
+    if width == 1:
+        return x.astype(np.int64) if isinstance(x, np.ndarray) else int(bool(x))
+    if isinstance(x, np.ndarray):
+        if x.dtype == bool:
+            x = x.astype(np.int64)
+        if width >= 64:
+            return x.astype(np.uint64)
+        return x & ((1 << width) - 1)
+    return int(x) & ((1 << width) - 1)
+
+
+def is_lanes(v) -> bool:
+    return isinstance(v, np.ndarray) and v.ndim >= 1
+
+
+# ---- f16x2 packing (i32 registers holding two f16 bit patterns) --------------------------------
+def i32_from_bytes(b: np.ndarray) -> np.ndarray:
+    """[..., 4] uint8 (little endian) -> int64 signed i32 values [...]."""
+    b = np.ascontiguousarray(b, np.uint8)
+    return b.view("<i4")[..., 0].astype(np.int64)
+
+
+def bytes_from_i32(v: np.ndarray) -> np.ndarray:
+    """int values (signed or unsigned i32) [...] -> [..., 4] uint8."""
+    v = np.asarray(v).astype(np.int64) & 0xFFFFFFFF
+    return np.ascontiguousarray(v.astype("<u4")[..., None]).view(np.uint8)
+
+
+def f16_pair_to_i32(lo, hi) -> np.ndarray:
+    """Pack two f16 arrays into signed i32 (low half = lo)."""
+    lo16 = np.asarray(lo, np.float16).view(np.uint16).astype(np.int64)
+    hi16 = np.asarray(hi, np.float16).view(np.uint16).astype(np.int64)
+    return wrap(lo16 | (hi16 << 16), 32)
+
+
+def i32_to_f16_pair(v):
+    """(lo, hi) f16 arrays of i32 registers."""
+    u = np.asarray(v).astype(np.int64) & 0xFFFFFFFF
+    lo = (u & 0xFFFF).astype(np.uint16).view(np.float16)
+    hi = (u >> 16).astype(np.uint16).view(np.float16)
+    return lo, hi
