@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 
-from lasscc.interp.errors import UnsupportedError, describe_op
+from lasscc.interp.errors import UnsupportedError
 from lasscc.interp.executor import HANDLERS
 from lasscc.interp.values import float_dtype, int_width, is_lanes, unsigned, wrap
 
@@ -36,7 +36,8 @@ def _prepared(*names):
 
 
 def _where_ctx(op):
-    return describe_op(-1, op).replace("op #-1 ", "op ")
+    """Prefix of errors raised while specialising a handler (Program.compiled adds the op's index)."""
+    return f"'{op.name}'"
 
 
 def _result_width(op):

@@ -18,6 +18,7 @@ import time
 import numpy as np
 from xdsl.dialects.builtin import MemRefType
 
+from lasscc.dialects.lass import memref_layout
 from lasscc.interp.executor import Program, _as_module, execute_kernel, find_kernel
 from lasscc.interp.values import numpy_dtype
 
@@ -71,8 +72,18 @@ def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True
     prog = Program(find_kernel(module))
     dt = d_dtype_of(module)
     a, b, c, d = make_inputs(m, n, k, seed, beta, dt)
+    # a level-0 lass.gemm may declare other operand layouts: hand it the same matrices in its layout
+    a_arg, b_arg = a, b
+    memrefs = [x for x in prog.func.body.block.args if isinstance(x.type, MemRefType)]
+    if prog.level == 0 and len(memrefs) == 3:
+        if memref_layout(memrefs[0].type) == "col":
+            a_arg = np.ascontiguousarray(a.T)
+        if memref_layout(memrefs[1].type) == "row":
+            b_arg = np.ascontiguousarray(b.T)
     t0 = time.perf_counter()
-    res = execute_kernel(module, m, n, k, a, b, d, alpha, beta, report_banks=report_banks and prog.level > 0, **kw)
+    res = execute_kernel(
+        module, m, n, k, a_arg, b_arg, d, alpha, beta, report_banks=report_banks and prog.level > 0, **kw
+    )
     seconds = time.perf_counter() - t0
     err = rel_error(d, reference(a, b, c, alpha, beta))
     tol = TOLERANCE.get(np.dtype(dt), 1e-3)

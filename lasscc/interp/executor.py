@@ -56,7 +56,7 @@ from lasscc.interp.errors import (
     op_text,
 )
 from lasscc.interp.smem import SharedMemory
-from lasscc.interp.values import GlobalBuffer, int_width, is_lanes, numpy_dtype
+from lasscc.interp.values import GlobalBuffer, float_dtype, int_width, is_lanes, numpy_dtype
 
 # op name -> handler(ex, op, operand_values) -> list of result values
 HANDLERS: dict = {}
@@ -132,7 +132,10 @@ class Program:
                     fn = HANDLERS[op.name]
                     prep = getattr(fn, "prepare", None)
                     if prep is not None:
-                        fn = prep(op)
+                        try:
+                            fn = prep(op)
+                        except UnsupportedError as e:
+                            raise UnsupportedError(f"{self.describe(self.opid[op])}: {e}") from None
                     entries.append((fn, op, tuple(op.operands), tuple(op.results)))
             self._compiled[block] = entries
         return entries
@@ -527,8 +530,6 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta) -> list:
                 raise KernelArgumentError(f"kernel @{prog.name}: more integer arguments than M, N, K")
             out.append(int(v))
             continue
-        from lasscc.interp.values import float_dtype
-
         fd = float_dtype(arg.type)
         if fd is not None:
             v = next(floats, None)

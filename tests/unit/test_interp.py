@@ -93,6 +93,17 @@ def test_level0_f16_output_and_float32_accumulation():
     assert r["ok"], r["rel_err"]
 
 
+def test_level0_other_operand_layouts():
+    text = """
+func.func @gemm(%a: memref<?x?xf16, strided<[1, ?]>>, %b: memref<?x?xf16>, %d: memref<?x?xf32>) {
+  lass.gemm {alpha = 1.0 : f32, beta = 0.0 : f32}
+      ins(%a, %b : memref<?x?xf16, strided<[1, ?]>>, memref<?x?xf16>) outs(%d : memref<?x?xf32>)
+  func.return
+}"""
+    r = run_check(text, 9, 5, 7, seed=11, alpha=1.0, beta=0.0)
+    assert r["ok"], r["rel_err"]
+
+
 # ---- level 1 ---------------------------------------------------------------------------------------
 LEVEL1 = """
 func.func @kernel({sig}) {cfg} {{
@@ -647,6 +658,64 @@ def test_stores_under_a_per_thread_condition_only_touch_active_threads():
     assert (d[1::2] == 1.0).all() and np.isnan(d[::2]).all()
 
 
+def test_scf_while_uniform_and_divergent():
+    loop = """
+  %r = scf.while (%i = %c0) : (i32) -> i32 {{
+    %cond = arith.cmpi slt, %i, {bound} : i32
+    scf.condition(%cond) %i : i32
+  }} do {{
+  ^bb0(%j: i32):
+    %n = arith.addi %j, %c1 : i32
+    scf.yield %n : i32
+  }}
+  %f = arith.sitofp %r : i32 to f32
+  lass_nv.st_global %D[%tid], %f : memref<?x?xf32>, f32"""
+    np.testing.assert_array_equal(run_simt(loop.format(bound="%tid")), np.arange(32))
+    np.testing.assert_array_equal(run_simt(loop.format(bound="%c16")), np.full(32, 16.0))
+
+
+@pytest.mark.parametrize(
+    "expr,fn",
+    [
+        ("arith.divsi %x, %c3", lambda x: int(np.trunc(x / 3))),
+        ("arith.remsi %x, %c3", lambda x: x - 3 * int(np.trunc(x / 3))),
+        ("arith.floordivsi %x, %c3", lambda x: x // 3),
+        ("arith.ceildivsi %x, %c3", lambda x: -((-x) // 3)),
+        ("arith.shrsi %x, %c1", lambda x: x >> 1),
+        ("arith.shrui %x, %c28", lambda x: (x & 0xFFFFFFFF) >> 28),
+        ("arith.divui %x, %c3", lambda x: (x & 0xFFFFFFFF) // 3),
+        ("arith.xori %x, %c3", lambda x: x ^ 3),
+        ("arith.maxsi %x, %c0", lambda x: max(x, 0)),
+        ("arith.minui %x, %c3", lambda x: min(x & 0xFFFFFFFF, 3)),
+    ],
+)
+def test_integer_arith_semantics(expr, fn):
+    # x = tid - 16 in -16..15: signed/unsigned variants differ on the negative half
+    d = run_simt(f"""
+  %c3 = arith.constant 3 : i32
+  %c28 = arith.constant 28 : i32
+  %x = arith.subi %tid, %c16 : i32
+  %y = {expr} : i32
+  %f = arith.sitofp %y : i32 to f32
+  lass_nv.st_global %D[%tid], %f : memref<?x?xf32>, f32""")
+    want = [((fn(t - 16) + 2**31) % 2**32) - 2**31 for t in range(32)]
+    np.testing.assert_array_equal(d, np.array(want, np.float32))
+
+
+def test_unsigned_compare_and_i32_wraparound():
+    d = run_simt("""
+  %x = arith.subi %tid, %c16 : i32
+  %big = arith.constant 2147483647 : i32
+  %w = arith.addi %big, %c1 : i32
+  %lt = arith.cmpi ult, %x, %c16 : i32
+  %neg = arith.cmpi slt, %w, %c0 : i32
+  %both = arith.andi %lt, %neg : i1
+  %f = arith.select %both, %one, %zero : f32
+  lass_nv.st_global %D[%tid], %f : memref<?x?xf32>, f32""")
+    # x <u 16 only for x in 0..15 (tid 16..31); 2^31 - 1 + 1 wraps to a negative i32
+    np.testing.assert_array_equal(d, [0.0] * 16 + [1.0] * 16)
+
+
 def test_barrier_in_divergent_code_is_reported():
     with pytest.raises(DivergenceError) as info:
         run_simt("""
@@ -726,3 +795,19 @@ def test_warp_level_128x128x64_is_fast():
         r = run_check(stages[name], 128, 128, 64, seed=10, alpha=1.0, beta=0.0)
         assert r["ok"] and r["result"].threads == 128
         assert time.perf_counter() - t0 < 10.0
+
+
+def test_cli_run_target_cpu(capsys):
+    _pipeline()
+    from pathlib import Path
+
+    from lasscc.cli import main
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "gemm.mlir"
+    rc = main(["run", str(example), "--m", "128", "--n", "128", "--k", "64", "--target", "cpu",
+               "--stage", "lasscc-warp-mma", "--report", "banks", "--beta", "0.5"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "PASS" in out and "lass_warp.load_frag_a" in out and "conflict" in out
+    rc = main(["run", str(example), "--m", "128", "--n", "128", "--k", "64", "--target", "cpu",
+               "--stage", "lasscc-lower-to-llvm"])
+    assert rc == 2 and "option --stage" in capsys.readouterr().err
