@@ -10,10 +10,13 @@ Output contract: two `lass_pipe.ring`s (A at offset 0, B after it), a loop over 
 
 stages = S >= 3 (cp.async multistage):
     prologue   for s < S-1: copy_async tile s -> slot s (pred s < KT), commit
-    loop kt    wait {pending = S-2}; barrier            // tile kt landed; slot (kt-1)%S is free
-               copy_async tile kt+S-1 -> slot (kt+S-1)%S (pred kt+S-1 < KT); commit
+               wait {pending = S-2}; barrier            // tile 0 landed
+    loop kt    copy_async tile kt+S-1 -> slot (kt+S-1)%S (pred kt+S-1 < KT); commit
                mma on slot kt%S
+               wait {pending = S-2}; barrier            // tile kt+1 landed; slot kt%S is free
     drain      wait {pending = 0}
+The wait and barrier close the iteration (rather than open it) so that lasscc-warp-mma can load
+the next slot's first fragments right after them, overlapping the last mma.sync of this one.
 stages = 2 (MmaPipelined, GMEM -> registers -> SMEM):
     prologue   load_regs tile 0; store_regs -> slot 0; barrier
     loop kt    load_regs tile kt+1 (pred kt+1 < KT: the clear_mask of the last iteration)
@@ -121,6 +124,8 @@ class PipelinePass(ModulePass):
         if S >= 3:
             for s in range(S - 1):
                 copy(b, b.c(s), b.c(s), b.ult(s, kt_count), True)
+            b.insert(lass_pipe.WaitOp.build(attributes={"pending": IntegerAttr(S - 2, 64)}))
+            b.insert(lass_pipe.BarrierOp.build())
         else:
             staged = copy(b, b.c(0), b.c(0), b.ult(0, kt_count), False)
             store(b, staged, b.c(0))
@@ -132,13 +137,13 @@ class PipelinePass(ModulePass):
         kt.name_hint, acc.name_hint = "kt", "acc"
         bb = Builder(InsertPoint.at_end(body))
         if S >= 3:
-            bb.insert(lass_pipe.WaitOp.build(attributes={"pending": IntegerAttr(S - 2, 64)}))
-            bb.insert(lass_pipe.BarrierOp.build())
             nxt = bb.add(kt, S - 1)
             copy(bb, nxt, bb.rem(nxt, S), bb.ult(nxt, kt_count), True)
             slot = bb.rem(kt, S)
             slot.name_hint = "slot"
             acc1 = bb.v(lass_pipe.MmaOp(ra, slot, rb, slot, acc))
+            bb.insert(lass_pipe.WaitOp.build(attributes={"pending": IntegerAttr(S - 2, 64)}))
+            bb.insert(lass_pipe.BarrierOp.build())
         else:
             nxt = bb.add(kt, 1)
             staged = copy(bb, nxt, None, bb.ult(nxt, kt_count), False)

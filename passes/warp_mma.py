@@ -13,7 +13,10 @@ Output contract: the program of one thread.
   16-row slice and `lass_warp.load_frag_b` for each 16-column slice, then `lass_nv.mma_sync`
   m16n8k16 over the (WM/16) x (WN/8) grid in serpentine order (n reversed on odd m rows, so
   consecutive mma.sync share an operand).  Fragments are double buffered: the loads of k-group
-  g+1 are issued before the mma.sync of k-group g;
+  g+1 are issued before the mma.sync of k-group g; and when the mma closes its loop iteration
+  with `wait`/`barrier` on slot = kt % S (lasscc-pipeline's multistage form), the first k-group of
+  the NEXT slot is loaded right after the barrier, before this slot's last mma.sync, and carried
+  into the next iteration as loop values (CUTLASS MmaMultistage's cross-stage prefetch);
 - `lass_tb.epilogue` -> per-thread alpha*acc (+ beta*C when beta != 0, a uniform branch) and
   2-element stores at the C/D fragment coordinates of mma.m16n8k16.
 """
@@ -54,6 +57,9 @@ class _WarpLowering:
         self.kg = cfg.threadblock[2] // MMA_K
         self.acc: dict[SSAValue, list[SSAValue]] = {}
         self.dead: list[Operation] = []
+        # prefetch: mma op -> fragments of its k-group 0 (loop block args); yield -> extra values
+        self.prefetched: dict[Operation, tuple] = {}
+        self.extra_yield: dict[Operation, list[SSAValue]] = {}
         b = Builder(InsertPoint.at_start(fn.body.block))
         self.tid = b.v(lass_nv.ThreadIdOp.build(result_types=[i32]))
         self.tid.name_hint = "tid"
@@ -95,8 +101,9 @@ class _WarpLowering:
         elif isinstance(op, scf.ForOp):
             self.loop(op)
         elif isinstance(op, scf.YieldOp):
-            if any(isinstance(v.type, lass_tb.AccType) for v in op.operands):
-                Rewriter.insert_op(scf.YieldOp(*self.expand(op.operands)), InsertPoint.before(op))
+            if any(isinstance(v.type, lass_tb.AccType) for v in op.operands) or op in self.extra_yield:
+                vals = self.expand(op.operands) + self.extra_yield.get(op, [])
+                Rewriter.insert_op(scf.YieldOp(*vals), InsertPoint.before(op))
                 self.dead.append(op)
         elif isinstance(op, lass_pipe.MmaOp):
             self.mma(op)
@@ -123,6 +130,15 @@ class _WarpLowering:
             return
         inits = self.expand(loop.iter_args)
         old = loop.body.block
+        pf = self.prefetchable(loop)
+        n_frag = 0
+        if pf is not None:
+            b = Builder(InsertPoint.before(loop))
+            first = b.rem(loop.lb, pf.a.type.get_shape()[0])
+            frags = self.load_frags(b, pf, first, 0)
+            flat = [v for f in frags[0] for v in f] + [v for f in frags[1] for v in f]
+            n_frag = len(flat)
+            inits = inits + flat
         new = Block(arg_types=[old.args[0].type] + [v.type for v in inits])
         old.args[0].replace_all_uses_with(new.args[0])
         new.args[0].name_hint = old.args[0].name_hint
@@ -134,6 +150,12 @@ class _WarpLowering:
             else:
                 arg.replace_all_uses_with(new.args[i])
                 i += 1
+        if pf is not None:
+            args = list(new.args[len(new.args) - n_frag:])
+            fa = [args[4 * i: 4 * i + 4] for i in range(self.mi)]
+            rest = args[4 * self.mi:]
+            fb = [rest[2 * j: 2 * j + 2] for j in range(self.ni)]
+            self.prefetched[pf] = (fa, fb)
         for o in list(old.ops):
             o.detach()
             new.add_op(o)
@@ -170,30 +192,66 @@ class _WarpLowering:
         op.n0.replace_all_uses_with(n0)
         self.dead.append(op)
 
+    def prefetchable(self, loop: scf.ForOp) -> lass_pipe.MmaOp | None:
+        """The mma of `loop` if the body ends `mma; [wait;] barrier; yield` with slot = iv % S."""
+        ops = list(loop.body.block.ops)
+        mmas = [o for o in ops if isinstance(o, lass_pipe.MmaOp)]
+        if len(mmas) != 1:
+            return None
+        op = mmas[0]
+        tail = [type(o) for o in ops[ops.index(op) + 1:]]
+        if tail not in ([lass_pipe.WaitOp, lass_pipe.BarrierOp, scf.YieldOp], [lass_pipe.BarrierOp, scf.YieldOp]):
+            return None
+        slot = op.slot_a.owner
+        stages = op.a.type.get_shape()[0]
+        if not (op.slot_a is op.slot_b and isinstance(slot, arith.RemUIOp) and slot.lhs is loop.body.block.args[0]
+                and isinstance(slot.rhs.owner, arith.ConstantOp) and slot.rhs.owner.value.value.data == stages
+                and op.b.type.get_shape()[0] == stages):
+            return None
+        return op
+
+    def load_frags(self, b: Builder, op: lass_pipe.MmaOp, slot: SSAValue, g: int):
+        """A fragments per 16-row slice, B register pairs per n8 block, of k-group g of `slot`."""
+        fa = [list(b.insert(lass_warp.LoadFragAOp.build(
+            operands=[op.a, slot, row, self.ks[g]], result_types=[i32] * 4)).results)
+            for row in self.rows_a]
+        fb: list[list[SSAValue]] = []
+        for col in self.cols_b:
+            r = b.insert(lass_warp.LoadFragBOp.build(
+                operands=[op.b, slot, col, self.ks[g]], result_types=[i32] * 4)).results
+            fb += [[r[0], r[1]], [r[2], r[3]]]
+        return fa, fb
+
     def mma(self, op: lass_pipe.MmaOp) -> None:
         b = Builder(InsertPoint.before(op))
         acc = list(self.acc[op.acc])
 
-        def load(g: int):
-            fa = [list(b.insert(lass_warp.LoadFragAOp.build(
-                operands=[op.a, op.slot_a, row, self.ks[g]], result_types=[i32] * 4)).results)
-                for row in self.rows_a]
-            fb: list[list[SSAValue]] = []
-            for col in self.cols_b:
-                r = b.insert(lass_warp.LoadFragBOp.build(
-                    operands=[op.b, op.slot_b, col, self.ks[g]], result_types=[i32] * 4)).results
-                fb += [[r[0], r[1]], [r[2], r[3]]]
-            return fa, fb
-
-        frags = load(0)
-        for g in range(self.kg):
-            nxt = load(g + 1) if g + 1 < self.kg else None  # fragment double buffering
+        def issue(bld: Builder, frags) -> None:
             fa, fb = frags
             for mi, ni in serpentine(self.mi, self.ni):
                 base = (mi * self.ni + ni) * 4
-                mma = b.insert(lass_nv.MmaSyncOp(fa[mi], fb[ni], acc[base : base + 4]))
+                mma = bld.insert(lass_nv.MmaSyncOp(fa[mi], fb[ni], acc[base : base + 4]))
                 acc[base : base + 4] = list(mma.results)
+
+        prefetched = self.prefetched.get(op)
+        frags = prefetched if prefetched is not None else self.load_frags(b, op, op.slot_a, 0)
+        for g in range(self.kg - 1):
+            nxt = self.load_frags(b, op, op.slot_a, g + 1)  # fragment double buffering
+            issue(b, frags)
             frags = nxt
+        if prefetched is None:
+            issue(b, frags)
+        else:
+            # after the closing barrier: next slot's k-group 0, then this slot's last mma.sync
+            barrier = next(o for o in _ops_after(op) if isinstance(o, lass_pipe.BarrierOp))
+            yield_op = barrier.next_op
+            after = Builder(InsertPoint.after(barrier))
+            iv = op.slot_a.owner.lhs
+            stages = op.a.type.get_shape()[0]
+            nxt_slot = after.rem(after.add(iv, 1), stages)
+            nf = self.load_frags(after, op, nxt_slot, 0)
+            issue(after, frags)
+            self.extra_yield[yield_op] = [v for f in nf[0] for v in f] + [v for f in nf[1] for v in f]
         self.acc[op.result] = acc
         self.dead.append(op)
 
@@ -232,6 +290,13 @@ class _WarpLowering:
         stores(Builder(InsertPoint.at_end(else_b)), False)
         b.insert(scf.IfOp(has_c, [], Region(then_b), Region(else_b)))
         self.dead.append(op)
+
+
+def _ops_after(op: Operation):
+    cur = op.next_op
+    while cur is not None:
+        yield cur
+        cur = cur.next_op
 
 
 @dataclass(frozen=True)
