@@ -16,7 +16,8 @@ Output contract: the program of one thread.
   g+1 are issued before the mma.sync of k-group g; and when the mma closes its loop iteration
   with `wait`/`barrier` on slot = kt % S (lasscc-pipeline's multistage form), the first k-group of
   the NEXT slot is loaded right after the barrier, before this slot's last mma.sync, and carried
-  into the next iteration as loop values (CUTLASS MmaMultistage's cross-stage prefetch);
+  into the next iteration as loop values (CUTLASS MmaMultistage's cross-stage prefetch; only for
+  BK / 16 <= PREFETCH_MAX_KGROUPS, see there);
 - `lass_tb.epilogue` -> per-thread alpha*acc (+ beta*C when beta != 0, a uniform branch) and
   2-element stores at the C/D fragment coordinates of mma.m16n8k16.
 """
@@ -38,6 +39,13 @@ from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_warp
 from lasscc.layout import MMA_K, MMA_M, MMA_N, WARP_SIZE
 from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
 from lasscc.source import op_location
+
+
+# The cross-stage prefetch keeps a third fragment set live across the barrier.  With a 64x64 warp
+# tile and BK = 64 (4 k-groups) ptxas 13.0 then spills (255 registers + 48 B stack, sm_80 and
+# sm_90a); with BK = 32 (2 k-groups) it fits in 252 and lifts 128x256x32 from 326 to 424 TFLOP/s
+# (H200, BENCHMARKS.md).  Above this many k-groups per tile the prefetch is left out.
+PREFETCH_MAX_KGROUPS = 2
 
 
 def serpentine(mi_count: int, ni_count: int) -> list[tuple[int, int]]:
@@ -194,6 +202,8 @@ class _WarpLowering:
 
     def prefetchable(self, loop: scf.ForOp) -> lass_pipe.MmaOp | None:
         """The mma of `loop` if the body ends `mma; [wait;] barrier; yield` with slot = iv % S."""
+        if self.kg > PREFETCH_MAX_KGROUPS:
+            return None
         ops = list(loop.body.block.ops)
         mmas = [o for o in ops if isinstance(o, lass_pipe.MmaOp)]
         if len(mmas) != 1:
