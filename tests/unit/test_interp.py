@@ -376,10 +376,10 @@ func.func @warp_mma({SIG.format(dt=dt)}) {cfg_attr((16, 16, 16), (16, 16, 16), 2
   %o1 = arith.addi %g8N, %col : i32
   %o2 = arith.addi %o0, %c8 : i32
   %o3 = arith.addi %o1, %c8 : i32
-  lass_nv.st_global %D[%o0], %d0, %d1 : memref<?x?xf32>, f32, f32
-  lass_nv.st_global %D[%o1], %d2, %d3 : memref<?x?xf32>, f32, f32
-  lass_nv.st_global %D[%o2], %e0, %e1 : memref<?x?xf32>, f32, f32
-  lass_nv.st_global %D[%o3], %e2, %e3 : memref<?x?xf32>, f32, f32
+  lass_nv.st_global %D[%o0], %d0, %d1 if %true : memref<?x?xf32>, f32, f32
+  lass_nv.st_global %D[%o1], %d2, %d3 if %true : memref<?x?xf32>, f32, f32
+  lass_nv.st_global %D[%o2], %e0, %e1 if %true : memref<?x?xf32>, f32, f32
+  lass_nv.st_global %D[%o3], %e2, %e3 if %true : memref<?x?xf32>, f32, f32
   func.return
 }}
 """
@@ -582,7 +582,7 @@ func.func @frag({SIG.format(dt="f32")}) {cfg_attr((16, 16, 32), (16, 16, 32), 2)
   %a0, %a1, %a2, %a3 = lass_warp.load_frag_a %ra[%c0], %c0, %c0 : {ring}
   %f = arith.bitcast %a0 : i32 to f32
   %tid = lass_nv.thread_id
-  lass_nv.st_global %D[%tid], %f : memref<?x?xf32>, f32
+  lass_nv.st_global %D[%tid], %f if %true : memref<?x?xf32>, f32
   func.return
 }}
 """
@@ -606,6 +606,7 @@ def simt(body: str) -> str:
     return f"""
 func.func @simt({SIG.format(dt="f32")}) {cfg_attr((16, 16, 16), (16, 16, 16), 2)} {{
   %tid = lass_nv.thread_id
+  %true = arith.constant true
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c16 = arith.constant 16 : i32
@@ -634,7 +635,7 @@ def test_divergent_if_merges_per_thread():
     %m = arith.constant -1.0 : f32
     scf.yield %m : f32
   }
-  lass_nv.st_global %D[%tid], %v : memref<?x?xf32>, f32""")
+  lass_nv.st_global %D[%tid], %v if %true : memref<?x?xf32>, f32""")
     np.testing.assert_array_equal(d, [float(t) if t < 16 else -1.0 for t in range(32)])
 
 
@@ -644,7 +645,7 @@ def test_divergent_loop_bounds():
     %n = arith.addf %acc, %one : f32
     scf.yield %n : f32
   }
-  lass_nv.st_global %D[%tid], %s : memref<?x?xf32>, f32""")
+  lass_nv.st_global %D[%tid], %s if %true : memref<?x?xf32>, f32""")
     np.testing.assert_array_equal(d, np.arange(32, dtype=np.float32))
 
 
@@ -653,9 +654,59 @@ def test_stores_under_a_per_thread_condition_only_touch_active_threads():
   %odd = arith.andi %tid, %c1 : i32
   %is_odd = arith.cmpi ne, %odd, %c0 : i32
   scf.if %is_odd {
-    lass_nv.st_global %D[%tid], %one : memref<?x?xf32>, f32
+    lass_nv.st_global %D[%tid], %one if %true : memref<?x?xf32>, f32
   }""")
     assert (d[1::2] == 1.0).all() and np.isnan(d[::2]).all()
+
+
+GUARDS = """
+  %false = arith.constant false
+  %big = arith.constant 1000000 : i32
+  %far = arith.addi %tid, %big : i32
+  %odd = arith.andi %tid, %c1 : i32
+  %is_odd = arith.cmpi ne, %odd, %c0 : i32
+  %lt = arith.cmpi slt, %tid, %c16 : i32"""
+
+
+def test_predicated_off_st_global_leaves_d_untouched():
+    # off everywhere: no store, and no out-of-bounds error even a million elements past the end
+    d = run_simt(GUARDS + """
+  lass_nv.st_global %D[%tid], %one if %false : memref<?x?xf32>, f32
+  lass_nv.st_global %D[%far], %one, %one if %false : memref<?x?xf32>, f32, f32""")
+    assert np.isnan(d).all()
+    # per-thread predicate: only the odd threads store
+    d = run_simt(GUARDS + """
+  lass_nv.st_global %D[%tid], %one if %is_odd : memref<?x?xf32>, f32""")
+    assert (d[1::2] == 1.0).all() and np.isnan(d[::2]).all()
+    # the same far store predicated on is a real out-of-bounds store
+    with pytest.raises(OutOfBoundsError, match="lass_nv.st_global"):
+        run_simt(GUARDS + """
+  lass_nv.st_global %D[%far], %one if %true : memref<?x?xf32>, f32""")
+
+
+def test_predicated_off_ld_global_yields_zeros_without_out_of_bounds():
+    def run(body):
+        d = np.arange(32, dtype=np.float32).reshape(2, 16) + 1.0  # no zeros: a zero was loaded
+        z = np.zeros((2, 16), np.float16)
+        execute_kernel(simt(GUARDS + body), 2, 16, 16, z, np.zeros((16, 16), np.float16), d, 1.0, 0.0)
+        return d.reshape(-1)
+
+    # off everywhere, at an out-of-range offset: zeros, no out-of-bounds error
+    d = run("""
+  %x:2 = lass_nv.ld_global %D[%far] x 2 if %false : memref<?x?xf32>
+  %s = arith.addf %x#0, %x#1 : f32
+  lass_nv.st_global %D[%tid], %s if %true : memref<?x?xf32>, f32""")
+    np.testing.assert_array_equal(d, np.zeros(32, np.float32))
+    # per-thread: threads 0..15 load D[tid], threads 16..31 are off at an out-of-range offset
+    d = run("""
+  %off = arith.select %lt, %tid, %far : i32
+  %x = lass_nv.ld_global %D[%off] x 1 if %lt : memref<?x?xf32>
+  lass_nv.st_global %D[%tid], %x if %true : memref<?x?xf32>, f32""")
+    np.testing.assert_array_equal(d, [t + 1.0 for t in range(16)] + [0.0] * 16)
+    # the same far load predicated on is a real out-of-bounds load
+    with pytest.raises(OutOfBoundsError, match="lass_nv.ld_global"):
+        run("""
+  %x = lass_nv.ld_global %D[%far] x 1 if %true : memref<?x?xf32>""")
 
 
 def test_scf_while_uniform_and_divergent():
@@ -669,7 +720,7 @@ def test_scf_while_uniform_and_divergent():
     scf.yield %n : i32
   }}
   %f = arith.sitofp %r : i32 to f32
-  lass_nv.st_global %D[%tid], %f : memref<?x?xf32>, f32"""
+  lass_nv.st_global %D[%tid], %f if %true : memref<?x?xf32>, f32"""
     np.testing.assert_array_equal(run_simt(loop.format(bound="%tid")), np.arange(32))
     np.testing.assert_array_equal(run_simt(loop.format(bound="%c16")), np.full(32, 16.0))
 
@@ -697,7 +748,7 @@ def test_integer_arith_semantics(expr, fn):
   %x = arith.subi %tid, %c16 : i32
   %y = {expr} : i32
   %f = arith.sitofp %y : i32 to f32
-  lass_nv.st_global %D[%tid], %f : memref<?x?xf32>, f32""")
+  lass_nv.st_global %D[%tid], %f if %true : memref<?x?xf32>, f32""")
     want = [((fn(t - 16) + 2**31) % 2**32) - 2**31 for t in range(32)]
     np.testing.assert_array_equal(d, np.array(want, np.float32))
 
@@ -711,7 +762,7 @@ def test_unsigned_compare_and_i32_wraparound():
   %neg = arith.cmpi slt, %w, %c0 : i32
   %both = arith.andi %lt, %neg : i1
   %f = arith.select %both, %one, %zero : f32
-  lass_nv.st_global %D[%tid], %f : memref<?x?xf32>, f32""")
+  lass_nv.st_global %D[%tid], %f if %true : memref<?x?xf32>, f32""")
     # x <u 16 only for x in 0..15 (tid 16..31); 2^31 - 1 + 1 wraps to a negative i32
     np.testing.assert_array_equal(d, [0.0] * 16 + [1.0] * 16)
 

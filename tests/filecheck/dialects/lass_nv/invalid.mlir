@@ -66,32 +66,32 @@ func.func @mma_sync_f16_accumulator(%a: i32, %c: f16) {
 
 // ---- lass_nv.ld_global ----
 
-func.func @ld_global_count_3(%D: memref<?x?xf32>, %off: i32) {
-  %x:3 = lass_nv.ld_global %D[%off] x 3 : memref<?x?xf32>
+func.func @ld_global_count_3(%D: memref<?x?xf32>, %off: i32, %p: i1) {
+  %x:3 = lass_nv.ld_global %D[%off] x 3 if %p : memref<?x?xf32>
   func.return
 }
 // CHECK: Operation does not verify: expected 1, 2 or 4 results of type f32, got ['f32', 'f32', 'f32']
 
 // -----
 
-func.func @ld_global_count_0(%D: memref<?x?xf32>, %off: i32) {
-  lass_nv.ld_global %D[%off] x 0 : memref<?x?xf32>
+func.func @ld_global_count_0(%D: memref<?x?xf32>, %off: i32, %p: i1) {
+  lass_nv.ld_global %D[%off] x 0 if %p : memref<?x?xf32>
   func.return
 }
 // CHECK: Operation does not verify: expected 1, 2 or 4 results of type f32, got []
 
 // -----
 
-func.func @ld_global_result_type(%D: memref<?x?xf32>, %off: i32) {
-  %x:2 = "lass_nv.ld_global"(%D, %off) : (memref<?x?xf32>, i32) -> (f32, f16)
+func.func @ld_global_result_type(%D: memref<?x?xf32>, %off: i32, %p: i1) {
+  %x:2 = "lass_nv.ld_global"(%D, %off, %p) : (memref<?x?xf32>, i32, i1) -> (f32, f16)
   func.return
 }
 // CHECK: Operation does not verify: expected 1, 2 or 4 results of type f32, got ['f32', 'f16']
 
 // -----
 
-func.func @ld_global_type_mismatch(%D: memref<?x?xf32>, %off: i32) {
-  %x = lass_nv.ld_global %D[%off] x 1 : memref<?x?xf16>
+func.func @ld_global_type_mismatch(%D: memref<?x?xf32>, %off: i32, %p: i1) {
+  %x = lass_nv.ld_global %D[%off] x 1 if %p : memref<?x?xf16>
   func.return
 }
 // The custom parser reports this itself ("expected the source's type ...") or, when it resolves the
@@ -100,37 +100,63 @@ func.func @ld_global_type_mismatch(%D: memref<?x?xf32>, %off: i32) {
 
 // -----
 
-func.func @ld_global_not_memref(%D: memref<?x?xf32>, %off: i32) {
-  %x = lass_nv.ld_global %D[%off] x 1 : tensor<?x?xf32>
+func.func @ld_global_not_memref(%D: memref<?x?xf32>, %off: i32, %p: i1) {
+  %x = lass_nv.ld_global %D[%off] x 1 if %p : tensor<?x?xf32>
   func.return
 }
 // CHECK: expected a memref type, got tensor<?x?xf32>
 
 // -----
 
+// The predicate must be i1: the custom parser resolves it as i1, so an i32 value is a type clash ...
+func.func @ld_global_pred_i32(%D: memref<?x?xf32>, %off: i32) {
+  %x:2 = lass_nv.ld_global %D[%off] x 2 if %off : memref<?x?xf32>
+  func.return
+}
+// CHECK: operand is used with type i1, but has been previously used or defined with type i32
+
+// -----
+
+// ... and in generic form the operand constraint rejects it.
+func.func @ld_global_pred_i32_generic(%D: memref<?x?xf32>, %off: i32) {
+  %x:2 = "lass_nv.ld_global"(%D, %off, %off) : (memref<?x?xf32>, i32, i32) -> (f32, f32)
+  func.return
+}
+// CHECK: Operation does not verify: operand 'pred' at position 2 does not verify:
+
+// -----
+
 // ---- lass_nv.st_global ----
 
-func.func @st_global_count_3(%D: memref<?x?xf32>, %off: i32, %v: f32) {
-  lass_nv.st_global %D[%off], %v, %v, %v : memref<?x?xf32>, f32, f32, f32
+func.func @st_global_count_3(%D: memref<?x?xf32>, %off: i32, %v: f32, %p: i1) {
+  lass_nv.st_global %D[%off], %v, %v, %v if %p : memref<?x?xf32>, f32, f32, f32
   func.return
 }
 // CHECK: Operation does not verify: expected 1, 2 or 4 values of type f32, got ['f32', 'f32', 'f32']
 
 // -----
 
-func.func @st_global_value_type(%D: memref<?x?xf32>, %off: i32, %v: f16) {
-  lass_nv.st_global %D[%off], %v : memref<?x?xf32>, f16
+func.func @st_global_value_type(%D: memref<?x?xf32>, %off: i32, %v: f16, %p: i1) {
+  lass_nv.st_global %D[%off], %v if %p : memref<?x?xf32>, f16
   func.return
 }
 // CHECK: Operation does not verify: expected 1, 2 or 4 values of type f32, got ['f16']
 
 // -----
 
-func.func @st_global_no_values(%D: memref<?x?xf32>, %off: i32) {
-  "lass_nv.st_global"(%D, %off) : (memref<?x?xf32>, i32) -> ()
+func.func @st_global_no_values(%D: memref<?x?xf32>, %off: i32, %p: i1) {
+  "lass_nv.st_global"(%D, %off, %p) : (memref<?x?xf32>, i32, i1) -> ()
   func.return
 }
 // CHECK: Operation does not verify: expected 1, 2 or 4 values of type f32, got []
+
+// -----
+
+func.func @st_global_pred_f32(%D: memref<?x?xf32>, %off: i32, %v: f32) {
+  "lass_nv.st_global"(%D, %off, %v, %v) : (memref<?x?xf32>, i32, f32, f32) -> ()
+  func.return
+}
+// CHECK: Operation does not verify: operand 'pred' at position 2 does not verify:
 
 // -----
 

@@ -53,32 +53,46 @@ func.func @staged_copy(%A: memref<?x?xf16>, %off: i32, %pred: i1, %dst: i32) {
   func.return
 }
 
-// The epilogue: 1, 2 and 4 element loads and stores.
+// The epilogue: 1, 2 and 4 element loads and stores, guarded by %p.
 // CHECK-LABEL: func.func @epilogue(
-// CHECK-SAME:    %D: memref<?x?xf32>, %off: i32)
-// CHECK-NEXT:    [[X:%.+]] = lass_nv.ld_global %D[%off] x 1 : memref<?x?xf32>
-// CHECK-NEXT:    [[Y0:%[^ ,]+]], [[Y1:%[^ ,]+]] = lass_nv.ld_global %D[%off] x 2 : memref<?x?xf32>
-// CHECK-NEXT:    [[Z0:%[^ ,]+]], [[Z1:%[^ ,]+]], [[Z2:%[^ ,]+]], [[Z3:%[^ ,]+]] = lass_nv.ld_global %D[%off] x 4 : memref<?x?xf32>
-// CHECK-NEXT:    lass_nv.st_global %D[%off], [[X]] : memref<?x?xf32>, f32
-// CHECK-NEXT:    lass_nv.st_global %D[%off], [[Y0]], [[Y1]] : memref<?x?xf32>, f32, f32
-// CHECK-NEXT:    lass_nv.st_global %D[%off], [[Z0]], [[Z1]], [[Z2]], [[Z3]] : memref<?x?xf32>, f32, f32, f32, f32
+// CHECK-SAME:    %D: memref<?x?xf32>, %off: i32, %p: i1)
+// CHECK-NEXT:    [[X:%.+]] = lass_nv.ld_global %D[%off] x 1 if %p : memref<?x?xf32>
+// CHECK-NEXT:    [[Y0:%[^ ,]+]], [[Y1:%[^ ,]+]] = lass_nv.ld_global %D[%off] x 2 if %p : memref<?x?xf32>
+// CHECK-NEXT:    [[Z0:%[^ ,]+]], [[Z1:%[^ ,]+]], [[Z2:%[^ ,]+]], [[Z3:%[^ ,]+]] = lass_nv.ld_global %D[%off] x 4 if %p : memref<?x?xf32>
+// CHECK-NEXT:    lass_nv.st_global %D[%off], [[X]] if %p : memref<?x?xf32>, f32
+// CHECK-NEXT:    lass_nv.st_global %D[%off], [[Y0]], [[Y1]] if %p : memref<?x?xf32>, f32, f32
+// CHECK-NEXT:    lass_nv.st_global %D[%off], [[Z0]], [[Z1]], [[Z2]], [[Z3]] if %p : memref<?x?xf32>, f32, f32, f32, f32
 // CHECK-NEXT:    func.return
-func.func @epilogue(%D: memref<?x?xf32>, %off: i32) {
-  %x = lass_nv.ld_global %D[%off] x 1 : memref<?x?xf32>
-  %y:2 = lass_nv.ld_global %D[%off] x 2 : memref<?x?xf32>
-  %z:4 = lass_nv.ld_global %D[%off] x 4 : memref<?x?xf32>
-  lass_nv.st_global %D[%off], %x : memref<?x?xf32>, f32
-  lass_nv.st_global %D[%off], %y#0, %y#1 : memref<?x?xf32>, f32, f32
-  lass_nv.st_global %D[%off], %z#0, %z#1, %z#2, %z#3 : memref<?x?xf32>, f32, f32, f32, f32
+func.func @epilogue(%D: memref<?x?xf32>, %off: i32, %p: i1) {
+  %x = lass_nv.ld_global %D[%off] x 1 if %p : memref<?x?xf32>
+  %y:2 = lass_nv.ld_global %D[%off] x 2 if %p : memref<?x?xf32>
+  %z:4 = lass_nv.ld_global %D[%off] x 4 if %p : memref<?x?xf32>
+  lass_nv.st_global %D[%off], %x if %p : memref<?x?xf32>, f32
+  lass_nv.st_global %D[%off], %y#0, %y#1 if %p : memref<?x?xf32>, f32, f32
+  lass_nv.st_global %D[%off], %z#0, %z#1, %z#2, %z#3 if %p : memref<?x?xf32>, f32, f32, f32, f32
   func.return
 }
 
 // f16 elements, and a statically shaped memref.
 // CHECK-LABEL: func.func @ld_st_global_f16(
-// CHECK-NEXT:    [[H0:%[^ ,]+]], [[H1:%[^ ,]+]] = lass_nv.ld_global %C[%off] x 2 : memref<64x64xf16>
-// CHECK-NEXT:    lass_nv.st_global %C[%off], [[H1]], [[H0]] : memref<64x64xf16>, f16, f16
-func.func @ld_st_global_f16(%C: memref<64x64xf16>, %off: i32) {
-  %h:2 = lass_nv.ld_global %C[%off] x 2 : memref<64x64xf16>
-  lass_nv.st_global %C[%off], %h#1, %h#0 : memref<64x64xf16>, f16, f16
+// CHECK-NEXT:    [[H0:%[^ ,]+]], [[H1:%[^ ,]+]] = lass_nv.ld_global %C[%off] x 2 if %p : memref<64x64xf16>
+// CHECK-NEXT:    lass_nv.st_global %C[%off], [[H1]], [[H0]] if %p : memref<64x64xf16>, f16, f16
+func.func @ld_st_global_f16(%C: memref<64x64xf16>, %off: i32, %p: i1) {
+  %h:2 = lass_nv.ld_global %C[%off] x 2 if %p : memref<64x64xf16>
+  lass_nv.st_global %C[%off], %h#1, %h#0 if %p : memref<64x64xf16>, f16, f16
+  func.return
+}
+
+// Predicated off by a constant false (an out-of-bounds tile edge), and an attr-dict before the colon.
+// CHECK-LABEL: func.func @guarded_off(
+// CHECK-SAME:    %D: memref<?x?xf32>, %off: i32)
+// CHECK-NEXT:    [[F:%.+]] = arith.constant false
+// CHECK-NEXT:    [[G0:%[^ ,]+]], [[G1:%[^ ,]+]] = lass_nv.ld_global %D[%off] x 2 if [[F]] {tag = "edge"} : memref<?x?xf32>
+// CHECK-NEXT:    lass_nv.st_global %D[%off], [[G0]], [[G1]] if [[F]] {tag = "edge"} : memref<?x?xf32>, f32, f32
+// CHECK-NEXT:    func.return
+func.func @guarded_off(%D: memref<?x?xf32>, %off: i32) {
+  %false = arith.constant false
+  %g:2 = lass_nv.ld_global %D[%off] x 2 if %false {tag = "edge"} : memref<?x?xf32>
+  lass_nv.st_global %D[%off], %g#0, %g#1 if %false {tag = "edge"} : memref<?x?xf32>, f32, f32
   func.return
 }
