@@ -177,16 +177,18 @@ class StSharedV4Op(IRDLOperation):
 
 @irdl_op_definition
 class LdGlobalOp(IRDLOperation):
-    """ld.global of len(results) consecutive elements at source[offset] (vectorised when 2 or 4)."""
+    """ld.global of len(results) consecutive elements at source[offset] (vectorised when 2 or 4);
+    zeros, and no memory access, where `pred` is false (PTX ISA 9.7.9.8, guarded by a predicate)."""
 
     name = "lass_nv.ld_global"
     source = operand_def(MemRefType)
     offset = operand_def(i32)
+    pred = operand_def(i1)
     values = var_result_def()
 
-    def __init__(self, source, offset, count: int):
+    def __init__(self, source, offset, pred, count: int):
         et = source.type.get_element_type()
-        super().__init__(operands=[source, offset], result_types=[[et] * count])
+        super().__init__(operands=[source, offset, pred], result_types=[[et] * count])
 
     def verify_(self) -> None:
         et = self.source.type.get_element_type()
@@ -198,7 +200,10 @@ class LdGlobalOp(IRDLOperation):
         printer.print_operand(self.source)
         printer.print_string("[")
         printer.print_operand(self.offset)
-        printer.print_string(f"] x {len(self.values)} : ")
+        printer.print_string(f"] x {len(self.values)} if ")
+        printer.print_operand(self.pred)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
         printer.print_attribute(self.source.type)
 
     @classmethod
@@ -209,22 +214,32 @@ class LdGlobalOp(IRDLOperation):
         parser.parse_punctuation("]")
         parser.parse_characters("x", " before the element count")
         count = parser.parse_integer()
+        parser.parse_keyword("if")
+        pred = parser.parse_operand(i1)
+        attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
+        pos = parser.pos
         t = parser.parse_type()
         if not isinstance(t, MemRefType):
-            parser.raise_error(f"expected a memref type, got {t}")
-        return cls(parser.resolve_operand(src, t), off, count)
+            parser.raise_error(f"expected a memref type, got {t}", pos, parser.pos)
+        op = cls(parser.resolve_operand(src, t), off, pred, count)
+        op.attributes.update(attrs)
+        return op
 
 
 @irdl_op_definition
 class StGlobalOp(IRDLOperation):
-    """st.global of len(values) consecutive elements at dest[offset] (vectorised when 2 or 4)."""
+    """st.global of len(values) consecutive elements at dest[offset] (vectorised when 2 or 4), only
+    where `pred` is true (a guarded store: the epilogue's bounds check)."""
 
     name = "lass_nv.st_global"
     dest = operand_def(MemRefType)
     offset = operand_def(i32)
+    pred = operand_def(i1)
     values = var_operand_def()
-    assembly_format = "$dest `[` $offset `]` `,` $values attr-dict `:` type($dest) `,` type($values)"
+    assembly_format = (
+        "$dest `[` $offset `]` `,` $values `if` $pred attr-dict `:` type($dest) `,` type($values)"
+    )
 
     def verify_(self) -> None:
         et = self.dest.type.get_element_type()

@@ -219,19 +219,31 @@ class _Lowerer:
                 vec = self.emit(llvm.InsertElementOp(vec, self.v(x), self.const(i)))
             self.emit(llvm.StoreOp(vec, self.shared_ptr(self.v(op.addr)), alignment=16))
         elif isinstance(op, lass_nv.LdGlobalOp):
+            # guarded load: read through a safe address (the base) when !pred, then select zero
             et = op.source.type.get_element_type()
-            ptr = self.global_ptr(self.v(op.source), self.v(op.offset))
+            base, pred = self.v(op.source), self.v(op.pred)
+            ptr = self.emit(llvm.SelectOp(pred, self.global_ptr(base, self.v(op.offset)), base))
             n = len(op.values)
+            zero = self.emit(llvm.ConstantOp(FloatAttr(0.0, et), et))
             for i, res in enumerate(op.values):
                 p = ptr if i == 0 else self.emit(llvm.GEPOp(ptr, [i], et, result_type=_ptr(GLOBAL_AS)))
-                m[res] = self.emit(llvm.LoadOp(p, et, alignment=(et.bitwidth // 8) * (n if i == 0 else 1)))
+                val = self.emit(llvm.LoadOp(p, et, alignment=(et.bitwidth // 8) * (n if i == 0 else 1)))
+                m[res] = self.emit(llvm.SelectOp(pred, val, zero))
         elif isinstance(op, lass_nv.StGlobalOp):
+            # guarded store: branch around it
             et = op.dest.type.get_element_type()
+            store_b, merge = self.new_block(), None
+            head = self.cur
+            self.cur = store_b
             ptr = self.global_ptr(self.v(op.dest), self.v(op.offset))
             n = len(op.values)
             for i, val in enumerate(op.values):
                 p = ptr if i == 0 else self.emit(llvm.GEPOp(ptr, [i], et, result_type=_ptr(GLOBAL_AS)))
                 self.emit(llvm.StoreOp(self.v(val), p, alignment=(et.bitwidth // 8) * (n if i == 0 else 1)))
+            merge = self.new_block()
+            self.emit(llvm.BrOp(merge))
+            head.add_op(llvm.CondBrOp(self.v(op.pred), store_b, [], merge, []))
+            self.cur = merge
         else:
             raise PassFailedException(
                 f"{op_location(op)}: error: expected arith, scf, lass_nv or lass_smem ops after lasscc-swizzle-smem, "

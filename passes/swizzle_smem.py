@@ -11,8 +11,9 @@ Output contract: no `lass_pipe`/`lass_warp` ops remain.
   (Swizzle<3,4,3>, lasscc.layout.swizzle_byte_offset; reference 003's crosswise layout).
 - fragment loads -> `lass_nv.ldmatrix_x4` with per-lane row addresses
   (lasscc.layout.ldmatrix_a_lane_src / ldmatrix_b_lane_src), so register i is mma register i;
-- tile copies -> 16-byte accesses under the copy thread map (lasscc.layout.copy_thread_map):
-  `lass_nv.cp_async` (zero-fill on a false predicate), or `lass_nv.ld_global_v4` +
+- tile copies -> 16-byte accesses under the copy thread map (lasscc.layout.copy_thread_map),
+  each predicated on the copy's predicate and on its chunk lying inside the operand (rows < M or
+  N, k < K; K a multiple of 8): `lass_nv.cp_async` (zero-fill on a false predicate), or `lass_nv.ld_global_v4` +
   `lass_nv.st_shared_v4` for register-staged tiles;
 - commit / wait / barrier -> `lass_nv.cp_async_commit / cp_async_wait / bar_sync`.
 Option `swizzle=false` keeps the logical (row-major) layout: the CPU executor's bank report
@@ -92,6 +93,16 @@ class _Swizzler:
             out.append((b.div(chunk, per_row), b.mul(b.rem(chunk, per_row), ACCESS_BYTES // eb)))
         return out
 
+    def in_bounds(self, b: Builder, op, r, k) -> SSAValue:
+        """The copy's predicate and this chunk inside the operand: row < M (A) or N (B), k < K.
+
+        K is a multiple of 8 (16-byte rows; `lasscc run` checks it), so a chunk is wholly in or out.
+        """
+        limit = kernel_arg(self.fn, "M" if op.operand.data == "A" else "N")
+        row_ok = b.ult(b.add(op.row0, r), limit)
+        k_ok = b.ult(b.add(op.k0, k), kernel_arg(self.fn, "K"))
+        return b.and_(op.pred, b.and_(row_ok, k_ok))
+
     def global_offset(self, b: Builder, row0, k0, r, k) -> SSAValue:
         # A (row-major M x K) and B (column-major K x N) both have K contiguous, leading dim K.
         return b.add(b.mul(b.add(row0, r), kernel_arg(self.fn, "K")), b.add(k0, k))
@@ -109,7 +120,8 @@ class _Swizzler:
             for r, k in self.chunks(b, op.ring.type):
                 g = self.global_offset(b, op.row0, op.k0, r, k)
                 s = self.addr(b, op.ring, op.slot, r, k)
-                b.insert(lass_nv.CpAsyncOp.build(operands=[op.source, g, s, op.pred],
+                p = self.in_bounds(b, op, r, k)
+                b.insert(lass_nv.CpAsyncOp.build(operands=[op.source, g, s, p],
                                                  attributes={"bytes": IntegerAttr(ACCESS_BYTES, 64)}))
         elif isinstance(op, lass_pipe.LoadRegsOp):
             rows, bk = op.result.type.get_shape()
@@ -117,8 +129,9 @@ class _Swizzler:
             regs = []
             for r, k in self.chunks(b, ring_like):
                 g = self.global_offset(b, op.row0, op.k0, r, k)
+                p = self.in_bounds(b, op, r, k)
                 regs.append(list(b.insert(lass_nv.LdGlobalV4Op.build(
-                    operands=[op.source, g, op.pred], result_types=[i32] * 4)).results))
+                    operands=[op.source, g, p], result_types=[i32] * 4)).results))
             self.staged[op.result] = regs
         elif isinstance(op, lass_pipe.StoreRegsOp):
             regs = self.staged[op.value]

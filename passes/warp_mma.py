@@ -19,7 +19,8 @@ Output contract: the program of one thread.
   into the next iteration as loop values (CUTLASS MmaMultistage's cross-stage prefetch; only for
   BK / 16 <= PREFETCH_MAX_KGROUPS, see there);
 - `lass_tb.epilogue` -> per-thread alpha*acc (+ beta*C when beta != 0, a uniform branch) and
-  2-element stores at the C/D fragment coordinates of mma.m16n8k16.
+  predicated stores at the C/D fragment coordinates of mma.m16n8k16: 2-element where the pair
+  lies inside D, element by element at the edges (any M, N).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import Float16Type, ModuleOp, f32, i32
+from xdsl.dialects.builtin import Float16Type, ModuleOp, f32, i1, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -266,8 +267,15 @@ class _WarpLowering:
         self.dead.append(op)
 
     def epilogue(self, op: lass_tb.EpilogueOp) -> None:
+        """Per-thread stores of alpha*acc (+ beta*C) at the mma C-fragment coordinates.
+
+        Each thread holds pairs of adjacent columns.  A pair inside D (and N even, so the pair is
+        8-byte aligned) is one 2-element access; at the right or bottom edge, or for odd N, each
+        element is guarded on its own.  All accesses are predicated, none is branched around, so
+        the threads of a warp stay converged.
+        """
         acc = self.acc[op.acc]
-        D, N = op.dest, kernel_arg(self.fn, "N")
+        D, M, N = op.dest, kernel_arg(self.fn, "M"), kernel_arg(self.fn, "N")
         out_t = D.type.get_element_type()
         b = Builder(InsertPoint.before(op))
         group = b.shr(self.lane, 2)
@@ -275,6 +283,8 @@ class _WarpLowering:
         row0 = b.add(b.add(op.m0, self.wm0), group)
         col0 = b.add(b.add(op.n0, self.wn0), tig2)
         zero = b.cf(0.0, f32)
+        true = b.c(1, i1)
+        n_even = b.v(arith.CmpiOp(b.and_(N, 1), b.c(0), "eq"))
         has_c = b.v(arith.CmpfOp(op.beta, zero, "one"))
 
         def stores(bb: Builder, with_c: bool) -> None:
@@ -282,17 +292,27 @@ class _WarpLowering:
                 for ni in range(self.ni):
                     for h in range(2):
                         row = bb.add(row0, mi * MMA_M + 8 * h)
-                        off = bb.add(bb.mul(row, N), bb.add(col0, ni * MMA_N))
+                        col = bb.add(col0, ni * MMA_N)
+                        row_ok = bb.ult(row, M)
+                        ok = [bb.and_(row_ok, bb.ult(col, N)), bb.and_(row_ok, bb.ult(bb.add(col, 1), N))]
+                        pair = bb.and_(ok[1], n_even)
+                        single = [bb.and_(o, bb.v(arith.XOrIOp(pair, true))) for o in ok]
+                        off = bb.add(bb.mul(row, N), col)
+                        offs = [off, bb.add(off, 1)]
                         base = (mi * self.ni + ni) * 4 + 2 * h
                         vals = [bb.v(arith.MulfOp(op.alpha, acc[base + j])) for j in range(2)]
                         if with_c:
-                            old = bb.insert(lass_nv.LdGlobalOp(D, off, 2)).results
+                            both = bb.insert(lass_nv.LdGlobalOp(D, off, pair, 2)).results
+                            one = [bb.insert(lass_nv.LdGlobalOp(D, offs[j], single[j], 1)).results[0] for j in range(2)]
+                            old = [bb.v(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
                             if isinstance(out_t, Float16Type):
                                 old = [bb.v(arith.ExtFOp(x, f32)) for x in old]
                             vals = [bb.v(arith.AddfOp(v, bb.v(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
                         if isinstance(out_t, Float16Type):
                             vals = [bb.v(arith.TruncFOp(v, out_t)) for v in vals]
-                        bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, vals]))
+                        bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, pair, vals]))
+                        for j in range(2):
+                            bb.insert(lass_nv.StGlobalOp.build(operands=[D, offs[j], single[j], [vals[j]]]))
             bb.insert(scf.YieldOp())
 
         then_b, else_b = Block(), Block()

@@ -544,23 +544,32 @@ def _mma_sync(ex: Executor, op, vals):
 
 @handler("lass_nv.ld_global")
 def _ld_global(ex: Executor, op, vals):
+    """Guarded load: zeros and no access where the predicate (vals[2]) is false."""
     src = _buffer(ex, op, vals[0], None, "the source")
     cnt = len(op.values)
     lanes = ex.active_lanes()
+    p = np.asarray(ex.at(vals[2], lanes), bool)
     idx = ex.at(vals[1], lanes).astype(np.int64)[:, None] + np.arange(cnt)
-    _gmem_check(ex, op, src, idx, lanes, "loads")
-    return _scatter_regs(ex, lanes, src.array[idx], src.dtype)
+    data = np.zeros((len(lanes), cnt), src.dtype)
+    if p.any():
+        _gmem_check(ex, op, src, idx[p], lanes[p], "loads")
+        data[p] = src.array[idx[p]]
+    return _scatter_regs(ex, lanes, data, src.dtype)
 
 
 @handler("lass_nv.st_global")
 def _st_global(ex: Executor, op, vals):
+    """Guarded store: only where the predicate (vals[2]) is true."""
     dest = _buffer(ex, op, vals[0], None, "the destination")
-    values = vals[2:]
+    values = vals[3:]
     lanes = ex.active_lanes()
+    p = np.asarray(ex.at(vals[2], lanes), bool)
+    if not p.any():
+        return []
     idx = ex.at(vals[1], lanes).astype(np.int64)[:, None] + np.arange(len(values))
-    _gmem_check(ex, op, dest, idx, lanes, "stores")
+    _gmem_check(ex, op, dest, idx[p], lanes[p], "stores")
     data = np.stack([ex.at(v, lanes) for v in values], axis=1).astype(dest.dtype)
-    dest.array[idx.reshape(-1)] = data.reshape(-1)
+    dest.array[idx[p].reshape(-1)] = data[p].reshape(-1)
     return []
 
 
