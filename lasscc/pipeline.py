@@ -1,6 +1,7 @@
 """The compiler driver: the pipeline as one ordered list, dumps after every stage.
 
-    lass.gemm
+    lass.gemm  (or linalg.matmul)
+      | lasscc-import-linalg      linalg.matmul on memrefs -> lass.gemm (C += A.B: alpha = beta = 1)
       | lasscc-tile-threadblock   grid of threadblocks (rasterized), K loop over BK, tile copies, block MMA, epilogue
       | lasscc-pipeline           SMEM ring of `stages` slots: prologue / steady state / drain, barriers, cp.async groups
       | lasscc-warp-mma           per-thread code: warp tile offsets, ldmatrix-able fragments, serpentine mma.sync
@@ -26,6 +27,7 @@ from xdsl.utils.exceptions import DiagnosticException, PassFailedException, Veri
 
 from lasscc.config import GemmConfig, KernelSpec
 from lasscc.diagnostics import LassError
+from lasscc.passes.import_linalg import ImportLinalgPass
 from lasscc.passes.lower_to_llvm import LowerToLLVMPass
 from lasscc.passes.pipeline import PipelinePass
 from lasscc.passes.swizzle_smem import SwizzleSmemPass
@@ -36,6 +38,7 @@ from lasscc.universe import make_context
 
 # The pipeline, in order.  One entry per pass; nothing else lists them.
 PASSES: list[type[ModulePass]] = [
+    ImportLinalgPass,
     TileThreadblockPass,
     PipelinePass,
     WarpMmaPass,

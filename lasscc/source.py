@@ -31,6 +31,13 @@ def op_location(op: Operation) -> str:
     return f"<unknown location> ('{op.name}')"
 
 
+def move_location(old: Operation, new: Operation) -> None:
+    """Let `new` (a rewrite of `old`) report `old`'s source position."""
+    hit = _LOCATIONS.get(id(old))
+    if hit is not None and hit[0] is old:
+        _LOCATIONS[id(new)] = (new, hit[1])
+
+
 class LocatingParser(Parser):
     def parse_operation(self) -> Operation:
         span = self._current_token.span
@@ -52,6 +59,12 @@ def parse_mlir(text: str, filename: str = "<stdin>") -> ModuleOp:
     except ParseError as e:
         first = str(e.msg).strip().splitlines()[0] if e.msg else "parse error"
         raise LassError(f"{_loc_str(e.span)}: error: {first}\n{e}") from None
+    from xdsl.dialects.linalg.ops import MatmulOp
+
+    from lasscc.passes.import_linalg import repair_mixed_precision_body
+
+    for op in [o for o in module.walk() if isinstance(o, MatmulOp)]:
+        repair_mixed_precision_body(op)
     verify_module(module, filename)
     return module
 
