@@ -141,6 +141,8 @@ class KernelSpec:
     tile_n: int
     raster: int
     tile_k: int = 32
+    alpha: float = 1.0  # the values written on lass.gemm: defaults for `lasscc run` / the API
+    beta: float = 0.0
     a_dtype: str = "f16"
     b_dtype: str = "f16"
     d_dtype: str = "f32"

@@ -88,6 +88,11 @@ def run_passes(module: ModuleOp, names: list[str], arch: str = "sm_80", filename
     return out
 
 
+def _float_attr(fn, key: str, default: float) -> float:
+    attr = fn.attributes.get(key)
+    return float(attr.value.data) if attr is not None else default
+
+
 def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
     """Launch contracts of the lowered kernels (from the attributes the passes keep)."""
     from lasscc.passes._build import config_from_attr
@@ -101,6 +106,7 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
                 name=fn.sym_name.data, threads=cfg.threads, smem_bytes=cfg.smem_bytes(),
                 tile_m=cfg.threadblock[0], tile_n=cfg.threadblock[1], tile_k=cfg.threadblock[2], raster=cfg.raster,
                 d_dtype=d_type.data if d_type is not None else "f32",
+                alpha=_float_attr(fn, "lass.alpha", 1.0), beta=_float_attr(fn, "lass.beta", 0.0),
             ))
     return specs
 

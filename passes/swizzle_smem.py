@@ -55,6 +55,7 @@ class _Swizzler:
         self.cfg = kernel_config(fn)
         self.threads = self.cfg.threads
         self.staged: dict[SSAValue, list[list[SSAValue]]] = {}
+        self.k_ok: dict[tuple, SSAValue] = {}
         b = Builder(InsertPoint.at_start(fn.body.block))
         self.tid = b.v(lass_nv.ThreadIdOp.build(result_types=[i32]))
         self.tid.name_hint = "tid"
@@ -87,8 +88,15 @@ class _Swizzler:
         _, rows, bk = ring_t.get_shape()
         eb = ring_t.element_type.bitwidth // 8
         per_row = bk * eb // ACCESS_BYTES
+        iters = copy_iterations(rows, bk, eb, self.threads)
+        if self.threads % per_row == 0:
+            # every iteration moves a whole number of rows: one k column per thread and rows
+            # r0 + it * (threads / per_row), so the k bound is tested once per copy
+            r0 = b.div(self.tid, per_row)
+            k = b.mul(b.rem(self.tid, per_row), ACCESS_BYTES // eb)
+            return [(b.add(r0, it * (self.threads // per_row)), k) for it in range(iters)]
         out = []
-        for it in range(copy_iterations(rows, bk, eb, self.threads)):
+        for it in range(iters):
             chunk = b.add(self.tid, it * self.threads)
             out.append((b.div(chunk, per_row), b.mul(b.rem(chunk, per_row), ACCESS_BYTES // eb)))
         return out
@@ -100,8 +108,10 @@ class _Swizzler:
         """
         limit = kernel_arg(self.fn, "M" if op.operand.data == "A" else "N")
         row_ok = b.ult(b.add(op.row0, r), limit)
-        k_ok = b.ult(b.add(op.k0, k), kernel_arg(self.fn, "K"))
-        return b.and_(op.pred, b.and_(row_ok, k_ok))
+        key = (op, k)
+        if key not in self.k_ok:  # shared by the chunks of one copy that have the same k column
+            self.k_ok[key] = b.and_(op.pred, b.ult(b.add(op.k0, k), kernel_arg(self.fn, "K")))
+        return b.and_(self.k_ok[key], row_ok)
 
     def global_offset(self, b: Builder, row0, k0, r, k) -> SSAValue:
         # A (row-major M x K) and B (column-major K x N) both have K contiguous, leading dim K.
