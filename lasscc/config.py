@@ -30,6 +30,10 @@ class GemmConfig:
     instruction: tuple[int, int, int] = (16, 8, 16)
     stages: int = 3
     raster: int = 8  # threadblock rasterization group (tile rows walked together)
+    # 1: load the next stage's first fragments across the k-tile barrier (lasscc-warp-mma).  Off
+    # by default: it costs ~30 registers and pays off only when one block fills the SM
+    # (128x256: 326 -> 424 TFLOP/s; 128x128 at 2 blocks/SM: 455 -> 367 at 8192^3, BENCHMARKS.md).
+    prefetch: int = 0
 
     @property
     def warps_m(self) -> int:
@@ -57,6 +61,7 @@ class GemmConfig:
             "instruction": list(self.instruction),
             "stages": self.stages,
             "raster": self.raster,
+            "prefetch": self.prefetch,
         }
 
     def validate(self, arch: str = "sm_80", where: str = "config") -> None:
@@ -100,6 +105,8 @@ class GemmConfig:
             fail(f"expected stages >= 2, got {self.stages}")
         if self.raster < 1:
             fail(f"expected raster >= 1, got {self.raster}")
+        if self.prefetch not in (0, 1):
+            fail(f"expected prefetch = 0 or 1, got {self.prefetch}")
         limit = SMEM_PER_BLOCK_LIMIT[arch]
         need = self.smem_bytes()
         if need > limit:

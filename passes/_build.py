@@ -32,6 +32,7 @@ def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
             "instruction": ArrayAttr([IntegerAttr(v, 64) for v in cfg.instruction]),
             "stages": IntegerAttr(cfg.stages, 64),
             "raster": IntegerAttr(cfg.raster, 64),
+            "prefetch": IntegerAttr(cfg.prefetch, 64),
         }
     )
 
@@ -51,13 +52,13 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
             ):
                 raise ValueError(f"config key '{key}': expected a list of 3 integers, e.g. [128, 128, 32], got {val}")
             kw[key] = tuple(int(v.value.data) for v in val.data)
-        elif key in ("stages", "raster"):
+        elif key in ("stages", "raster", "prefetch"):
             if not isinstance(val, IntegerAttr):
                 raise ValueError(f"config key '{key}': expected an integer, got {val}")
             kw[key] = int(val.value.data)
         else:
             raise ValueError(
-                f"config key '{key}': unknown; expected one of threadblock, warp, instruction, stages, raster"
+                f"config key '{key}': unknown; expected one of threadblock, warp, instruction, stages, raster, prefetch"
             )
     return GemmConfig(**{**base.__dict__, **kw})
 

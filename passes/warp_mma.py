@@ -16,11 +16,12 @@ Output contract: the program of one thread.
   g+1 are issued before the mma.sync of k-group g; and when the mma closes its loop iteration
   with `wait`/`barrier` on slot = kt % S (lasscc-pipeline's multistage form), the first k-group of
   the NEXT slot is loaded right after the barrier, before this slot's last mma.sync, and carried
-  into the next iteration as loop values (CUTLASS MmaMultistage's cross-stage prefetch; only for
-  BK / 16 <= PREFETCH_MAX_KGROUPS, see there);
+  into the next iteration as loop values (CUTLASS MmaMultistage's cross-stage prefetch; with
+  config `prefetch = 1` and BK / 16 <= PREFETCH_MAX_KGROUPS, see there);
 - `lass_tb.epilogue` -> per-thread alpha*acc (+ beta*C when beta != 0, a uniform branch) and
-  predicated stores at the C/D fragment coordinates of mma.m16n8k16: 2-element where the pair
-  lies inside D, element by element at the edges (any M, N).
+  stores at the C/D fragment coordinates of mma.m16n8k16: for a block wholly inside D (and N
+  even) plain 2-element stores; otherwise predicated ones, 2-element where the pair lies inside D,
+  element by element at the edges (any M, N).  Both tests are uniform branches.
 """
 
 from __future__ import annotations
@@ -203,7 +204,7 @@ class _WarpLowering:
 
     def prefetchable(self, loop: scf.ForOp) -> lass_pipe.MmaOp | None:
         """The mma of `loop` if the body ends `mma; [wait;] barrier; yield` with slot = iv % S."""
-        if self.kg > PREFETCH_MAX_KGROUPS:
+        if not self.cfg.prefetch or self.kg > PREFETCH_MAX_KGROUPS:
             return None
         ops = list(loop.body.block.ops)
         mmas = [o for o in ops if isinstance(o, lass_pipe.MmaOp)]
@@ -287,16 +288,24 @@ class _WarpLowering:
         n_even = b.v(arith.CmpiOp(b.and_(N, 1), b.c(0), "eq"))
         has_c = b.v(arith.CmpfOp(op.beta, zero, "one"))
 
-        def stores(bb: Builder, with_c: bool) -> None:
+        bm, bn = self.cfg.threadblock[0], self.cfg.threadblock[1]
+        inside = b.and_(b.v(arith.CmpiOp(b.add(op.m0, bm), M, "ule")), b.v(arith.CmpiOp(b.add(op.n0, bn), N, "ule")))
+        full = b.and_(inside, n_even)  # uniform per block: no bound can fail, every pair is aligned
+        false = b.c(0, i1)
+
+        def stores(bb: Builder, with_c: bool, guarded: bool) -> None:
             for mi in range(self.mi):
                 for ni in range(self.ni):
                     for h in range(2):
                         row = bb.add(row0, mi * MMA_M + 8 * h)
                         col = bb.add(col0, ni * MMA_N)
-                        row_ok = bb.ult(row, M)
-                        ok = [bb.and_(row_ok, bb.ult(col, N)), bb.and_(row_ok, bb.ult(bb.add(col, 1), N))]
-                        pair = bb.and_(ok[1], n_even)
-                        single = [bb.and_(o, bb.v(arith.XOrIOp(pair, true))) for o in ok]
+                        if guarded:
+                            row_ok = bb.ult(row, M)
+                            ok = [bb.and_(row_ok, bb.ult(col, N)), bb.and_(row_ok, bb.ult(bb.add(col, 1), N))]
+                            pair = bb.and_(ok[1], n_even)
+                            single = [bb.and_(o, bb.v(arith.XOrIOp(pair, true))) for o in ok]
+                        else:
+                            pair, single = true, [false, false]
                         off = bb.add(bb.mul(row, N), col)
                         offs = [off, bb.add(off, 1)]
                         base = (mi * self.ni + ni) * 4 + 2 * h
@@ -311,14 +320,24 @@ class _WarpLowering:
                         if isinstance(out_t, Float16Type):
                             vals = [bb.v(arith.TruncFOp(v, out_t)) for v in vals]
                         bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, pair, vals]))
-                        for j in range(2):
-                            bb.insert(lass_nv.StGlobalOp.build(operands=[D, offs[j], single[j], [vals[j]]]))
+                        if guarded:
+                            for j in range(2):
+                                bb.insert(lass_nv.StGlobalOp.build(operands=[D, offs[j], single[j], [vals[j]]]))
             bb.insert(scf.YieldOp())
 
-        then_b, else_b = Block(), Block()
-        stores(Builder(InsertPoint.at_end(then_b)), True)
-        stores(Builder(InsertPoint.at_end(else_b)), False)
-        b.insert(scf.IfOp(has_c, [], Region(then_b), Region(else_b)))
+        def branch(bb: Builder, cond, then_fn, else_fn) -> None:
+            then_b, else_b = Block(), Block()
+            then_fn(Builder(InsertPoint.at_end(then_b)))
+            else_fn(Builder(InsertPoint.at_end(else_b)))
+            bb.insert(scf.IfOp(cond, [], Region(then_b), Region(else_b)))
+
+        def with_c(c: bool):
+            def emit(bb: Builder) -> None:
+                branch(bb, full, lambda x: stores(x, c, False), lambda x: stores(x, c, True))
+                bb.insert(scf.YieldOp())
+            return emit
+
+        branch(b, has_c, with_c(True), with_c(False))
         self.dead.append(op)
 
 
