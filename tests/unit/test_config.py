@@ -56,6 +56,7 @@ def test_defaults_and_derived_sizes():
         "instruction": [16, 8, 16],
         "stages": 3,
         "raster": 8,
+        "prefetch": 0,
     }
 
 
