@@ -1,0 +1,94 @@
+// lasscc-tile-threadblock (passes/tile_threadblock.py): lass.gemm -> threadblock-level lass_tb kernel.
+//
+// Positive cases and leave-alone cases, through the lasscc driver and through xdsl-opt's entry
+// point (the pass alone, then cse/dce as the driver does after every pass):
+// RUN: %lasscc opt -p lasscc-tile-threadblock %s | filecheck %s
+// RUN: xdsl-opt -p lasscc-tile-threadblock %s | xdsl-opt -p cse,dce | filecheck %s
+//
+// IR already past this pass is left alone: a second run changes nothing.
+// RUN: %lasscc opt -p lasscc-tile-threadblock %s -o %t.once.mlir
+// RUN: %lasscc opt -p lasscc-tile-threadblock %t.once.mlir -o %t.twice.mlir
+// RUN: diff %t.once.mlir %t.twice.mlir
+//
+// Rejected, each with the place of the offending op:
+// RUN: not %lasscc opt -p lasscc-tile-threadblock --warp 48x32x32 %s 2>&1 | filecheck %s --check-prefix=ERR-WARP
+// RUN: not %lasscc opt -p lasscc-tile-threadblock --stages 8 --threadblock 128x128x64 --warp 64x64x64 %s 2>&1 | filecheck %s --check-prefix=ERR-SMEM
+// RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-row-major-b.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-ROWB
+// RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-f32-ab.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-F32
+// RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-bad-config-key.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-KEY
+// RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-not-on-args.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-ARGS
+// RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-extra-op.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-EXTRA
+// RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-two-gemms.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-TWO
+
+// ---- positive: f32 D, partial config (the pass writes the whole validated config; keys added
+// after raster are allowed by the checks) ----
+
+// CHECK-LABEL: func.func @gemm(
+// CHECK-SAME:    %A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
+// CHECK-SAME:    attributes {lass.config = {threadblock = [64 : i64, 64 : i64, 32 : i64], warp = [32 : i64, 32 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 3 : i64, raster = 4 : i64{{(, [a-z_]+ = [0-9]+ : i64)*}}}, lass.alpha = 1.000000e+00 : f32, lass.beta = 5.000000e-01 : f32, lass.d_type = "f32"} {
+// CHECK-NEXT:    %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64 : i64, 64 : i64], raster = 4 : i64}
+// CHECK-NEXT:    [[ACC0:%[0-9]+]] = lass_tb.zero_acc : !lass_tb.acc<64x64xf32>
+// CHECK-NEXT:    [[C0:%[0-9]+]] = arith.constant 0 : i32
+// CHECK-NEXT:    [[BK:%[0-9]+]] = arith.constant 32 : i32
+// CHECK-NEXT:    [[R:%[0-9]+]] = scf.for %k0 = [[C0]] to %K step [[BK]] iter_args(%acc = [[ACC0]]) -> (!lass_tb.acc<64x64xf32>) : i32 {
+// CHECK-NEXT:      [[TA:%[0-9]+]] = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<64x32xf16>
+// CHECK-NEXT:      [[TB:%[0-9]+]] = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16>
+// CHECK-NEXT:      [[ACC1:%[0-9]+]] = lass_tb.mma [[TA]], [[TB]], %acc : !lass_tb.tile<64x32xf16>, !lass_tb.tile<64x32xf16>, !lass_tb.acc<64x64xf32>
+// CHECK-NEXT:      scf.yield [[ACC1]] : !lass_tb.acc<64x64xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    lass_tb.epilogue [[R]], %D[%m0, %n0], %alpha, %beta : !lass_tb.acc<64x64xf32>, memref<?x?xf32>
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf32>) {
+  lass.gemm {alpha = 1.0 : f32, beta = 0.5 : f32, config = {threadblock = [64, 64, 32], warp = [32, 32, 32], raster = 4}}
+      ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf32>)
+  func.return
+}
+
+// ---- positive: f16 D, no alpha/beta/config on the op (defaults: alpha 1, beta 0, 128x128x32) ----
+
+// CHECK-LABEL: func.func @gemm_f16_defaults(
+// CHECK-SAME:    %A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf16>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
+// CHECK-SAME:    attributes {lass.config = {threadblock = [128 : i64, 128 : i64, 32 : i64], warp = [64 : i64, 64 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 3 : i64, raster = 8 : i64{{(, [a-z_]+ = [0-9]+ : i64)*}}}, lass.alpha = 1.000000e+00 : f32, lass.beta = 0.000000e+00 : f32, lass.d_type = "f16"} {
+// CHECK-NEXT:    %m0, %n0 = lass_tb.block_tile %M, %N {tile = [128 : i64, 128 : i64], raster = 8 : i64}
+// CHECK-NEXT:    {{%[0-9]+}} = lass_tb.zero_acc : !lass_tb.acc<128x128xf32>
+// CHECK:         scf.for %k0 = {{%[0-9]+}} to %K step {{%[0-9]+}} iter_args
+// CHECK-NEXT:      lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
+// CHECK-NEXT:      lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
+// CHECK-NEXT:      lass_tb.mma
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    lass_tb.epilogue {{%[0-9]+}}, %D[%m0, %n0], %alpha, %beta : !lass_tb.acc<128x128xf32>, memref<?x?xf16>
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+func.func @gemm_f16_defaults(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf16>) {
+  lass.gemm ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf16>)
+  func.return
+}
+
+// ---- left alone: a function without lass.gemm comes out verbatim ----
+
+// CHECK-LABEL: func.func @no_gemm(%x: i32, %y: i32) -> i32 {
+// CHECK-NEXT:    %s = arith.addi %x, %y : i32
+// CHECK-NEXT:    func.return %s : i32
+// CHECK-NEXT:  }
+// CHECK-NOT:   lass.gemm
+func.func @no_gemm(%x: i32, %y: i32) -> i32 {
+  %s = arith.addi %x, %y : i32
+  func.return %s : i32
+}
+
+// ---- rejected: a config GemmConfig.validate refuses (--warp/--stages rewrite the ops' config) ----
+// The place is the first lass.gemm of this file.
+
+// ERR-WARP: {{^.*}}lasscc-tile-threadblock.mlir:43:3: error: config: expected warp tile 48x32 to divide threadblock tile 64x64{{$}}
+// ERR-SMEM: {{^.*}}lasscc-tile-threadblock.mlir:43:3: error: config: stages=8 needs 256 KB of shared memory; sm_80 allows 163 KB; stages <= 5 fit{{$}}
+
+// ---- rejected: inputs under Inputs/ ----
+
+// ERR-ROWB: {{^.*}}Inputs/lasscc-tile-threadblock-row-major-b.mlir.in:4:3: error: expected A row-major, B column-major (strided<[1, ?]>), D row-major (TN), got A row-major, B row-major, D row-major{{$}}
+// ERR-F32: {{^.*}}Inputs/lasscc-tile-threadblock-f32-ab.mlir.in:3:3: error: expected f16 A and B, got f32 (issue 'general GEMM' adds bf16/tf32/int8){{$}}
+// ERR-KEY: {{^.*}}Inputs/lasscc-tile-threadblock-bad-config-key.mlir.in:3:3: error: config key 'stagez': unknown; expected one of threadblock, warp, instruction, stages, raster{{(, [a-z_]+)*$}}
+// ERR-ARGS: {{^.*}}Inputs/lasscc-tile-threadblock-not-on-args.mlir.in:3:3: error: expected lass.gemm on the function's three arguments (A, B, D) in order{{$}}
+// ERR-EXTRA: {{^.*}}Inputs/lasscc-tile-threadblock-extra-op.mlir.in:4:3: error: expected only lass.gemm and func.return in the function, got 'arith.constant'{{$}}
+// ERR-TWO: {{^.*}}Inputs/lasscc-tile-threadblock-two-gemms.mlir.in:4:3: error: expected one lass.gemm per function, got 2{{$}}
