@@ -14,6 +14,7 @@ from xdsl.irdl import (
     IRDLOperation,
     attr_def,
     irdl_op_definition,
+    opt_attr_def,
     operand_def,
     result_def,
     var_operand_def,
@@ -23,7 +24,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-CP_ASYNC_BYTES = (4, 8, 16)  # cp.async cp-size values (PTX ISA 9.7.9.25.3)
+CP_ASYNC_BYTES = (4, 8, 16)
+MMA_INPUT_TYPES = ("f16", "bf16")  # m16n8k16 input types with f32 accumulation  # cp.async cp-size values (PTX ISA 9.7.9.25.3)
 
 
 @irdl_op_definition
@@ -112,9 +114,10 @@ class LdmatrixX4Op(IRDLOperation):
 
 @irdl_op_definition
 class MmaSyncOp(IRDLOperation):
-    """mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (PTX ISA 9.7.14.5.14).
+    """mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 (PTX ISA 9.7.14.5.14).
 
-    a: 4 x f16x2, b: 2 x f16x2, c/d: 4 x f32, in the ISA's fragment layouts.
+    a: 4 x f16x2 (or bf16x2), b: 2 x f16x2 (bf16x2), c/d: 4 x f32, in the ISA's fragment layouts
+    (the same for f16 and bf16).
     """
 
     name = "lass_nv.mma_sync"
@@ -133,18 +136,26 @@ class MmaSyncOp(IRDLOperation):
     d2 = result_def(f32)
     d3 = result_def(f32)
     shape = attr_def(StringAttr)
+    ab_type = opt_attr_def(StringAttr)  # "f16" (default) or "bf16": what the A/B registers pack
     assembly_format = (
         "`a` `(` $a0 `,` $a1 `,` $a2 `,` $a3 `)` `b` `(` $b0 `,` $b1 `)` `c` `(` $c0 `,` $c1 `,` $c2 `,` $c3 `)` attr-dict"
     )
 
-    def __init__(self, a, b, c):
-        super().__init__(
-            operands=[*a, *b, *c], result_types=[f32] * 4, attributes={"shape": StringAttr("m16n8k16")}
-        )
+    def __init__(self, a, b, c, ab_type: str = "f16"):
+        attrs = {"shape": StringAttr("m16n8k16")}
+        if ab_type != "f16":
+            attrs["ab_type"] = StringAttr(ab_type)
+        super().__init__(operands=[*a, *b, *c], result_types=[f32] * 4, attributes=attrs)
+
+    @property
+    def input_type(self) -> str:
+        return "f16" if self.ab_type is None else self.ab_type.data
 
     def verify_(self) -> None:
         if self.shape.data != "m16n8k16":
             raise VerifyException(f"expected shape = \"m16n8k16\", got \"{self.shape.data}\"")
+        if self.input_type not in MMA_INPUT_TYPES:
+            raise VerifyException(f"expected ab_type one of {', '.join(MMA_INPUT_TYPES)}, got \"{self.input_type}\"")
 
 
 @irdl_op_definition

@@ -11,10 +11,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import llvmlite.ir as _llvm_ir
 import xdsl.backend.llvm.convert_op as _convert_op_module
+import xdsl.backend.llvm.convert_type as _convert_type_module
 from xdsl.backend.llvm.convert import convert_module
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import BFloat16Type, ModuleOp
 
 from lasscc.diagnostics import LassError
 
@@ -52,6 +54,25 @@ def _convert_store_any_pointee(op, builder, val_map) -> None:
         instr.align = op.alignment.value.data
 
 
+class _BFloatType(_llvm_ir.types._BaseFloatType):
+    """LLVM's `bfloat`, which llvmlite 0.50 lacks (constants in LLVM's 0xR hex form)."""
+
+    null = "0xR0000"
+    intrinsic_name = "bf16"
+
+    def __str__(self) -> str:
+        return "bfloat"
+
+    def format_constant(self, value) -> str:
+        import numpy as np
+
+        bits = int(np.array([value], np.float32).view(np.uint32)[0])
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16  # round to nearest even
+        return f"0xR{bits & 0xFFFF:04X}"
+
+
+_BFloatType._create_instance()  # llvmlite's float types are singletons
+_convert_type_module._TYPE_CONVERTERS[BFloat16Type] = lambda _: _BFloatType()
 _convert_op_module._convert_getelementptr = _convert_gep_keeping_addrspace
 _convert_op_module._convert_store = _convert_store_any_pointee
 

@@ -102,10 +102,12 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
         if isinstance(fn, (llvm.FuncOp, func.FuncOp)) and "lass.config" in fn.attributes:
             cfg: GemmConfig = config_from_attr(fn.attributes["lass.config"])
             d_type = fn.attributes.get("lass.d_type")
+            a_type = fn.attributes.get("lass.a_type")
+            ab = a_type.data if a_type is not None else "f16"
             specs.append(KernelSpec(
                 name=fn.sym_name.data, threads=cfg.threads, smem_bytes=cfg.smem_bytes(),
                 tile_m=cfg.threadblock[0], tile_n=cfg.threadblock[1], tile_k=cfg.threadblock[2], raster=cfg.raster,
-                d_dtype=d_type.data if d_type is not None else "f32",
+                d_dtype=d_type.data if d_type is not None else "f32", a_dtype=ab, b_dtype=ab,
                 alpha=_float_attr(fn, "lass.alpha", 1.0), beta=_float_attr(fn, "lass.beta", 0.0),
             ))
     return specs

@@ -10,7 +10,7 @@ Output contract: one `llvm.func` per kernel with the same name and parameters (m
 in address space 3: the dynamic shared memory that every i32 shared address is an offset into.
 Structured control flow becomes blocks: `scf.for` -> header (phi, compare) / body / exit;
 `scf.if` -> then / else / merge.  PTX instructions become NVVM intrinsics where LLVM has them
-(`llvm.nvvm.mma.m16n8k16.row.col.f32.f32`, `ldmatrix...x4.b16.p3`, `cp.async.cg...16.s`,
+(`llvm.nvvm.mma.m16n8k16.row.col.f32.f32` and `.bf16`, `ldmatrix...x4.b16.p3`, `cp.async.cg...16.s`,
 `cp.async.commit/wait.group`, `barrier0`, `read.ptx.sreg.*`) and inline PTX for the predicated
 16-byte global load (as CUTLASS's `global_load` does).  The kernel attributes (`lass.config`,
 `lass.alpha`, `lass.beta`) are kept on the `llvm.func` for the launcher.
@@ -135,7 +135,7 @@ class _Lowerer:
         ftype = llvm.LLVMFunctionType(self.in_types, llvm.LLVMVoidType())
         new = llvm.FuncOp(self.fn.sym_name.data, ftype, linkage=llvm.LinkageAttr("external"),
                           body=Region(self.blocks))
-        for key in (CONFIG_ATTR, "lass.alpha", "lass.beta", "lass.d_type"):
+        for key in (CONFIG_ATTR, "lass.alpha", "lass.beta", "lass.d_type", "lass.a_type"):
             if key in self.fn.attributes:
                 new.attributes[key] = self.fn.attributes[key]
         return new
@@ -196,11 +196,14 @@ class _Lowerer:
             for old, new in zip(op.results, self.struct_fields(call.results[0], [i32] * 4)):
                 m[old] = new
         elif isinstance(op, lass_nv.MmaSyncOp):
-            h2 = VectorType(f16, [2])
-            regs = [self.emit(llvm.BitcastOp(self.v(x), h2)) for x in (op.a0, op.a1, op.a2, op.a3, op.b0, op.b1)]
+            ins = [self.v(x) for x in (op.a0, op.a1, op.a2, op.a3, op.b0, op.b1)]
             accs = [self.v(x) for x in (op.c0, op.c1, op.c2, op.c3)]
             st = llvm.LLVMStructType.from_type_list([f32] * 4)
-            call = self.intrinsic("llvm.nvvm.mma.m16n8k16.row.col.f32.f32", regs + accs, [st])
+            if op.input_type == "bf16":  # LLVM takes the packed bf16 pairs as i32
+                call = self.intrinsic("llvm.nvvm.mma.m16n8k16.row.col.bf16", ins + accs, [st])
+            else:  # f16 pairs as <2 x half>
+                regs = [self.emit(llvm.BitcastOp(x, VectorType(f16, [2]))) for x in ins]
+                call = self.intrinsic("llvm.nvvm.mma.m16n8k16.row.col.f32.f32", regs + accs, [st])
             for old, new in zip(op.results, self.struct_fields(call.results[0], [f32] * 4)):
                 m[old] = new
         elif isinstance(op, lass_nv.LdGlobalV4Op):

@@ -1,7 +1,8 @@
 """lasscc-tile-threadblock: `lass.gemm` -> a kernel of threadblock-level `lass_tb` ops.
 
 Input contract: a `func.func` whose body is one `lass.gemm` on the function's three memref
-arguments (A M x K row-major f16, B K x N column-major f16, D M x N row-major f32 or f16) and
+arguments (A M x K row-major, B K x N column-major, both f16 or both bf16; D M x N row-major, f32
+or the input type) and
 `func.return`.  Functions without `lass.gemm` are left alone.
 
 Output contract: the function becomes the kernel, with the fixed parameter list
@@ -23,6 +24,7 @@ from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BFloat16Type,
     FloatAttr,
     Float16Type,
     Float32Type,
@@ -43,12 +45,18 @@ from lasscc.passes._build import CONFIG_ATTR, Builder, config_from_attr, config_
 from lasscc.source import op_location
 
 
+INPUT_TYPES = {"f16": Float16Type, "bf16": BFloat16Type}  # mma.sync.m16n8k16 with f32 accumulation
+
+
 def _check_operands(op: lass.GemmOp, where: str) -> None:
     ta, tb, td = op.a.type, op.b.type, op.d.type
-    if not isinstance(ta.get_element_type(), Float16Type):
-        raise PassFailedException(f"{where}: error: expected f16 A and B, got {ta.get_element_type()} (issue 'general GEMM' adds bf16/tf32/int8)")
-    if not isinstance(td.get_element_type(), (Float16Type, Float32Type)):
-        raise PassFailedException(f"{where}: error: expected f32 or f16 D, got {td.get_element_type()}")
+    et, dt = ta.get_element_type(), td.get_element_type()
+    if not isinstance(et, tuple(INPUT_TYPES.values())):
+        raise PassFailedException(
+            f"{where}: error: expected f16 or bf16 A and B, got {et} (issue 'general GEMM' adds tf32/int8)"
+        )
+    if not (isinstance(dt, Float32Type) or dt == et):
+        raise PassFailedException(f"{where}: error: expected f32 or {et} D (the accumulator or the input type), got {dt}")
     layouts = (lass.memref_layout(ta), lass.memref_layout(tb), lass.memref_layout(td))
     if layouts != ("row", "col", "row"):
         raise PassFailedException(
@@ -143,3 +151,4 @@ class TileThreadblockPass(ModulePass):
         fn.attributes["lass.alpha"] = FloatAttr(g.alpha_value, f32)
         fn.attributes["lass.beta"] = FloatAttr(g.beta_value, f32)
         fn.attributes["lass.d_type"] = StringAttr(str(d_t.get_element_type()))
+        fn.attributes["lass.a_type"] = StringAttr(str(elem))

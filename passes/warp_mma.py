@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import Float16Type, ModuleOp, f32, i1, i32
+from xdsl.dialects.builtin import ModuleOp, f32, i1, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -237,12 +237,13 @@ class _WarpLowering:
     def mma(self, op: lass_pipe.MmaOp) -> None:
         b = Builder(InsertPoint.before(op))
         acc = list(self.acc[op.acc])
+        ab_type = str(op.a.type.element_type)  # "f16" or "bf16"
 
         def issue(bld: Builder, frags) -> None:
             fa, fb = frags
             for mi, ni in serpentine(self.mi, self.ni):
                 base = (mi * self.ni + ni) * 4
-                mma = bld.insert(lass_nv.MmaSyncOp(fa[mi], fb[ni], acc[base : base + 4]))
+                mma = bld.insert(lass_nv.MmaSyncOp(fa[mi], fb[ni], acc[base : base + 4], ab_type))
                 acc[base : base + 4] = list(mma.results)
 
         prefetched = self.prefetched.get(op)
@@ -314,10 +315,10 @@ class _WarpLowering:
                             both = bb.insert(lass_nv.LdGlobalOp(D, off, pair, 2)).results
                             one = [bb.insert(lass_nv.LdGlobalOp(D, offs[j], single[j], 1)).results[0] for j in range(2)]
                             old = [bb.v(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
-                            if isinstance(out_t, Float16Type):
+                            if out_t != f32:
                                 old = [bb.v(arith.ExtFOp(x, f32)) for x in old]
                             vals = [bb.v(arith.AddfOp(v, bb.v(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
-                        if isinstance(out_t, Float16Type):
+                        if out_t != f32:
                             vals = [bb.v(arith.TruncFOp(v, out_t)) for v in vals]
                         bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, pair, vals]))
                         if guarded:

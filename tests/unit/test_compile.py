@@ -130,3 +130,24 @@ def test_xdsl_opt_runs_our_passes():
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "lass_pipe.copy_async" in proc.stdout
+
+
+@pytest.mark.parametrize("d_type,arch", [("f32", "sm_80"), ("bf16", "sm_80"), ("bf16", "sm_90a")])
+def test_bf16_kernel(d_type, arch):
+    text = gemm_text(dt=d_type).replace("xf16", "xbf16")
+    res = compile_module(parse_mlir(text, "t.mlir"), arch=arch)
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" in res.ptx
+    assert (res.specs[0].a_dtype, res.specs[0].d_dtype) == ("bf16", d_type)
+    info = ptxas_info(res.ptx, arch)
+    if info is None:
+        pytest.skip("ptxas not on PATH")
+    assert info.spill_stores == 0 and info.stack_bytes == 0, info.line
+
+
+def test_mixed_input_types_rejected(tmp_path):
+    src = tmp_path / "t.mlir"
+    src.write_text(gemm_text(dt="f16").replace("memref<?x?xf16>", "memref<?x?xbf16>", 1).replace(
+        "ins(%a, %b : memref<?x?xf16>", "ins(%a, %b : memref<?x?xbf16>"))
+    proc = subprocess.run([sys.executable, "-m", "lasscc.cli", "compile", "t.mlir", "-o", "o.ptx"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2 and "expected A and B of one element type" in proc.stderr, proc.stderr
