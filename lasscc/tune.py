@@ -1,0 +1,200 @@
+"""`lasscc bench` and `lasscc tune`: time kernels beside cuBLAS, search tile configs on the GPU.
+
+bench: compile once, then for each size check against the float64 reference and time with CUDA
+events beside cuBLAS (lasscc.runtime.gemm_runner.run_gemm), print a table, optionally plot it.
+
+tune: for each candidate config that GemmConfig.validate accepts, compile and time it at one size,
+check the winner, and store it in `tuned.json` in the cache folder (lasscc.cache.cache_dir())
+under the key (M x N x K, input type, output type, layout, GPU name).  `lasscc run` then uses the
+stored winner for the same key when the input gives no `config`; `lasscc compile` (which knows
+neither size nor GPU) uses the most recent winner for the same types and layout.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import sys
+import tempfile
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from lasscc.config import GemmConfig
+from lasscc.diagnostics import LassError
+
+TUNE_FILE = "tuned.json"
+
+# The search space: threadblock, warp, stages, prefetch (raster kept at its default).  Built from
+# the configs CUTLASS ships for f16 tensor-op GEMMs on sm_80, plus lasscc's prefetch switch.
+SEARCH_TILES = [
+    ((128, 128, 32), (64, 64, 32)),
+    ((128, 256, 32), (64, 64, 32)),
+    ((256, 128, 32), (64, 64, 32)),
+    ((128, 128, 64), (64, 64, 64)),
+    ((64, 64, 32), (32, 32, 32)),
+    ((128, 64, 32), (64, 32, 32)),
+]
+SEARCH_STAGES = (2, 3, 4, 5)
+SEARCH_PREFETCH = (0, 1)
+
+
+def candidates(arch: str) -> tuple[list[GemmConfig], list[tuple[GemmConfig, str]]]:
+    """(valid configs, [(rejected config, reason)]) of the search space for `arch`."""
+    ok, rejected = [], []
+    for (tb, w), s, p in itertools.product(SEARCH_TILES, SEARCH_STAGES, SEARCH_PREFETCH):
+        if p and (s < 3 or tb[2] > 32):  # prefetch applies to multistage kernels with <= 2 k-groups
+            continue
+        cfg = GemmConfig(threadblock=tb, warp=w, stages=s, prefetch=p)
+        try:
+            cfg.validate(arch)
+            ok.append(cfg)
+        except LassError as e:
+            rejected.append((cfg, str(e)))
+    return ok, rejected
+
+
+def config_label(cfg: GemmConfig) -> str:
+    tb, w = "x".join(map(str, cfg.threadblock)), "x".join(map(str, cfg.warp))
+    return f"{tb} / {w} / s{cfg.stages} / p{cfg.prefetch}"
+
+
+def _tune_path() -> Path:
+    from lasscc.cache import cache_dir
+
+    return cache_dir() / TUNE_FILE
+
+
+def load_tuned() -> dict:
+    try:
+        data = json.loads(_tune_path().read_text())
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def tune_key(m: int, n: int, k: int, spec, gpu: str) -> str:
+    return f"{m}x{n}x{k}|{spec.a_dtype}|{spec.d_dtype}|{spec.a_layout}{spec.b_layout}{spec.d_layout}|{gpu}"
+
+
+def store_tuned(key: str, cfg: GemmConfig, tflops: float) -> Path:
+    path = _tune_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = load_tuned()
+    data[key] = {"config": cfg.as_dict(), "tflops": round(tflops, 2), "time": time.time()}
+    fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=".tuned.")
+    with os.fdopen(fd, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+    os.replace(tmp, path)
+    return path
+
+
+def lookup_tuned(a_dtype: str, d_dtype: str, layout: str, m=None, n=None, k=None, gpu=None) -> dict | None:
+    """The stored winner: exact key when size and GPU are known, else the newest for the types."""
+    data = load_tuned()
+    if m is not None and gpu is not None:
+        hit = data.get(f"{m}x{n}x{k}|{a_dtype}|{d_dtype}|{layout}|{gpu}")
+        return hit["config"] if hit else None
+    same = [v for key, v in data.items() if key.split("|")[1:4] == [a_dtype, d_dtype, layout]]
+    return max(same, key=lambda v: v.get("time", 0))["config"] if same else None
+
+
+def _progress(i: int, n: int, text: str) -> None:
+    width = 24
+    done = width * i // max(n, 1)
+    sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] {i}/{n} {text[:60]:<60}")
+    sys.stderr.flush()
+
+
+def _compile(module_text: str, filename: str, arch: str, cfg: GemmConfig | None):
+    from lasscc.passes._build import config_to_attr
+    from lasscc.pipeline import compile_module, make_pass, run_pass
+    from lasscc.dialects.lass import GemmOp
+    from lasscc.source import parse_mlir
+
+    module = parse_mlir(module_text, filename)
+    run_pass(module, make_pass("lasscc-import-linalg", arch), filename)
+    if cfg is not None:
+        for g in (o for o in module.walk() if isinstance(o, GemmOp)):
+            g.attributes["config"] = config_to_attr(cfg)
+    return compile_module(module, arch, filename)
+
+
+def bench(module_text: str, filename: str, arch: str, sizes: list[tuple[int, int, int]], iters: int = 50,
+          plot: str | None = None, cfg: GemmConfig | None = None) -> list[dict]:
+    from lasscc.runtime.gemm_runner import run_gemm
+
+    res = _compile(module_text, filename, arch, cfg)
+    spec = res.specs[0]
+    rows = []
+    for m, n, k in sizes:
+        r = run_gemm(res.ptx, spec, m, n, k, alpha=spec.alpha, beta=spec.beta, check=True, bench=True, iters=iters)
+        rows.append({"m": m, "n": n, "k": k, **{key: r.get(key) for key in
+                     ("rel_err", "ok", "ms_median", "tflops", "cublas_tflops", "ratio")}})
+    if plot:
+        plot_rows(rows, plot)
+    return rows
+
+
+def format_rows(rows: list[dict]) -> str:
+    head = f"{'M':>6} {'N':>6} {'K':>6}  {'rel_err':>8}  {'ms':>8}  {'TFLOP/s':>8}  {'cuBLAS':>8}  {'ratio':>5}"
+    out = [head, "-" * len(head)]
+    for r in rows:
+        cub = f"{r['cublas_tflops']:8.1f}" if r.get("cublas_tflops") else f"{'-':>8}"
+        ratio = f"{r['ratio']:5.2f}" if r.get("ratio") else f"{'-':>5}"
+        ok = "" if r.get("ok") else "  FAIL"
+        out.append(f"{r['m']:>6} {r['n']:>6} {r['k']:>6}  {r['rel_err']:8.1e}  {r['ms_median']:8.3f}  "
+                   f"{r['tflops']:8.1f}  {cub}  {ratio}{ok}")
+    return "\n".join(out)
+
+
+def plot_rows(rows: list[dict], path: str) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise LassError("option --plot: matplotlib is not installed (pip install 'lasscc[plot]')") from None
+    labels = [f"{r['m']}x{r['n']}x{r['k']}" for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(labels, [r["tflops"] for r in rows], "o-", label="lasscc")
+    if any(r.get("cublas_tflops") for r in rows):
+        ax.plot(labels, [r.get("cublas_tflops") or 0 for r in rows], "s--", label="cuBLAS (torch)")
+    ax.set_ylabel("TFLOP/s")
+    ax.set_xlabel("M x N x K")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, iters: int = 20) -> dict:
+    from lasscc.runtime import cuda
+    from lasscc.runtime.gemm_runner import run_gemm
+
+    ok, rejected = candidates(arch)
+    results = []
+    for i, cfg in enumerate(ok):
+        _progress(i, len(ok), config_label(cfg))
+        try:
+            res = _compile(module_text, filename, arch, cfg)
+            r = run_gemm(res.ptx, res.specs[0], m, n, k, check=False, bench=True, iters=iters, cublas=False)
+            results.append((r["tflops"], cfg, res))
+        except LassError as e:  # a config that compiles badly or fails to launch is skipped, not fatal
+            rejected.append((cfg, str(e).splitlines()[0]))
+    _progress(len(ok), len(ok), "done")
+    sys.stderr.write("\n")
+    if not results:
+        raise LassError("lasscc tune: no candidate config ran")
+    results.sort(key=lambda t: -t[0])
+    best_tflops, best, res = results[0]
+    spec = res.specs[0]
+    check = run_gemm(res.ptx, spec, m, n, k, alpha=spec.alpha, beta=spec.beta, check=True, bench=True, iters=iters)
+    if not check["ok"]:
+        raise LassError(f"lasscc tune: the winner {config_label(best)} failed its check (rel_err {check['rel_err']:.2e})")
+    key = tune_key(m, n, k, spec, cuda.device_name())
+    path = store_tuned(key, best, check["tflops"])
+    return {"ranking": [(t, config_label(c)) for t, c, _ in results], "rejected": rejected, "best": best,
+            "check": check, "key": key, "path": str(path)}

@@ -1,0 +1,65 @@
+"""`lasscc tune` / `bench` without a GPU: the search space, the tuned-config store and lookup, and
+the CLI's errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lasscc.config import GemmConfig, KernelSpec
+from lasscc.tune import candidates, lookup_tuned, store_tuned, tune_key
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+def test_candidates_are_valid_and_include_the_measured_best(arch):
+    ok, rejected = candidates(arch)
+    for cfg in ok:
+        cfg.validate(arch)
+    best = GemmConfig(threadblock=(128, 256, 32), warp=(64, 64, 32), stages=4, prefetch=1)
+    assert best in ok
+    assert all(not (c.prefetch and (c.stages < 3 or c.threadblock[2] > 32)) for c in ok)
+    assert len(ok) + len(rejected) >= 30
+
+
+def test_store_and_lookup(tmp_path, monkeypatch):
+    monkeypatch.setenv("LASSCC_CACHE_DIR", str(tmp_path))
+    spec = KernelSpec(name="gemm", threads=256, smem_bytes=0, tile_m=128, tile_n=256, raster=8)
+    cfg = GemmConfig(threadblock=(128, 256, 32), stages=4, prefetch=1)
+    key = tune_key(4096, 4096, 4096, spec, "NVIDIA H200")
+    store_tuned(key, cfg, 450.0)
+    assert lookup_tuned("f16", "f32", "rowcolrow", 4096, 4096, 4096, "NVIDIA H200") == cfg.as_dict()
+    assert lookup_tuned("f16", "f32", "rowcolrow", 1024, 1024, 1024, "NVIDIA H200") is None
+    assert lookup_tuned("f16", "f32", "rowcolrow") == cfg.as_dict()  # compile: newest for the types
+    assert lookup_tuned("bf16", "f32", "rowcolrow") is None
+
+
+def test_compile_uses_tuned_config_only_without_config(tmp_path, monkeypatch):
+    monkeypatch.setenv("LASSCC_CACHE_DIR", str(tmp_path))
+    spec = KernelSpec(name="gemm", threads=256, smem_bytes=0, tile_m=128, tile_n=256, raster=8)
+    store_tuned(tune_key(64, 64, 64, spec, "GPU"), GemmConfig(stages=5), 1.0)
+
+    def run(f):
+        return subprocess.run([sys.executable, "-m", "lasscc.cli", "compile", str(f), "--emit", "mlir", "--no-cache"],
+                              capture_output=True, text=True, cwd=ROOT)
+
+    tuned = run(ROOT / "examples" / "gemm_tuned.mlir")
+    assert tuned.returncode == 0, tuned.stderr
+    assert "stages = 5" in tuned.stdout and "using the tuned config" in tuned.stderr
+    fixed = run(ROOT / "examples" / "gemm.mlir")
+    assert "stages = 3" in fixed.stdout and "tuned" not in fixed.stderr
+
+
+@pytest.mark.parametrize("args,expect", [
+    (["bench", "examples/gemm.mlir", "--sizes", "10x"], "option --sizes: expected sizes like 4096"),
+    (["bench", "examples/gemm.mlir", "--sizes", "64x64x12"], "option --sizes: expected K a multiple of 8"),
+    (["tune", "examples/gemm.mlir", "--stages", "3"], "lasscc tune chooses the config itself"),
+])
+def test_cli_errors(args, expect):
+    proc = subprocess.run([sys.executable, "-m", "lasscc.cli", *args], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2 and expect in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
