@@ -1,0 +1,27 @@
+"""lasscc: a GEMM compiler (lass.gemm in MLIR -> xDSL dialects -> PTX).
+
+The Python API (lasscc/api.py) is loaded on first use, so `import lasscc` stays light:
+
+    import lasscc
+    k = lasscc.compile("examples/gemm.mlir", arch="sm_80")   # or lasscc.gemm(d_dtype="f16", ...)
+    k(a, b, d)
+"""
+
+from lasscc.diagnostics import LassError
+
+_API = ("compile", "gemm", "compile_gemm", "gemm_mlir", "Kernel", "CompileError", "LaunchError", "stage_names")
+
+
+def __getattr__(name: str):
+    if name in _API:
+        from lasscc import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'lasscc' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted(list(globals()) + list(_API))
+
+
+__all__ = ["LassError", *_API]

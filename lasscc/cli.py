@@ -3,6 +3,7 @@
     lasscc compile FILE.mlir -o out.ptx [--dump-dir DIR] [--arch sm_80|sm_90a] [--emit ptx|llvm|mlir]
     lasscc opt -p PASS[,PASS...] FILE.mlir [-o out.mlir]
     lasscc run FILE.mlir --m M --n N --k K [--check] [--bench] [--target gpu|cpu] [--stage PASS] [--report banks]
+    lasscc explain FILE.mlir [--stage S] [--png DIR]     (tile hierarchy, SMEM, registers, lane/bank maps)
 
 Tiling overrides (any subcommand): --threadblock 128x128x32 --warp 64x64x32 --stages 3 --raster 8.
 Every user error prints `place: error: what was expected` and exits 2; no partial output is left.
@@ -81,11 +82,11 @@ def _apply_overrides(module, args) -> None:
 
 
 def cmd_compile(args) -> int:
-    from lasscc.pipeline import compile_module
+    from lasscc.cache import cached_compile
 
     module = _load(args)
     dump = Path(args.dump_dir) if args.dump_dir else None
-    res = compile_module(module, args.arch, args.file, dump)
+    res = cached_compile(module, args.arch, args.file, dump, use_cache=not args.no_cache)
     text = {"ptx": res.ptx, "llvm": res.llvm_ir, "mlir": str(res.module) + "\n"}[args.emit]
     if args.output and args.output != "-":
         _write_atomic(args.output, text)
@@ -123,7 +124,7 @@ def cmd_run(args) -> int:
         return _run_cpu(module, args)
     if args.stage or args.report:
         raise LassError("option --stage/--report: only with --target cpu")
-    from lasscc.pipeline import compile_module
+    from lasscc.cache import cached_compile
     from lasscc.runtime import cuda
 
     reason = cuda.driver_status()
@@ -132,7 +133,7 @@ def cmd_run(args) -> int:
     from lasscc.emit import ptxas_info
     from lasscc.runtime.gemm_runner import format_report, run_gemm
 
-    res = compile_module(module, args.arch, args.file)
+    res = cached_compile(module, args.arch, args.file, use_cache=not args.no_cache)
     spec = res.specs[0]
     fn = next(f for f in res.module.ops if getattr(f, "sym_name", None) and f.sym_name.data == spec.name)
     alpha = args.alpha if args.alpha is not None else float(fn.attributes["lass.alpha"].value.data)
@@ -176,6 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--warp", help="warp tile MxNxK, e.g. 64x64x32")
         sp.add_argument("--stages", type=int, help="2 = register double buffer, >= 3 = cp.async multistage")
         sp.add_argument("--raster", type=int, help="threadblock rasterization group (tile rows walked together)")
+        sp.add_argument("--no-cache", action="store_true", help="compile afresh, bypassing the compile cache "
+                        "(lasscc.cache: $LASSCC_CACHE_DIR or ~/.cache/lasscc)")
 
     c = sub.add_parser("compile", help="lower to PTX")
     common(c)
@@ -206,6 +209,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--stage", help="(cpu) execute the IR as it stands after this pass")
     r.add_argument("--report", choices=["banks"], help="(cpu) print the shared-memory bank report")
     r.set_defaults(fn=cmd_run)
+
+    from lasscc.explain import add_parser as add_explain_parser
+
+    add_explain_parser(sub, common)
     return p
 
 

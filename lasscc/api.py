@@ -1,0 +1,736 @@
+"""The Python API: compile a GEMM, look at every stage, run it on numpy arrays or GPU tensors.
+
+    import lasscc
+
+    k = lasscc.compile("examples/gemm.mlir", arch="sm_80")        # a path, or MLIR text
+    k = lasscc.gemm(d_dtype="f16", threadblock=(128, 128, 32), warp=(64, 64, 32), stages=3)
+    k.ptx, k.llvm_ir, k.ir("pipeline"), k.spec, k.config, k.resources
+    k(a, b, d)                      # D = alpha * A.B + beta * D on the GPU
+
+Operands of `k(a, b, d, alpha=None, beta=None)`: A is M x K row-major, B is K x N (the kernel reads
+it column-major), both of the kernel's input type (f16 or bf16, `k.spec.a_dtype`); D is M x N
+row-major of the kernel's D type (`k.spec.d_dtype`: f32, or the input type), holding
+C on entry when beta != 0.  numpy arrays are copied to the GPU and D is copied back into `d` (a
+K x N numpy B gets its column-major copy; a Fortran-ordered B is used as is).  CUDA arrays
+(torch, cupy, anything with `__cuda_array_interface__` or DLPack) are used in place, without a
+copy and without waiting for the kernel (it runs on the legacy default stream, like torch's
+default); they must already have the layout the kernel reads: for torch, `b = b_nk.t()` of a
+contiguous N x K tensor.  Sizes: any M and N, K a multiple of 8 (`size_rules`).
+
+Every compile error is a `CompileError` with the CLI's text (`file:line:col: error: ...`); every
+problem with the operands or the launch is a `LaunchError`.  Both are `LassError`s.
+Compiles go through the cache (`lasscc.cache`); `cache=False` bypasses it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+import re
+from pathlib import Path
+from types import SimpleNamespace
+from typing import NamedTuple
+
+from lasscc.diagnostics import LassError
+
+
+class CompileError(LassError):
+    """The input could not be compiled; the message is the CLI's diagnostic text."""
+
+
+class LaunchError(LassError):
+    """The operands do not fit the kernel, or the GPU launch failed."""
+
+
+ARCHS = ("sm_80", "sm_90a")
+# BLAS letters (column-major convention): A 'T' = M x K row-major, B 'N' = K x N column-major.
+LAYOUTS = {"TN": ("row", "col"), "NN": ("col", "col"), "NT": ("col", "row"), "TT": ("row", "row")}
+_DTYPE_ALIASES = {"float16": "f16", "half": "f16", "float32": "f32", "float": "f32", "single": "f32",
+                  "bfloat16": "bf16", "float64": "f64", "double": "f64", "int8": "i8", "s8": "i8",
+                  "f16": "f16", "f32": "f32", "bf16": "bf16", "f64": "f64", "i8": "i8"}
+_MLIR_TYPE = {"f16": "f16", "f32": "f32", "bf16": "bf16", "f64": "f64", "i8": "i8"}
+# extra short names for stages, on top of the pass flag without "lasscc-" and its first word
+_STAGE_EXTRA = {"threadblock": "lasscc-tile-threadblock", "ll": "llvm", "llvm-ir": "llvm",
+                "llvm-dialect": "lasscc-lower-to-llvm", "kernel": "ptx"}
+
+
+# ---- stage names -------------------------------------------------------------------------------
+
+
+def stage_names() -> dict[str, list[str]]:
+    """{stage: [its short names]} in pipeline order: input, every pass, llvm (LLVM IR), ptx."""
+    from lasscc.pipeline import PASS_NAMES
+
+    out: dict[str, list[str]] = {"input": []}
+    firsts = [n.removeprefix("lasscc-").split("-")[0] for n in PASS_NAMES]
+    for name, first in zip(PASS_NAMES, firsts):
+        short = name.removeprefix("lasscc-")
+        aliases = [short] if short != name else []
+        if first != short and firsts.count(first) == 1 and first not in ("llvm", "ptx", "input"):
+            aliases.append(first)
+        out[name] = aliases
+    out["llvm"] = []
+    out["ptx"] = []
+    for alias, target in _STAGE_EXTRA.items():
+        if target in out and alias not in out[target]:
+            out[target].append(alias)
+    return out
+
+
+def resolve_stage(stage: str, what: str = "stage") -> str:
+    """The canonical stage name for a pass flag or short name; CompileError listing them otherwise."""
+    names = stage_names()
+    key = str(stage).strip().lower()
+    for name, aliases in names.items():
+        if key == name or key in aliases:
+            return name
+    listing = ", ".join(f"{n} ({', '.join(a)})" if a else n for n, a in names.items())
+    raise CompileError(f"{what}: unknown stage '{stage}'; expected one of {listing}")
+
+
+# ---- reading the input -------------------------------------------------------------------------
+
+
+def _looks_like_mlir(text: str) -> bool:
+    return any(w in text for w in ("lass.gemm", "func.func", "builtin.module", "llvm.func"))
+
+
+def _source_text(source, filename: str | None) -> tuple[str, str]:
+    """(MLIR text, name for diagnostics) of a path or a string of MLIR."""
+    from lasscc.source import read_file
+
+    if isinstance(source, os.PathLike):
+        path = os.fspath(source)
+        return read_file(path), filename or path
+    if not isinstance(source, str):
+        raise CompileError(f"compile: expected a path or MLIR text, got {type(source).__name__}")
+    try:
+        exists = "\n" not in source and Path(source).exists()
+    except (OSError, ValueError):
+        exists = False
+    if exists:
+        return read_file(source), filename or source
+    if _looks_like_mlir(source):
+        return source, filename or "<string>"
+    # neither an existing file nor MLIR text: the CLI's message for a missing file
+    shown = source if len(source) <= 200 else source[:197] + "..."
+    raise CompileError(f"{shown}: error: no such file")
+
+
+def _shape_text(val, name: str) -> str | None:
+    """A tiling override as the CLI's 'AxBxC' text (parse_shape checks it), or None."""
+    if val is None:
+        return None
+    if isinstance(val, str):
+        return val
+    try:
+        return "x".join(str(int(v)) if float(v) == int(v) else str(v) for v in val)
+    except (TypeError, ValueError):
+        raise CompileError(f"option --{name}: expected 3 positive integers, e.g. (128, 128, 32), got {val!r}") from None
+
+
+def apply_overrides(module, threadblock=None, warp=None, stages=None, raster=None, arch: str = "sm_80",
+                    filename: str = "<input>") -> None:
+    """The CLI's --threadblock/--warp/--stages/--raster on a parsed module (same checks, same text)."""
+    from lasscc.cli import _apply_overrides
+
+    for name, val in (("stages", stages), ("raster", raster)):
+        if val is not None and (isinstance(val, bool) or not isinstance(val, int)):
+            raise CompileError(f"option --{name}: expected a positive integer, got {val!r}")
+    args = _Options(threadblock=_shape_text(threadblock, "threadblock"), warp=_shape_text(warp, "warp"),
+                    stages=stages, raster=raster, arch=arch, file=filename)
+    _apply_overrides(module, args)
+
+
+class _Options(SimpleNamespace):
+    """argparse-like options for the CLI's helpers: an option the API does not set reads as None
+    (not given), so CLI options added later keep their defaults here."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return None
+
+
+def size_rules(spec) -> dict[str, int]:
+    """{"M": m, "N": n, "K": k}: each size must be a multiple of these.  Today's kernels predicate the
+    M and N edges and read K in 16-byte (8 x f16) rows: K % 8 (lasscc.cli.K_ALIGN); a spec that
+    says otherwise (fields m_multiple / n_multiple / k_multiple) wins."""
+    try:
+        from lasscc.cli import K_ALIGN
+    except ImportError:  # a compiler without edge predicates: whole tiles only
+        rules = {"M": spec.tile_m, "N": spec.tile_n, "K": spec.tile_k}
+    else:
+        rules = {"M": 1, "N": 1, "K": K_ALIGN}
+    for dim, field_ in (("M", "m_multiple"), ("N", "n_multiple"), ("K", "k_multiple")):
+        if getattr(spec, field_, None):
+            rules[dim] = int(getattr(spec, field_))
+    return rules
+
+
+class GemmInfo(NamedTuple):
+    config: object  # GemmConfig
+    d_dtype: str  # 'f32', 'f16', 'bf16'
+    where: str  # file:line:col of the lass.gemm, or the kernel's name in a dump
+    op: object  # the GemmOp or the kernel function
+    ab_dtype: str = "f16"  # element type of A and B
+
+
+def gemm_info(module, filename: str = "<input>") -> GemmInfo:
+    """The GEMM of a module: from its `lass.gemm` (the `config`, defaults filled in) or, in a dump,
+    from the kernel function's `lass.config` / `lass.d_type` / A argument.  LassError with the
+    compiler's text when there is none or the config is malformed."""
+    from xdsl.dialects import func, llvm
+    from xdsl.dialects.builtin import MemRefType
+
+    from lasscc.dialects.lass import GemmOp
+    from lasscc.passes._build import config_from_attr
+    from lasscc.source import op_location
+
+    for op in module.walk():
+        if isinstance(op, GemmOp):
+            where = op_location(op)
+            try:
+                cfg = config_from_attr(op.config)
+            except ValueError as e:
+                raise LassError(f"{where}: error: {e}") from None
+            return GemmInfo(cfg, str(op.d.type.get_element_type()), where, op, str(op.a.type.get_element_type()))
+    for fn in module.ops:
+        if isinstance(fn, (func.FuncOp, llvm.FuncOp)) and "lass.config" in fn.attributes:
+            cfg = config_from_attr(fn.attributes["lass.config"])
+            dt = fn.attributes.get("lass.d_type")
+            args = fn.body.block.args if fn.body.blocks else ()
+            ab = str(args[0].type.get_element_type()) if args and isinstance(args[0].type, MemRefType) else "f16"
+            return GemmInfo(cfg, dt.data if dt is not None else "f32", f"{filename}: @{fn.sym_name.data}", fn, ab)
+    raise LassError(f"{filename}: error: expected a lass.gemm (or a lasscc dump of one), found no kernel")
+
+
+# ---- compiling ---------------------------------------------------------------------------------
+
+
+def compile(source, arch: str = "sm_80", *, threadblock=None, warp=None, stages: int | None = None,
+            raster: int | None = None, cache: bool = True, dump_dir=None, filename: str | None = None) -> Kernel:
+    """Compile a `lass.gemm` (or any lasscc dump) given as a path or as MLIR text.
+
+    threadblock / warp ((M, N, K) or 'MxNxK'), stages and raster override the op's config like the
+    CLI options.  dump_dir writes the numbered dumps (also on a cache hit).  Raises CompileError.
+    """
+    if arch not in ARCHS:
+        raise CompileError(f"arch: expected one of {', '.join(ARCHS)}, got {arch!r}")
+    try:
+        from lasscc.cache import cached_compile
+        from lasscc.source import parse_mlir
+
+        text, fname = _source_text(source, filename)
+        module = parse_mlir(text, fname)
+        apply_overrides(module, threadblock, warp, stages, raster, arch, fname)
+        input_text = str(module)
+        res = cached_compile(module, arch, fname, Path(dump_dir) if dump_dir is not None else None, use_cache=cache)
+    except CompileError:
+        raise
+    except LassError as e:
+        raise CompileError(str(e)) from None
+    return Kernel(res, arch, None, input_text, fname)
+
+
+def _dtype_name(x, param: str) -> str:
+    if isinstance(x, str):
+        key = x.strip().lower()
+    else:
+        key = str(x).removeprefix("torch.").removeprefix("cupy.").lower()
+        try:
+            import numpy as np
+
+            key = np.dtype(x).name
+        except TypeError:
+            pass
+    name = _DTYPE_ALIASES.get(key)
+    if name is None:
+        raise CompileError(f"gemm: {param}: expected a dtype name such as 'f16' or 'f32', got {x!r}")
+    return name
+
+
+def _tile_arg(val, param: str) -> tuple[int, int, int]:
+    if isinstance(val, str):
+        parts = val.lower().split("x")
+    else:
+        try:
+            parts = list(val)
+        except TypeError:
+            parts = []
+    try:
+        nums = tuple(int(p) for p in parts)
+        ok = len(nums) == 3 and all(n > 0 for n in nums) and all(
+            not isinstance(p, float) or p == int(p) for p in parts)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise CompileError(f"gemm: {param}: expected 3 positive integers, e.g. (128, 128, 32), got {val!r}")
+    return nums
+
+
+def _mlir_float(x, param: str) -> str:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise CompileError(f"gemm: {param}: expected a number, got {x!r}") from None
+    if not math.isfinite(v):
+        raise CompileError(f"gemm: {param}: expected a finite number, got {x!r}")
+    s = repr(v)
+    if "." not in s:
+        s = s.replace("e", ".0e") if "e" in s else s + ".0"
+    return s
+
+
+def gemm_mlir(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
+              threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8,
+              name: str = "gemm") -> str:
+    """The `lass.gemm` MLIR text for these dtypes, layout and tiling (CompileError naming the
+    parameter for a value that is not a dtype / layout / tile at all; what the compiler supports is
+    the compiler's to say, see `gemm`)."""
+    a_t = _dtype_name(a_dtype, "a_dtype")
+    b_t = a_t if b_dtype is None else _dtype_name(b_dtype, "b_dtype")
+    d_t = _dtype_name(d_dtype, "d_dtype")
+    lay = str(layout).strip().upper()
+    if lay not in LAYOUTS:
+        raise CompileError(f"gemm: layout: expected two BLAS letters N/T such as 'TN' (A row-major M x K, "
+                           f"B column-major K x N), got {layout!r}")
+    tb, wp = _tile_arg(threadblock, "threadblock"), _tile_arg(warp, "warp")
+    for param, val in (("stages", stages), ("raster", raster)):
+        if isinstance(val, bool) or not isinstance(val, int) or val < 1:
+            raise CompileError(f"gemm: {param}: expected a positive integer, got {val!r}")
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", str(name)):
+        raise CompileError(f"gemm: name: expected a symbol name (letters, digits, _ $ .), got {name!r}")
+    la, lb = LAYOUTS[lay]
+
+    def memref(t: str, lay_: str) -> str:
+        return f"memref<?x?x{_MLIR_TYPE[t]}>" if lay_ == "row" else f"memref<?x?x{_MLIR_TYPE[t]}, strided<[1, ?]>>"
+
+    ta, tb_, td = memref(a_t, la), memref(b_t, lb), memref(d_t, "row")
+    cfg = (f"threadblock = [{', '.join(map(str, tb))}], warp = [{', '.join(map(str, wp))}], "
+           f"instruction = [16, 8, 16], stages = {stages}, raster = {raster}")
+    return (
+        f"// D = alpha * A.B + beta * C: A {a_t} {la}-major, B {b_t} {lb}-major ({lay}), D {d_t} row-major\n"
+        f"func.func @{name}(%a: {ta}, %b: {tb_}, %d: {td}) {{\n"
+        f"  lass.gemm {{alpha = {_mlir_float(alpha, 'alpha')} : f32, beta = {_mlir_float(beta, 'beta')} : f32,\n"
+        f"             config = {{{cfg}}}}}\n"
+        f"      ins(%a, %b : {ta}, {tb_}) outs(%d : {td})\n"
+        f"  func.return\n"
+        f"}}\n"
+    )
+
+
+def _unsupported_param(msg: str) -> str | None:
+    """Which gemm() parameter a compiler rejection is about (its operand-type / layout checks)."""
+    if "A and B of one element type" in msg:
+        return "b_dtype"
+    if "A and B, got" in msg:
+        return "a_dtype"
+    if " D (" in msg or " D, got" in msg:
+        return "d_dtype"
+    if "expected A row-major" in msg:
+        return "layout"
+    return None
+
+
+def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
+         threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8, arch: str = "sm_80",
+         *, name: str = "gemm", cache: bool = True, dump_dir=None) -> Kernel:
+    """Compile a GEMM from dtypes, layout and tiling, without a file (gemm_mlir writes the text).
+
+    A dtype or layout the compiler does not support yet (today: A/B f16 or bf16, D f32 or the input
+    type, layout 'TN') is a CompileError naming the parameter, followed by the compiler's text.
+    """
+    text = gemm_mlir(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name)
+    try:
+        return compile(text, arch, cache=cache, dump_dir=dump_dir, filename="<lasscc.gemm>")
+    except CompileError as e:
+        param = _unsupported_param(str(e))
+        if param is None:
+            raise
+        value = {"a_dtype": a_dtype, "b_dtype": b_dtype, "d_dtype": d_dtype, "layout": layout}[param]
+        raise CompileError(f"gemm: {param}: {value!r} is not supported yet: {e}") from None
+
+
+compile_gemm = gemm
+
+
+# ---- operands ----------------------------------------------------------------------------------
+
+_DL_CPU, _DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 1, 2, 3, 13
+_DL_FLOAT, _DL_BFLOAT = 2, 4
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32), ("dtype", _DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+
+
+class _Operand:
+    """One operand, normalised: host (numpy) or device (pointer + element strides)."""
+
+    def __init__(self, name: str, obj, shape, dtype: str, host=None, ptr: int = 0, strides=None, keep=None,
+                 readonly: bool = False, stream=None):
+        self.name, self.obj, self.shape, self.dtype = name, obj, tuple(int(s) for s in shape), dtype
+        self.host, self.ptr, self.strides, self.keep = host, int(ptr), strides, keep
+        self.readonly, self.stream = readonly, stream
+
+    @property
+    def on_device(self) -> bool:
+        return self.host is None
+
+
+def _np_dtype_name(dt) -> str:
+    import numpy as np
+
+    dt = np.dtype(dt)
+    return {"float16": "f16", "float32": "f32", "bfloat16": "bf16"}.get(dt.name, dt.name)
+
+
+def _operand(name: str, x) -> _Operand:
+    import numpy as np
+
+    if isinstance(x, np.ndarray):
+        return _Operand(name, x, x.shape, _np_dtype_name(x.dtype), host=x, readonly=not x.flags.writeable)
+    try:
+        cai = getattr(x, "__cuda_array_interface__", None)
+    except Exception:  # noqa: BLE001 -- e.g. a CPU torch tensor raising inside the property
+        cai = None
+    if cai is not None:
+        if cai.get("mask") is not None:
+            raise LaunchError(f"{name}: masked CUDA arrays are not supported")
+        try:
+            dt = _np_dtype_name(np.dtype(cai["typestr"]))
+        except TypeError:
+            dt = cai["typestr"]
+        itemsize = np.dtype(cai["typestr"]).itemsize
+        ptr, readonly = cai["data"]
+        strides = cai.get("strides")
+        if strides is not None:
+            if any(s % itemsize for s in strides):
+                raise LaunchError(f"{name}: strides {strides} bytes are not whole elements")
+            strides = tuple(s // itemsize for s in strides)
+        return _Operand(name, x, cai["shape"], dt, ptr=ptr or 0, strides=strides, keep=x, readonly=bool(readonly),
+                        stream=cai.get("stream"))
+    if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
+        dev_type, dev_id = x.__dlpack_device__()
+        dev_type = int(dev_type)
+        if dev_type not in (_DL_CUDA, _DL_CUDA_MANAGED):
+            where = {_DL_CPU: "CPU", _DL_CUDA_HOST: "pinned host"}.get(dev_type, f"DLPack device type {dev_type}")
+            raise LaunchError(f"{name}: a {type(x).__name__} in {where} memory; pass a numpy array (e.g. t.numpy()) "
+                              "or an array on the CUDA device (e.g. t.cuda())")
+        if int(dev_id) != 0:
+            raise LaunchError(f"{name}: on CUDA device {dev_id}; lasscc runs on device 0 (select the GPU with "
+                              "CUDA_VISIBLE_DEVICES)")
+        return _from_dlpack(name, x)
+    if type(x).__module__.startswith("torch"):
+        raise LaunchError(f"{name}: a CPU torch tensor; pass t.numpy() or t.cuda()")
+    raise LaunchError(f"{name}: expected a numpy array or a CUDA array (torch, cupy: __cuda_array_interface__ or "
+                      f"DLPack), got {type(x).__name__}")
+
+
+def _from_dlpack(name: str, x) -> _Operand:
+    capsule = x.__dlpack__()
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    try:
+        addr = get(capsule, b"dltensor")
+    except ValueError:
+        raise LaunchError(f"{name}: __dlpack__ did not return a 'dltensor' capsule") from None
+    t = _DLTensor.from_address(addr)
+    ndim = t.ndim
+    shape = tuple(t.shape[i] for i in range(ndim))
+    strides = tuple(t.strides[i] for i in range(ndim)) if t.strides else None
+    code, bits, lanes = t.dtype.code, t.dtype.bits, t.dtype.lanes
+    if code == _DL_FLOAT and lanes == 1:
+        dt = f"f{bits}"
+    elif code == _DL_BFLOAT and bits == 16 and lanes == 1:
+        dt = "bf16"
+    else:
+        dt = f"dlpack(code={code}, bits={bits}, lanes={lanes})"
+    # the capsule keeps the producer's tensor alive; it is released when the operand is dropped
+    return _Operand(name, x, shape, dt, ptr=(t.data or 0) + t.byte_offset, strides=strides, keep=(x, capsule))
+
+
+def _contiguous_strides(shape) -> tuple[int, ...]:
+    out, acc = [], 1
+    for s in reversed(shape):
+        out.append(acc)
+        acc *= s
+    return tuple(reversed(out))
+
+
+def _same_strides(strides, want, shape) -> bool:
+    """Element strides equal `want` (None = C-contiguous); dimensions of size 1 may have any stride."""
+    if strides is None:
+        strides = _contiguous_strides(shape)
+    return all(s == w or n == 1 for s, w, n in zip(strides, want, shape))
+
+
+# ---- the kernel --------------------------------------------------------------------------------
+
+
+class Kernel:
+    """A compiled GEMM: its texts, launch contract, resources, and a callable that runs it."""
+
+    def __init__(self, res, arch: str, config=None, input_text: str = "", filename: str = "<input>"):
+        """From a CompileResult of lasscc.cache.cached_compile; `config` defaults to the kernel's own."""
+        self.arch = arch
+        self.config = config
+        self.filename = filename
+        self.input_ir = input_text
+        self.stages: dict[str, str] = dict(res.stages)
+        self.llvm_ir: str = res.llvm_ir
+        self.ptx: str = res.ptx
+        self.specs = list(res.specs)
+        self.spec = self.specs[0]
+        self.cache_hit: bool = bool(getattr(res, "cache_hit", False))
+        meta = (getattr(res, "kernel_meta", None) or {}).get(self.spec.name, {})
+        self.alpha: float = float(getattr(self.spec, "alpha", meta.get("alpha", 1.0)))
+        self.beta: float = float(getattr(self.spec, "beta", meta.get("beta", 0.0)))
+        if self.config is None and "config" in meta:
+            from lasscc.config import GemmConfig
+
+            c = meta["config"]
+            self.config = GemmConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in c.items()})
+        self._resources = None
+        self._func = None
+        self._module = None
+
+    def __repr__(self) -> str:
+        c, s = self.config, self.spec
+        return (f"<lasscc.Kernel {s.name} {self.arch}: threadblock {'x'.join(map(str, c.threadblock))}, warp "
+                f"{'x'.join(map(str, c.warp))}, {c.stages} stages, D {s.d_dtype}, {s.threads} threads, "
+                f"{s.smem_bytes // 1024} KB smem>")
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def ir(self, stage: str = "ptx") -> str:
+        """The text after `stage`: 'input', a pass flag or short name ('pipeline', 'warp-mma', ...),
+        'llvm' (LLVM IR) or 'ptx'.  CompileError listing the names otherwise."""
+        name = resolve_stage(stage, "ir")
+        if name == "input":
+            return self.input_ir
+        if name == "llvm":
+            return self.llvm_ir
+        if name == "ptx":
+            return self.ptx
+        return self.stages[name]
+
+    @property
+    def resources(self) -> dict:
+        """ptxas -v's figures: registers, shared memory (static + the dynamic bytes of the spec),
+        spills, stack; None for each when ptxas is not on PATH (the dynamic figure is always known)."""
+        if self._resources is None:
+            from lasscc.emit import ptxas_info
+
+            try:
+                info = ptxas_info(self.ptx, self.arch)
+            except LassError as e:
+                raise CompileError(str(e)) from None
+            dyn = self.spec.smem_bytes
+            if info is None:
+                self._resources = {"registers": None, "shared_bytes": None, "static_shared_bytes": None,
+                                   "dynamic_shared_bytes": dyn, "spill_stores": None, "spill_loads": None,
+                                   "stack_bytes": None, "ptxas": None}
+            else:
+                self._resources = {"registers": info.registers, "shared_bytes": info.shared_bytes + dyn,
+                                   "static_shared_bytes": info.shared_bytes, "dynamic_shared_bytes": dyn,
+                                   "spill_stores": info.spill_stores, "spill_loads": info.spill_loads,
+                                   "stack_bytes": info.stack_bytes, "ptxas": info.line}
+        return dict(self._resources)
+
+    # -- running --------------------------------------------------------------------------------
+
+    def check_operands(self, a, b, d) -> tuple[_Operand, _Operand, _Operand, int, int, int]:
+        """Validate a, b, d against the kernel (dtypes, shapes, tile multiples, layouts); LaunchError."""
+        spec = self.spec
+        ops = [_operand("a", a), _operand("b", b), _operand("d", d)]
+        want = {"a": spec.a_dtype, "b": spec.b_dtype, "d": spec.d_dtype}
+        for op in ops:
+            if len(op.shape) != 2:
+                raise LaunchError(f"{op.name}: expected a 2-d array, got shape {op.shape}")
+            if op.dtype != want[op.name]:
+                hint = {"f16": "float16", "f32": "float32", "bf16": "bfloat16"}.get(want[op.name], want[op.name])
+                raise LaunchError(f"{op.name}: expected dtype {want[op.name]} ({hint}) for kernel '{spec.name}', "
+                                  f"got {op.dtype}")
+        A, B, D = ops
+        (m, k), (kb, n), (md, nd) = A.shape, B.shape, D.shape
+        if kb != k:
+            raise LaunchError(f"b: expected K x N with K = {k} (a is {m} x {k}), got shape {B.shape}")
+        if (md, nd) != (m, n):
+            raise LaunchError(f"d: expected M x N = {m} x {n}, got shape {D.shape}")
+        rules = size_rules(spec)
+        tiles = {"M": spec.tile_m, "N": spec.tile_n, "K": spec.tile_k}
+        for dim, val in (("M", m), ("N", n), ("K", k)):
+            if val <= 0 or val >= 2**31:
+                raise LaunchError(f"{dim} = {val}: expected 1 <= {dim} < 2^31 (passed as i32)")
+            if val % rules[dim]:
+                why = ("the threadblock tile" if rules[dim] == tiles[dim]
+                       else "A and B rows are read in 16-byte accesses" if dim == "K" else "the kernel's rule")
+                raise LaunchError(f"{dim} = {val}: expected a multiple of {rules[dim]} ({why}) for kernel "
+                                  f"'{spec.name}'")
+        if D.readonly:
+            raise LaunchError("d: the array is read-only; D is written")
+        if A.on_device and not _same_strides(A.strides, (k, 1), A.shape):
+            raise LaunchError(f"a: expected M x K row-major (element strides ({k}, 1)), got strides {A.strides}; "
+                              "use a contiguous copy (torch: a.contiguous())")
+        if B.on_device and not _same_strides(B.strides, (1, k), B.shape):
+            raise LaunchError(f"b: expected K x N column-major (element strides (1, {k})), got strides "
+                              f"{B.strides or _contiguous_strides(B.shape)}; pass the transpose of a contiguous "
+                              "N x K array (torch: b_nk.t(), or b.t().contiguous().t())")
+        if D.on_device and not _same_strides(D.strides, (n, 1), D.shape):
+            raise LaunchError(f"d: expected M x N row-major (element strides ({n}, 1)), got strides {D.strides}")
+        return A, B, D, m, n, k
+
+    def __call__(self, a, b, d, alpha: float | None = None, beta: float | None = None, *, target: str = "gpu",
+                 sync: bool | None = None):
+        """D = alpha * A.B + beta * C (C = d on entry).  Returns d.
+
+        target='gpu' launches the PTX (numpy operands copied in and D copied back; CUDA arrays used in
+        place, asynchronously unless sync=True).  target='cpu' runs the swizzle-smem stage's IR on
+        the CPU executor (numpy operands only; slow, small sizes).
+        """
+        import numpy as np
+
+        A, B, D, m, n, k = self.check_operands(a, b, d)
+        alpha = self.alpha if alpha is None else alpha
+        beta = self.beta if beta is None else beta
+        for label, v in (("alpha", alpha), ("beta", beta)):
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.floating, np.integer)) or not math.isfinite(v):
+                raise LaunchError(f"{label}: expected a finite number, got {v!r}")
+        alpha, beta = float(alpha), float(beta)
+        if target == "cpu":
+            return self._run_cpu(A, B, D, m, n, k, alpha, beta)
+        if target != "gpu":
+            raise LaunchError(f"target: expected 'gpu' or 'cpu', got {target!r}")
+        from lasscc.runtime import cuda
+
+        reason = cuda.driver_status()
+        if reason is not None:
+            raise LaunchError(f"no GPU to run on ({reason}); use k(a, b, d, target='cpu') or lasscc.interp.run_check "
+                              "to execute the kernel's IR on the CPU")
+        try:
+            return self._run_gpu(cuda, A, B, D, m, n, k, alpha, beta, sync)
+        except LaunchError:
+            raise
+        except LassError as e:
+            raise LaunchError(str(e)) from None
+
+    def _function(self, cuda):
+        if self._func is None:
+            self._module = cuda.load_module(self.ptx)
+            func = cuda.get_function(self._module, self.spec.name)
+            cuda.set_dynamic_smem(func, self.spec.smem_bytes)
+            self._func = func
+        return self._func
+
+    def _run_gpu(self, cuda, A, B, D, m, n, k, alpha, beta, sync):
+        import numpy as np
+
+        cuda.context()
+        for op in (A, B, D):
+            if op.on_device:
+                _check_device_pointer(cuda, op)
+                _wait_stream(cuda, op)
+        func = self._function(cuda)
+        spec = self.spec
+        buffers = []
+        any_host = not (A.on_device and B.on_device and D.on_device)
+        try:
+            ptrs = []
+            for op in (A, B, D):
+                if op.on_device:
+                    ptrs.append(np.uint64(op.ptr))
+                    continue
+                if op is A:
+                    host = np.ascontiguousarray(op.host)
+                elif op is B:
+                    host = np.ascontiguousarray(op.host.T)  # N x K row-major = K x N column-major
+                else:
+                    host = np.ascontiguousarray(op.host) if beta != 0 else None
+                buf = cuda.DeviceBuffer.from_array(host) if host is not None else cuda.DeviceBuffer.alloc(
+                    op.host.nbytes)
+                buffers.append(buf)
+                ptrs.append(np.uint64(buf.ptr))
+            args = ptrs + [np.int32(m), np.int32(n), np.int32(k), np.float32(alpha), np.float32(beta)]
+            cuda.launch(func, spec.grid(m, n), (spec.threads, 1, 1), spec.smem_bytes, args)
+            if any_host or sync:
+                cuda.synchronize()
+            if not D.on_device:
+                D.host[...] = buffers[-1].download(D.shape, D.host.dtype)
+        finally:
+            for buf in buffers:
+                try:
+                    buf.free()
+                except LassError:
+                    pass
+        return D.obj
+
+    def _run_cpu(self, A, B, D, m, n, k, alpha, beta):
+        import numpy as np
+
+        from lasscc.interp import execute_kernel
+
+        if A.on_device or B.on_device or D.on_device:
+            raise LaunchError("target='cpu': expected numpy arrays for a, b and d")
+        b_nk = np.ascontiguousarray(B.host.T)
+        d_work = np.ascontiguousarray(D.host).copy()
+        execute_kernel(self.stages["lasscc-swizzle-smem"], m, n, k, np.ascontiguousarray(A.host), b_nk, d_work,
+                       alpha, beta)
+        D.host[...] = d_work
+        return D.host
+
+    def close(self) -> None:
+        """Unload the module from the GPU (loaded on the first GPU call)."""
+        if self._module is not None:
+            from lasscc.runtime import cuda
+
+            mod, self._module, self._func = self._module, None, None
+            try:
+                cuda.unload_module(mod)
+            except LassError:
+                pass
+
+
+def _check_device_pointer(cuda, op: _Operand) -> None:
+    """The pointer is device memory of device 0 (the context lasscc launches in)."""
+    try:
+        cu = cuda._driver()
+        attr = cu.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+        err, ordinal = cu.cuPointerGetAttribute(attr, op.ptr)
+    except Exception:  # noqa: BLE001 -- bindings without this query: the launch reports bad pointers
+        return
+    if err != cu.CUresult.CUDA_SUCCESS:
+        raise LaunchError(f"{op.name}: 0x{op.ptr:x} is not CUDA device memory ({cuda.error_name(err)})")
+    if int(ordinal) != 0:
+        raise LaunchError(f"{op.name}: on CUDA device {int(ordinal)}; lasscc runs on device 0 (select the GPU with "
+                          "CUDA_VISIBLE_DEVICES)")
+
+
+def _wait_stream(cuda, op: _Operand) -> None:
+    """__cuda_array_interface__ v3: work on the producer's stream must finish before we read the data.
+
+    1 (legacy default) and 2 (per-thread default) and None need nothing from a launch on the legacy
+    default stream; any other stream is synchronized."""
+    s = op.stream
+    if s is None or s in (0, 1, 2):
+        return
+    cu = cuda._driver()
+    cuda._call("cuStreamSynchronize", cu.CUstream(int(s)))
+
+
+__all__ = ["compile", "gemm", "compile_gemm", "gemm_mlir", "Kernel", "CompileError", "LaunchError",
+           "stage_names", "resolve_stage", "gemm_info", "apply_overrides"]
