@@ -5,9 +5,10 @@ events beside cuBLAS (lasscc.runtime.gemm_runner.run_gemm), print a table, optio
 
 tune: for each candidate config that GemmConfig.validate accepts, compile and time it at one size,
 check the winner, and store it in `tuned.json` in the cache folder (lasscc.cache.cache_dir())
-under the key (M x N x K, input type, output type, layout, GPU name).  `lasscc run` then uses the
-stored winner for the same key when the input gives no `config`; `lasscc compile` (which knows
-neither size nor GPU) uses the most recent winner for the same types and layout.
+under the key (M x N x K, input type, output type, layout, GPU name).  When the input gives no
+`config`, `lasscc run` / `bench` use the winner for that key, else the newest winner for the same
+types and layout on that GPU; `lasscc compile` (which knows neither size nor GPU) uses the newest
+winner for the same types and layout.
 """
 
 from __future__ import annotations
@@ -91,13 +92,17 @@ def store_tuned(key: str, cfg: GemmConfig, tflops: float) -> Path:
 
 
 def lookup_tuned(a_dtype: str, d_dtype: str, layout: str, m=None, n=None, k=None, gpu=None) -> dict | None:
-    """The stored winner: exact key when size and GPU are known, else the newest for the types."""
+    """The stored winner for this problem on this GPU; else the newest for these types on this GPU;
+    else the newest for these types on any GPU (what `lasscc compile`, knowing neither, gets)."""
     data = load_tuned()
     if m is not None and gpu is not None:
         hit = data.get(f"{m}x{n}x{k}|{a_dtype}|{d_dtype}|{layout}|{gpu}")
-        return hit["config"] if hit else None
-    same = [v for key, v in data.items() if key.split("|")[1:4] == [a_dtype, d_dtype, layout]]
-    return max(same, key=lambda v: v.get("time", 0))["config"] if same else None
+        if hit:
+            return hit["config"]
+    same = [(key, v) for key, v in data.items() if key.split("|")[1:4] == [a_dtype, d_dtype, layout]]
+    on_gpu = [kv for kv in same if gpu is not None and kv[0].split("|")[-1] == gpu]
+    pool = on_gpu or same
+    return max(pool, key=lambda kv: kv[1].get("time", 0))[1]["config"] if pool else None
 
 
 def _progress(i: int, n: int, text: str) -> None:
