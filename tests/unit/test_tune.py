@@ -37,7 +37,7 @@ def test_store_and_lookup(tmp_path, monkeypatch):
     other = GemmConfig(stages=2)
     store_tuned(tune_key(1024, 1024, 1024, spec, "NVIDIA H100"), other, 300.0)
     assert lookup_tuned("f16", "f32", "rowcolrow", 4096, 4096, 4096, "NVIDIA H100") == other.as_dict()
-    assert lookup_tuned("f16", "f32", "rowcolrow") == cfg.as_dict()  # compile: newest for the types
+    assert lookup_tuned("f16", "f32", "rowcolrow") == other.as_dict()  # compile: newest for the types
     assert lookup_tuned("bf16", "f32", "rowcolrow") is None
 
 
