@@ -1,0 +1,354 @@
+// lasscc-warp-mma (passes/warp_mma.py): pipelined threadblock MMA -> the program of one thread:
+// warp coordinates, rasterized tile origin, unrolled serpentine mma.sync on double-buffered
+// fragments, per-thread epilogue.
+// Config: threadblock 64x32x32, warp 32x16x32 (2 x 2 warps = 128 threads), mma m16n8k16:
+//   mma.sync per lass_pipe.mma = (WM/16) * (WN/8) * (BK/16) = 2 * 2 * 2 = 8,
+//   load_frag_a per k-group = WM/16 = 2, load_frag_b per k-group = WN/16 = 1 (two n8 blocks each),
+//   accumulator = 2 * 2 * 4 = 16 f32 per thread; epilogue: 2 * 2 * 2 = 8 positions, each one
+//   2-element access (inside a block wholly in D) or a predicated pair plus two predicated
+//   single-element fallbacks (at the edges).
+//
+// RUN: %lasscc opt -p lasscc-warp-mma %s | filecheck %s
+// RUN: xdsl-opt -p lasscc-warp-mma %s | xdsl-opt -p cse,dce | filecheck %s
+//
+// IR already past this pass is left alone: a second run changes nothing.
+// RUN: %lasscc opt -p lasscc-warp-mma %s -o %t.once.mlir
+// RUN: %lasscc opt -p lasscc-warp-mma %t.once.mlir -o %t.twice.mlir
+// RUN: diff %t.once.mlir %t.twice.mlir
+//
+// Rejected:
+// RUN: not %lasscc opt -p lasscc-warp-mma %S/Inputs/lasscc-warp-mma-not-pipelined.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-TB
+
+// ---- positive: with config `prefetch = 1`, a loop that ends `mma; wait; barrier; yield` with
+// slot = kt % S (lasscc-pipeline's multistage form): k-group 0 of the next slot is loaded after
+// the barrier and carried by the loop.  f16 D, C read when beta != 0.
+
+// CHECK-LABEL: func.func @multistage(
+//                warp coordinates: warp = tid / 32, warp_m = warp % (BM/WM), warp_n = warp / (BM/WM)
+// CHECK-NEXT:    %tid = lass_nv.thread_id
+// CHECK-NEXT:    [[C31:%[0-9]+]] = arith.constant 31 : i32
+// CHECK-NEXT:    %lane = arith.andi %tid, [[C31]] : i32
+// CHECK-NEXT:    [[C5:%[0-9]+]] = arith.constant 5 : i32
+// CHECK-NEXT:    %warp = arith.shrui %tid, [[C5]] : i32
+// CHECK-NEXT:    [[C2:%[0-9]+]] = arith.constant 2 : i32
+// CHECK-NEXT:    [[WM:%[0-9]+]] = arith.remui %warp, [[C2]] : i32
+// CHECK-NEXT:    [[C32:%[0-9]+]] = arith.constant 32 : i32
+// CHECK-NEXT:    %warp_m0 = arith.muli [[WM]], [[C32]] : i32
+// CHECK-NEXT:    [[WN:%[0-9]+]] = arith.divui %warp, [[C2]] : i32
+// CHECK-NEXT:    [[C16:%[0-9]+]] = arith.constant 16 : i32
+// CHECK-NEXT:    %warp_n0 = arith.muli [[WN]], [[C16]] : i32
+// CHECK-NEXT:    [[ROW1:%[0-9]+]] = arith.addi %warp_m0, [[C16]] : i32
+// CHECK-NEXT:    [[K0:%[0-9a-z]+]] = arith.constant 0 : i32
+//                block_tile -> grouped rasterization (lasscc.layout.raster_tile) on the block id, group 2
+// CHECK-NEXT:    [[PID:%[0-9]+]] = lass_nv.block_id
+// CHECK-NEXT:    [[C63:%[0-9]+]] = arith.constant 63 : i32
+// CHECK-NEXT:    [[MP:%[0-9]+]] = arith.addi %M, [[C63]] : i32
+// CHECK-NEXT:    [[C64:%[0-9]+]] = arith.constant 64 : i32
+// CHECK-NEXT:    [[TM:%[0-9]+]] = arith.divui [[MP]], [[C64]] : i32
+// CHECK-NEXT:    [[NP:%[0-9]+]] = arith.addi %N, [[C31]] : i32
+// CHECK-NEXT:    [[TN:%[0-9]+]] = arith.divui [[NP]], [[C32]] : i32
+// CHECK-NEXT:    [[PERG:%[0-9]+]] = arith.muli [[TN]], [[C2]] : i32
+// CHECK-NEXT:    [[GID:%[0-9]+]] = arith.divui [[PID]], [[PERG]] : i32
+// CHECK-NEXT:    [[FIRSTM:%[0-9]+]] = arith.muli [[GID]], [[C2]] : i32
+// CHECK-NEXT:    [[LEFT:%[0-9]+]] = arith.subi [[TM]], [[FIRSTM]] : i32
+// CHECK-NEXT:    [[SIZEM:%[0-9]+]] = arith.minui [[LEFT]], [[C2]] : i32
+// CHECK-NEXT:    [[ING:%[0-9]+]] = arith.remui [[PID]], [[PERG]] : i32
+// CHECK-NEXT:    [[MOFF:%[0-9]+]] = arith.remui [[ING]], [[SIZEM]] : i32
+// CHECK-NEXT:    [[TILEM:%[0-9]+]] = arith.addi [[FIRSTM]], [[MOFF]] : i32
+// CHECK-NEXT:    %m0 = arith.muli [[TILEM]], [[C64]] : i32
+// CHECK-NEXT:    [[TILEN:%[0-9]+]] = arith.divui [[ING]], [[SIZEM]] : i32
+// CHECK-NEXT:    %n0 = arith.muli [[TILEN]], [[C32]] : i32
+//                zero_acc -> f32 zeros
+// CHECK-NEXT:    [[ZERO:%[0-9]+]] = arith.constant 0.000000e+00 : f32
+//                rings, copies, groups and barriers are left to lasscc-swizzle-smem
+// CHECK-NEXT:    %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x64x32xf16>
+// CHECK-NEXT:    %ring_b = lass_pipe.ring {offset = 12288 : i64} : !lass_pipe.ring<3x32x32xf16>
+// CHECK-NEXT:    %c1 = arith.constant 1 : i32
+// CHECK-NEXT:    %c3 = arith.constant 3 : i32
+// CHECK-NEXT:    %true = arith.constant true
+// CHECK-NEXT:    lass_pipe.copy_async %A[%m0, [[K0]]], %ring_a{{\[}}[[K0]]{{\]}}, %true {operand = "A"}
+// CHECK-NEXT:    lass_pipe.copy_async %B[%n0, [[K0]]], %ring_b{{\[}}[[K0]]{{\]}}, %true {operand = "B"}
+// CHECK-NEXT:    lass_pipe.commit
+// CHECK-NEXT:    lass_pipe.wait {pending = 0 : i64}
+// CHECK-NEXT:    lass_pipe.barrier
+//                prefetch of k-group 0 of slot lb % S, carried into the loop
+// CHECK-NEXT:    [[PS:%[0-9]+]] = arith.remui [[K0]], %c3 : i32
+// CHECK-NEXT:    [[PA0:%[0-9]+]], [[PA1:%[0-9]+]], [[PA2:%[0-9]+]], [[PA3:%[0-9]+]] = lass_warp.load_frag_a %ring_a{{\[}}[[PS]]{{\]}}, %warp_m0, [[K0]] : !lass_pipe.ring<3x64x32xf16>
+// CHECK-NEXT:    {{%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+}} = lass_warp.load_frag_a %ring_a{{\[}}[[PS]]{{\]}}, [[ROW1]], [[K0]] : !lass_pipe.ring<3x64x32xf16>
+// CHECK-NEXT:    [[PB0:%[0-9]+]], [[PB1:%[0-9]+]], {{%[0-9]+, %[0-9]+}} = lass_warp.load_frag_b %ring_b{{\[}}[[PS]]{{\]}}, %warp_n0, [[K0]] : !lass_pipe.ring<3x32x32xf16>
+//                the loop carries 16 accumulator f32 and 12 fragment registers (2 A x 4 + 1 B x 4)
+// CHECK-NEXT:    {{(%[0-9]+, ){27}%[0-9]+}} = scf.for %kt = [[K0]] to %K step %c1 iter_args(
+// CHECK-SAME:      [[FA0:%[0-9]+]] = [[PA0]], [[FA1:%[0-9]+]] = [[PA1]], [[FA2:%[0-9]+]] = [[PA2]], [[FA3:%[0-9]+]] = [[PA3]],
+// CHECK-SAME:      [[FB0:%[0-9]+]] = [[PB0]], [[FB1:%[0-9]+]] = [[PB1]],
+// CHECK-SAME:      -> ({{(f32, ){16}(i32, ){11}i32}}) : i32 {
+// CHECK-NEXT:      %slot = arith.remui %kt, %c3 : i32
+//                  k-group 1 of this slot is loaded before k-group 0's mma.sync
+// CHECK-NEXT:      [[G1A0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[C16]] : !lass_pipe.ring<3x64x32xf16>
+// CHECK-NEXT:      [[G1A1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], [[C16]] : !lass_pipe.ring<3x64x32xf16>
+// CHECK-NEXT:      [[G1B0:%[0-9]+, %[0-9]+]], [[G1B1:%[0-9]+, %[0-9]+]] = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, [[C16]] : !lass_pipe.ring<3x32x32xf16>
+//                  k-group 0 from the carried fragments, serpentine: (m0,n0) (m0,n1) (m1,n1) (m1,n0)
+// CHECK-NEXT:      lass_nv.mma_sync a([[FA0]], [[FA1]], [[FA2]], [[FA3]]) b([[FB0]], [[FB1]]) c({{.*}}) {shape = "m16n8k16"}
+// CHECK-NEXT:      lass_nv.mma_sync a([[FA0]], [[FA1]], [[FA2]], [[FA3]]) b([[G0B1:%[0-9]+, %[0-9]+]]) c(
+// CHECK-NEXT:      lass_nv.mma_sync a([[G0A1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]]) b([[G0B1]]) c(
+// CHECK-NEXT:      lass_nv.mma_sync a([[G0A1]]) b([[FB0]], [[FB1]]) c(
+// CHECK-NEXT:      lass_pipe.wait {pending = 1 : i64}
+// CHECK-NEXT:      lass_pipe.barrier
+//                  after the barrier: k-group 0 of slot (kt + 1) % S, then this slot's last mma.sync
+// CHECK-NEXT:      [[NX:%[0-9]+]] = arith.addi %kt, %c1 : i32
+// CHECK-NEXT:      [[NS:%[0-9]+]] = arith.remui [[NX]], %c3 : i32
+// CHECK-NEXT:      [[NA0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a{{\[}}[[NS]]{{\]}}, %warp_m0, [[K0]]
+// CHECK-NEXT:      [[NA1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a{{\[}}[[NS]]{{\]}}, [[ROW1]], [[K0]]
+// CHECK-NEXT:      [[NB:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_b %ring_b{{\[}}[[NS]]{{\]}}, %warp_n0, [[K0]]
+// CHECK-NEXT:      lass_nv.mma_sync a([[G1A0]]) b([[G1B0]]) c(
+// CHECK-NEXT:      lass_nv.mma_sync a([[G1A0]]) b([[G1B1]]) c(
+// CHECK-NEXT:      lass_nv.mma_sync a([[G1A1]]) b([[G1B1]]) c(
+// CHECK-NEXT:      lass_nv.mma_sync a([[G1A1]]) b([[G1B0]]) c(
+// CHECK-NEXT:      scf.yield {{(%[0-9]+, ){15}%[0-9]+}}, [[NA0]], [[NA1]], [[NB]] : {{(f32, ){16}(i32, ){11}i32$}}
+// CHECK-NEXT:    }
+// CHECK-NEXT:    lass_pipe.wait {pending = 0 : i64}
+//                epilogue: C is read only when beta != 0; plain stores when the block is wholly inside D
+//                (and N even), predicated ones otherwise: both uniform branches.  f16 D: extf / truncf.
+// CHECK:         [[HASC:%[0-9]+]] = arith.cmpf one, %beta, [[ZERO]] : f32
+// CHECK-NEXT:    [[MEND:%[0-9]+]] = arith.addi %m0, [[C64]] : i32
+// CHECK-NEXT:    [[MIN:%[0-9]+]] = arith.cmpi ule, [[MEND]], %M : i32
+// CHECK-NEXT:    [[NEND:%[0-9]+]] = arith.addi %n0, [[C32]] : i32
+// CHECK-NEXT:    [[NIN:%[0-9]+]] = arith.cmpi ule, [[NEND]], %N : i32
+// CHECK-NEXT:    [[BOTH:%[0-9]+]] = arith.andi [[MIN]], [[NIN]] : i1
+// CHECK-NEXT:    [[FULL:%[0-9]+]] = arith.andi [[BOTH]], {{%[0-9]+}} : i1
+// CHECK-NEXT:    [[FALSE:%[0-9a-z_]+]] = arith.constant false
+// CHECK-NEXT:    scf.if [[HASC]] {
+// CHECK-NEXT:      scf.if [[FULL]] {
+// CHECK-COUNT-8:     lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
+// CHECK-NOT:         lass_nv.ld_global %D[{{%[0-9]+}}] x 2
+// CHECK:           } else {
+// CHECK:             arith.extf {{%[0-9]+}} : f16 to f32
+// CHECK:             arith.truncf {{%[0-9]+}} : f32 to f16
+// CHECK-COUNT-8:     lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf16>, f16, f16
+// CHECK-NOT:         lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if
+// CHECK:           }
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.if [[FULL]] {
+// CHECK-NOT:         lass_nv.ld_global
+// CHECK-COUNT-8:     lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if %true : memref<?x?xf16>, f16, f16
+// CHECK-NEXT:      } else {
+// CHECK-NOT:         lass_nv.ld_global
+// CHECK-COUNT-8:     lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf16>, f16, f16
+// CHECK-NOT:         lass_nv.ld_global
+// CHECK:           }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf16>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
+    attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 3, raster = 2, prefetch = 1}} {
+  %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64, 32], raster = 2}
+  %acc0 = lass_tb.zero_acc : !lass_tb.acc<64x32xf32>
+  %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x64x32xf16>
+  %ring_b = lass_pipe.ring {offset = 12288 : i64} : !lass_pipe.ring<3x32x32xf16>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %true = arith.constant true
+  lass_pipe.copy_async %A[%m0, %c0], %ring_a[%c0], %true {operand = "A"} : memref<?x?xf16>, !lass_pipe.ring<3x64x32xf16>
+  lass_pipe.copy_async %B[%n0, %c0], %ring_b[%c0], %true {operand = "B"} : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x32x32xf16>
+  lass_pipe.commit
+  lass_pipe.wait {pending = 0 : i64}
+  lass_pipe.barrier
+  %r = scf.for %kt = %c0 to %K step %c1 iter_args(%acc = %acc0) -> (!lass_tb.acc<64x32xf32>) : i32 {
+    %slot = arith.remui %kt, %c3 : i32
+    %acc1 = lass_pipe.mma %ring_a[%slot], %ring_b[%slot], %acc : !lass_pipe.ring<3x64x32xf16>, !lass_pipe.ring<3x32x32xf16>, !lass_tb.acc<64x32xf32>
+    lass_pipe.wait {pending = 1 : i64}
+    lass_pipe.barrier
+    scf.yield %acc1 : !lass_tb.acc<64x32xf32>
+  }
+  lass_pipe.wait {pending = 0 : i64}
+  lass_tb.epilogue %r, %D[%m0, %n0], %alpha, %beta : !lass_tb.acc<64x32xf32>, memref<?x?xf16>
+  func.return
+}
+
+// ---- positive: the same loop form (mma; barrier; yield on slot = kt % S) without `prefetch = 1`
+// in the config: no cross-stage prefetch; both k-groups are loaded in the iteration, k-group 1's
+// loads before k-group 0's mma.sync.  f32 D: the stores pin the mma.m16n8k16 C/D
+// fragment coordinates (row0 + 16 mi + 8 h, col0 + 8 ni), which accumulators go there, and the
+// predicates of the guarded (any M, N) stores at the edges.
+
+// CHECK-LABEL: func.func @in_iteration(
+// CHECK:         [[C16:%[0-9]+]] = arith.constant 16 : i32
+// CHECK-NEXT:    %warp_n0 = arith.muli {{%[0-9]+}}, [[C16]] : i32
+// CHECK-NEXT:    [[ROW1:%[0-9]+]] = arith.addi %warp_m0, [[C16]] : i32
+// CHECK:         [[ZERO:%[0-9]+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NOT:     lass_warp.load_frag
+// CHECK:         [[R0:%[0-9]+]], [[R1:%[0-9]+]], [[R2:%[0-9]+]], [[R3:%[0-9]+]], [[R4:%[0-9]+]], [[R5:%[0-9]+]], [[R6:%[0-9]+]], [[R7:%[0-9]+]], [[R8:%[0-9]+]], [[R9:%[0-9]+]], [[R10:%[0-9]+]], [[R11:%[0-9]+]], [[R12:%[0-9]+]], [[R13:%[0-9]+]], [[R14:%[0-9]+]], [[R15:%[0-9]+]] = scf.for %kt = %c0 to %K step %c1 iter_args(
+// CHECK-SAME:      [[I0:%[0-9]+]] = [[ZERO]], [[I1:%[0-9]+]] = [[ZERO]], [[I2:%[0-9]+]] = [[ZERO]], [[I3:%[0-9]+]] = [[ZERO]], [[I4:%[0-9]+]] = [[ZERO]], [[I5:%[0-9]+]] = [[ZERO]], [[I6:%[0-9]+]] = [[ZERO]], [[I7:%[0-9]+]] = [[ZERO]], [[I8:%[0-9]+]] = [[ZERO]], [[I9:%[0-9]+]] = [[ZERO]], [[I10:%[0-9]+]] = [[ZERO]], [[I11:%[0-9]+]] = [[ZERO]], [[I12:%[0-9]+]] = [[ZERO]], [[I13:%[0-9]+]] = [[ZERO]], [[I14:%[0-9]+]] = [[ZERO]], [[I15:%[0-9]+]] = [[ZERO]])
+// CHECK-SAME:      -> ({{(f32, ){15}f32}}) : i32 {
+// CHECK-NEXT:      %slot = arith.remui %kt, %c2 : i32
+// CHECK-NEXT:      [[A00:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, %c0 : !lass_pipe.ring<2x64x32xf16>
+// CHECK-NEXT:      [[A01:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], %c0 : !lass_pipe.ring<2x64x32xf16>
+// CHECK-NEXT:      [[B00:%[0-9]+, %[0-9]+]], [[B01:%[0-9]+, %[0-9]+]] = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, %c0 : !lass_pipe.ring<2x32x32xf16>
+// CHECK-NEXT:      [[A10:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[C16]] : !lass_pipe.ring<2x64x32xf16>
+// CHECK-NEXT:      [[A11:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], [[C16]] : !lass_pipe.ring<2x64x32xf16>
+// CHECK-NEXT:      [[B10:%[0-9]+, %[0-9]+]], [[B11:%[0-9]+, %[0-9]+]] = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, [[C16]] : !lass_pipe.ring<2x32x32xf16>
+//                  k-group 0; accumulator of (mi, ni) = registers 4 * (2 mi + ni) .. + 3
+// CHECK-NEXT:      [[D0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A00]]) b([[B00]]) c([[I0]], [[I1]], [[I2]], [[I3]]) {shape = "m16n8k16"}
+// CHECK-NEXT:      [[D1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A00]]) b([[B01]]) c([[I4]], [[I5]], [[I6]], [[I7]]) {shape = "m16n8k16"}
+// CHECK-NEXT:      [[D3:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A01]]) b([[B01]]) c([[I12]], [[I13]], [[I14]], [[I15]]) {shape = "m16n8k16"}
+// CHECK-NEXT:      [[D2:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A01]]) b([[B00]]) c([[I8]], [[I9]], [[I10]], [[I11]]) {shape = "m16n8k16"}
+//                  k-group 1, same serpentine order, accumulating onto k-group 0's results
+// CHECK-NEXT:      [[E0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A10]]) b([[B10]]) c([[D0]]) {shape = "m16n8k16"}
+// CHECK-NEXT:      [[E1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A10]]) b([[B11]]) c([[D1]]) {shape = "m16n8k16"}
+// CHECK-NEXT:      [[E3:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A11]]) b([[B11]]) c([[D3]]) {shape = "m16n8k16"}
+// CHECK-NEXT:      [[E2:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A11]]) b([[B10]]) c([[D2]]) {shape = "m16n8k16"}
+// CHECK-NEXT:      lass_pipe.barrier
+// CHECK-NEXT:      scf.yield [[E0]], [[E1]], [[E2]], [[E3]] : {{(f32, ){15}f32$}}
+// CHECK-NEXT:    }
+//                row0 = m0 + warp_m0 + lane / 4, col0 = n0 + warp_n0 + 2 * (lane % 4)
+// CHECK-NEXT:    [[GRP:%[0-9]+]] = arith.shrui %lane, %c2 : i32
+// CHECK-NEXT:    [[C3:%[0-9]+]] = arith.constant 3 : i32
+// CHECK-NEXT:    [[TIG:%[0-9]+]] = arith.andi %lane, [[C3]] : i32
+// CHECK-NEXT:    [[TIG2:%[0-9]+]] = arith.muli [[TIG]], %c2 : i32
+// CHECK-NEXT:    [[MW:%[0-9]+]] = arith.addi %m0, %warp_m0 : i32
+// CHECK-NEXT:    [[ROW0:%[0-9]+]] = arith.addi [[MW]], [[GRP]] : i32
+// CHECK-NEXT:    [[NW:%[0-9]+]] = arith.addi %n0, %warp_n0 : i32
+// CHECK-NEXT:    [[COL0:%[0-9]+]] = arith.addi [[NW]], [[TIG2]] : i32
+// CHECK-NEXT:    [[TRUE:%[0-9a-z_]+]] = arith.constant true
+// CHECK-NEXT:    [[NODD:%[0-9]+]] = arith.andi %N, %c1 : i32
+// CHECK-NEXT:    [[NEVEN:%[0-9]+]] = arith.cmpi eq, [[NODD]], %c0 : i32
+// CHECK-NEXT:    [[HASC:%[0-9]+]] = arith.cmpf one, %beta, [[ZERO]] : f32
+//                the block is wholly inside D: m0 + BM <= M, n0 + BN <= N, N even
+// CHECK-NEXT:    [[MEND:%[0-9]+]] = arith.addi %m0, {{%[0-9]+}} : i32
+// CHECK-NEXT:    [[MIN:%[0-9]+]] = arith.cmpi ule, [[MEND]], %M : i32
+// CHECK-NEXT:    [[NEND:%[0-9]+]] = arith.addi %n0, {{%[0-9]+}} : i32
+// CHECK-NEXT:    [[NIN:%[0-9]+]] = arith.cmpi ule, [[NEND]], %N : i32
+// CHECK-NEXT:    [[BOTH:%[0-9]+]] = arith.andi [[MIN]], [[NIN]] : i1
+// CHECK-NEXT:    [[FULL:%[0-9]+]] = arith.andi [[BOTH]], [[NEVEN]] : i1
+// CHECK-NEXT:    [[FALSE:%[0-9a-z_]+]] = arith.constant false
+// CHECK-NEXT:    scf.if [[HASC]] {
+// CHECK-NEXT:      scf.if [[FULL]] {
+// CHECK-COUNT-8:     lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
+// CHECK:           } else {
+// CHECK-COUNT-8:     lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if {{%[0-9]+}} : memref<?x?xf32>
+// CHECK:           }
+// CHECK-NEXT:    } else {
+//                  beta == 0, whole block: one 2-element store per (mi, ni, h) at
+//                  (row0 + 16 mi + 8 h, col0 + 8 ni), accumulators 4 (2 mi + ni) + 2 h and + 1
+// CHECK-NEXT:      scf.if [[FULL]] {
+//                    (0, 0, 0): row0, col0
+// CHECK-NEXT:        [[RN0:%[0-9]+]] = arith.muli [[ROW0]], %N : i32
+// CHECK-NEXT:        [[O000:%[0-9]+]] = arith.addi [[RN0]], [[COL0]] : i32
+// CHECK-NEXT:        [[V0:%[0-9]+]] = arith.mulf %alpha, [[R0]] : f32
+// CHECK-NEXT:        [[V1:%[0-9]+]] = arith.mulf %alpha, [[R1]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O000]]{{\]}}, [[V0]], [[V1]] if [[TRUE]] : memref<?x?xf32>, f32, f32
+//                    (0, 0, 1): row0 + 8, col0
+// CHECK-NEXT:        [[C8:%[0-9]+]] = arith.constant 8 : i32
+// CHECK-NEXT:        [[ROW8:%[0-9]+]] = arith.addi [[ROW0]], [[C8]] : i32
+// CHECK-NEXT:        [[RN8:%[0-9]+]] = arith.muli [[ROW8]], %N : i32
+// CHECK-NEXT:        [[O001:%[0-9]+]] = arith.addi [[RN8]], [[COL0]] : i32
+// CHECK-NEXT:        [[V2:%[0-9]+]] = arith.mulf %alpha, [[R2]] : f32
+// CHECK-NEXT:        [[V3:%[0-9]+]] = arith.mulf %alpha, [[R3]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O001]]{{\]}}, [[V2]], [[V3]] if [[TRUE]] : memref<?x?xf32>, f32, f32
+//                    (0, 1, 0): row0, col0 + 8
+// CHECK-NEXT:        [[COL8:%[0-9]+]] = arith.addi [[COL0]], [[C8]] : i32
+// CHECK-NEXT:        [[O010:%[0-9]+]] = arith.addi [[RN0]], [[COL8]] : i32
+// CHECK-NEXT:        [[V4:%[0-9]+]] = arith.mulf %alpha, [[R4]] : f32
+// CHECK-NEXT:        [[V5:%[0-9]+]] = arith.mulf %alpha, [[R5]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O010]]{{\]}}, [[V4]], [[V5]] if [[TRUE]] : memref<?x?xf32>, f32, f32
+//                    (0, 1, 1): row0 + 8, col0 + 8
+// CHECK-NEXT:        [[O011:%[0-9]+]] = arith.addi [[RN8]], [[COL8]] : i32
+// CHECK-NEXT:        [[V6:%[0-9]+]] = arith.mulf %alpha, [[R6]] : f32
+// CHECK-NEXT:        [[V7:%[0-9]+]] = arith.mulf %alpha, [[R7]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O011]]{{\]}}, [[V6]], [[V7]] if [[TRUE]] : memref<?x?xf32>, f32, f32
+//                    (1, 0, 0): row0 + 16, col0
+// CHECK-NEXT:        [[ROW16:%[0-9]+]] = arith.addi [[ROW0]], [[C16]] : i32
+// CHECK-NEXT:        [[RN16:%[0-9]+]] = arith.muli [[ROW16]], %N : i32
+// CHECK-NEXT:        [[O100:%[0-9]+]] = arith.addi [[RN16]], [[COL0]] : i32
+// CHECK-NEXT:        [[V8:%[0-9]+]] = arith.mulf %alpha, [[R8]] : f32
+// CHECK-NEXT:        [[V9:%[0-9]+]] = arith.mulf %alpha, [[R9]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O100]]{{\]}}, [[V8]], [[V9]] if [[TRUE]] : memref<?x?xf32>, f32, f32
+//                    (1, 0, 1): row0 + 24, col0
+// CHECK-NEXT:        [[C24:%[0-9]+]] = arith.constant 24 : i32
+// CHECK-NEXT:        [[ROW24:%[0-9]+]] = arith.addi [[ROW0]], [[C24]] : i32
+// CHECK-NEXT:        [[RN24:%[0-9]+]] = arith.muli [[ROW24]], %N : i32
+// CHECK-NEXT:        [[O101:%[0-9]+]] = arith.addi [[RN24]], [[COL0]] : i32
+// CHECK-NEXT:        [[V10:%[0-9]+]] = arith.mulf %alpha, [[R10]] : f32
+// CHECK-NEXT:        [[V11:%[0-9]+]] = arith.mulf %alpha, [[R11]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O101]]{{\]}}, [[V10]], [[V11]] if [[TRUE]] : memref<?x?xf32>, f32, f32
+//                    (1, 1, 0): row0 + 16, col0 + 8
+// CHECK-NEXT:        [[O110:%[0-9]+]] = arith.addi [[RN16]], [[COL8]] : i32
+// CHECK-NEXT:        [[V12:%[0-9]+]] = arith.mulf %alpha, [[R12]] : f32
+// CHECK-NEXT:        [[V13:%[0-9]+]] = arith.mulf %alpha, [[R13]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O110]]{{\]}}, [[V12]], [[V13]] if [[TRUE]] : memref<?x?xf32>, f32, f32
+//                    (1, 1, 1): row0 + 24, col0 + 8
+// CHECK-NEXT:        [[O111:%[0-9]+]] = arith.addi [[RN24]], [[COL8]] : i32
+// CHECK-NEXT:        [[V14:%[0-9]+]] = arith.mulf %alpha, [[R14]] : f32
+// CHECK-NEXT:        [[V15:%[0-9]+]] = arith.mulf %alpha, [[R15]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O111]]{{\]}}, [[V14]], [[V15]] if [[TRUE]] : memref<?x?xf32>, f32, f32
+//                  beta == 0, edge block: every access predicated: the pair where (row, col + 1) is
+//                  inside D and N is even, else each element where it is inside D
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        [[ROWOK:%[0-9]+]] = arith.cmpi ult, [[ROW0]], %M : i32
+// CHECK-NEXT:        [[COLOK:%[0-9]+]] = arith.cmpi ult, [[COL0]], %N : i32
+// CHECK-NEXT:        [[OK0:%[0-9]+]] = arith.andi [[ROWOK]], [[COLOK]] : i1
+// CHECK-NEXT:        [[COL1:%[0-9]+]] = arith.addi [[COL0]], %c1 : i32
+// CHECK-NEXT:        [[COL1OK:%[0-9]+]] = arith.cmpi ult, [[COL1]], %N : i32
+// CHECK-NEXT:        [[OK1:%[0-9]+]] = arith.andi [[ROWOK]], [[COL1OK]] : i1
+// CHECK-NEXT:        [[PAIR:%[0-9]+]] = arith.andi [[OK1]], [[NEVEN]] : i1
+// CHECK-NEXT:        [[NOTPAIR:%[0-9]+]] = arith.xori [[PAIR]], [[TRUE]] : i1
+// CHECK-NEXT:        [[SINGLE0:%[0-9]+]] = arith.andi [[OK0]], [[NOTPAIR]] : i1
+// CHECK-NEXT:        [[SINGLE1:%[0-9]+]] = arith.andi [[OK1]], [[NOTPAIR]] : i1
+// CHECK-NEXT:        [[ERN0:%[0-9]+]] = arith.muli [[ROW0]], %N : i32
+// CHECK-NEXT:        [[E000:%[0-9]+]] = arith.addi [[ERN0]], [[COL0]] : i32
+// CHECK-NEXT:        [[E000B:%[0-9]+]] = arith.addi [[E000]], %c1 : i32
+// CHECK-NEXT:        [[W0:%[0-9]+]] = arith.mulf %alpha, [[R0]] : f32
+// CHECK-NEXT:        [[W1:%[0-9]+]] = arith.mulf %alpha, [[R1]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[E000]]{{\]}}, [[W0]], [[W1]] if [[PAIR]] : memref<?x?xf32>, f32, f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[E000]]{{\]}}, [[W0]] if [[SINGLE0]] : memref<?x?xf32>, f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[E000B]]{{\]}}, [[W1]] if [[SINGLE1]] : memref<?x?xf32>, f32
+// CHECK-COUNT-7:     lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
+// CHECK:           }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+func.func @in_iteration(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
+    attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 2, raster = 2}} {
+  %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64, 32], raster = 2}
+  %acc0 = lass_tb.zero_acc : !lass_tb.acc<64x32xf32>
+  %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x64x32xf16>
+  %ring_b = lass_pipe.ring {offset = 8192 : i64} : !lass_pipe.ring<2x32x32xf16>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %r = scf.for %kt = %c0 to %K step %c1 iter_args(%acc = %acc0) -> (!lass_tb.acc<64x32xf32>) : i32 {
+    %slot = arith.remui %kt, %c2 : i32
+    %acc1 = lass_pipe.mma %ring_a[%slot], %ring_b[%slot], %acc : !lass_pipe.ring<2x64x32xf16>, !lass_pipe.ring<2x32x32xf16>, !lass_tb.acc<64x32xf32>
+    lass_pipe.barrier
+    scf.yield %acc1 : !lass_tb.acc<64x32xf32>
+  }
+  lass_tb.epilogue %r, %D[%m0, %n0], %alpha, %beta : !lass_tb.acc<64x32xf32>, memref<?x?xf32>
+  func.return
+}
+
+// ---- left alone: lass_pipe.mma in a function that is not a kernel (no lass.config) ----
+
+// CHECK-LABEL: func.func @not_a_kernel(%ra: !lass_pipe.ring<2x64x32xf16>, %rb: !lass_pipe.ring<2x32x32xf16>, %s: i32, %acc: !lass_tb.acc<64x32xf32>) -> !lass_tb.acc<64x32xf32> {
+// CHECK-NEXT:    %acc1 = lass_pipe.mma %ra[%s], %rb[%s], %acc : !lass_pipe.ring<2x64x32xf16>, !lass_pipe.ring<2x32x32xf16>, !lass_tb.acc<64x32xf32>
+// CHECK-NEXT:    func.return %acc1 : !lass_tb.acc<64x32xf32>
+// CHECK-NEXT:  }
+func.func @not_a_kernel(%ra: !lass_pipe.ring<2x64x32xf16>, %rb: !lass_pipe.ring<2x32x32xf16>, %s: i32,
+                        %acc: !lass_tb.acc<64x32xf32>) -> !lass_tb.acc<64x32xf32> {
+  %acc1 = lass_pipe.mma %ra[%s], %rb[%s], %acc : !lass_pipe.ring<2x64x32xf16>, !lass_pipe.ring<2x32x32xf16>, !lass_tb.acc<64x32xf32>
+  func.return %acc1 : !lass_tb.acc<64x32xf32>
+}
+
+// ---- left alone: a kernel without lass_pipe.mma (no thread code is added) ----
+
+// CHECK-LABEL: func.func @kernel_without_mma(%x: i32) -> i32
+// CHECK-NEXT:    %y = arith.addi %x, %x : i32
+// CHECK-NEXT:    func.return %y : i32
+// CHECK-NEXT:  }
+func.func @kernel_without_mma(%x: i32) -> i32 attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 16, 32]}} {
+  %y = arith.addi %x, %x : i32
+  func.return %y : i32
+}
+
+// ---- rejected: input under Inputs/ ----
+
+// ERR-TB: {{^.*}}Inputs/lasscc-warp-mma-not-pipelined.mlir.in:12:5: error: expected lass_pipe.mma on ring slots (run lasscc-pipeline first), got lass_tb.mma{{$}}
