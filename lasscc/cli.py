@@ -3,6 +3,8 @@
     lasscc compile FILE.mlir -o out.ptx [--dump-dir DIR] [--arch sm_80|sm_90a] [--emit ptx|llvm|mlir]
     lasscc opt -p PASS[,PASS...] FILE.mlir [-o out.mlir]
     lasscc run FILE.mlir --m M --n N --k K [--check] [--bench] [--target gpu|cpu] [--stage PASS] [--report banks]
+    lasscc bench FILE.mlir [--sizes 1024,2048,4096] [--plot out.png]
+    lasscc tune FILE.mlir --m M --n N --k K
     lasscc explain FILE.mlir [--stage S] [--png DIR]     (tile hierarchy, SMEM, registers, lane/bank maps)
 
 Tiling overrides (any subcommand): --threadblock 128x128x32 --warp 64x64x32 --stages 3 --raster 8.
@@ -65,8 +67,13 @@ def _apply_overrides(module, args) -> None:
             if val < 1:
                 raise LassError(f"option --{key}: expected a positive integer, got {val}")
             over[key] = val
+    if args.prefetch is not None:
+        over["prefetch"] = args.prefetch
     if not over:
         return
+    from lasscc.pipeline import make_pass, run_pass
+
+    run_pass(module, make_pass("lasscc-import-linalg", args.arch), args.file)  # linalg.matmul -> lass.gemm
     gemms = [op for op in module.walk() if isinstance(op, GemmOp)]
     if not gemms:
         names = ", ".join(f"--{k}" for k in over)
@@ -81,10 +88,34 @@ def _apply_overrides(module, args) -> None:
         g.attributes["config"] = config_to_attr(GemmConfig(**{**cfg.__dict__, **over}))
 
 
+def _has_overrides(args) -> bool:
+    return any(getattr(args, k, None) is not None for k in ("threadblock", "warp", "stages", "raster", "prefetch"))
+
+
+def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
+    """A lass.gemm without `config` and no override options takes `lasscc tune`'s stored winner."""
+    from lasscc.dialects.lass import GemmOp, memref_layout
+    from lasscc.passes._build import config_from_attr, config_to_attr
+    from lasscc.tune import lookup_tuned
+    from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ArrayAttr
+
+    if _has_overrides(args):
+        return
+    for g in (o for o in module.walk() if isinstance(o, GemmOp) and o.config is None):
+        layout = "".join(memref_layout(v.type) for v in (g.a, g.b, g.d))
+        found = lookup_tuned(str(g.a.type.get_element_type()), str(g.d.type.get_element_type()), layout, m, n, k, gpu)
+        if found is not None:
+            g.attributes["config"] = config_to_attr(config_from_attr(DictionaryAttr({
+                key: (ArrayAttr([IntegerAttr(x, 64) for x in v]) if isinstance(v, list) else IntegerAttr(v, 64))
+                for key, v in found.items()})))
+            print(f"lasscc: using the tuned config {found} (lasscc tune)", file=sys.stderr)
+
+
 def cmd_compile(args) -> int:
     from lasscc.cache import cached_compile
 
     module = _load(args)
+    _apply_tuned(module, args)
     dump = Path(args.dump_dir) if args.dump_dir else None
     res = cached_compile(module, args.arch, args.file, dump, use_cache=not args.no_cache)
     text = {"ptx": res.ptx, "llvm": res.llvm_ir, "mlir": str(res.module) + "\n"}[args.emit]
@@ -133,11 +164,11 @@ def cmd_run(args) -> int:
     from lasscc.emit import ptxas_info
     from lasscc.runtime.gemm_runner import format_report, run_gemm
 
+    _apply_tuned(module, args, args.m, args.n, args.k, cuda.device_name())
     res = cached_compile(module, args.arch, args.file, use_cache=not args.no_cache)
     spec = res.specs[0]
-    fn = next(f for f in res.module.ops if getattr(f, "sym_name", None) and f.sym_name.data == spec.name)
-    alpha = args.alpha if args.alpha is not None else float(fn.attributes["lass.alpha"].value.data)
-    beta = args.beta if args.beta is not None else float(fn.attributes["lass.beta"].value.data)
+    alpha = args.alpha if args.alpha is not None else spec.alpha
+    beta = args.beta if args.beta is not None else spec.beta
     info = ptxas_info(res.ptx, args.arch)
     result = run_gemm(res.ptx, spec, args.m, args.n, args.k, alpha=alpha, beta=beta, check=args.check or not args.bench,
                       bench=args.bench, iters=args.iters, seed=args.seed)
@@ -145,6 +176,66 @@ def cmd_run(args) -> int:
     if info:
         print(info.line)
     return 0 if result.get("ok", True) else 1
+
+
+def _parse_sizes(args) -> list[tuple[int, int, int]]:
+    if not args.sizes:
+        return [(args.m, args.n, args.k)]
+    out = []
+    for item in args.sizes.split(","):
+        parts = item.strip().lower().split("x")
+        if len(parts) == 1:
+            parts = parts * 3
+        if len(parts) != 3 or not all(p.isdecimal() and int(p) > 0 for p in parts):
+            raise LassError(f"option --sizes: expected sizes like 4096 or 4096x4096x1024 separated by commas, got '{item}'")
+        out.append(tuple(int(p) for p in parts))
+    for m, n, k in out:
+        if k % K_ALIGN:
+            raise LassError(f"option --sizes: expected K a multiple of {K_ALIGN}, got {k}")
+    return out
+
+
+def _gpu_or_fail(what: str) -> None:
+    from lasscc.runtime import cuda
+
+    reason = cuda.driver_status()
+    if reason is not None:
+        raise LassError(f"lasscc {what}: no GPU to run on ({reason})")
+
+
+def cmd_bench(args) -> int:
+    from lasscc.source import read_file
+    from lasscc.tune import bench, format_rows
+
+    sizes = _parse_sizes(args)
+    module = _load(args)
+    _gpu_or_fail("bench")
+    from lasscc.runtime import cuda
+
+    _apply_tuned(module, args, *sizes[0], cuda.device_name())
+    rows = bench(str(module), args.file, args.arch, sizes, iters=args.iters, plot=args.plot)
+    print(format_rows(rows))
+    return 0 if all(r["ok"] for r in rows) else 1
+
+
+def cmd_tune(args) -> int:
+    from lasscc.tune import config_label, tune
+
+    if _has_overrides(args):
+        raise LassError("option --threadblock/--warp/--stages/--raster/--prefetch: lasscc tune chooses the config itself")
+    _check_sizes(args)
+    module = _load(args)
+    _gpu_or_fail("tune")
+    out = tune(str(module), args.file, args.arch, args.m, args.n, args.k, iters=args.iters)
+    print(f"{'TFLOP/s':>8}  config (threadblock / warp / stages / prefetch)")
+    for tflops, label in out["ranking"]:
+        print(f"{tflops:8.1f}  {label}")
+    print(f"skipped {len(out['rejected'])} configs the validator or the GPU rejected")
+    c = out["check"]
+    print(f"winner: {config_label(out['best'])}  rel_err {c['rel_err']:.2e}  {c['tflops']:.1f} TFLOP/s"
+          + (f"  cuBLAS {c['cublas_tflops']:.1f}  ratio {c['ratio']:.2f}" if c.get("ratio") else ""))
+    print(f"stored as '{out['key']}' in {out['path']}")
+    return 0
 
 
 # A and B rows are read 16 bytes (8 f16) at a time, so their leading dimension K must be a multiple
@@ -177,6 +268,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--warp", help="warp tile MxNxK, e.g. 64x64x32")
         sp.add_argument("--stages", type=int, help="2 = register double buffer, >= 3 = cp.async multistage")
         sp.add_argument("--raster", type=int, help="threadblock rasterization group (tile rows walked together)")
+        sp.add_argument("--prefetch", type=int, choices=[0, 1],
+                        help="1: load the next stage's first fragments across the k-tile barrier")
         sp.add_argument("--no-cache", action="store_true", help="compile afresh, bypassing the compile cache "
                         "(lasscc.cache: $LASSCC_CACHE_DIR or ~/.cache/lasscc)")
 
@@ -209,6 +302,24 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--stage", help="(cpu) execute the IR as it stands after this pass")
     r.add_argument("--report", choices=["banks"], help="(cpu) print the shared-memory bank report")
     r.set_defaults(fn=cmd_run)
+
+    bn = sub.add_parser("bench", help="check and time on the GPU beside cuBLAS, one row per size")
+    common(bn)
+    bn.add_argument("--m", type=int, default=4096)
+    bn.add_argument("--n", type=int, default=4096)
+    bn.add_argument("--k", type=int, default=4096)
+    bn.add_argument("--sizes", help="comma-separated sizes: 4096 (cube) or MxNxK, e.g. 1024,2048,4096x4096x1024")
+    bn.add_argument("--iters", type=int, default=50)
+    bn.add_argument("--plot", help="write TFLOP/s against size for lasscc and cuBLAS to this PNG")
+    bn.set_defaults(fn=cmd_bench)
+
+    tu = sub.add_parser("tune", help="search tile configs on the GPU and store the winner")
+    common(tu)
+    tu.add_argument("--m", type=int, default=4096)
+    tu.add_argument("--n", type=int, default=4096)
+    tu.add_argument("--k", type=int, default=4096)
+    tu.add_argument("--iters", type=int, default=20)
+    tu.set_defaults(fn=cmd_tune)
 
     from lasscc.explain import add_parser as add_explain_parser
 
