@@ -131,11 +131,25 @@ def cmd_compile(args) -> int:
     return 0
 
 
+def _split_passes(text: str) -> list[str]:
+    """'a,b{x=1,y=2},c' -> ['a', 'b{x=1,y=2}', 'c'] (commas inside braces belong to options)."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch == "{"
+        depth -= ch == "}"
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [p.strip() for p in out + [cur] if p.strip()]
+
+
 def cmd_opt(args) -> int:
     from lasscc.pipeline import run_passes
 
     module = _load(args)
-    names = [n for n in (args.passes or "").split(",") if n]
+    names = _split_passes(args.passes or "")
     run_passes(module, names, args.arch, args.file)
     text = str(module) + "\n"
     if args.output and args.output != "-":

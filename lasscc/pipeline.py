@@ -58,10 +58,23 @@ class CompileResult:
 
 
 def make_pass(name: str, arch: str) -> ModulePass:
-    cls = {p.name: p for p in PASSES}.get(name)
+    """A pass from its flag, with options in xDSL's syntax: `lasscc-swizzle-smem{swizzle=false}`."""
+    from xdsl.utils.arg_spec import parse_pipeline
+
+    try:
+        (spec,) = list(parse_pipeline(name))
+    except Exception as e:  # noqa: BLE001 -- xDSL raises several kinds for a malformed spec
+        raise LassError(f"option -p: cannot read pass '{name}': {e}") from None
+    cls = {p.name: p for p in PASSES}.get(spec.name)
     if cls is None:
-        raise LassError(f"option -p: unknown pass '{name}'; expected one of {', '.join(PASS_NAMES)}")
-    return cls(arch=arch) if name == TileThreadblockPass.name else cls()
+        raise LassError(f"option -p: unknown pass '{spec.name}'; expected one of {', '.join(PASS_NAMES)}")
+    try:
+        p = cls.from_pass_spec(spec)
+        if cls is TileThreadblockPass and "arch" not in spec.parameters:  # the driver's --arch
+            p = cls(arch=arch)
+        return p
+    except Exception as e:  # noqa: BLE001
+        raise LassError(f"option -p: bad options for '{spec.name}': {e}") from None
 
 
 def run_pass(module: ModuleOp, p: ModulePass, filename: str = "<input>") -> None:

@@ -64,7 +64,22 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
 
 
 def kernel_config(func: FuncOp) -> GemmConfig:
-    return config_from_attr(func.attributes[CONFIG_ATTR])
+    """The kernel's tiling config; a malformed `lass.config` is a PassFailedException at the kernel."""
+    from xdsl.dialects.builtin import DictionaryAttr
+    from xdsl.utils.exceptions import PassFailedException
+
+    from lasscc.diagnostics import LassError
+    from lasscc.source import op_location
+
+    attr = func.attributes.get(CONFIG_ATTR)
+    try:
+        if not isinstance(attr, DictionaryAttr):
+            raise ValueError(f"expected a dictionary, got {attr}")
+        cfg = config_from_attr(attr)
+        cfg.validate(where="config")
+    except (ValueError, TypeError, LassError) as e:
+        raise PassFailedException(f"{op_location(func)}: error: {CONFIG_ATTR}: {e}") from None
+    return cfg
 
 
 class Builder:

@@ -5,8 +5,8 @@ Input contract: a kernel after lasscc-swizzle-smem: only `arith`, `scf.for`/`scf
 alone; any other op is rejected with its name and place.
 
 Output contract: one `llvm.func` per kernel with the same name and parameters (memrefs become
-`!llvm.ptr<1>`, the global address space), marked `lass.kernel` (the emitter makes it a
-`ptx_kernel`), and a module-level `llvm.mlir.global external @lass_smem : !llvm.array<0 x i8>`
+`!llvm.ptr<1>`, the global address space), keeping the kernel attributes (`lass.config` marks
+it a kernel; the emitter gives it the `ptx_kernel` calling convention), and a module-level `llvm.mlir.global external @lass_smem : !llvm.array<0 x i8>`
 in address space 3: the dynamic shared memory that every i32 shared address is an offset into.
 Structured control flow becomes blocks: `scf.for` -> header (phi, compare) / body / exit;
 `scf.if` -> then / else / merge.  PTX instructions become NVVM intrinsics where LLVM has them
@@ -222,16 +222,24 @@ class _Lowerer:
                 vec = self.emit(llvm.InsertElementOp(vec, self.v(x), self.const(i)))
             self.emit(llvm.StoreOp(vec, self.shared_ptr(self.v(op.addr)), alignment=16))
         elif isinstance(op, lass_nv.LdGlobalOp):
-            # guarded load: read through a safe address (the base) when !pred, then select zero
+            # guarded load: branch around it, zeros flow in through the merge block's arguments
             et = op.source.type.get_element_type()
-            base, pred = self.v(op.source), self.v(op.pred)
-            ptr = self.emit(llvm.SelectOp(pred, self.global_ptr(base, self.v(op.offset)), base))
             n = len(op.values)
             zero = self.emit(llvm.ConstantOp(FloatAttr(0.0, et), et))
-            for i, res in enumerate(op.values):
+            head = self.cur
+            load_b = self.new_block()
+            self.cur = load_b
+            ptr = self.global_ptr(self.v(op.source), self.v(op.offset))
+            vals = []
+            for i in range(n):
                 p = ptr if i == 0 else self.emit(llvm.GEPOp(ptr, [i], et, result_type=_ptr(GLOBAL_AS)))
-                val = self.emit(llvm.LoadOp(p, et, alignment=(et.bitwidth // 8) * (n if i == 0 else 1)))
-                m[res] = self.emit(llvm.SelectOp(pred, val, zero))
+                vals.append(self.emit(llvm.LoadOp(p, et, alignment=(et.bitwidth // 8) * (n if i == 0 else 1))))
+            merge = self.new_block([et] * n)
+            self.emit(llvm.BrOp(merge, *vals))
+            head.add_op(llvm.CondBrOp(self.v(op.pred), load_b, [], merge, [zero] * n))
+            for res, arg in zip(op.values, merge.args):
+                m[res] = arg
+            self.cur = merge
         elif isinstance(op, lass_nv.StGlobalOp):
             # guarded store: branch around it
             et = op.dest.type.get_element_type()
@@ -249,8 +257,8 @@ class _Lowerer:
             self.cur = merge
         else:
             raise PassFailedException(
-                f"{op_location(op)}: error: expected arith, scf, lass_nv or lass_smem ops after lasscc-swizzle-smem, "
-                f"got '{op.name}' (run the earlier passes first)"
+                f"{op_location(op)}: error: '{op.name}' has no lowering; expected the ops lasscc-swizzle-smem leaves "
+                f"(the arith ops lasscc emits, scf.for/scf.if, lass_nv, lass_smem; run the earlier passes first)"
             )
 
     def lower_for(self, op: scf.ForOp) -> None:

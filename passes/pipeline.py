@@ -58,7 +58,20 @@ def _match_k_loop(loop: scf.ForOp):
         return None
     if len(loop.iter_args) != 1 or mma.acc is not loop.body.block.args[1]:
         return None
+    # the loop must walk k0 = 0, BK, 2*BK, ... < K and both tiles must start at k0
+    iv, bk = loop.body.block.args[0], la.result.type.get_shape()[1]
+    if la.k0 is not iv or lb.k0 is not iv or lb.result.type.get_shape()[1] != bk:
+        return None
+    if _const(loop.lb) != 0 or _const(loop.step) != bk:
+        return None
     return la, lb, mma
+
+
+def _const(v) -> int | None:
+    op = v.owner
+    if isinstance(op, arith.ConstantOp) and hasattr(op.value, "value"):
+        return int(op.value.value.data)
+    return None
 
 
 @dataclass(frozen=True)
@@ -77,14 +90,15 @@ class PipelinePass(ModulePass):
         if matched is None:
             raise PassFailedException(
                 f"{op_location(loop)}: error: expected the K loop of lasscc-tile-threadblock "
-                "(load_tile A, load_tile B, mma, yield), got another form"
+                "(k0 = 0 to K step BK; load_tile A and B at k0, mma, yield), got another form"
             )
         la, lb, _ = matched
         cfg = kernel_config(fn)
         S = cfg.stages
         if S < 2:
             raise PassFailedException(f"{op_location(fn)}: error: expected stages >= 2, got {S}")
-        bm, bn, bk = cfg.threadblock
+        # the ring shapes come from the tiles themselves; the config only gives the stage count
+        (bm, bk), (bn, _) = la.result.type.get_shape(), lb.result.type.get_shape()
         elem = la.result.type.element_type
         ring_a_t = lass_pipe.RingType((S, bm, bk), elem)
         ring_b_t = lass_pipe.RingType((S, bn, bk), elem)

@@ -56,9 +56,14 @@ class _Swizzler:
         self.threads = self.cfg.threads
         self.staged: dict[SSAValue, list[list[SSAValue]]] = {}
         self.k_ok: dict[tuple, SSAValue] = {}
-        b = Builder(InsertPoint.at_start(fn.body.block))
-        self.tid = b.v(lass_nv.ThreadIdOp.build(result_types=[i32]))
-        self.tid.name_hint = "tid"
+        first = fn.body.block.first_op
+        if isinstance(first, lass_nv.ThreadIdOp):  # lasscc-warp-mma's; reuse it
+            self.tid = first.result
+            b = Builder(InsertPoint.after(first))
+        else:
+            b = Builder(InsertPoint.at_start(fn.body.block))
+            self.tid = b.v(lass_nv.ThreadIdOp.build(result_types=[i32]))
+            self.tid.name_hint = "tid"
         lane = b.and_(self.tid, WARP_SIZE - 1)
         # per-lane ldmatrix source rows (lasscc.layout.ldmatrix_a/b_lane_src)
         self.a_row = b.add(b.and_(lane, 7), b.mul(b.and_(b.shr(lane, 3), 1), 8))
@@ -80,6 +85,11 @@ class _Swizzler:
                 operands=[logical], result_types=[i32],
                 attributes={"bits": IntegerAttr(SWIZZLE_BITS, 64), "base": IntegerAttr(SWIZZLE_BASE, 64),
                             "shift": IntegerAttr(SWIZZLE_SHIFT, 64)}))
+        if not isinstance(ring.owner, lass_pipe.RingOp):
+            raise PassFailedException(
+                f"{op_location(self.fn)}: error: expected rings made by lass_pipe.ring in the kernel (their SMEM "
+                "offset is static), got a ring passed in from outside"
+            )
         offset = ring.owner.offset.value.data
         return b.add(b.add(phys, b.mul(slot, rt.tile_bytes())), offset)
 

@@ -112,7 +112,7 @@ class _WarpLowering:
             self.loop(op)
         elif isinstance(op, scf.YieldOp):
             if any(isinstance(v.type, lass_tb.AccType) for v in op.operands) or op in self.extra_yield:
-                vals = self.expand(op.operands) + self.extra_yield.get(op, [])
+                vals = self.expand(op.operands, op) + self.extra_yield.get(op, [])
                 Rewriter.insert_op(scf.YieldOp(*vals), InsertPoint.before(op))
                 self.dead.append(op)
         elif isinstance(op, lass_pipe.MmaOp):
@@ -128,17 +128,26 @@ class _WarpLowering:
                 for blk in region.blocks:
                     self.block(blk)
 
-    def expand(self, values) -> list[SSAValue]:
+    def accumulator(self, v: SSAValue, user: Operation) -> list[SSAValue]:
+        """The per-thread values of accumulator `v` (from zero_acc, a loop, or an mma)."""
+        if v not in self.acc:
+            raise PassFailedException(
+                f"{op_location(user)}: error: expected an accumulator made by lass_tb.zero_acc, an scf.for or "
+                f"an mma inside this kernel, got one from '{v.owner.name if hasattr(v.owner, 'name') else 'an argument'}'"
+            )
+        return self.acc[v]
+
+    def expand(self, values, user: Operation | None = None) -> list[SSAValue]:
         out: list[SSAValue] = []
         for v in values:
-            out += self.acc[v] if isinstance(v.type, lass_tb.AccType) else [v]
+            out += self.accumulator(v, user or v.owner) if isinstance(v.type, lass_tb.AccType) else [v]
         return out
 
     def loop(self, loop: scf.ForOp) -> None:
         if not any(isinstance(v.type, lass_tb.AccType) for v in loop.iter_args):
             self.block(loop.body.block)
             return
-        inits = self.expand(loop.iter_args)
+        inits = self.expand(loop.iter_args, loop)
         old = loop.body.block
         pf = self.prefetchable(loop)
         n_frag = 0
@@ -236,7 +245,7 @@ class _WarpLowering:
 
     def mma(self, op: lass_pipe.MmaOp) -> None:
         b = Builder(InsertPoint.before(op))
-        acc = list(self.acc[op.acc])
+        acc = list(self.accumulator(op.acc, op))
         ab_type = str(op.a.type.element_type)  # "f16" or "bf16"
 
         def issue(bld: Builder, frags) -> None:
@@ -276,7 +285,7 @@ class _WarpLowering:
         element is guarded on its own.  All accesses are predicated, none is branched around, so
         the threads of a warp stay converged.
         """
-        acc = self.acc[op.acc]
+        acc = self.accumulator(op.acc, op)
         D, M, N = op.dest, kernel_arg(self.fn, "M"), kernel_arg(self.fn, "N")
         out_t = D.type.get_element_type()
         b = Builder(InsertPoint.before(op))
@@ -312,9 +321,11 @@ class _WarpLowering:
                         base = (mi * self.ni + ni) * 4 + 2 * h
                         vals = [bb.v(arith.MulfOp(op.alpha, acc[base + j])) for j in range(2)]
                         if with_c:
-                            both = bb.insert(lass_nv.LdGlobalOp(D, off, pair, 2)).results
-                            one = [bb.insert(lass_nv.LdGlobalOp(D, offs[j], single[j], 1)).results[0] for j in range(2)]
-                            old = [bb.v(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
+                            both = list(bb.insert(lass_nv.LdGlobalOp(D, off, pair, 2)).results)
+                            old = both
+                            if guarded:
+                                one = [bb.insert(lass_nv.LdGlobalOp(D, offs[j], single[j], 1)).results[0] for j in range(2)]
+                                old = [bb.v(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
                             if out_t != f32:
                                 old = [bb.v(arith.ExtFOp(x, f32)) for x in old]
                             vals = [bb.v(arith.AddfOp(v, bb.v(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]

@@ -197,6 +197,6 @@ func.func @kernel_other_loop(%K: i32) -> i32
 
 // ---- rejected: inputs under Inputs/ ----
 
-// ERR-ORDER: {{^.*}}Inputs/lasscc-pipeline-loop-order.mlir.in:9:3: error: expected the K loop of lasscc-tile-threadblock (load_tile A, load_tile B, mma, yield), got another form{{$}}
-// ERR-EXTRA: {{^.*}}Inputs/lasscc-pipeline-loop-extra-op.mlir.in:8:3: error: expected the K loop of lasscc-tile-threadblock (load_tile A, load_tile B, mma, yield), got another form{{$}}
-// ERR-STAGES: {{^.*}}Inputs/lasscc-pipeline-stages-1.mlir.in:3:1: error: expected stages >= 2, got 1{{$}}
+// ERR-ORDER: {{^.*}}Inputs/lasscc-pipeline-loop-order.mlir.in:9:3: error: expected the K loop of lasscc-tile-threadblock (k0 = 0 to K step BK; load_tile A and B at k0, mma, yield), got another form{{$}}
+// ERR-EXTRA: {{^.*}}Inputs/lasscc-pipeline-loop-extra-op.mlir.in:8:3: error: expected the K loop of lasscc-tile-threadblock (k0 = 0 to K step BK; load_tile A and B at k0, mma, yield), got another form{{$}}
+// ERR-STAGES: {{^.*}}Inputs/lasscc-pipeline-stages-1.mlir.in:3:1: error: lass.config: config: expected stages >= 2, got 1{{$}}

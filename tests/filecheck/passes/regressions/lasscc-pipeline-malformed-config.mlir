@@ -1,12 +1,11 @@
-// KNOWN BUG (lasscc-pipeline, and lasscc-warp-mma / lasscc-swizzle-smem through the same
+// Regression (lasscc-pipeline, fixed; also lasscc-warp-mma / lasscc-swizzle-smem through the same
 // passes/_build.kernel_config): a kernel whose lass.config has a malformed entry makes the pass
 // crash with a Python traceback (ValueError from config_from_attr) instead of printing
 // `file:line:col: error: ...` and exiting 2.  Expected: the ValueError's text at the function.
-// XFAIL: *
 // RUN: not %lasscc opt -p lasscc-pipeline %s 2>&1 | filecheck %s
-// CHECK: {{^.*}}lasscc-pipeline-malformed-config.mlir:10:1: error: config key 'stages': expected an integer, got "three"
+// CHECK: {{^.*}}lasscc-pipeline-malformed-config.mlir:9:1: error: lass.config: config key 'stages': expected an integer, got "three"
 // CHECK-NOT: Traceback
-// the function below is on line 10
+// the function below is on line 9
 func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
     attributes {lass.config = {threadblock = [64, 64, 32], warp = [32, 32, 32], stages = "three"}} {
   %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64, 64], raster = 8}

@@ -1,12 +1,11 @@
-// KNOWN BUG (lasscc-pipeline): the K-loop matcher checks only the loop body, not its bounds or
+// Regression (lasscc-pipeline, fixed): the K-loop matcher checks only the loop body, not its bounds or
 // step.  This loop steps by 16 while lass.config says BK = 32: it is not "scf.for %k0 = 0 to %K
 // step BK" (the pass's input contract), yet the pass rewrites it as a 0..K step 32 pipeline, so
 // half of this loop's iterations silently disappear.  Expected: rejected like any K loop of
-// another form.  Remove the XFAIL line once the pass checks lb = 0, ub = K, step = BK and that
+// another form.  Fixed: the pass checks lb = 0, ub = K, step = BK and that
 // both load_tile take the induction variable as k0.
-// XFAIL: *
 // RUN: not %lasscc opt -p lasscc-pipeline %s 2>&1 | filecheck %s
-// CHECK: {{^.*}}lasscc-pipeline-k-loop-step.mlir:17:3: error: expected the K loop of lasscc-tile-threadblock
+// CHECK: {{^.*}}lasscc-pipeline-k-loop-step.mlir:16:3: error: expected the K loop of lasscc-tile-threadblock
 func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
     attributes {lass.config = {threadblock = [64, 64, 32], warp = [32, 32, 32], stages = 3}} {
   %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64, 64], raster = 8}
