@@ -111,44 +111,46 @@
 // CHECK-NEXT: ^bb3([[R0:%[0-9]+]]: f32, [[R1:%[0-9]+]]: f32, [[R2:%[0-9]+]]: f32, [[R3:%[0-9]+]]: f32):
 //   scf.if -> cond_br to then / else blocks that meet in a merge block
 // CHECK-NEXT:   [[HASC:%[0-9]+]] = llvm.fcmp "one" %beta, [[ZERO]] : f32
-// CHECK-NEXT:   llvm.cond_br [[HASC]], ^bb4, ^bb7
+// CHECK-NEXT:   llvm.cond_br [[HASC]], ^bb4, ^bb9
 // CHECK-NEXT: ^bb4:
-//   lass_nv.ld_global x 2 if %p: load through a safe pointer, select zero where !p
-// CHECK-NEXT:   [[V71:%[0-9]+]] = llvm.sext [[LOGICAL]] : i32 to i64
-// CHECK-NEXT:   [[V72:%[0-9]+]] = llvm.getelementptr %D{{\[}}[[V71]]{{\]}} : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK-NEXT:   [[V73:%[0-9]+]] = llvm.select [[PRED]], [[V72]], %D : i1, !llvm.ptr<1>
-// CHECK-NEXT:   [[V74:%[0-9]+]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
-// CHECK-NEXT:   [[V75:%[0-9]+]] = llvm.load [[V73]] {alignment = 8 : i64} : !llvm.ptr<1> -> f32
-// CHECK-NEXT:   [[V76:%[0-9]+]] = llvm.select [[PRED]], [[V75]], [[V74]] : i1, f32
-// CHECK-NEXT:   [[V77:%[0-9]+]] = llvm.getelementptr [[V73]][1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
-// CHECK-NEXT:   [[V78:%[0-9]+]] = llvm.load [[V77]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-// CHECK-NEXT:   [[V79:%[0-9]+]] = llvm.select [[PRED]], [[V78]], [[V74]] : i1, f32
-// CHECK-NEXT:   [[V80:%[0-9]+]] = llvm.fmul %beta, [[V76]] : f32
-// CHECK-NEXT:   [[V81:%[0-9]+]] = llvm.fadd [[R0]], [[V80]] : f32
-//   lass_nv.st_global if %p: a branch around the stores
-// CHECK-NEXT:   llvm.cond_br [[PRED]], ^bb5, ^bb6
+//   lass_nv.ld_global x 2 if %p: a branch on p around the load (no access when !p); the merge
+//   block takes the loaded values as arguments, zeros on the !p edge
+// CHECK-NEXT:   [[LZERO:%[0-9]+]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+// CHECK-NEXT:   llvm.cond_br [[PRED]], ^bb5, ^bb6([[LZERO]], [[LZERO]] : f32, f32)
 // CHECK-NEXT: ^bb5:
-// CHECK-NEXT:   [[V82:%[0-9]+]] = llvm.sext [[LOGICAL]] : i32 to i64
-// CHECK-NEXT:   [[V83:%[0-9]+]] = llvm.getelementptr %D{{\[}}[[V82]]{{\]}} : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK-NEXT:   llvm.store [[V81]], [[V83]] {alignment = 8 : i64} : f32, !llvm.ptr<1>
-// CHECK-NEXT:   [[V84:%[0-9]+]] = llvm.getelementptr [[V83]][1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
-// CHECK-NEXT:   llvm.store [[V79]], [[V84]] {alignment = 4 : i64} : f32, !llvm.ptr<1>
-// CHECK-NEXT:   llvm.br ^bb6
-// CHECK-NEXT: ^bb6:
-// CHECK-NEXT:   llvm.br ^bb10
-//   else branch: the guarded store only
+// CHECK-NEXT:   [[V72:%[0-9]+]] = llvm.sext [[LOGICAL]] : i32 to i64
+// CHECK-NEXT:   [[V73:%[0-9]+]] = llvm.getelementptr %D{{\[}}[[V72]]{{\]}} : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:   [[V74:%[0-9]+]] = llvm.load [[V73]] {alignment = 8 : i64} : !llvm.ptr<1> -> f32
+// CHECK-NEXT:   [[V75:%[0-9]+]] = llvm.getelementptr [[V73]][1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:   [[V76:%[0-9]+]] = llvm.load [[V75]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK-NEXT:   llvm.br ^bb6([[V74]], [[V76]] : f32, f32)
+// CHECK-NEXT: ^bb6([[CV0:%[0-9]+]]: f32, [[CV1:%[0-9]+]]: f32):
+// CHECK-NEXT:   [[V79:%[0-9]+]] = llvm.fmul %beta, [[CV0]] : f32
+// CHECK-NEXT:   [[V80:%[0-9]+]] = llvm.fadd [[R0]], [[V79]] : f32
+//   lass_nv.st_global if %p: a branch around the stores
+// CHECK-NEXT:   llvm.cond_br [[PRED]], ^bb7, ^bb8
 // CHECK-NEXT: ^bb7:
-// CHECK-NEXT:   llvm.cond_br [[PRED]], ^bb8, ^bb9
+// CHECK-NEXT:   [[V81:%[0-9]+]] = llvm.sext [[LOGICAL]] : i32 to i64
+// CHECK-NEXT:   [[V82:%[0-9]+]] = llvm.getelementptr %D{{\[}}[[V81]]{{\]}} : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:   llvm.store [[V80]], [[V82]] {alignment = 8 : i64} : f32, !llvm.ptr<1>
+// CHECK-NEXT:   [[V83:%[0-9]+]] = llvm.getelementptr [[V82]][1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:   llvm.store [[CV1]], [[V83]] {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// CHECK-NEXT:   llvm.br ^bb8
 // CHECK-NEXT: ^bb8:
-// CHECK-NEXT:   [[V85:%[0-9]+]] = llvm.sext [[LOGICAL]] : i32 to i64
-// CHECK-NEXT:   [[V86:%[0-9]+]] = llvm.getelementptr %D{{\[}}[[V85]]{{\]}} : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK-NEXT:   llvm.store [[R0]], [[V86]] {alignment = 8 : i64} : f32, !llvm.ptr<1>
-// CHECK-NEXT:   [[V87:%[0-9]+]] = llvm.getelementptr [[V86]][1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
-// CHECK-NEXT:   llvm.store [[R1]], [[V87]] {alignment = 4 : i64} : f32, !llvm.ptr<1>
-// CHECK-NEXT:   llvm.br ^bb9
+// CHECK-NEXT:   llvm.br ^bb12
+//   else branch: the guarded store only
 // CHECK-NEXT: ^bb9:
-// CHECK-NEXT:   llvm.br ^bb10
+// CHECK-NEXT:   llvm.cond_br [[PRED]], ^bb10, ^bb11
 // CHECK-NEXT: ^bb10:
+// CHECK-NEXT:   [[V84:%[0-9]+]] = llvm.sext [[LOGICAL]] : i32 to i64
+// CHECK-NEXT:   [[V85:%[0-9]+]] = llvm.getelementptr %D{{\[}}[[V84]]{{\]}} : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:   llvm.store [[R0]], [[V85]] {alignment = 8 : i64} : f32, !llvm.ptr<1>
+// CHECK-NEXT:   [[V86:%[0-9]+]] = llvm.getelementptr [[V85]][1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:   llvm.store [[R1]], [[V86]] {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// CHECK-NEXT:   llvm.br ^bb11
+// CHECK-NEXT: ^bb11:
+// CHECK-NEXT:   llvm.br ^bb12
+// CHECK-NEXT: ^bb12:
 // CHECK-NEXT:   llvm.return
 // CHECK-NEXT: }
 // A function that is not a kernel is left alone.
@@ -205,7 +207,7 @@ func.func @helper(%x: i32) -> i32 {
 
 // ---- rejected: inputs under Inputs/ ----
 
-// ERR-OP: {{^.*}}Inputs/lasscc-lower-to-llvm-unknown-op.mlir.in:9:5: error: expected arith, scf, lass_nv or lass_smem ops after lasscc-swizzle-smem, got 'arith.divsi' (run the earlier passes first){{$}}
-// ERR-PIPE: {{^.*}}Inputs/lasscc-lower-to-llvm-not-swizzled.mlir.in:5:3: error: expected arith, scf, lass_nv or lass_smem ops after lasscc-swizzle-smem, got 'lass_pipe.barrier' (run the earlier passes first){{$}}
+// ERR-OP: {{^.*}}Inputs/lasscc-lower-to-llvm-unknown-op.mlir.in:9:5: error: 'arith.divsi' has no lowering; expected the ops lasscc-swizzle-smem leaves (the arith ops lasscc emits, scf.for/scf.if, lass_nv, lass_smem; run the earlier passes first){{$}}
+// ERR-PIPE: {{^.*}}Inputs/lasscc-lower-to-llvm-not-swizzled.mlir.in:5:3: error: 'lass_pipe.barrier' has no lowering; expected the ops lasscc-swizzle-smem leaves (the arith ops lasscc emits, scf.for/scf.if, lass_nv, lass_smem; run the earlier passes first){{$}}
 // ERR-IF: {{^.*}}Inputs/lasscc-lower-to-llvm-if-results.mlir.in:6:3: error: expected scf.if without results{{$}}
 // ERR-INDEX: {{^.*}}Inputs/lasscc-lower-to-llvm-index-loop.mlir.in:6:3: error: expected an integer loop variable, got index{{$}}

@@ -18,6 +18,7 @@
 //
 // Rejected:
 // RUN: not %lasscc opt -p lasscc-warp-mma %S/Inputs/lasscc-warp-mma-not-pipelined.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-TB
+// RUN: not %lasscc opt -p lasscc-warp-mma %S/Inputs/lasscc-warp-mma-acc-from-if.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-ACC
 
 // ---- positive: with config `prefetch = 1`, a loop that ends `mma; wait; barrier; yield` with
 // slot = kt % S (lasscc-pipeline's multistage form): k-group 0 of the next slot is loaded after
@@ -115,11 +116,40 @@
 // CHECK-NEXT:    [[NIN:%[0-9]+]] = arith.cmpi ule, [[NEND]], %N : i32
 // CHECK-NEXT:    [[BOTH:%[0-9]+]] = arith.andi [[MIN]], [[NIN]] : i1
 // CHECK-NEXT:    [[FULL:%[0-9]+]] = arith.andi [[BOTH]], {{%[0-9]+}} : i1
-// CHECK-NEXT:    [[FALSE:%[0-9a-z_]+]] = arith.constant false
 // CHECK-NEXT:    scf.if [[HASC]] {
+//                  whole block: C is read by the 2-element load alone (no single-element
+//                  fallback loads, no select between them): D = alpha acc + beta C
 // CHECK-NEXT:      scf.if [[FULL]] {
-// CHECK-COUNT-8:     lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
-// CHECK-NOT:         lass_nv.ld_global %D[{{%[0-9]+}}] x 2
+// CHECK-NEXT:        [[RN0:%[0-9]+]] = arith.muli {{%[0-9]+}}, %N : i32
+// CHECK-NEXT:        [[O0:%[0-9]+]] = arith.addi [[RN0]], {{%[0-9]+}} : i32
+// CHECK-NEXT:        [[AX0:%[0-9]+]] = arith.mulf %alpha, {{%[0-9]+}} : f32
+// CHECK-NEXT:        [[AX1:%[0-9]+]] = arith.mulf %alpha, {{%[0-9]+}} : f32
+// CHECK-NEXT:        [[CV0:%[0-9]+]], [[CV1:%[0-9]+]] = lass_nv.ld_global %D{{\[}}[[O0]]{{\]}} x 2 if %true : memref<?x?xf16>
+// CHECK-NEXT:        [[CX0:%[0-9]+]] = arith.extf [[CV0]] : f16 to f32
+// CHECK-NEXT:        [[CX1:%[0-9]+]] = arith.extf [[CV1]] : f16 to f32
+// CHECK-NEXT:        [[BC0:%[0-9]+]] = arith.mulf %beta, [[CX0]] : f32
+// CHECK-NEXT:        [[Y0:%[0-9]+]] = arith.addf [[AX0]], [[BC0]] : f32
+// CHECK-NEXT:        [[BC1:%[0-9]+]] = arith.mulf %beta, [[CX1]] : f32
+// CHECK-NEXT:        [[Y1:%[0-9]+]] = arith.addf [[AX1]], [[BC1]] : f32
+// CHECK-NEXT:        [[T0:%[0-9]+]] = arith.truncf [[Y0]] : f32 to f16
+// CHECK-NEXT:        [[T1:%[0-9]+]] = arith.truncf [[Y1]] : f32 to f16
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O0]]{{\]}}, [[T0]], [[T1]] if %true : memref<?x?xf16>, f16, f16
+// CHECK-NOT:         {{ x 1 if |arith.select}}
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
+// CHECK-NOT:         {{ x 1 if |arith.select}}
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
+// CHECK-NOT:         {{ x 1 if |arith.select}}
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
+// CHECK-NOT:         {{ x 1 if |arith.select}}
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
+// CHECK-NOT:         {{ x 1 if |arith.select}}
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
+// CHECK-NOT:         {{ x 1 if |arith.select}}
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
+// CHECK-NOT:         {{ x 1 if |arith.select}}
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
+// CHECK-NOT:         lass_nv.ld_global
+// CHECK-NOT:         arith.select
 // CHECK:           } else {
 // CHECK:             arith.extf {{%[0-9]+}} : f16 to f32
 // CHECK:             arith.truncf {{%[0-9]+}} : f32 to f16
@@ -220,12 +250,67 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK-NEXT:    [[NIN:%[0-9]+]] = arith.cmpi ule, [[NEND]], %N : i32
 // CHECK-NEXT:    [[BOTH:%[0-9]+]] = arith.andi [[MIN]], [[NIN]] : i1
 // CHECK-NEXT:    [[FULL:%[0-9]+]] = arith.andi [[BOTH]], [[NEVEN]] : i1
-// CHECK-NEXT:    [[FALSE:%[0-9a-z_]+]] = arith.constant false
 // CHECK-NEXT:    scf.if [[HASC]] {
+//                  beta != 0, whole block: C by the 2-element load alone, at the store's offset
 // CHECK-NEXT:      scf.if [[FULL]] {
-// CHECK-COUNT-8:     lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
+// CHECK-NEXT:        [[CRN0:%[0-9]+]] = arith.muli [[ROW0]], %N : i32
+// CHECK-NEXT:        [[C000:%[0-9]+]] = arith.addi [[CRN0]], [[COL0]] : i32
+// CHECK-NEXT:        [[AX0:%[0-9]+]] = arith.mulf %alpha, [[R0]] : f32
+// CHECK-NEXT:        [[AX1:%[0-9]+]] = arith.mulf %alpha, [[R1]] : f32
+// CHECK-NEXT:        [[CV0:%[0-9]+]], [[CV1:%[0-9]+]] = lass_nv.ld_global %D{{\[}}[[C000]]{{\]}} x 2 if [[TRUE]] : memref<?x?xf32>
+// CHECK-NEXT:        [[BC0:%[0-9]+]] = arith.mulf %beta, [[CV0]] : f32
+// CHECK-NEXT:        [[Y0:%[0-9]+]] = arith.addf [[AX0]], [[BC0]] : f32
+// CHECK-NEXT:        [[BC1:%[0-9]+]] = arith.mulf %beta, [[CV1]] : f32
+// CHECK-NEXT:        [[Y1:%[0-9]+]] = arith.addf [[AX1]], [[BC1]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[C000]]{{\]}}, [[Y0]], [[Y1]] if [[TRUE]] : memref<?x?xf32>, f32, f32
+// CHECK-NOT:         {{ x 1 if |arith.select}}
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
+// CHECK-NOT:         {{ x 1 if |arith.select}}
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
+// CHECK-NOT:         {{ x 1 if |arith.select}}
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
+// CHECK-NOT:         {{ x 1 if |arith.select}}
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
+// CHECK-NOT:         {{ x 1 if |arith.select}}
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
+// CHECK-NOT:         {{ x 1 if |arith.select}}
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
+// CHECK-NOT:         {{ x 1 if |arith.select}}
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
+// CHECK-NOT:         lass_nv.ld_global
+// CHECK-NOT:         arith.select
+//                  beta != 0, edge block (unchanged): a predicated pair load plus two predicated
+//                  single-element fallbacks, merged by selects on the pair predicate
 // CHECK:           } else {
-// CHECK-COUNT-8:     lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if {{%[0-9]+}} : memref<?x?xf32>
+// CHECK-NEXT:        [[GROWOK:%[0-9]+]] = arith.cmpi ult, [[ROW0]], %M : i32
+// CHECK-NEXT:        [[GCOLOK:%[0-9]+]] = arith.cmpi ult, [[COL0]], %N : i32
+// CHECK-NEXT:        [[GOK0:%[0-9]+]] = arith.andi [[GROWOK]], [[GCOLOK]] : i1
+// CHECK-NEXT:        [[GCOL1:%[0-9]+]] = arith.addi [[COL0]], %c1 : i32
+// CHECK-NEXT:        [[GCOL1OK:%[0-9]+]] = arith.cmpi ult, [[GCOL1]], %N : i32
+// CHECK-NEXT:        [[GOK1:%[0-9]+]] = arith.andi [[GROWOK]], [[GCOL1OK]] : i1
+// CHECK-NEXT:        [[GPAIR:%[0-9]+]] = arith.andi [[GOK1]], [[NEVEN]] : i1
+// CHECK-NEXT:        [[GNOTPAIR:%[0-9]+]] = arith.xori [[GPAIR]], [[TRUE]] : i1
+// CHECK-NEXT:        [[GSINGLE0:%[0-9]+]] = arith.andi [[GOK0]], [[GNOTPAIR]] : i1
+// CHECK-NEXT:        [[GSINGLE1:%[0-9]+]] = arith.andi [[GOK1]], [[GNOTPAIR]] : i1
+// CHECK-NEXT:        [[GRN0:%[0-9]+]] = arith.muli [[ROW0]], %N : i32
+// CHECK-NEXT:        [[G000:%[0-9]+]] = arith.addi [[GRN0]], [[COL0]] : i32
+// CHECK-NEXT:        [[G000B:%[0-9]+]] = arith.addi [[G000]], %c1 : i32
+// CHECK-NEXT:        [[GX0:%[0-9]+]] = arith.mulf %alpha, [[R0]] : f32
+// CHECK-NEXT:        [[GX1:%[0-9]+]] = arith.mulf %alpha, [[R1]] : f32
+// CHECK-NEXT:        [[GP0:%[0-9]+]], [[GP1:%[0-9]+]] = lass_nv.ld_global %D{{\[}}[[G000]]{{\]}} x 2 if [[GPAIR]] : memref<?x?xf32>
+// CHECK-NEXT:        [[GS0:%[0-9]+]] = lass_nv.ld_global %D{{\[}}[[G000]]{{\]}} x 1 if [[GSINGLE0]] : memref<?x?xf32>
+// CHECK-NEXT:        [[GS1:%[0-9]+]] = lass_nv.ld_global %D{{\[}}[[G000B]]{{\]}} x 1 if [[GSINGLE1]] : memref<?x?xf32>
+// CHECK-NEXT:        [[GC0:%[0-9]+]] = arith.select [[GPAIR]], [[GP0]], [[GS0]] : f32
+// CHECK-NEXT:        [[GC1:%[0-9]+]] = arith.select [[GPAIR]], [[GP1]], [[GS1]] : f32
+// CHECK-NEXT:        [[GB0:%[0-9]+]] = arith.mulf %beta, [[GC0]] : f32
+// CHECK-NEXT:        [[GY0:%[0-9]+]] = arith.addf [[GX0]], [[GB0]] : f32
+// CHECK-NEXT:        [[GB1:%[0-9]+]] = arith.mulf %beta, [[GC1]] : f32
+// CHECK-NEXT:        [[GY1:%[0-9]+]] = arith.addf [[GX1]], [[GB1]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[G000]]{{\]}}, [[GY0]], [[GY1]] if [[GPAIR]] : memref<?x?xf32>, f32, f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[G000]]{{\]}}, [[GY0]] if [[GSINGLE0]] : memref<?x?xf32>, f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[G000B]]{{\]}}, [[GY1]] if [[GSINGLE1]] : memref<?x?xf32>, f32
+// CHECK-COUNT-7:     lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if {{%[0-9]+}} : memref<?x?xf32>
+// CHECK-NOT:         lass_nv.ld_global %D[{{%[0-9]+}}] x 2
 // CHECK:           }
 // CHECK-NEXT:    } else {
 //                  beta == 0, whole block: one 2-element store per (mi, ni, h) at
@@ -349,6 +434,8 @@ func.func @kernel_without_mma(%x: i32) -> i32 attributes {lass.config = {threadb
   func.return %y : i32
 }
 
-// ---- rejected: input under Inputs/ ----
+// ---- rejected: inputs under Inputs/ ----
 
 // ERR-TB: {{^.*}}Inputs/lasscc-warp-mma-not-pipelined.mlir.in:12:5: error: expected lass_pipe.mma on ring slots (run lasscc-pipeline first), got lass_tb.mma{{$}}
+// ERR-ACC: {{^.*}}Inputs/lasscc-warp-mma-acc-from-if.mlir.in:16:3: error: expected an accumulator made by lass_tb.zero_acc, an scf.for or an mma inside this kernel, got one from 'scf.if'{{$}}
+// ERR-ACC-NOT: Traceback
