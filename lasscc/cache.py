@@ -259,19 +259,6 @@ class CachedModule:
         return getattr(self.parsed(), name)
 
 
-def write_dumps(dump_dir: Path, input_text: str, stages: dict[str, str], llvm_ir: str, ptx: str) -> None:
-    """The files `compile_module(..., dump_dir)` writes, from texts (same names, same contents)."""
-    from lasscc.pipeline import PASS_NAMES
-
-    dump_dir.mkdir(parents=True, exist_ok=True)
-    (dump_dir / "00-input.mlir").write_text(input_text + "\n")
-    for i, name in enumerate(PASS_NAMES, 1):
-        (dump_dir / f"{i:02d}-{name}.mlir").write_text(stages[name] + "\n")
-    n = len(PASS_NAMES) + 1
-    (dump_dir / f"{n:02d}-llvm.ll").write_text(llvm_ir)
-    (dump_dir / f"{n + 1:02d}-kernel.ptx").write_text(ptx)
-
-
 def cached_compile(module, arch: str = "sm_80", filename: str = "<input>", dump_dir: Path | None = None,
                    use_cache: bool = True):
     """`lasscc.pipeline.compile_module` through the cache.
@@ -300,6 +287,8 @@ def cached_compile(module, arch: str = "sm_80", filename: str = "<input>", dump_
         res.cache_hit = True
         res.kernel_meta = entry["kernels"]
         if dump_dir is not None:
+            from lasscc.pipeline import write_dumps  # one place for the dump names
+
             write_dumps(dump_dir, input_text, res.stages, res.llvm_ir, res.ptx)
         return res
     res = compile_module(module, arch, filename, dump_dir)

@@ -90,14 +90,37 @@ def run_pass(module: ModuleOp, p: ModulePass, filename: str = "<input>") -> None
     verify_module(module, filename)
 
 
+# Dump file names: the input, one file per pass in pipeline order, then LLVM IR and PTX.
+INPUT_DUMP = "00-input.mlir"
+LLVM_DUMP = f"{len(PASSES) + 1:02d}-llvm.ll"
+PTX_DUMP = f"{len(PASSES) + 2:02d}-kernel.ptx"
+
+
+def stage_dump(name: str) -> str:
+    return f"{PASS_NAMES.index(name) + 1:02d}-{name}.mlir"
+
+
+def write_dumps(dump_dir: Path, input_text: str, stages: dict[str, str], llvm_ir: str, ptx: str) -> None:
+    """Every dump file of a finished compile (the compile cache writes them on a hit too)."""
+    dump_dir.mkdir(parents=True, exist_ok=True)
+    (dump_dir / INPUT_DUMP).write_text(input_text + "\n")
+    for name, text in stages.items():
+        (dump_dir / stage_dump(name)).write_text(text + "\n")
+    (dump_dir / LLVM_DUMP).write_text(llvm_ir)
+    (dump_dir / PTX_DUMP).write_text(ptx)
+
+
 def run_passes(module: ModuleOp, names: list[str], arch: str = "sm_80", filename: str = "<input>",
-               dump_dir: Path | None = None, first_index: int = 1) -> dict[str, str]:
+               dump_dir: Path | None = None) -> dict[str, str]:
+    """Run passes in order; with `dump_dir`, each pass's output is written as soon as it exists
+    (so a failing compile still leaves the stages before the failure)."""
     out: dict[str, str] = {}
-    for i, name in enumerate(names, first_index):
-        run_pass(module, make_pass(name, arch), filename)
-        out[name] = str(module)
+    for name in names:
+        p = make_pass(name, arch)
+        run_pass(module, p, filename)
+        out[p.name] = str(module)
         if dump_dir is not None:
-            (dump_dir / f"{i:02d}-{name}.mlir").write_text(out[name] + "\n")
+            (dump_dir / stage_dump(p.name)).write_text(out[p.name] + "\n")
     return out
 
 
@@ -133,7 +156,7 @@ def compile_module(module: ModuleOp, arch: str = "sm_80", filename: str = "<inpu
 
     if dump_dir is not None:
         dump_dir.mkdir(parents=True, exist_ok=True)
-        (dump_dir / "00-input.mlir").write_text(str(module) + "\n")
+        (dump_dir / INPUT_DUMP).write_text(str(module) + "\n")
     res = CompileResult(module)
     res.stages = run_passes(module, PASS_NAMES, arch, filename, dump_dir)
     res.specs = kernel_specs(module)
@@ -142,7 +165,6 @@ def compile_module(module: ModuleOp, arch: str = "sm_80", filename: str = "<inpu
     res.llvm_ir = to_llvm_ir(module)
     res.ptx = to_ptx(res.llvm_ir, arch)
     if dump_dir is not None:
-        n = len(PASSES) + 1
-        (dump_dir / f"{n:02d}-llvm.ll").write_text(res.llvm_ir)
-        (dump_dir / f"{n + 1:02d}-kernel.ptx").write_text(res.ptx)
+        (dump_dir / LLVM_DUMP).write_text(res.llvm_ir)
+        (dump_dir / PTX_DUMP).write_text(res.ptx)
     return res
