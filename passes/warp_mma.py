@@ -133,7 +133,8 @@ class _WarpLowering:
         if v not in self.acc:
             raise PassFailedException(
                 f"{op_location(user)}: error: expected an accumulator made by lass_tb.zero_acc, an scf.for or "
-                f"an mma inside this kernel, got one from '{v.owner.name if hasattr(v.owner, 'name') else 'an argument'}'"
+                f"an mma inside this kernel, got one from "
+                + (f"'{v.owner.name}'" if isinstance(v.owner, Operation) else "a block argument")
             )
         return self.acc[v]
 
