@@ -9,10 +9,13 @@
 Modules: executor.py (interpreter core, control flow, grid, entry point), arith_ops.py (arith),
 lass_ops.py (lass, lass_tb, lass_pipe, lass_warp, lass_smem, lass_nv), smem.py (shared memory
 with uninitialised-read / race / async-copy checks), banks.py (bank-conflict report), check.py
-(run_check against a float64 reference; run_cli for `lasscc run --target cpu`), errors.py (the LassError subclasses raised).
+(run_check against a float64 reference; run_cli for `lasscc run --target cpu`), errors.py (the
+LassError subclasses raised), bf16.py (bf16 as uint16 bit patterns: exact conversions, round to
+nearest even).
 """
 
 from lasscc.interp.banks import format_bank_report
+from lasscc.interp.bf16 import bf16_to_f32, f32_to_bf16, to_bf16
 from lasscc.interp.check import make_inputs, reference, rel_error, run_check, run_cli
 from lasscc.interp.errors import (
     AsyncHazardError,
@@ -36,6 +39,9 @@ __all__ = [
     "make_inputs",
     "reference",
     "rel_error",
+    "to_bf16",
+    "bf16_to_f32",
+    "f32_to_bf16",
     "InterpError",
     "UnsupportedError",
     "KernelArgumentError",

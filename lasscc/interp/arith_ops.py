@@ -3,7 +3,10 @@
 Integers are wrapped to the result type's width after every op (two's complement, i1 = bool);
 signed/unsigned division and shifts follow the MLIR arith definitions (divsi truncates toward
 zero, shrui is a logical shift of the width-bit pattern).  Float ops run in the IR type's numpy
-precision (f16 / f32 / f64).  Each handler is specialised once per op (`prepare`), so the
+precision (f16 / f32 / f64); bf16 values are uint16 bit patterns (values.float_codec): an op on
+bf16 decodes them exactly to float32, computes, and rounds the result to nearest even once
+(extf / truncf are that decoding and rounding; negf flips the sign bit; bitcast to and from i16
+keeps the bits).  Each handler is specialised once per op (`prepare`), so the
 interpreter loop does no type inspection.
 """
 
@@ -14,7 +17,7 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 
 from lasscc.interp.errors import UnsupportedError
 from lasscc.interp.executor import HANDLERS
-from lasscc.interp.values import float_dtype, int_width, is_lanes, unsigned, wrap
+from lasscc.interp.values import float_codec, float_dtype, int_width, is_bf16_type, is_lanes, unsigned, wrap
 
 CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 CMPF = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
@@ -85,10 +88,10 @@ def _constant(op):
         w = int_width(t)
         val = wrap(int(attr.value.data), w)
     elif isinstance(attr, FloatAttr):
-        fd = float_dtype(t)
-        if fd is None:
+        codec = float_codec(t)
+        if codec is None:
             raise UnsupportedError(f"{_where_ctx(op)}: unsupported float type {t}")
-        val = fd(attr.value.data)
+        val = codec[0](np.float64(attr.value.data))
     else:
         raise UnsupportedError(f"{_where_ctx(op)}: only scalar integer and float constants are supported")
     out = [val]
@@ -193,9 +196,10 @@ def _cmpi(op):
 @_prepared("arith.cmpf")
 def _cmpf(op):
     pred = CMPF[op.predicate.value.data]
+    dec = _float_operand(op)[1]
 
     def run(ex, op, vals):
-        a, b = vals
+        a, b = dec(vals[0]), dec(vals[1])
         with np.errstate(invalid="ignore"):
             unord = np.isnan(a) | np.isnan(b)
             base = pred[1:] if pred[0] in "ou" and pred not in ("ord", "uno") else pred
@@ -259,41 +263,52 @@ def _trunci(op):
 
 
 def _float_result(op):
-    fd = float_dtype(op.results[0].type)
-    if fd is None:
+    """(encode, decode, compute dtype) of the op's float result type (values.float_codec)."""
+    codec = float_codec(op.results[0].type)
+    if codec is None:
         raise UnsupportedError(f"{_where_ctx(op)}: expected a float result, got {op.results[0].type}")
-    return fd
+    return codec
 
 
-def _as_float(x, fd):
-    return np.asarray(x).astype(fd) if is_lanes(x) else fd(x)
+def _float_operand(op, i=0):
+    codec = float_codec(op.operands[i].type)
+    if codec is None:
+        raise UnsupportedError(f"{_where_ctx(op)}: expected a float operand, got {op.operands[i].type}")
+    return codec
+
+
+def _ints_as_float(x):
+    """Integer values (Python int / int64 lanes) as float64 for an int -> float conversion."""
+    return np.asarray(x, np.float64) if is_lanes(x) else np.float64(x)
 
 
 @_prepared("arith.extf", "arith.truncf")
 def _fcast(op):
-    fd = _float_result(op)
-    return lambda ex, op, vals: [_as_float(vals[0], fd)]
+    enc = _float_result(op)[0]
+    dec = _float_operand(op)[1]
+    return lambda ex, op, vals: [enc(dec(vals[0]))]
 
 
 @_prepared("arith.sitofp")
 def _sitofp(op):
-    fd = _float_result(op)
-    return lambda ex, op, vals: [_as_float(vals[0], fd)]
+    enc = _float_result(op)[0]
+    return lambda ex, op, vals: [enc(_ints_as_float(vals[0]))]
 
 
 @_prepared("arith.uitofp")
 def _uitofp(op):
-    fd = _float_result(op)
+    enc = _float_result(op)[0]
     w = _operand_width(op)
-    return lambda ex, op, vals: [_as_float(unsigned(vals[0], w), fd)]
+    return lambda ex, op, vals: [enc(_ints_as_float(unsigned(vals[0], w)))]
 
 
 @_prepared("arith.fptosi", "arith.fptoui")
 def _fptosi(op):
     w = _result_width(op)
+    dec = _float_operand(op)[1]
 
     def run(ex, op, vals):
-        x = vals[0]
+        x = dec(vals[0])
         with np.errstate(invalid="ignore"):
             if is_lanes(x):
                 return [wrap(np.trunc(x).astype(np.int64), w)]
@@ -307,6 +322,23 @@ def _bitcast(op):
     src, dst = op.operands[0].type, op.results[0].type
     sfd, dfd = float_dtype(src), float_dtype(dst)
     sw, dw = int_width(src), int_width(dst)
+    sbf, dbf = is_bf16_type(src), is_bf16_type(dst)
+    if sbf and dw == 16:  # bf16 -> i16: the pattern as a signed value
+
+        def run(ex, op, vals):
+            r = wrap(np.asarray(vals[0]).astype(np.int64), 16)
+            return [r if is_lanes(vals[0]) else int(r)]
+
+        return run
+    if sw == 16 and dbf:  # i16 -> bf16: the pattern
+
+        def run(ex, op, vals):
+            r = np.asarray(unsigned(vals[0], 16)).astype(np.uint16)
+            return [r if is_lanes(vals[0]) else r[()]]
+
+        return run
+    if sbf and dbf:
+        return lambda ex, op, vals: [vals[0]]
     if sfd is not None and dw is not None:
         it = np.dtype(f"int{dw}")
 
@@ -331,7 +363,15 @@ def _bitcast(op):
 # ---- float arithmetic ----------------------------------------------------------------------------
 def _fbin(f):
     def make(op):
-        fd = _float_result(op)
+        enc, dec, fd = _float_result(op)
+        if is_bf16_type(op.results[0].type):  # bf16: decode, compute in float32, round once
+
+            def run(ex, op, vals):
+                with np.errstate(all="ignore"):
+                    r = f(dec(vals[0]), dec(vals[1]))
+                return [enc(r)]
+
+            return run
 
         def run(ex, op, vals):
             with np.errstate(all="ignore"):
@@ -367,5 +407,7 @@ for _name, _f in {
 
 @_prepared("arith.negf")
 def _negf(op):
-    fd = _float_result(op)
+    enc, dec, fd = _float_result(op)
+    if is_bf16_type(op.results[0].type):  # bf16: flip the sign bit (NaN payloads kept)
+        return lambda ex, op, vals: [np.bitwise_xor(vals[0], np.uint16(0x8000))]
     return lambda ex, op, vals: [-vals[0] if is_lanes(vals[0]) else fd(-vals[0])]

@@ -2,13 +2,14 @@
 
     run_check(module, m, n, k, seed, alpha, beta) -> {"rel_err", "ok", "seconds", "bank_report", ...}
 
-A is M x K row-major f16, B is K x N column-major f16 (stored as an N x K row-major array:
-element (k, j) at j*K + k), both uniform in [-1, 1).  D has the element type of the kernel's D
-memref; it is poisoned with NaN when beta == 0 (so a kernel that reads C it should not, or
-leaves elements unwritten, fails) and holds random C otherwise.  The reference is
-alpha * A.B + beta * C in float64 from the same f16 inputs; the error is the relative Frobenius
-norm ||D - ref|| / ||ref||.  It passes at or below 1e-3 for f32 D (5e-3 for f16 D, whose own
-rounding is ~5e-4 per element); NaN anywhere fails.
+A is M x K row-major, B is K x N column-major (stored as an N x K row-major array: element
+(k, j) at j*K + k), both drawn uniform in [-1, 1) and rounded to the element type of the kernel's
+A / B memref (f16, or bf16 kept as uint16 bit patterns: lasscc.interp.bf16).  D has the element
+type of the kernel's D memref; it is poisoned with NaN when beta == 0 (so a kernel that reads C
+it should not, or leaves elements unwritten, fails) and holds random C otherwise.  The reference
+is alpha * A.B + beta * C in float64 from the exact (rounded) inputs; the error is the relative
+Frobenius norm ||D - ref|| / ||ref||.  It passes at or below TOLERANCE[D's dtype]; NaN anywhere
+fails.
 """
 
 from __future__ import annotations
@@ -19,44 +20,79 @@ import numpy as np
 from xdsl.dialects.builtin import MemRefType
 
 from lasscc.dialects.lass import memref_layout
+from lasscc.interp.bf16 import BF16, QNAN, as_f64, store_as
 from lasscc.interp.executor import Program, _as_module, execute_kernel, find_kernel
 from lasscc.interp.values import numpy_dtype
 
-TOLERANCE = {np.dtype(np.float32): 1e-3, np.dtype(np.float16): 5e-3}
+# Relative Frobenius error allowed, by D's storage dtype (uint16 = bf16).  The reference is exact
+# (float64 from the already-rounded inputs), so the error is float32 accumulation order plus the
+# rounding of D itself:
+#   f32 D: accumulation only, ~1e-6 in practice;
+#   f16 D: 11 significant bits, unit roundoff 2^-11 ~ 4.9e-4 per element;
+#   bf16 D: 8 significant bits, unit roundoff u = 2^-8 ~ 3.9e-3 per element.  Rounding D once to
+#     nearest bounds every element's relative error by u, so the Frobenius relative error is at
+#     most u (1.7e-3 measured at 256^3 and 512x512x1024: the rounding errors average out) plus
+#     the ~1e-6 of accumulation.  1e-2 leaves 2.5x headroom over that worst case while a real
+#     bug (a wrong fragment, tile or lane map) gives errors of order 1e-1 to 1.
+TOLERANCE = {np.dtype(np.float32): 1e-3, np.dtype(np.float16): 5e-3, BF16: 1e-2}
+
+
+def _memref_types(module) -> list:
+    func = find_kernel(_as_module(module))
+    return [a.type for a in func.body.block.args if isinstance(a.type, MemRefType)]
 
 
 def d_dtype_of(module) -> np.dtype:
-    """numpy dtype of the kernel's D memref (its third memref argument)."""
-    func = find_kernel(_as_module(module))
-    memrefs = [a for a in func.body.block.args if isinstance(a.type, MemRefType)]
+    """numpy dtype of the kernel's D memref (its third memref argument; uint16 for bf16)."""
+    memrefs = _memref_types(module)
     if len(memrefs) < 3:
         return np.dtype(np.float32)
-    return numpy_dtype(memrefs[2].type.get_element_type(), "D element type")
+    return numpy_dtype(memrefs[2].get_element_type(), "D element type")
 
 
-def make_inputs(m: int, n: int, k: int, seed: int, beta: float, d_dtype=np.float32):
-    """(A [M,K] f16, B [N,K] f16 (= K x N col-major), C [M,N] float64 or None, D [M,N])."""
+def ab_dtypes_of(module) -> tuple:
+    """numpy dtypes of the kernel's A and B memrefs (float16, or uint16 for bf16)."""
+    memrefs = _memref_types(module)
+    if len(memrefs) < 2:
+        return np.dtype(np.float16), np.dtype(np.float16)
+    return tuple(numpy_dtype(t.get_element_type(), f"{r} element type") for t, r in zip(memrefs[:2], "AB"))
+
+
+def _draw(rng, shape, dtype):
+    """uniform [-1, 1) float64 draws rounded to `dtype` (uint16: bf16 patterns)."""
+    return store_as(rng.uniform(-1.0, 1.0, shape), dtype)
+
+
+def make_inputs(m: int, n: int, k: int, seed: int, beta: float, d_dtype=np.float32, ab_dtype=np.float16,
+                b_dtype=None):
+    """(A [M,K], B [N,K] (= K x N col-major), C [M,N] float64 or None, D [M,N]).
+
+    A and B have dtype `ab_dtype` (B: `b_dtype` when given): float16, or uint16 for bf16 bit
+    patterns.  C is the exact float64 value of D's initial contents (D's dtype rounded); D is
+    NaN-poisoned when beta == 0.  The random draws are the same whatever the dtypes."""
     rng = np.random.default_rng(seed)
-    a = rng.uniform(-1.0, 1.0, (m, k)).astype(np.float16)
-    b = rng.uniform(-1.0, 1.0, (n, k)).astype(np.float16)
+    d_dtype = np.dtype(d_dtype)
+    a = _draw(rng, (m, k), np.dtype(ab_dtype))
+    b = _draw(rng, (n, k), np.dtype(ab_dtype if b_dtype is None else b_dtype))
     if beta == 0:
         c = None
-        d = np.full((m, n), np.nan, d_dtype)
+        d = np.full((m, n), QNAN if d_dtype == BF16 else np.nan, d_dtype)
     else:
-        d = rng.uniform(-1.0, 1.0, (m, n)).astype(d_dtype)
-        c = d.astype(np.float64)
+        d = _draw(rng, (m, n), d_dtype)
+        c = as_f64(d)
     return a, b, c, d
 
 
 def reference(a, b, c, alpha: float, beta: float) -> np.ndarray:
-    ref = float(alpha) * (a.astype(np.float64) @ b.astype(np.float64).T)
+    """alpha * A.B + beta * C in float64 from the exact values (bf16 patterns decoded)."""
+    ref = float(alpha) * (as_f64(a) @ as_f64(b).T)
     if c is not None and beta != 0:
-        ref = ref + float(beta) * c
+        ref = ref + float(beta) * as_f64(c)
     return ref
 
 
 def rel_error(d, ref) -> float:
-    d64 = np.asarray(d, np.float64)
+    d64 = as_f64(d)
     if not np.isfinite(d64).all():
         return float("nan")
     den = float(np.linalg.norm(ref))
@@ -71,7 +107,8 @@ def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True
     module = _as_module(module)
     prog = Program(find_kernel(module))
     dt = d_dtype_of(module)
-    a, b, c, d = make_inputs(m, n, k, seed, beta, dt)
+    adt, bdt = ab_dtypes_of(module)
+    a, b, c, d = make_inputs(m, n, k, seed, beta, dt, adt, bdt)
     # a level-0 lass.gemm may declare other operand layouts: hand it the same matrices in its layout
     a_arg, b_arg = a, b
     memrefs = [x for x in prog.func.body.block.args if isinstance(x.type, MemRefType)]
@@ -120,14 +157,15 @@ def run_cli(module, args) -> int:
     from lasscc.diagnostics import LassError
 
     stage = getattr(args, "stage", None) or EXECUTABLE_STAGES[-1]
-    if stage not in EXECUTABLE_STAGES:
+    base = stage.split("{")[0].strip()  # options allowed: lasscc-swizzle-smem{swizzle=false}
+    if base not in EXECUTABLE_STAGES:
         raise LassError(
             f"option --stage: expected one of {', '.join(EXECUTABLE_STAGES)} (the CPU executor runs the IR "
             f"up to the swizzled per-thread level, not the llvm dialect), got '{stage}'"
         )
     from lasscc.pipeline import PASS_NAMES, run_passes
 
-    names = PASS_NAMES[: PASS_NAMES.index(stage) + 1]
+    names = PASS_NAMES[: PASS_NAMES.index(base)] + [stage]
     run_passes(module, names, getattr(args, "arch", "sm_80"), getattr(args, "file", "<input>"))
     alpha = args.alpha if getattr(args, "alpha", None) is not None else _default_scalar(module, "alpha")
     beta = args.beta if getattr(args, "beta", None) is not None else _default_scalar(module, "beta")

@@ -6,7 +6,7 @@ What it executes (the kernel is the function holding `lass.gemm`, else the one w
 `lass.config` attribute, else the only function):
 
   * level 0 (`lass.gemm` in `func.func @gemm(%a, %b, %d)`): D = alpha * A.B + beta * C once, with
-    float32 accumulation of the f16 products (arith.constant / func.return may surround it);
+    float32 accumulation of the f16 or bf16 products (arith.constant / func.return may surround it);
   * levels 1-2 (block-level code: lass_tb / lass_pipe / scf / arith, no per-thread ops): one
     *lane* per threadblock; tiles and accumulators are `[lanes, rows, cols]` arrays.  Collective
     ops on shared memory (copy_async, store_regs, lass_pipe.mma) say which thread of the block
@@ -28,6 +28,10 @@ Control flow: scf.for / scf.while with uniform bounds loop in Python; scf.if on 
 condition branches.  With a per-lane condition (or bounds) both sides run under lane masks and the
 results are merged per lane; a barrier reached by part of a block, or a warp collective reached
 by part of a warp, is a DivergenceError.
+
+Element types: A and B f16 or bf16, D f32, f16 or bf16.  numpy has no bf16, so a bf16 memref is
+handed over (and every bf16 value is kept) as uint16 bit patterns; lasscc.interp.bf16 converts
+(`to_bf16(x)` rounds any float array to nearest even, `bf16_to_f32(bits)` is exact).
 
 Op handlers live in arith_ops.py (arith) and lass_ops.py (lass dialects); this module holds the
 interpreter core, control flow and the entry point.
@@ -56,7 +60,8 @@ from lasscc.interp.errors import (
     op_text,
 )
 from lasscc.interp.smem import SharedMemory
-from lasscc.interp.values import GlobalBuffer, float_dtype, int_width, is_lanes, numpy_dtype
+from lasscc.interp.bf16 import BF16
+from lasscc.interp.values import GlobalBuffer, float_codec, int_width, is_lanes, numpy_dtype
 
 # op name -> handler(ex, op, operand_values) -> list of result values
 HANDLERS: dict = {}
@@ -490,7 +495,10 @@ def _flat_view(arr, size: int, name: str, dtype=None) -> np.ndarray:
     if not arr.flags.c_contiguous:
         raise KernelArgumentError(f"expected a C-contiguous array for {name} (it is used as flat memory)")
     if dtype is not None and arr.dtype != dtype:
-        raise KernelArgumentError(f"expected {name} of dtype {np.dtype(dtype).name}, got {arr.dtype.name}")
+        def show(dt):
+            return "uint16 (bf16 bit patterns)" if np.dtype(dt) == BF16 else np.dtype(dt).name
+
+        raise KernelArgumentError(f"expected {name} of dtype {show(dtype)}, got {show(arr.dtype)}")
     return arr.reshape(-1)
 
 
@@ -530,12 +538,12 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta) -> list:
                 raise KernelArgumentError(f"kernel @{prog.name}: more integer arguments than M, N, K")
             out.append(int(v))
             continue
-        fd = float_dtype(arg.type)
-        if fd is not None:
+        codec = float_codec(arg.type)
+        if codec is not None:
             v = next(floats, None)
             if v is None:
                 raise KernelArgumentError(f"kernel @{prog.name}: more float arguments than alpha, beta")
-            out.append(fd(0.0 if v is None else v))
+            out.append(codec[0](np.float64(0.0 if v is None else v)))
             continue
         raise KernelArgumentError(f"kernel @{prog.name}: argument of unsupported type {arg.type}")
     return out
@@ -570,9 +578,10 @@ def execute_kernel(
 ) -> ExecResult:
     """Run the kernel function of `module` (ModuleOp or MLIR text) for the whole grid.
 
-    a: M x K f16 row-major; b: K x N column-major, i.e. an N x K row-major f16 array (element
-    (k, j) at j*K + k); d: M x N (dtype of the kernel's D memref), holding C on entry and D on
-    exit.  Any shape with the right size and C-contiguous layout is accepted (used as flat memory).
+    a: M x K row-major; b: K x N column-major, i.e. an N x K row-major array (element (k, j) at
+    j*K + k); d: M x N, holding C on entry and D on exit.  Each has the dtype of its memref's
+    element type: float16 / float32, or uint16 bit patterns for bf16 (lasscc.interp.bf16).  Any
+    shape with the right size and C-contiguous layout is accepted (used as flat memory).
     alpha / beta are the launch's scalars; None means the `lass.gemm` attributes at level 0 and
     the kernel function's `lass.alpha` / `lass.beta` attributes after the passes.
     `check=False` skips the uninitialised-read and race bookkeeping (bounds are always checked).

@@ -1,6 +1,7 @@
 """Semantics of the lass dialects for the CPU executor (see each op's docstring in dialects/).
 
-  lass.gemm          (level 0) D = alpha * A.B + beta * C, float32 accumulation of f16 products.
+  lass.gemm          (level 0) D = alpha * A.B + beta * C, float32 accumulation of the f16 / bf16
+                     products (exact in float32), D rounded once to its type.
   lass_tb.*          (level 1, block level) tiles are `[lanes, rows, BK]` arrays (lane = block);
                      load_tile reads global memory (elements outside the matrix read as 0);
                      mma is acc + a @ b^T in float32; block_tile is layout.raster_tile of the
@@ -25,8 +26,14 @@
                      maps, one batched float32 matmul over all warps, D scattered back), cp_async
                      (16 bytes, zero-filled when !pred, lands at the retiring cp_async_wait),
                      cp_async_commit / cp_async_wait (per-thread groups), bar_sync, ld_global(_v4),
-                     st_global, st_shared_v4.  Registers holding f16x2 are i32: low half = the
-                     element with the smaller column / k index.
+                     st_global, st_shared_v4.  Registers holding f16x2 (or bf16x2: mma_sync
+                     with ab_type = "bf16") are i32: low half = the element with the smaller
+                     column / k index.
+
+bf16 data (memrefs, tiles, rings, staged registers, SSA values) is uint16 bit patterns
+(lasscc.interp.bf16): copies move it as bytes like f16; the ops that do arithmetic on tiles or
+fragments decode it exactly to float32 (`as_f32`) and stores into bf16 memory round to nearest
+even (`store_as`).
 
 Every shared-memory access goes through SharedMemory (bounds, alignment, uninitialised reads,
 races, async hazards) and, with report_banks, through the bank counter; every per-thread
@@ -40,15 +47,16 @@ import numpy as np
 from lasscc import layout as Lay
 from lasscc.dialects._common import int_list
 from lasscc.dialects.lass import memref_layout
+from lasscc.interp.bf16 import BF16, as_f32, bf16_to_f32, store_as
 from lasscc.interp.errors import InterpError, OutOfBoundsError, UnsupportedError
 from lasscc.interp.executor import Executor, handler
 from lasscc.interp.values import (
     GlobalBuffer,
     RingInfo,
     bytes_from_i32,
-    float_dtype,
     i32_from_bytes,
     is_lanes,
+    numpy_dtype,
     wrap,
 )
 
@@ -133,12 +141,12 @@ def _gemm(ex: Executor, op, vals):
     la, lb, ld = (memref_layout(v.type) for v in (op.a, op.b, op.d))
     A = a.array.reshape(m, k) if la == "row" else a.array.reshape(k, m).T
     B = b.array.reshape(n, k).T if lb == "col" else b.array.reshape(k, n)
-    acc = np.matmul(A.astype(F32), B.astype(F32))
+    acc = np.matmul(as_f32(A), as_f32(B))
     out = F32(alpha) * acc
     D = d.array.reshape(m, n) if ld == "row" else d.array.reshape(n, m).T
     if beta != 0:
-        out = out + F32(beta) * D.astype(F32)
-    D[...] = out.astype(d.dtype)
+        out = out + F32(beta) * as_f32(D)
+    D[...] = store_as(out, d.dtype)
     return []
 
 
@@ -174,8 +182,8 @@ def _load_tile(ex: Executor, op, vals):
 
 def _mma_tiles(a, b, acc):
     # contiguous operands: numpy's batched matmul falls back to a slow loop on transposed views
-    bt = np.ascontiguousarray(np.swapaxes(b, -1, -2), dtype=F32)
-    return acc + np.matmul(np.ascontiguousarray(a, dtype=F32), bt)
+    bt = np.ascontiguousarray(as_f32(np.swapaxes(b, -1, -2)))
+    return acc + np.matmul(np.ascontiguousarray(as_f32(a)), bt)
 
 
 @handler("lass_tb.mma")
@@ -201,9 +209,9 @@ def _epilogue(ex: Executor, op, vals):
     out = al * acc[lanes]
     need_c = inb & (be != 0)
     if need_c.any():
-        c = np.where(need_c, dest.array[flat].astype(F32), F32(0))
+        c = np.where(need_c, as_f32(dest.array[flat]), F32(0))
         out = out + np.where(need_c, be * c, F32(0))
-    dest.array[flat[inb]] = out[inb].astype(dest.dtype)
+    dest.array[flat[inb]] = store_as(out[inb], dest.dtype)
     return []
 
 
@@ -212,11 +220,13 @@ def _epilogue(ex: Executor, op, vals):
 def _ring(ex: Executor, op, vals):
     stages, rows, bk = op.result.type.get_shape()
     et = op.result.type.element_type
-    fd = float_dtype(et)
-    if fd is None:
+    try:
+        dt = numpy_dtype(et, "ring element type")
+    except UnsupportedError as e:
+        raise UnsupportedError(f"{ex.where(op)}: {e}") from None
+    if dt.kind != "f" and dt != BF16:
         raise UnsupportedError(f"{ex.where(op)}: unsupported ring element type {et}")
-    esize = np.dtype(fd).itemsize
-    ring = RingInfo(int(op.offset.value.data), stages, rows, bk, esize, _opid(ex, op))
+    ring = RingInfo(int(op.offset.value.data), stages, rows, bk, dt.itemsize, _opid(ex, op), dt)
     size = ex.smem.size
     end = ring.offset + stages * ring.tile_bytes
     if ring.offset < 0 or end > size:
@@ -225,13 +235,20 @@ def _ring(ex: Executor, op, vals):
             f"{end}, past the {size} bytes of dynamic shared memory that lass.config implies "
             f"(stages * (BM + BN) * BK * 2)"
         )
-    if (bk * esize) % Lay.ACCESS_BYTES:
-        raise UnsupportedError(f"{ex.where(op)}: expected rows of a multiple of 16 bytes, got {bk * esize}")
+    if (bk * ring.esize) % Lay.ACCESS_BYTES:
+        raise UnsupportedError(f"{ex.where(op)}: expected rows of a multiple of 16 bytes, got {bk * ring.esize}")
     return [ring]
 
 
 def _ring_dtype(ring: RingInfo):
+    if ring.dtype is not None:
+        return ring.dtype
     return {2: np.float16, 4: np.float32, 8: np.float64}[ring.esize]
+
+
+def _type_name(dtype) -> str:
+    return "bf16" if np.dtype(dtype) == BF16 else {"float16": "f16", "float32": "f32", "float64": "f64"}.get(
+        np.dtype(dtype).name, np.dtype(dtype).name)
 
 
 def _tile_map(ex: Executor, lanes, rows: int, bk: int, esize: int):
@@ -272,9 +289,15 @@ def _chunk_dst(ring, base, r, kk):
     return base[:, None] + (r * ring.bk + kk) * ring.esize  # [actors, iters] block-local bytes
 
 
-def _check_elem(ex, op, src: GlobalBuffer, ring: RingInfo):
-    if src.dtype.itemsize != ring.esize:
-        raise InterpError(f"{ex.where(op)}: element size of {src.role} ({src.dtype}) differs from the ring's")
+def _check_elem(ex, op, src, ring: RingInfo, what=None):
+    """The copied elements (a GlobalBuffer, or a staged dtype) have the ring's element type."""
+    dt = src.dtype
+    what = what or src.role
+    if dt.itemsize != ring.esize or (ring.dtype is not None and dt != ring.dtype):
+        raise InterpError(
+            f"{ex.where(op)}: element type of {what} ({_type_name(dt)}) differs from the ring's "
+            f"({_type_name(_ring_dtype(ring))})"
+        )
 
 
 @handler("lass_pipe.copy_async")
@@ -320,8 +343,9 @@ def _store_regs(ex: Executor, op, vals):
     lanes = ex.active_lanes()
     lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, ring.rows, ring.bk, ring.esize)
     per = staged.shape[1]
-    if staged.shape[2] != r.shape[1] or staged.dtype.itemsize != ring.esize:
+    if staged.shape[2] != r.shape[1]:
         raise InterpError(f"{ex.where(op)}: the staged tile does not match the ring's tile shape")
+    _check_elem(ex, op, staged, ring, "the staged tile")
     data = staged[lane_of, thread % per]
     base = _slot_base(ex, op, ring, ex.at(slot, lane_of), actor)
     dst = _chunk_dst(ring, base, r, kk)
@@ -521,25 +545,55 @@ def _perm_tables():
 PERM_A, PERM_B, PERM_C, INV_C = _perm_tables()
 
 
-def _halves(ex, regs, lanes):
-    """i32 registers (list of per-lane values) -> [n, 2*len(regs)] f16, low half first."""
+def _halves(ex, regs, lanes, ab_type: str = "f16"):
+    """i32 registers (list of per-lane values) -> [n, 2*len(regs)] float32 values of the f16 or
+    bf16 halves, low half first."""
     x = np.stack([ex.at(v, lanes) if len(lanes) != ex.L or not is_lanes(v) else v for v in regs], axis=1)
-    return np.ascontiguousarray((x.astype(np.int64) & 0xFFFFFFFF).astype("<u4")).view("<u2").view(np.float16)
+    u16 = np.ascontiguousarray((x.astype(np.int64) & 0xFFFFFFFF).astype("<u4")).view("<u2")
+    if ab_type == "bf16":
+        return bf16_to_f32(u16.astype(np.uint16))
+    return u16.view(np.float16).astype(F32)
 
 
-@handler("lass_nv.mma_sync")
-def _mma_sync(ex: Executor, op, vals):
+MMA_AB_TYPES = ("f16", "bf16")
+
+
+def _mma_ab_type(op) -> str:
+    """The mma_sync's `ab_type` (what its A/B registers pack): "f16" when absent."""
+    attr = op.attributes.get("ab_type")
+    if attr is None:
+        attr = getattr(op, "properties", {}).get("ab_type")
+    t = "f16" if attr is None else getattr(attr, "data", attr)
+    if t not in MMA_AB_TYPES:
+        raise UnsupportedError(f"expected ab_type one of {', '.join(MMA_AB_TYPES)}, got {t!r}")
+    return t
+
+
+def _mma_sync_run(ex: Executor, op, vals, ab_type: str = "f16"):
     warps, lanes = _warp_lanes(ex, op)
     W = len(warps)
-    a = _halves(ex, vals[0:4], lanes).reshape(W, 256)[:, PERM_A].reshape(W, 16, 16)
-    b = _halves(ex, vals[4:6], lanes).reshape(W, 128)[:, PERM_B].reshape(W, 16, 8)
+    a = _halves(ex, vals[0:4], lanes, ab_type).reshape(W, 256)[:, PERM_A].reshape(W, 16, 16)
+    b = _halves(ex, vals[4:6], lanes, ab_type).reshape(W, 128)[:, PERM_B].reshape(W, 16, 8)
     c = np.stack(
         [ex.at(v, lanes) if len(lanes) != ex.L or not is_lanes(v) else v for v in vals[6:10]], axis=1
     ).astype(F32)
     c = c.reshape(W, 128)[:, PERM_C].reshape(W, 16, 8)
-    d = np.matmul(a.astype(F32), b.astype(F32)) + c
+    d = np.matmul(a, b) + c  # f16 and bf16 products are exact in float32
     regs = d.reshape(W, 128)[:, INV_C].reshape(W * 32, 4)
     return _scatter_regs(ex, lanes, regs, F32)
+
+
+@handler("lass_nv.mma_sync")
+def _mma_sync(ex: Executor, op, vals):
+    return _mma_sync_run(ex, op, vals, _mma_ab_type(op))
+
+
+def _prepare_mma_sync(op):
+    ab_type = _mma_ab_type(op)
+    return lambda ex, op, vals: _mma_sync_run(ex, op, vals, ab_type)
+
+
+_mma_sync.prepare = _prepare_mma_sync
 
 
 @handler("lass_nv.ld_global")
@@ -568,7 +622,7 @@ def _st_global(ex: Executor, op, vals):
         return []
     idx = ex.at(vals[1], lanes).astype(np.int64)[:, None] + np.arange(len(values))
     _gmem_check(ex, op, dest, idx[p], lanes[p], "stores")
-    data = np.stack([ex.at(v, lanes) for v in values], axis=1).astype(dest.dtype)
+    data = store_as(np.stack([ex.at(v, lanes) for v in values], axis=1), dest.dtype)
     dest.array[idx[p].reshape(-1)] = data[p].reshape(-1)
     return []
 

@@ -5,8 +5,10 @@ scalar of the IR type's precision) or *per lane*: a numpy array whose first axis
 lanes of the batch (threads of the batch's blocks at the per-thread levels, blocks at the block
 level).  Integers of every width are kept as their signed value in Python ints or int64 arrays and
 wrapped to the IR width after every op (i1 is bool); f16 / f32 / f64 are numpy float16 / float32 /
-float64.  Non-numeric values: `GlobalBuffer` (a memref kernel argument), `RingInfo` (a shared-
-memory ring), and tile / accumulator / staged arrays `[lanes, ...]` at the block level.
+float64; bf16 (no numpy dtype) is its bit pattern in a numpy uint16, in SSA values and in memory
+alike (lasscc.interp.bf16 converts exactly).  Non-numeric values: `GlobalBuffer` (a memref kernel
+argument), `RingInfo` (a shared-memory ring), and tile / accumulator / staged arrays `[lanes, ...]`
+at the block level.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -23,6 +26,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
 )
 
+from lasscc.interp.bf16 import BF16, bf16_to_f32, to_bf16
 from lasscc.interp.errors import UnsupportedError
 
 
@@ -51,6 +55,7 @@ class RingInfo:
     bk: int
     esize: int
     opid: int
+    dtype: np.dtype | None = None  # storage dtype of the elements (uint16 = bf16); None: by esize
 
     @property
     def tile_bytes(self) -> int:
@@ -65,7 +70,12 @@ def int_width(t) -> int | None:
     return None
 
 
+def is_bf16_type(t) -> bool:
+    return isinstance(t, BFloat16Type)
+
+
 def float_dtype(t):
+    """numpy dtype of an f16 / f32 / f64 type; None otherwise (bf16 included: see float_codec)."""
     if isinstance(t, Float16Type):
         return np.float16
     if isinstance(t, Float32Type):
@@ -75,7 +85,33 @@ def float_dtype(t):
     return None
 
 
+def _cast_to(fd):
+    def enc(x):
+        return np.asarray(x).astype(fd) if isinstance(x, np.ndarray) and x.ndim else fd(x)
+
+    return enc
+
+
+def float_codec(t):
+    """(encode, decode, compute dtype) of a float type, or None for other types.
+
+    encode: computed float values (numpy arrays or scalars of any float precision) -> the
+    executor's representation of the type (correctly rounded); decode: representation -> numpy
+    float values to compute with.  f16 / f32 / f64: a cast and the identity; bf16: rounding to
+    uint16 bit patterns and their exact float32 values (bf16 arithmetic then runs in float32 and
+    is rounded once: correctly rounded for + - * / of 8-bit significands, as 24 >= 2*8 + 2)."""
+    if isinstance(t, BFloat16Type):
+        return to_bf16, bf16_to_f32, np.float32
+    fd = float_dtype(t)
+    if fd is None:
+        return None
+    return _cast_to(fd), (lambda x: x), fd
+
+
 def numpy_dtype(t, what: str = "type"):
+    """numpy dtype of memory holding elements of type t (bf16: its uint16 bit patterns)."""
+    if isinstance(t, BFloat16Type):
+        return BF16
     fd = float_dtype(t)
     if fd is not None:
         return np.dtype(fd)

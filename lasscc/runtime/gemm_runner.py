@@ -2,9 +2,16 @@
 
 Kernel ABI (KernelSpec.params, in this order):
     (A: u64, B: u64, D: u64, M: i32, N: i32, K: i32, alpha: f32, beta: f32)
-A is M x K row-major f16 (a[i, k] at i*K + k); B is K x N column-major f16 (b[k, j] at j*K + k),
-i.e. on the host an N x K row-major array `b_nk`; D is M x N row-major f32 or f16, read as C when
-beta != 0 and overwritten with alpha * A.B + beta * C.  This is the "TN" GEMM of BLAS terms.
+A is M x K row-major (a[i, k] at i*K + k); B is K x N column-major (b[k, j] at j*K + k), i.e. on
+the host an N x K row-major array `b_nk`; both f16 or both bf16 (KernelSpec.a_dtype / b_dtype).
+D is M x N row-major f32, f16 or bf16, read as C when beta != 0 and overwritten with
+alpha * A.B + beta * C.  This is the "TN" GEMM of BLAS terms.  The pointers are to 2-byte elements
+for f16 and bf16 alike.
+
+numpy has no bf16: bf16 host arrays are uint16 bit patterns (lasscc.interp.bf16: exact decoding,
+round-to-nearest-even encoding).  The random inputs are drawn uniform in [-1, 1) and rounded to
+the input type, and the float64 reference is computed from those exact rounded values, so the
+check measures only the kernel's accumulation and D's own rounding.
 """
 
 from __future__ import annotations
@@ -14,27 +21,39 @@ import statistics
 import numpy as np
 
 from lasscc.diagnostics import LassError
+from lasscc.interp.bf16 import BF16, QNAN, as_f64, store_as
 from lasscc.runtime import cuda
 
-NP_DTYPE = {"f16": np.float16, "f32": np.float32}
-# Relative Frobenius error allowed against the float64 reference: f32 output only loses the
-# accumulation order (~1e-6 in practice); f16 output is rounded to 11 bits (~5e-4 per element).
-REL_TOL = {"f32": 1e-3, "f16": 1e-2}
-SUPPORTED = {"a_dtype": ("f16",), "b_dtype": ("f16",), "d_dtype": ("f32", "f16"),
+NP_DTYPE = {"f16": np.float16, "f32": np.float32, "bf16": BF16}  # bf16: uint16 bit patterns
+# Relative Frobenius error allowed against the float64 reference (computed from the exact rounded
+# inputs, so input rounding does not count): f32 output only loses the accumulation order (~1e-6
+# in practice); f16 output is rounded to 11 significant bits (~5e-4 per element); bf16 output to 8
+# significant bits: unit roundoff 2^-8 ~ 3.9e-3 bounds every element's relative error, hence the
+# Frobenius relative error too (1.7e-3 measured), and 1e-2 keeps 2.5x headroom over that bound
+# while a wrong tile or lane map still gives errors of order 1e-1 to 1.
+REL_TOL = {"f32": 1e-3, "f16": 1e-2, "bf16": 1e-2}
+SUPPORTED = {"a_dtype": ("f16", "bf16"), "b_dtype": ("f16", "bf16"), "d_dtype": ("f32", "f16", "bf16"),
              "a_layout": ("row",), "b_layout": ("col",), "d_layout": ("row",)}
 
 
+def random_operand(rng: np.random.Generator, shape, dtype: str) -> np.ndarray:
+    """Uniform [-1, 1) draws rounded to `dtype` ("f16", "f32", or "bf16" as uint16 patterns)."""
+    return store_as(rng.uniform(-1, 1, shape), NP_DTYPE[dtype])
+
+
 def reference(a: np.ndarray, b_nk: np.ndarray, c: np.ndarray | None, alpha: float, beta: float) -> np.ndarray:
-    """alpha * A @ B + beta * C in float64 from the exact f16 values (B given as its N x K storage)."""
-    ref = alpha * (a.astype(np.float64) @ b_nk.astype(np.float64).T)
+    """alpha * A @ B + beta * C in float64 from the exact input values (B given as its N x K
+    storage; uint16 arrays are bf16 bit patterns, decoded exactly)."""
+    ref = alpha * (as_f64(a) @ as_f64(b_nk).T)
     if c is not None and beta != 0:
-        ref += beta * c.astype(np.float64)
+        ref += beta * as_f64(c)
     return ref
 
 
 def rel_error(d: np.ndarray, ref: np.ndarray) -> float:
-    """||D - ref||_F / ||ref||_F (the plain norm of the difference when ref is all zero); NaN if D has NaN."""
-    diff = np.linalg.norm(d.astype(np.float64) - ref)
+    """||D - ref||_F / ||ref||_F (the plain norm of the difference when ref is all zero); NaN if D
+    has NaN.  A uint16 D is bf16 bit patterns."""
+    diff = np.linalg.norm(as_f64(d) - ref)
     denom = np.linalg.norm(ref)
     return float(diff / denom) if denom > 0 else float(diff)
 
@@ -42,7 +61,7 @@ def rel_error(d: np.ndarray, ref: np.ndarray) -> float:
 def check_output(d: np.ndarray, ref: np.ndarray, d_dtype: str) -> tuple[float, bool]:
     """(relative error, ok): ok needs every element finite and the error within REL_TOL[d_dtype]."""
     err = rel_error(d, ref)
-    return err, bool(np.isfinite(d).all() and err <= REL_TOL[d_dtype])
+    return err, bool(np.isfinite(as_f64(d)).all() and err <= REL_TOL[d_dtype])
 
 
 def tflops(m: int, n: int, k: int, ms: float) -> float:
@@ -55,6 +74,9 @@ def _check_spec(spec, m: int, n: int, k: int) -> None:
     for fld, allowed in SUPPORTED.items():
         if getattr(spec, fld) not in allowed:
             raise LassError(f"kernel '{spec.name}': {fld} = {getattr(spec, fld)!r}; the runner supports {', '.join(allowed)}")
+    if spec.a_dtype != spec.b_dtype:
+        raise LassError(f"kernel '{spec.name}': a_dtype = {spec.a_dtype!r} and b_dtype = {spec.b_dtype!r}; "
+                        f"the runner (like mma.sync) needs A and B of one type")
     for name, v in (("M", m), ("N", n), ("K", k)):
         if v <= 0 or v >= 2**31:
             raise LassError(f"{name} = {v}: expected 1 <= {name} < 2^31 (passed as i32)")
@@ -97,30 +119,44 @@ def _time_torch(torch, fn, warmup: int, iters: int) -> list[float]:
     return [start.elapsed_time(end) for start, end in events]
 
 
+def _to_torch(torch, arr: np.ndarray):
+    """A CUDA tensor of a host array; uint16 arrays are bf16 patterns and become torch.bfloat16
+    (through int16: torch.from_numpy has no uint16 on older versions)."""
+    if arr.dtype == BF16:
+        return torch.from_numpy(np.ascontiguousarray(arr).view(np.int16)).view(torch.bfloat16).cuda()
+    return torch.from_numpy(np.ascontiguousarray(arr)).cuda()
+
+
 def _cublas(torch, a, b_nk, c, alpha, beta, d_dtype, ref, warmup, iters) -> dict:
-    """Time cuBLAS (torch) on the same TN problem; f32 output via out_dtype where torch has it."""
-    ta = torch.from_numpy(a).cuda()
-    tb = torch.from_numpy(b_nk).cuda().t()  # K x N view of an N x K contiguous tensor: column-major B
-    tc = torch.from_numpy(c).cuda() if c is not None else None
+    """Time cuBLAS (torch) on the same TN problem; f32 output via out_dtype where torch has it.
+
+    Inputs are torch.float16 or torch.bfloat16 (bf16 host patterns reinterpreted, not converted);
+    without out_dtype the output has the input type."""
+    ta = _to_torch(torch, a)
+    tb = _to_torch(torch, b_nk).t()  # K x N view of an N x K contiguous tensor: column-major B
+    tc = _to_torch(torch, c) if c is not None else None
     f32 = torch.float32
+    in_name = "bf16" if a.dtype == BF16 else "f16"
     candidates = []
     if d_dtype == "f32" and beta == 0:
         candidates.append(("torch.mm(out_dtype=float32)", lambda: torch.mm(ta, tb, out_dtype=f32)))
     if d_dtype == "f32" and beta != 0:
         candidates.append(("torch.addmm(out_dtype=float32)",
                            lambda: torch.addmm(tc, ta, tb, beta=beta, alpha=alpha, out_dtype=f32)))
+    plain = f"torch.matmul ({in_name} out)"
     if beta == 0:
-        candidates.append(("torch.matmul (f16 out)", lambda: torch.matmul(ta, tb)))
+        candidates.append((plain, lambda: torch.matmul(ta, tb)))
     else:
-        tc16 = tc.half()
-        candidates.append(("torch.addmm (f16 out)", lambda: torch.addmm(tc16, ta, tb, beta=beta, alpha=alpha)))
+        tc_in = tc.to(ta.dtype)
+        candidates.append((f"torch.addmm ({in_name} out)",
+                           lambda: torch.addmm(tc_in, ta, tb, beta=beta, alpha=alpha)))
     for label, fn in candidates:
         try:
             out = fn()
             torch.cuda.synchronize()
         except (TypeError, RuntimeError):  # older torch: no out_dtype
             continue
-        scale = alpha if label == "torch.matmul (f16 out)" else 1.0  # matmul has no alpha
+        scale = 1.0 if "addmm" in label else alpha  # mm / matmul take no alpha: scale their product
         got = out.float().cpu().numpy() * scale
         ms = statistics.median(_time_torch(torch, fn, warmup, iters))
         return {"cublas_op": label, "cublas_ms": ms, "cublas_rel_err": rel_error(got, ref)}
@@ -157,13 +193,13 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
     d_np = NP_DTYPE[spec.d_dtype]
     grid, block = spec.grid(m, n), (spec.threads, 1, 1)
     result: dict = {"name": spec.name, "m": m, "n": n, "k": k, "alpha": alpha, "beta": beta,
-                    "d_dtype": spec.d_dtype, "grid": grid, "block": block, "smem_bytes": spec.smem_bytes,
-                    "rel_err": None, "ok": None, "tol": REL_TOL[spec.d_dtype]}
+                    "ab_dtype": spec.a_dtype, "d_dtype": spec.d_dtype, "grid": grid, "block": block,
+                    "smem_bytes": spec.smem_bytes, "rel_err": None, "ok": None, "tol": REL_TOL[spec.d_dtype]}
 
     rng = np.random.default_rng(seed)
-    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
-    b_nk = rng.uniform(-1, 1, (n, k)).astype(np.float16)
-    c = rng.uniform(-1, 1, (m, n)).astype(d_np) if beta != 0 else None
+    a = random_operand(rng, (m, k), spec.a_dtype)
+    b_nk = random_operand(rng, (n, k), spec.b_dtype)
+    c = random_operand(rng, (m, n), spec.d_dtype) if beta != 0 else None
     module, buffers, ref = None, [], None
     try:
         module = cuda.load_module(ptx)
@@ -181,7 +217,8 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
             cuda.launch(func, grid, block, spec.smem_bytes, args)
 
         if check:
-            d_buf.upload(c if c is not None else np.full((m, n), np.nan, dtype=d_np))
+            poison = QNAN if np.dtype(d_np) == BF16 else np.nan
+            d_buf.upload(c if c is not None else np.full((m, n), poison, dtype=d_np))
             launch()
             cuda.synchronize()
             d = d_buf.download((m, n), d_np)
@@ -211,7 +248,9 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
 
 def format_report(result: dict, m: int, n: int, k: int) -> str:
     """A short human table of run_gemm's result."""
-    lines = [f"{result.get('name', 'kernel')}  M={m} N={n} K={k}  D {result.get('d_dtype', '?')}"
+    ab = result.get("ab_dtype", "f16")
+    ab_text = f"  A/B {ab}" if ab != "f16" else ""  # f16 inputs: the line as it always was
+    lines = [f"{result.get('name', 'kernel')}  M={m} N={n} K={k}{ab_text}  D {result.get('d_dtype', '?')}"
              f"  grid {result.get('grid')} block {result.get('block')} smem {result.get('smem_bytes', 0) // 1024} KB"
              f"  regs {result.get('regs', '?')} spill {result.get('local_bytes', '?')} B"]
     if result.get("ok") is not None:

@@ -15,6 +15,7 @@ import pytest
 
 from lasscc.config import KernelSpec
 from lasscc.diagnostics import LassError
+from lasscc.interp.bf16 import BF16, QNAN, bf16_to_f32, to_bf16
 from lasscc.runtime import cuda, gemm_runner
 
 _REASON = cuda.driver_status()
@@ -175,6 +176,58 @@ def test_format_report():
     text = gemm_runner.format_report(result, 4096, 4096, 4096)
     assert "M=4096 N=4096 K=4096" in text and "PASS" in text and "48 KB" in text
     assert "275.00 TFLOP/s" in text and "lasscc/cuBLAS = 0.80" in text
+    assert "A/B" not in text  # f16 inputs: the report line as it always was
+
+
+# --- bf16 inputs / output (uint16 bit patterns on the host) ------------------------------------
+
+
+def test_reference_uses_exact_bf16_values():
+    a = to_bf16(np.array([[1 / 3, 2.0]]))  # M=1, K=2
+    b_nk = to_bf16(np.array([[3.0, 0.1], [1.0, -1.0]]))  # N=2
+    c = to_bf16(np.array([[0.1, 0.2]]))
+    af, bf, cf = (bf16_to_f32(x).astype(np.float64) for x in (a, b_nk, c))
+    assert af[0, 0] == 0.333984375 and bf[0, 1] == 0.10009765625  # the rounded values, not 1/3, 0.1
+    assert np.array_equal(gemm_runner.reference(a, b_nk, c, 2.0, 0.5), 2.0 * (af @ bf.T) + 0.5 * cf)
+
+
+def test_check_output_decodes_bf16():
+    ref = np.array([[3.0, 4.0]])
+    assert gemm_runner.check_output(to_bf16(np.array([[3.0, 4.0]])), ref, "bf16") == (0.0, True)
+    err, ok = gemm_runner.check_output(to_bf16(np.array([[3.0, 4.03125]])), ref, "bf16")  # one ulp at 4
+    assert err == pytest.approx(0.00625) and ok
+    assert not gemm_runner.check_output(to_bf16(np.array([[3.0, 4.25]])), ref, "bf16")[1]  # 5e-2 > 1e-2
+    err, ok = gemm_runner.check_output(np.array([[QNAN, 0x4080]], np.uint16), ref, "bf16")
+    assert np.isnan(err) and not ok
+    assert not gemm_runner.check_output(np.array([[0x7F80, 0x4080]], np.uint16), ref, "bf16")[1]  # inf
+    assert gemm_runner.REL_TOL["bf16"] == 1e-2 and gemm_runner.NP_DTYPE["bf16"] == BF16
+
+
+def test_random_operand_is_rounded_bf16_in_range():
+    x = gemm_runner.random_operand(np.random.default_rng(0), (64, 32), "bf16")
+    assert x.dtype == BF16
+    f = bf16_to_f32(x).astype(np.float64)
+    assert (np.abs(f) <= 1).all() and np.array_equal(to_bf16(f), x) and len(np.unique(x)) > 500
+    # same draws as f16 (seeded), rounded to the other type
+    h = gemm_runner.random_operand(np.random.default_rng(0), (64, 32), "f16")
+    assert h.dtype == np.float16 and np.abs(f - h.astype(np.float64)).max() < 2.0**-8
+
+
+def test_runner_accepts_bf16_and_refuses_mixed_inputs():
+    bf = dict(name="k", threads=128, smem_bytes=0, tile_m=64, tile_n=64, raster=1)
+    with pytest.raises(LassError, match="K = 0"):  # the dtypes pass, the size does not
+        gemm_runner.run_gemm("", KernelSpec(**bf, a_dtype="bf16", b_dtype="bf16", d_dtype="bf16"), 64, 64, 0)
+    with pytest.raises(LassError, match="a_dtype = 'bf16' and b_dtype = 'f16'"):
+        gemm_runner.run_gemm("", KernelSpec(**bf, a_dtype="bf16"), 64, 64, 64)
+    with pytest.raises(LassError, match="a_dtype = 'f8'; the runner supports f16, bf16"):
+        gemm_runner.run_gemm("", KernelSpec(**bf, a_dtype="f8", b_dtype="f8"), 64, 64, 64)
+
+
+def test_format_report_names_bf16_inputs():
+    result = {"name": "gemm", "ab_dtype": "bf16", "d_dtype": "bf16", "grid": (4, 1, 1), "block": (128, 1, 1),
+              "smem_bytes": 49152, "rel_err": 1.7e-3, "ok": True, "tol": 1e-2}
+    text = gemm_runner.format_report(result, 256, 256, 256)
+    assert "A/B bf16  D bf16" in text and "PASS  rel_err 1.70e-03 (limit 1e-02)" in text
 
 
 # --- on a GPU --------------------------------------------------------------------------------
@@ -250,14 +303,27 @@ DONE:
 """
 
 
-def naive_gemm_ptx(d_dtype: str) -> str:
-    """A hand-written one-thread-per-element GEMM with the lasscc kernel ABI (16x16 tiles, 256 threads)."""
+def naive_gemm_ptx(d_dtype: str, ab: str = "f16") -> str:
+    """A hand-written one-thread-per-element GEMM with the lasscc kernel ABI (16x16 tiles, 256 threads).
+
+    ab = "bf16": A and B are bf16 (widened to f32 as `bits << 16`); d_dtype f32, f16 or bf16
+    (bf16 stored with cvt.rn.bf16.f32, round to nearest even)."""
     if d_dtype == "f32":
         shift, load_c, store = 2, "ld.global.f32 %f6, [%rd6];", "st.global.f32 [%rd6], %f3;"
+    elif d_dtype == "bf16":
+        shift = 1
+        load_c = "ld.global.u16 %q1, [%rd6];\n    shl.b32 %q1, %q1, 16;\n    mov.b32 %f6, %q1;"
+        store = "cvt.rn.bf16.f32 %h1, %f3;\n    st.global.b16 [%rd6], %h1;"
     else:
         shift = 1
         load_c = "ld.global.b16 %h1, [%rd6];\n    cvt.f32.f16 %f6, %h1;"
         store = "cvt.rn.f16.f32 %h1, %f3;\n    st.global.b16 [%rd6], %h1;"
+    if ab == "bf16":
+        load_ab = ("ld.global.u16 %q1, [%rd4];\n    ld.global.u16 %q2, [%rd5];\n    shl.b32 %q1, %q1, 16;\n"
+                   "    shl.b32 %q2, %q2, 16;\n    mov.b32 %f4, %q1;\n    mov.b32 %f5, %q2;")
+    else:
+        load_ab = ("ld.global.b16 %h1, [%rd4];\n    ld.global.b16 %h2, [%rd5];\n    cvt.f32.f16 %f4, %h1;\n"
+                   "    cvt.f32.f16 %f5, %h2;")
     return f"""
 .version 7.0
 .target sm_80
@@ -270,6 +336,7 @@ def naive_gemm_ptx(d_dtype: str) -> str:
     .reg .b64 %rd<8>;
     .reg .f32 %f<7>;
     .reg .b16 %h<3>;
+    .reg .b32 %q<3>;
     ld.param.u64 %rd1, [pA];
     ld.param.u64 %rd2, [pB];
     ld.param.u64 %rd3, [pD];
@@ -304,10 +371,7 @@ def naive_gemm_ptx(d_dtype: str) -> str:
     mov.f32 %f3, 0f00000000;
     mov.u32 %r13, 0;
 LOOP:
-    ld.global.b16 %h1, [%rd4];
-    ld.global.b16 %h2, [%rd5];
-    cvt.f32.f16 %f4, %h1;
-    cvt.f32.f16 %f5, %h2;
+    {load_ab}
     fma.rn.f32 %f3, %f4, %f5, %f3;
     add.s64 %rd4, %rd4, 2;
     add.s64 %rd5, %rd5, 2;
@@ -420,3 +484,70 @@ def test_run_gemm_bench_small():
     assert res["ok"] and res["ms_median"] > 0 and res["tflops"] > 0
     if "cublas_ms" in res:
         assert res["cublas_rel_err"] < 1e-2 and res["ratio"] > 0
+
+
+@gpu_test
+@pytest.mark.parametrize("d_dtype, beta, m, n, k", [("f32", 0.0, 100, 72, 40), ("f32", 0.5, 64, 48, 33),
+                                                     ("bf16", 0.0, 50, 64, 64), ("bf16", -1.0, 32, 17, 128)])
+def test_run_gemm_naive_bf16_kernel(d_dtype, beta, m, n, k):
+    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1,
+                      a_dtype="bf16", b_dtype="bf16", d_dtype=d_dtype)
+    res = gemm_runner.run_gemm(naive_gemm_ptx(d_dtype, ab="bf16"), spec, m, n, k, alpha=1.5, beta=beta, seed=1)
+    assert res["ok"], gemm_runner.format_report(res, m, n, k)
+    assert res["rel_err"] < (1e-6 if d_dtype == "f32" else 4e-3) and res["ab_dtype"] == "bf16"
+
+
+@gpu_test
+def test_run_gemm_bf16_data_read_as_f16_fails():
+    """The runner really hands bf16 patterns over: an f16 kernel reading them computes garbage."""
+    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1,
+                      a_dtype="bf16", b_dtype="bf16")
+    res = gemm_runner.run_gemm(naive_gemm_ptx("f32", ab="f16"), spec, 64, 64, 64, seed=2)
+    assert res["ok"] is False
+
+
+@gpu_test
+@pytest.mark.parametrize("d_dtype, beta", [("f32", 0.0), ("f32", 0.5), ("bf16", 0.0), ("bf16", 0.5)])
+def test_run_gemm_bench_bf16_beside_cublas(d_dtype, beta):
+    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1,
+                      a_dtype="bf16", b_dtype="bf16", d_dtype=d_dtype)
+    res = gemm_runner.run_gemm(naive_gemm_ptx(d_dtype, ab="bf16"), spec, 256, 256, 256, alpha=1.5, beta=beta,
+                               bench=True, warmup=2, iters=5, seed=3)
+    assert res["ok"] and res["ms_median"] > 0
+    if "cublas_ms" in res:  # torch with CUDA: cuBLAS on torch.bfloat16 tensors of the same patterns
+        assert res["cublas_rel_err"] < 1e-2, res  # without out_dtype torch's output is bf16
+        assert "float32" in res["cublas_op"] or "bf16" in res["cublas_op"], res["cublas_op"]
+
+
+BF16_GEMM = """func.func @gemm(%a: memref<?x?xbf16>, %b: memref<?x?xbf16, strided<[1, ?]>>, %d: memref<?x?x{dt}>) {{
+  lass.gemm {{alpha = 1.0 : f32, beta = 0.0 : f32, config = {{threadblock = [{tb}], warp = [{w}], stages = {s}}}}}
+      ins(%a, %b : memref<?x?xbf16>, memref<?x?xbf16, strided<[1, ?]>>) outs(%d : memref<?x?x{dt}>)
+  func.return
+}}
+"""
+
+
+@gpu_test
+@pytest.mark.parametrize("dt, tb, w, s, m, n, k, beta", [
+    ("f32", "128, 128, 32", "64, 64, 32", 3, 520, 264, 136, 0.0),
+    ("f32", "64, 64, 32", "32, 32, 32", 2, 200, 136, 64, 0.5),
+    ("bf16", "128, 128, 32", "64, 64, 32", 3, 256, 384, 512, 0.5),
+    ("bf16", "64, 64, 32", "32, 32, 32", 4, 100, 72, 48, 0.0),
+])
+def test_run_gemm_compiled_bf16_kernel(dt, tb, w, s, m, n, k, beta):
+    """The compiler's bf16 kernel (mma.sync ... .bf16) on the GPU against the float64 reference."""
+    from xdsl.parser import Parser
+
+    from lasscc.pipeline import compile_module
+    from lasscc.universe import make_context
+
+    module = Parser(make_context(), BF16_GEMM.format(dt=dt, tb=tb, w=w, s=s)).parse_module()
+    try:
+        res = compile_module(module)
+    except LassError as e:
+        pytest.skip(f"the compiler does not take a bf16 lass.gemm yet: {e}")
+    spec = res.specs[0]
+    assert spec.a_dtype == spec.b_dtype == "bf16" and spec.d_dtype == dt
+    out = gemm_runner.run_gemm(res.ptx, spec, m, n, k, alpha=1.5, beta=beta, seed=4)
+    assert out["ok"], gemm_runner.format_report(out, m, n, k)
+    assert out["rel_err"] < (1e-5 if dt == "f32" else 4e-3) and out["local_bytes"] == 0
