@@ -150,6 +150,9 @@ class KernelSpec:
     tile_k: int = 32
     alpha: float = 1.0  # the values written on lass.gemm: defaults for `lasscc run` / the API
     beta: float = 0.0
+    # column-major D: the kernel computes D^T = B^T . A^T; launch it with (B, A, D, N, M, K) and
+    # grid(N, M) (lasscc-tile-threadblock's operand swap)
+    swap_ab: bool = False
     a_dtype: str = "f16"
     b_dtype: str = "f16"
     d_dtype: str = "f32"
@@ -160,5 +163,14 @@ class KernelSpec:
     params: tuple[str, ...] = field(default=("A", "B", "D", "M", "N", "K", "alpha", "beta"))
 
     def grid(self, m: int, n: int) -> tuple[int, int, int]:
+        """Blocks for the user's M x N problem (swapped to N x M for a column-major D)."""
+        if self.swap_ab:
+            m, n = n, m
         tiles = (-(-m // self.tile_m)) * (-(-n // self.tile_n))
         return (tiles, 1, 1)
+
+    def launch_args(self, a, b, d, m: int, n: int, k: int, alpha, beta) -> list:
+        """Kernel arguments in the kernel's order for the user's (A, B, D, M, N, K, alpha, beta)."""
+        if self.swap_ab:
+            return [b, a, d, n, m, k, alpha, beta]
+        return [a, b, d, m, n, k, alpha, beta]

@@ -1,8 +1,8 @@
 """lasscc-tile-threadblock: `lass.gemm` -> a kernel of threadblock-level `lass_tb` ops.
 
 Input contract: a `func.func` whose body is one `lass.gemm` on the function's three memref
-arguments (A M x K row-major, B K x N column-major, both f16 or both bf16; D M x N row-major, f32
-or the input type) and
+arguments (A M x K row-major, B K x N column-major, both f16 or both bf16; D M x N row- or
+column-major, f32 or the input type) and
 `func.return`.  Functions without `lass.gemm` are left alone.
 
 Output contract: the function becomes the kernel, with the fixed parameter list
@@ -23,13 +23,17 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     BFloat16Type,
     FloatAttr,
     Float16Type,
     Float32Type,
     IntegerAttr,
+    MemRefType,
     ModuleOp,
+    StridedLayoutAttr,
+    UnitAttr,
     StringAttr,
     f32,
     i32,
@@ -58,11 +62,20 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
     if not (isinstance(dt, Float32Type) or dt == et):
         raise PassFailedException(f"{where}: error: expected f32 or {et} D (the accumulator or the input type), got {dt}")
     layouts = (lass.memref_layout(ta), lass.memref_layout(tb), lass.memref_layout(td))
-    if layouts != ("row", "col", "row"):
+    if layouts[:2] != ("row", "col") or layouts[2] not in ("row", "col"):
         raise PassFailedException(
-            f"{where}: error: expected A row-major, B column-major (strided<[1, ?]>), D row-major (TN), "
+            f"{where}: error: expected A row-major, B column-major (strided<[1, ?]>), D row- or column-major (TN), "
             f"got A {layouts[0]}-major, B {layouts[1]}-major, D {layouts[2]}-major"
         )
+
+
+def _swapped_types(ta: MemRefType, td: MemRefType):
+    """Kernel operand types of D^T = B^T . A^T (column-major D, reference 002's operand swap):
+    B^T is N x K row-major, A^T is K x M column-major, D^T is N x M row-major."""
+    dyn = [DYNAMIC_INDEX, DYNAMIC_INDEX]
+    elem = ta.get_element_type()
+    col = StridedLayoutAttr([1, None])
+    return (MemRefType(elem, dyn), MemRefType(elem, dyn, col), MemRefType(td.get_element_type(), dyn))
 
 
 @dataclass(frozen=True)
@@ -101,6 +114,11 @@ class TileThreadblockPass(ModulePass):
 
         bm, bn, bk = cfg.threadblock
         a_t, b_t, d_t = (v.type for v in args)
+        # Column-major D: compute D^T = B^T . A^T, a row-major TN product with the operands (and M, N)
+        # swapped; the launcher passes (B, A, D, N, M, K) for a kernel marked lass.swap_ab.
+        swap = lass.memref_layout(d_t) == "col"
+        if swap:
+            a_t, b_t, d_t = _swapped_types(a_t, d_t)
         elem = a_t.get_element_type()
         acc_t = lass_tb.AccType((bm, bn), f32)
 
@@ -152,3 +170,5 @@ class TileThreadblockPass(ModulePass):
         fn.attributes["lass.beta"] = FloatAttr(g.beta_value, f32)
         fn.attributes["lass.d_type"] = StringAttr(str(d_t.get_element_type()))
         fn.attributes["lass.a_type"] = StringAttr(str(elem))
+        if swap:
+            fn.attributes["lass.swap_ab"] = UnitAttr()

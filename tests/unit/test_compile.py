@@ -151,3 +151,15 @@ def test_mixed_input_types_rejected(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "lasscc.cli", "compile", "t.mlir", "-o", "o.ptx"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2 and "expected A and B of one element type" in proc.stderr, proc.stderr
+
+
+def test_column_major_d_swaps_operands():
+    """D col-major: the kernel is the row-major TN kernel of D^T = B^T . A^T, marked lass.swap_ab."""
+    res = compile_module(parse_mlir((ROOT / "examples" / "gemm_col_d.mlir").read_text(), "gemm_col_d.mlir"))
+    spec = res.specs[0]
+    assert spec.swap_ab and spec.d_layout == "col"
+    assert spec.grid(256, 128) == (2, 1, 1) and spec.grid(128, 256) == (2, 1, 1)
+    assert spec.launch_args("a", "b", "d", 300, 200, 64, 1.0, 0.0) == ["b", "a", "d", 200, 300, 64, 1.0, 0.0]
+    tiled = res.stages["lasscc-tile-threadblock"]
+    assert "%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>" in tiled
+    assert "lass.swap_ab" in tiled
