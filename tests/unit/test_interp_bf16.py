@@ -251,6 +251,17 @@ def test_level0_bf16_wants_uint16_patterns():
         execute_kernel(LEVEL0.format(dt="f32"), 4, 4, 8, a, np.zeros((4, 8), BF16), np.zeros((4, 4), np.float32))
 
 
+def test_level0_takes_ml_dtypes_bfloat16_arrays_in_place():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    m, n, k = 8, 4, 16
+    a, b, _, _ = make_inputs(m, n, k, seed=4, beta=0.0, ab_dtype=BF16)
+    d = np.zeros((m, n), ml_dtypes.bfloat16)
+    execute_kernel(LEVEL0.format(dt="bf16"), m, n, k, a.view(ml_dtypes.bfloat16), b.view(ml_dtypes.bfloat16), d,
+                   1.0, 0.0)
+    want = f32_to_bf16(bf16_to_f32(a) @ bf16_to_f32(b).T)
+    assert np.array_equal(d.view(np.uint16), want)  # written through the caller's array
+
+
 # ---- level 1 / 2 -------------------------------------------------------------------------------------
 SIG = (
     "%A: memref<?x?xbf16>, %B: memref<?x?xbf16, strided<[1, ?]>>, %D: memref<?x?x{dt}>, "
