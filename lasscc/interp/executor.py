@@ -494,6 +494,8 @@ def _flat_view(arr, size: int, name: str, dtype=None) -> np.ndarray:
         raise KernelArgumentError(f"expected {name} to have {size} elements, got {arr.size} (shape {arr.shape})")
     if not arr.flags.c_contiguous:
         raise KernelArgumentError(f"expected a C-contiguous array for {name} (it is used as flat memory)")
+    if dtype is not None and np.dtype(dtype) == BF16 and arr.dtype.name == "bfloat16" and arr.dtype.itemsize == 2:
+        arr = arr.view(np.uint16)  # ml_dtypes.bfloat16 (e.g. from torch / JAX): the same bits, shared memory
     if dtype is not None and arr.dtype != dtype:
         def show(dt):
             return "uint16 (bf16 bit patterns)" if np.dtype(dt) == BF16 else np.dtype(dt).name
