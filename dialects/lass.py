@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import (
     StridedLayoutAttr,
 )
 from xdsl.ir import Dialect
-from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_attr_def, operand_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_attr_def
 from xdsl.utils.exceptions import VerifyException
 
 

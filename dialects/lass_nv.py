@@ -9,13 +9,13 @@ f16 values (`.f16x2`) are i32 here; the lowering bitcasts.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, f32, i1, i32
-from xdsl.ir import Attribute, Dialect
+from xdsl.ir import Dialect
 from xdsl.irdl import (
     IRDLOperation,
     attr_def,
     irdl_op_definition,
-    opt_attr_def,
     operand_def,
+    opt_attr_def,
     result_def,
     var_operand_def,
     var_result_def,

@@ -18,24 +18,31 @@ stages == 2 (CUTLASS MmaPipelined): `load_regs` (GMEM -> registers) then `store_
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, MemRefType, StringAttr, i1, i32
-from xdsl.ir import Attribute, Dialect
 from typing import ClassVar
 
+from lasscc.dialects._common import ShapedTileBase
+from lasscc.dialects.lass_tb import AccType
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    IntAttr,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    i1,
+    i32,
+)
+from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (
-    VarConstraint,
-    base,
     IRDLOperation,
+    VarConstraint,
     attr_def,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     result_def,
 )
 from xdsl.utils.exceptions import VerifyException
-
-from lasscc.dialects._common import ShapedTileBase
-from lasscc.dialects.lass_tb import AccType
 
 
 @irdl_attr_definition

@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import IntegerAttr, i32
 from xdsl.ir import Dialect
-from xdsl.irdl import IRDLOperation, attr_def, irdl_op_definition, operand_def, result_def
+from xdsl.irdl import (
+    IRDLOperation,
+    attr_def,
+    irdl_op_definition,
+    operand_def,
+    result_def,
+)
 from xdsl.utils.exceptions import VerifyException
 
 

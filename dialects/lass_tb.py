@@ -18,23 +18,30 @@ Nothing here says how threads share the work: that is the warp level's job.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, ArrayAttr, IntegerAttr, MemRefType, StringAttr, f32, i32
-from xdsl.ir import Attribute, Dialect
 from typing import ClassVar
 
+from lasscc.dialects._common import ShapedTileBase, int_list
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    IntAttr,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    f32,
+    i32,
+)
+from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (
-    VarConstraint,
-    base,
     IRDLOperation,
+    VarConstraint,
     attr_def,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     result_def,
 )
 from xdsl.utils.exceptions import VerifyException
-
-from lasscc.dialects._common import ShapedTileBase, int_list
 
 
 @irdl_attr_definition

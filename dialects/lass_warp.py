@@ -11,11 +11,10 @@ fragments come from these ops, which still address shared memory logically (ring
 
 from __future__ import annotations
 
+from lasscc.dialects.lass_pipe import RingType
 from xdsl.dialects.builtin import i32
 from xdsl.ir import Dialect
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
-
-from lasscc.dialects.lass_pipe import RingType
 
 
 class _LoadFragBase(IRDLOperation):

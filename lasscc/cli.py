@@ -50,7 +50,6 @@ def _load(args):
 
 def _apply_overrides(module, args) -> None:
     """--threadblock/--warp/--stages/--raster rewrite the `config` of every lass.gemm."""
-    from xdsl.dialects.builtin import DictionaryAttr
 
     from lasscc.config import GemmConfig, parse_shape
     from lasscc.dialects.lass import GemmOp
@@ -94,10 +93,11 @@ def _has_overrides(args) -> bool:
 
 def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     """A lass.gemm without `config` and no override options takes `lasscc tune`'s stored winner."""
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
+
     from lasscc.dialects.lass import GemmOp, memref_layout
     from lasscc.passes._build import config_from_attr, config_to_attr
     from lasscc.tune import lookup_tuned
-    from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ArrayAttr
 
     if _has_overrides(args):
         return
@@ -218,7 +218,6 @@ def _gpu_or_fail(what: str) -> None:
 
 
 def cmd_bench(args) -> int:
-    from lasscc.source import read_file
     from lasscc.tune import bench, format_rows
 
     sizes = _parse_sizes(args)

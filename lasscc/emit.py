@@ -30,7 +30,6 @@ def _convert_gep_keeping_addrspace(op, builder, val_map) -> None:
     """xDSL 0.74 bitcasts a GEP's base to an address-space-0 pointer, which LLVM rejects for
     shared (3) and global (1) pointers; llvmlite's opaque pointers need no cast at all."""
     from llvmlite import ir
-
     from xdsl.backend.llvm.convert_type import convert_type
 
     ssa = iter(op.ssa_indices)

@@ -21,9 +21,15 @@ from pathlib import Path
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+from xdsl.transforms.common_subexpression_elimination import (
+    CommonSubexpressionElimination,
+)
 from xdsl.transforms.dead_code_elimination import DeadCodeElimination
-from xdsl.utils.exceptions import DiagnosticException, PassFailedException, VerifyException
+from xdsl.utils.exceptions import (
+    DiagnosticException,
+    PassFailedException,
+    VerifyException,
+)
 
 from lasscc.config import GemmConfig, KernelSpec
 from lasscc.diagnostics import LassError

@@ -11,7 +11,7 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import ParseError, VerifyException, DiagnosticException
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
 from lasscc.diagnostics import LassError
 from lasscc.universe import make_context

@@ -19,7 +19,6 @@ import os
 import sys
 import tempfile
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 from lasscc.config import GemmConfig
@@ -113,9 +112,9 @@ def _progress(i: int, n: int, text: str) -> None:
 
 
 def _compile(module_text: str, filename: str, arch: str, cfg: GemmConfig | None):
+    from lasscc.dialects.lass import GemmOp
     from lasscc.passes._build import config_to_attr
     from lasscc.pipeline import compile_module, make_pass, run_pass
-    from lasscc.dialects.lass import GemmOp
     from lasscc.source import parse_mlir
 
     module = parse_mlir(module_text, filename)

@@ -4,11 +4,8 @@ entry point (`xdsl.universe` in pyproject.toml).  Imports are lazy so `xdsl-opt`
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 
 from xdsl.context import Context
-from xdsl.ir import Dialect
-from xdsl.passes import ModulePass
 from xdsl.universe import Universe
 
 # dialect name -> (module, attribute)

@@ -4,7 +4,12 @@ the kernel's fixed parameter list, and reading `lass.config` back into a GemmCon
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ArrayAttr, StringAttr, i1, i32
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    i32,
+)
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lasscc.dialects import lass_nv, lass_smem
+from lasscc.passes._build import CONFIG_ATTR, is_kernel
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
-    Float16Type,
     FloatAttr,
     IntAttr,
     IntegerAttr,
@@ -34,7 +35,6 @@ from xdsl.dialects.builtin import (
     VectorType,
     f16,
     f32,
-    i1,
     i32,
     i64,
 )
@@ -42,8 +42,6 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from lasscc.dialects import lass_nv, lass_smem
-from lasscc.passes._build import CONFIG_ATTR, is_kernel
 from lasscc.source import op_location
 
 SMEM_SYMBOL = "lass_smem"

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lasscc.dialects import lass_pipe, lass_tb
+from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i32
@@ -41,8 +43,6 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from lasscc.dialects import lass_pipe, lass_tb
-from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
 from lasscc.source import op_location
 
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lasscc.dialects import lass_nv, lass_pipe, lass_smem, lass_warp
+from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
@@ -32,9 +34,14 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from lasscc.dialects import lass_nv, lass_pipe, lass_smem, lass_warp
-from lasscc.layout import ACCESS_BYTES, SWIZZLE_BASE, SWIZZLE_BITS, SWIZZLE_SHIFT, WARP_SIZE, copy_iterations
-from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
+from lasscc.layout import (
+    ACCESS_BYTES,
+    SWIZZLE_BASE,
+    SWIZZLE_BITS,
+    SWIZZLE_SHIFT,
+    WARP_SIZE,
+    copy_iterations,
+)
 from lasscc.source import op_location
 
 _LOGICAL_OPS = (

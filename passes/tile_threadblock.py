@@ -20,21 +20,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lasscc.dialects import lass, lass_tb
+from lasscc.passes._build import CONFIG_ATTR, Builder, config_from_attr, config_to_attr
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     BFloat16Type,
-    FloatAttr,
     Float16Type,
     Float32Type,
+    FloatAttr,
     IntegerAttr,
     MemRefType,
     ModuleOp,
     StridedLayoutAttr,
-    UnitAttr,
     StringAttr,
+    UnitAttr,
     f32,
     i32,
 )
@@ -43,11 +45,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from lasscc.dialects import lass, lass_tb
 from lasscc.diagnostics import LassError
-from lasscc.passes._build import CONFIG_ATTR, Builder, config_from_attr, config_to_attr
 from lasscc.source import op_location
-
 
 INPUT_TYPES = {"f16": Float16Type, "bf16": BFloat16Type}  # mma.sync.m16n8k16 with f32 accumulation
 

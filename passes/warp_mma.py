@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_warp
+from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import ModuleOp, f32, i1, i32
@@ -37,11 +39,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from lasscc.config import GemmConfig
-from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_warp
 from lasscc.layout import MMA_K, MMA_M, MMA_N, WARP_SIZE
-from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
 from lasscc.source import op_location
-
 
 # The cross-stage prefetch keeps a third fragment set live across the barrier.  With a 64x64 warp
 # tile and BK = 64 (4 k-groups) ptxas 13.0 then spills (255 registers + 48 B stack, sm_80 and
