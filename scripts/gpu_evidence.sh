@@ -28,11 +28,7 @@ python3 - "$OUT/tuned.sass" <<'PY'
 import re, sys, collections
 lines = open(sys.argv[1]).read().splitlines()
 ins = [(i, m.group(1)) for i, l in enumerate(lines) if (m := re.search(r"/\*[0-9a-f]{4}\*/\s+(?:@!?U?P\d+\s+)?([A-Z][A-Z0-9_.]*)", l))]
-# the main loop: the instructions between the backward branch's target and the branch itself
-best = None
-for i, (ln, op) in enumerate(ins):
-    if op.startswith("BRA") and (t := re.search(r"BRA\s+(?:`\(\.L_x_\d+\)|0x([0-9a-f]+))", lines[ln])):
-        pass
+# every HMMA is in the main loop, so first..last HMMA is the loop body (plus its address math)
 hmma = [k for k, (_, op) in enumerate(ins) if op.startswith("HMMA")]
 lo, hi = hmma[0], hmma[-1]
 loop = collections.Counter(op.split(".")[0] for _, op in ins[lo:hi + 1])
