@@ -4,6 +4,8 @@
 
 A is M x K, B is K x N, D is M x N, all memrefs; the layout is the memref's: an identity layout is
 row-major, `strided<[1, ?]>` is column-major.  Sizes are dynamic and reach the kernel at launch.
+Batched GEMM: all three memrefs 3-d with the batch first (`memref<?x?x?xf16>`,
+`memref<?x?x?xf16, strided<[?, 1, ?]>>`), batches packed one after the other.
 
 Example (round-trips):
 
@@ -17,6 +19,7 @@ Example (round-trips):
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DictionaryAttr,
     Float32Type,
     FloatAttr,
@@ -29,10 +32,11 @@ from xdsl.utils.exceptions import VerifyException
 
 
 def memref_layout(t: MemRefType) -> str:
-    """'row' (identity or strided<[?, 1]>), 'col' (strided<[1, ?]>), or 'other'."""
+    """Layout of the matrix (the last two dimensions; a leading one is the batch):
+    'row' (identity or strided<[.., ?, 1]>), 'col' (strided<[.., 1, ?]>), or 'other'."""
     layout = t.layout
     if isinstance(layout, StridedLayoutAttr):
-        strides = layout.get_strides()
+        strides = layout.get_strides()[-2:]
         if len(strides) == 2 and strides[1] == 1:
             return "row"
         if len(strides) == 2 and strides[0] == 1:
@@ -71,15 +75,22 @@ class GemmOp(IRDLOperation):
 
     def verify_(self) -> None:
         ta, tb, td = (v.type for v in (self.a, self.b, self.d))
+        rank = ta.get_num_dims()
         for name, t in (("A", ta), ("B", tb), ("D", td)):
             assert isinstance(t, MemRefType)
-            if t.get_num_dims() != 2:
-                raise VerifyException(f"expected a 2-d memref for {name}, got {t}")
+            if t.get_num_dims() not in (2, 3) or t.get_num_dims() != rank:
+                raise VerifyException(
+                    f"expected 2-d memrefs (or 3-d, batch first, for all three) for A, B and D, got {t} for {name}"
+                )
         if ta.get_element_type() != tb.get_element_type():
             raise VerifyException(
                 f"expected A and B of one element type, got {ta.get_element_type()} and {tb.get_element_type()}"
             )
-        (m, ka), (kb, n), (md, nd) = ta.get_shape(), tb.get_shape(), td.get_shape()
+        if rank == 3:
+            batches = {t.get_shape()[0] for t in (ta, tb, td)} - {DYNAMIC_INDEX}
+            if len(batches) > 1:
+                raise VerifyException(f"expected one batch size for A, B and D, got {sorted(batches)}")
+        (m, ka), (kb, n), (md, nd) = ta.get_shape()[-2:], tb.get_shape()[-2:], td.get_shape()[-2:]
         for what, x, y in (("K of A and K of B", ka, kb), ("M of A and M of D", m, md), ("N of B and N of D", n, nd)):
             if x >= 0 and y >= 0 and x != y:
                 raise VerifyException(f"expected {what} to agree, got {x} and {y}")

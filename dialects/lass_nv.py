@@ -39,11 +39,20 @@ class ThreadIdOp(IRDLOperation):
 
 @irdl_op_definition
 class BlockIdOp(IRDLOperation):
-    """%ctaid.x (PTX ISA 10.6)."""
+    """%ctaid.x, or %ctaid.z with `dim = "z"` (the batch of a batched GEMM) (PTX ISA 10.6)."""
 
     name = "lass_nv.block_id"
     result = result_def(i32)
+    dim = opt_attr_def(StringAttr)
     assembly_format = "attr-dict"
+
+    @property
+    def axis(self) -> str:
+        return "x" if self.dim is None else self.dim.data
+
+    def verify_(self) -> None:
+        if self.axis not in ("x", "y", "z"):
+            raise VerifyException(f"expected dim = \"x\", \"y\" or \"z\", got \"{self.axis}\"")
 
 
 @irdl_op_definition

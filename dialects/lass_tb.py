@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     MemRefType,
+    StridedLayoutAttr,
     StringAttr,
     f32,
     i32,
@@ -164,4 +165,52 @@ class EpilogueOp(IRDLOperation):
     )
 
 
-LassTB = Dialect("lass_tb", [BlockTileOp, ZeroAccOp, LoadTileOp, MmaOp, EpilogueOp], [TileType, AccType])
+@irdl_op_definition
+class BatchIndexOp(IRDLOperation):
+    """Which batch this threadblock works on (the grid's z index) in a batched GEMM."""
+
+    name = "lass_tb.batch_index"
+    result = result_def(i32)
+    assembly_format = "attr-dict"
+
+
+def batch_view_type(t: MemRefType) -> MemRefType:
+    """The 2-d matrix type of one batch of a 3-d (batch-first) memref type."""
+    layout = t.layout
+    if isinstance(layout, StridedLayoutAttr):
+        layout = StridedLayoutAttr(layout.get_strides()[-2:])
+        return MemRefType(t.get_element_type(), t.get_shape()[-2:], layout)
+    return MemRefType(t.get_element_type(), t.get_shape()[-2:])
+
+
+@irdl_op_definition
+class BatchViewOp(IRDLOperation):
+    """Matrix `index` of a batched (3-d, batch-first) operand: the elements from index * stride on.
+
+    `stride` is the number of elements between batches (M*K for A, N*K for B, M*N for D when the
+    batches are packed); the lowering computes the offset in 64 bits.
+    """
+
+    name = "lass_tb.batch_view"
+    source = operand_def(MemRefType)
+    index = operand_def(i32)
+    stride = operand_def(i32)
+    result = result_def(MemRefType)
+    assembly_format = "$source `[` $index `]` `,` $stride attr-dict `:` type($source) `->` type($result)"
+
+    def __init__(self, source, index, stride):
+        super().__init__(operands=[source, index, stride], result_types=[batch_view_type(source.type)])
+
+    def verify_(self) -> None:
+        if self.source.type.get_num_dims() != 3:
+            raise VerifyException(f"expected a 3-d (batch-first) memref, got {self.source.type}")
+        want = batch_view_type(self.source.type)
+        if self.result.type != want:
+            raise VerifyException(f"expected result type {want}, got {self.result.type}")
+
+
+LassTB = Dialect(
+    "lass_tb",
+    [BlockTileOp, ZeroAccOp, LoadTileOp, MmaOp, EpilogueOp, BatchIndexOp, BatchViewOp],
+    [TileType, AccType],
+)

@@ -153,6 +153,8 @@ class KernelSpec:
     # column-major D: the kernel computes D^T = B^T . A^T; launch it with (B, A, D, N, M, K) and
     # grid(N, M) (lasscc-tile-threadblock's operand swap)
     swap_ab: bool = False
+    # batched GEMM (3-d operands, batch first, packed): one grid z index per batch
+    batched: bool = False
     a_dtype: str = "f16"
     b_dtype: str = "f16"
     d_dtype: str = "f32"
@@ -162,12 +164,12 @@ class KernelSpec:
     # kernel parameters, in order; pointers are 64-bit, sizes i32, scalars f32
     params: tuple[str, ...] = field(default=("A", "B", "D", "M", "N", "K", "alpha", "beta"))
 
-    def grid(self, m: int, n: int) -> tuple[int, int, int]:
-        """Blocks for the user's M x N problem (swapped to N x M for a column-major D)."""
+    def grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
+        """Blocks for the user's M x N problem (swapped to N x M for a column-major D), times batch."""
         if self.swap_ab:
             m, n = n, m
         tiles = (-(-m // self.tile_m)) * (-(-n // self.tile_n))
-        return (tiles, 1, 1)
+        return (tiles, 1, batch if self.batched else 1)
 
     def launch_args(self, a, b, d, m: int, n: int, k: int, alpha, beta) -> list:
         """Kernel arguments in the kernel's order for the user's (A, B, D, M, N, K, alpha, beta)."""

@@ -152,6 +152,7 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
                 d_dtype=d_type.data if d_type is not None else "f32", a_dtype=ab, b_dtype=ab,
                 alpha=_float_attr(fn, "lass.alpha", 1.0), beta=_float_attr(fn, "lass.beta", 0.0),
                 swap_ab="lass.swap_ab" in fn.attributes, d_layout="col" if "lass.swap_ab" in fn.attributes else "row",
+                batched="lass.batched" in fn.attributes,
             ))
     return specs
 

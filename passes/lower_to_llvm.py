@@ -1,7 +1,7 @@
 """lasscc-lower-to-llvm: per-thread kernel (arith, scf, lass_nv, lass_smem) -> xDSL `llvm` dialect.
 
 Input contract: a kernel after lasscc-swizzle-smem: only `arith`, `scf.for`/`scf.if`/`scf.yield`,
-`lass_nv`, `lass_smem` and `func.return` in its body.  Functions that are not kernels are left
+`lass_nv`, `lass_smem`, `lass_tb.batch_view` (a pointer offset) and `func.return` in its body.  Functions that are not kernels are left
 alone; any other op is rejected with its name and place.
 
 Output contract: one `llvm.func` per kernel with the same name and parameters (memrefs become
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lasscc.dialects import lass_nv, lass_smem
+from lasscc.dialects import lass_nv, lass_smem, lass_tb
 from lasscc.passes._build import CONFIG_ATTR, is_kernel
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, scf
@@ -133,7 +133,7 @@ class _Lowerer:
         ftype = llvm.LLVMFunctionType(self.in_types, llvm.LLVMVoidType())
         new = llvm.FuncOp(self.fn.sym_name.data, ftype, linkage=llvm.LinkageAttr("external"),
                           body=Region(self.blocks))
-        for key in (CONFIG_ATTR, "lass.alpha", "lass.beta", "lass.d_type", "lass.a_type", "lass.swap_ab"):
+        for key in (CONFIG_ATTR, "lass.alpha", "lass.beta", "lass.d_type", "lass.a_type", "lass.swap_ab", "lass.batched"):
             if key in self.fn.attributes:
                 new.attributes[key] = self.fn.attributes[key]
         return new
@@ -177,7 +177,16 @@ class _Lowerer:
         elif isinstance(op, lass_nv.ThreadIdOp):
             m[op.result] = self.intrinsic("llvm.nvvm.read.ptx.sreg.tid.x", [], [i32]).results[0]
         elif isinstance(op, lass_nv.BlockIdOp):
-            m[op.result] = self.intrinsic("llvm.nvvm.read.ptx.sreg.ctaid.x", [], [i32]).results[0]
+            m[op.result] = self.intrinsic(f"llvm.nvvm.read.ptx.sreg.ctaid.{op.axis}", [], [i32]).results[0]
+        elif isinstance(op, lass_tb.BatchViewOp):
+            # base + index * stride elements, in 64 bits (batch * M * K can pass 2^31)
+            off = self.emit(llvm.MulOp(self.emit(llvm.SExtOp(self.v(op.index), i64)),
+                                       self.emit(llvm.SExtOp(self.v(op.stride), i64))))
+            et = op.source.type.get_element_type()
+            view = self.emit(llvm.GEPOp(self.v(op.source), [llvm.GEP_USE_SSA_VAL], et, ssa_indices=[off],
+                                        result_type=_ptr(GLOBAL_AS)))
+            self.memref_elem[view] = et
+            m[op.result] = view
         elif isinstance(op, lass_nv.CpAsyncOp):
             size = self.emit(llvm.SelectOp(self.v(op.pred), self.const(16), self.const(0)))
             self.intrinsic("llvm.nvvm.cp.async.cg.shared.global.16.s",

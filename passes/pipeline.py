@@ -102,7 +102,7 @@ class PipelinePass(ModulePass):
         elem = la.result.type.element_type
         ring_a_t = lass_pipe.RingType((S, bm, bk), elem)
         ring_b_t = lass_pipe.RingType((S, bn, bk), elem)
-        A, B, K = kernel_arg(fn, "A"), kernel_arg(fn, "B"), kernel_arg(fn, "K")
+        A, B, K = la.source, lb.source, kernel_arg(fn, "K")  # the tiles' sources (batch views too)
         m0, n0 = la.row0, lb.row0
         acc_init = loop.iter_args[0]
 

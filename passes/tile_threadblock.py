@@ -70,10 +70,11 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
 
 def _swapped_types(ta: MemRefType, td: MemRefType):
     """Kernel operand types of D^T = B^T . A^T (column-major D, reference 002's operand swap):
-    B^T is N x K row-major, A^T is K x M column-major, D^T is N x M row-major."""
-    dyn = [DYNAMIC_INDEX, DYNAMIC_INDEX]
+    B^T is N x K row-major, A^T is K x M column-major, D^T is N x M row-major (batch first if any)."""
+    batched = ta.get_num_dims() == 3
+    dyn = [DYNAMIC_INDEX] * (3 if batched else 2)
     elem = ta.get_element_type()
-    col = StridedLayoutAttr([1, None])
+    col = StridedLayoutAttr([None, 1, None] if batched else [1, None])
     return (MemRefType(elem, dyn), MemRefType(elem, dyn, col), MemRefType(td.get_element_type(), dyn))
 
 
@@ -127,6 +128,14 @@ class TileThreadblockPass(ModulePass):
         for arg, name in zip(block.args, ("A", "B", "D", "M", "N", "K", "alpha", "beta")):
             arg.name_hint = name
         b = Builder(InsertPoint.at_end(block))
+        batched = a_t.get_num_dims() == 3
+        if batched:
+            # one batch per grid z index; the matrices of a batch are views of the packed operands
+            z = b.v(lass_tb.BatchIndexOp.build(result_types=[i32]))
+            z.name_hint = "batch"
+            A, B, D = (b.v(lass_tb.BatchViewOp(v, z, b.mul(x, y)))
+                       for v, (x, y) in zip((A, B, D), ((M, K), (N, K), (M, N))))
+            A.name_hint, B.name_hint, D.name_hint = "A_b", "B_b", "D_b"
         tile_op = b.insert(
             lass_tb.BlockTileOp.build(
                 operands=[M, N],
@@ -171,3 +180,5 @@ class TileThreadblockPass(ModulePass):
         fn.attributes["lass.a_type"] = StringAttr(str(elem))
         if swap:
             fn.attributes["lass.swap_ab"] = UnitAttr()
+        if batched:
+            fn.attributes["lass.batched"] = UnitAttr()

@@ -8,6 +8,8 @@ Output contract: the program of one thread.
 - warp coordinates: warp = tid / 32, warp_m = warp % (BM/WM), warp_n = warp / (BM/WM); the warp
   tile origin is (warp_m * WM, warp_n * WN) inside the threadblock tile;
 - `lass_tb.block_tile` -> grouped rasterization arithmetic on `lass_nv.block_id`;
+  `lass_tb.batch_index` -> `lass_nv.block_id {dim = "z"}` (`lass_tb.batch_view`s stay: the
+  lowering turns them into pointer offsets);
 - the accumulator -> (WM/16) * (WN/8) * 4 f32 values per thread, carried by the loops;
 - each `lass_pipe.mma` -> for every k-group g (BK/16 of them): `lass_warp.load_frag_a` for each
   16-row slice and `lass_warp.load_frag_b` for each 16-column slice, then `lass_nv.mma_sync`
@@ -32,7 +34,7 @@ from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_warp
 from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import ModuleOp, f32, i1, i32
+from xdsl.dialects.builtin import ModuleOp, StringAttr, f32, i1, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -102,6 +104,11 @@ class _WarpLowering:
     def op(self, op: Operation) -> None:
         if isinstance(op, lass_tb.BlockTileOp):
             self.block_tile(op)
+        elif isinstance(op, lass_tb.BatchIndexOp):
+            z = Builder(InsertPoint.before(op)).v(
+                lass_nv.BlockIdOp.build(result_types=[i32], attributes={"dim": StringAttr("z")}))
+            op.result.replace_all_uses_with(z)
+            self.dead.append(op)
         elif isinstance(op, lass_tb.ZeroAccOp):
             b = Builder(InsertPoint.before(op))
             zero = b.cf(0.0, f32)

@@ -163,3 +163,25 @@ def test_column_major_d_swaps_operands():
     tiled = res.stages["lasscc-tile-threadblock"]
     assert "%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>" in tiled
     assert "lass.swap_ab" in tiled
+
+
+def test_batched_kernel():
+    """3-d operands: one grid z index per batch, operands viewed per batch, offsets in 64 bits."""
+    res = compile_module(parse_mlir((ROOT / "examples" / "gemm_batched.mlir").read_text(), "gemm_batched.mlir"))
+    spec = res.specs[0]
+    assert spec.batched and spec.grid(256, 256, 7) == (4, 1, 7)
+    assert "%ctaid.z" in res.ptx
+    assert "lass_tb.batch_view %A[%batch]" in res.stages["lasscc-tile-threadblock"]
+    assert "lass_pipe.copy_async %A_b[" in res.stages["lasscc-pipeline"]
+    info = ptxas_info(res.ptx)
+    if info is not None:
+        assert info.spill_stores == 0, info.line
+
+
+def test_batched_operands_must_agree(tmp_path):
+    src = tmp_path / "t.mlir"
+    src.write_text((ROOT / "examples" / "gemm_batched.mlir").read_text().replace(
+        "%d: memref<?x?x?xf32>", "%d: memref<?x?xf32>").replace("outs(%d : memref<?x?x?xf32>)", "outs(%d : memref<?x?xf32>)"))
+    proc = subprocess.run([sys.executable, "-m", "lasscc.cli", "compile", "t.mlir", "-o", "o.ptx"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2 and "t.mlir:4:3: error: expected 2-d memrefs (or 3-d, batch first" in proc.stderr, proc.stderr

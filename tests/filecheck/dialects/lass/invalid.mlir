@@ -6,7 +6,23 @@ func.func @a_not_2d(%a: memref<?xf16>, %b: memref<?x?xf16>, %d: memref<?x?xf32>)
   lass.gemm ins(%a, %b : memref<?xf16>, memref<?x?xf16>) outs(%d : memref<?x?xf32>)
   func.return
 }
-// CHECK: Operation does not verify: expected a 2-d memref for A, got memref<?xf16>
+// CHECK: Operation does not verify: expected 2-d memrefs (or 3-d, batch first, for all three) for A, B and D, got memref<?xf16> for A
+
+// -----
+
+func.func @mixed_rank(%a: memref<?x?x?xf16>, %b: memref<?x?xf16>, %d: memref<?x?xf32>) {
+  lass.gemm ins(%a, %b : memref<?x?x?xf16>, memref<?x?xf16>) outs(%d : memref<?x?xf32>)
+  func.return
+}
+// CHECK: Operation does not verify: expected 2-d memrefs (or 3-d, batch first, for all three) for A, B and D, got memref<?x?xf16> for B
+
+// -----
+
+func.func @batch_mismatch(%a: memref<2x?x?xf16>, %b: memref<3x?x?xf16>, %d: memref<2x?x?xf32>) {
+  lass.gemm ins(%a, %b : memref<2x?x?xf16>, memref<3x?x?xf16>) outs(%d : memref<2x?x?xf32>)
+  func.return
+}
+// CHECK: Operation does not verify: expected one batch size for A, B and D, got [2, 3]
 
 // -----
 
