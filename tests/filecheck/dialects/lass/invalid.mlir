@@ -30,7 +30,7 @@ func.func @b_not_2d(%a: memref<?x?xf16>, %b: memref<2x?x?xf16>, %d: memref<?x?xf
   lass.gemm ins(%a, %b : memref<?x?xf16>, memref<2x?x?xf16>) outs(%d : memref<?x?xf32>)
   func.return
 }
-// CHECK: Operation does not verify: expected a 2-d memref for B, got memref<2x?x?xf16>
+// CHECK: Operation does not verify: expected 2-d memrefs (or 3-d, batch first, for all three) for A, B and D, got memref<2x?x?xf16> for B
 
 // -----
 
@@ -38,7 +38,7 @@ func.func @d_not_2d(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %d: memref<?xf32>)
   lass.gemm ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%d : memref<?xf32>)
   func.return
 }
-// CHECK: Operation does not verify: expected a 2-d memref for D, got memref<?xf32>
+// CHECK: Operation does not verify: expected 2-d memrefs (or 3-d, batch first, for all three) for A, B and D, got memref<?xf32> for D
 
 // -----
 
