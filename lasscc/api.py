@@ -4,18 +4,21 @@
 
     k = lasscc.compile("examples/gemm.mlir", arch="sm_80")        # a path, or MLIR text
     k = lasscc.gemm(d_dtype="f16", threadblock=(128, 128, 32), warp=(64, 64, 32), stages=3)
+    k = lasscc.gemm(d_layout="col")                                # column-major D
     k.ptx, k.llvm_ir, k.ir("pipeline"), k.spec, k.config, k.resources
     k(a, b, d)                      # D = alpha * A.B + beta * D on the GPU
 
 Operands of `k(a, b, d, alpha=None, beta=None)`: A is M x K row-major, B is K x N (the kernel reads
 it column-major), both of the kernel's input type (f16 or bf16, `k.spec.a_dtype`); D is M x N
-row-major of the kernel's D type (`k.spec.d_dtype`: f32, or the input type), holding
-C on entry when beta != 0.  numpy arrays are copied to the GPU and D is copied back into `d` (a
+of the kernel's D type (`k.spec.d_dtype`: f32, or the input type), holding C on entry when
+beta != 0, row-major, or column-major for a kernel compiled with a column-major D
+(`k.spec.d_layout == "col"`: `lasscc.gemm(d_layout="col")`, a `strided<[1, ?]>` D memref).  numpy arrays are copied to the GPU and D is copied back into `d` (a
 K x N numpy B gets its column-major copy; a Fortran-ordered B is used as is).  CUDA arrays
 (torch, cupy, anything with `__cuda_array_interface__` or DLPack) are used in place, without a
 copy and without waiting for the kernel (it runs on the legacy default stream, like torch's
 default); they must already have the layout the kernel reads: for torch, `b = b_nk.t()` of a
-contiguous N x K tensor.  Sizes: any M and N, K a multiple of 8 (`size_rules`).
+contiguous N x K tensor, and for a column-major D `d = d_nm.t()` of a contiguous N x M tensor
+(numpy D may have either order: it is copied).  Sizes: any M and N, K a multiple of 8 (`size_rules`).
 
 Every compile error is a `CompileError` with the CLI's text (`file:line:col: error: ...`); every
 problem with the operands or the launch is a `LaunchError`.  Both are `LassError`s.
@@ -285,13 +288,15 @@ def _mlir_float(x, param: str) -> str:
 
 def gemm_mlir(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
               threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8,
-              name: str = "gemm") -> str:
+              name: str = "gemm", *, d_layout: str = "row") -> str:
     """The `lass.gemm` MLIR text for these dtypes, layout and tiling (CompileError naming the
     parameter for a value that is not a dtype / layout / tile at all; what the compiler supports is
-    the compiler's to say, see `gemm`)."""
+    the compiler's to say, see `gemm`).  d_layout: 'row' (D M x N row-major) or 'col' (column-major:
+    element (i, j) at j*M + i)."""
     a_t = _dtype_name(a_dtype, "a_dtype")
     b_t = a_t if b_dtype is None else _dtype_name(b_dtype, "b_dtype")
     d_t = _dtype_name(d_dtype, "d_dtype")
+    d_lay = _d_layout_arg(d_layout)
     lay = str(layout).strip().upper()
     if lay not in LAYOUTS:
         raise CompileError(f"gemm: layout: expected two BLAS letters N/T such as 'TN' (A row-major M x K, "
@@ -307,11 +312,11 @@ def gemm_mlir(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", al
     def memref(t: str, lay_: str) -> str:
         return f"memref<?x?x{_MLIR_TYPE[t]}>" if lay_ == "row" else f"memref<?x?x{_MLIR_TYPE[t]}, strided<[1, ?]>>"
 
-    ta, tb_, td = memref(a_t, la), memref(b_t, lb), memref(d_t, "row")
+    ta, tb_, td = memref(a_t, la), memref(b_t, lb), memref(d_t, d_lay)
     cfg = (f"threadblock = [{', '.join(map(str, tb))}], warp = [{', '.join(map(str, wp))}], "
            f"instruction = [16, 8, 16], stages = {stages}, raster = {raster}")
     return (
-        f"// D = alpha * A.B + beta * C: A {a_t} {la}-major, B {b_t} {lb}-major ({lay}), D {d_t} row-major\n"
+        f"// D = alpha * A.B + beta * C: A {a_t} {la}-major, B {b_t} {lb}-major ({lay}), D {d_t} {d_lay}-major\n"
         f"func.func @{name}(%a: {ta}, %b: {tb_}, %d: {td}) {{\n"
         f"  lass.gemm {{alpha = {_mlir_float(alpha, 'alpha')} : f32, beta = {_mlir_float(beta, 'beta')} : f32,\n"
         f"             config = {{{cfg}}}}}\n"
@@ -319,6 +324,19 @@ def gemm_mlir(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", al
         f"  func.return\n"
         f"}}\n"
     )
+
+
+_D_LAYOUTS = {"row": "row", "row-major": "row", "col": "col", "column": "col", "col-major": "col",
+              "column-major": "col"}
+
+
+def _d_layout_arg(val) -> str:
+    """'row' or 'col' for gemm(d_layout=...) ('row-major', 'column-major' ... too)."""
+    key = val.strip().lower() if isinstance(val, str) else None
+    if key not in _D_LAYOUTS:
+        raise CompileError(f"gemm: d_layout: expected 'row' (D M x N row-major) or 'col' (column-major: element "
+                           f"(i, j) at j*M + i), got {val!r}")
+    return _D_LAYOUTS[key]
 
 
 def _unsupported_param(msg: str) -> str | None:
@@ -336,13 +354,16 @@ def _unsupported_param(msg: str) -> str | None:
 
 def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
          threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8, arch: str = "sm_80",
-         *, name: str = "gemm", cache: bool = True, dump_dir=None) -> Kernel:
+         *, name: str = "gemm", cache: bool = True, dump_dir=None, d_layout: str = "row") -> Kernel:
     """Compile a GEMM from dtypes, layout and tiling, without a file (gemm_mlir writes the text).
 
+    layout gives A and B (BLAS letters); d_layout gives D: 'row' (M x N row-major) or 'col'
+    (column-major, element (i, j) at j*M + i; computed as D^T = B^T . A^T).
     A dtype or layout the compiler does not support yet (today: A/B f16 or bf16, D f32 or the input
     type, layout 'TN') is a CompileError naming the parameter, followed by the compiler's text.
     """
-    text = gemm_mlir(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name)
+    text = gemm_mlir(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
+                     d_layout=d_layout)
     try:
         return compile(text, arch, cache=cache, dump_dir=dump_dir, filename="<lasscc.gemm>")
     except CompileError as e:
@@ -510,7 +531,8 @@ class Kernel:
     def __repr__(self) -> str:
         c, s = self.config, self.spec
         return (f"<lasscc.Kernel {s.name} {self.arch}: threadblock {'x'.join(map(str, c.threadblock))}, warp "
-                f"{'x'.join(map(str, c.warp))}, {c.stages} stages, D {s.d_dtype}, {s.threads} threads, "
+                f"{'x'.join(map(str, c.warp))}, {c.stages} stages, D {s.d_dtype}"
+                f"{' col-major' if getattr(s, 'd_layout', 'row') == 'col' else ''}, {s.threads} threads, "
                 f"{s.smem_bytes // 1024} KB smem>")
 
     @property
@@ -568,10 +590,16 @@ class Kernel:
                                   f"got {op.dtype}")
         A, B, D = ops
         (m, k), (kb, n), (md, nd) = A.shape, B.shape, D.shape
+        col_d = getattr(spec, "d_layout", "row") == "col"
         if kb != k:
             raise LaunchError(f"b: expected K x N with K = {k} (a is {m} x {k}), got shape {B.shape}")
         if (md, nd) != (m, n):
-            raise LaunchError(f"d: expected M x N = {m} x {n}, got shape {D.shape}")
+            hint = ""
+            if col_d and (md, nd) == (n, m):
+                hint = (f"; kernel '{spec.name}' writes a column-major D: pass the M x N matrix, e.g. the "
+                        "transpose of a contiguous N x M array (numpy: d_nm.T, torch: d_nm.t()) or a "
+                        "Fortran-ordered M x N array")
+            raise LaunchError(f"d: expected M x N = {m} x {n}, got shape {D.shape}{hint}")
         rules = size_rules(spec)
         tiles = {"M": spec.tile_m, "N": spec.tile_n, "K": spec.tile_k}
         for dim, val in (("M", m), ("N", n), ("K", k)):
@@ -591,7 +619,12 @@ class Kernel:
             raise LaunchError(f"b: expected K x N column-major (element strides (1, {k})), got strides "
                               f"{B.strides or _contiguous_strides(B.shape)}; pass the transpose of a contiguous "
                               "N x K array (torch: b_nk.t(), or b.t().contiguous().t())")
-        if D.on_device and not _same_strides(D.strides, (n, 1), D.shape):
+        if col_d:
+            if D.on_device and not _same_strides(D.strides, (1, m), D.shape):
+                raise LaunchError(f"d: kernel '{spec.name}' writes a column-major D: expected M x N column-major "
+                                  f"(element strides (1, {m})), got strides {D.strides or _contiguous_strides(D.shape)}; "
+                                  "pass the transpose of a contiguous N x M array (torch: d_nm.t())")
+        elif D.on_device and not _same_strides(D.strides, (n, 1), D.shape):
             raise LaunchError(f"d: expected M x N row-major (element strides ({n}, 1)), got strides {D.strides}")
         return A, B, D, m, n, k
 
@@ -605,7 +638,7 @@ class Kernel:
         """
         import numpy as np
 
-        A, B, D, m, n, k = self.check_operands(a, b, d)
+        A, B, D, m, n, k = self.check_operands(a, b, d)  # the user's M x N view, whatever D's layout
         alpha = self.alpha if alpha is None else alpha
         beta = self.beta if beta is None else beta
         for label, v in (("alpha", alpha), ("beta", beta)):
@@ -647,6 +680,7 @@ class Kernel:
                 _wait_stream(cuda, op)
         func = self._function(cuda)
         spec = self.spec
+        col_d = getattr(spec, "d_layout", "row") == "col"  # host D stored N x M row-major
         buffers = []
         any_host = not (A.on_device and B.on_device and D.on_device)
         try:
@@ -659,18 +693,25 @@ class Kernel:
                     host = np.ascontiguousarray(op.host)
                 elif op is B:
                     host = np.ascontiguousarray(op.host.T)  # N x K row-major = K x N column-major
+                elif beta == 0:
+                    host = None
                 else:
-                    host = np.ascontiguousarray(op.host) if beta != 0 else None
+                    host = np.ascontiguousarray(op.host.T if col_d else op.host)
                 buf = cuda.DeviceBuffer.from_array(host) if host is not None else cuda.DeviceBuffer.alloc(
                     op.host.nbytes)
                 buffers.append(buf)
                 ptrs.append(np.uint64(buf.ptr))
-            args = ptrs + [np.int32(m), np.int32(n), np.int32(k), np.float32(alpha), np.float32(beta)]
+            # the kernel's order: (B, A, D, N, M, K, ...) and N x M tiles for a column-major D
+            kargs = spec.launch_args(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta)
+            args = list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]] + [np.float32(v) for v in kargs[6:]]
             cuda.launch(func, spec.grid(m, n), (spec.threads, 1, 1), spec.smem_bytes, args)
             if any_host or sync:
                 cuda.synchronize()
             if not D.on_device:
-                D.host[...] = buffers[-1].download(D.shape, D.host.dtype)
+                if col_d:
+                    D.host[...] = buffers[-1].download((n, m), D.host.dtype).T
+                else:
+                    D.host[...] = buffers[-1].download(D.shape, D.host.dtype)
         finally:
             for buf in buffers:
                 try:
@@ -687,10 +728,13 @@ class Kernel:
         if A.on_device or B.on_device or D.on_device:
             raise LaunchError("target='cpu': expected numpy arrays for a, b and d")
         b_nk = np.ascontiguousarray(B.host.T)
-        d_work = np.ascontiguousarray(D.host).copy()
+        col_d = getattr(self.spec, "d_layout", "row") == "col"
+        # D in its memory order (column-major: N x M row-major storage); the executor binds the
+        # swapped operands of a lass.swap_ab kernel itself
+        d_work = np.array(D.host.T if col_d else D.host, order="C", copy=True)
         execute_kernel(self.stages["lasscc-swizzle-smem"], m, n, k, np.ascontiguousarray(A.host), b_nk, d_work,
                        alpha, beta)
-        D.host[...] = d_work
+        D.host[...] = d_work.T if col_d else d_work
         return D.host
 
     def close(self) -> None:

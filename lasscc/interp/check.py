@@ -5,8 +5,10 @@
 A is M x K row-major, B is K x N column-major (stored as an N x K row-major array: element
 (k, j) at j*K + k), both drawn uniform in [-1, 1) and rounded to the element type of the kernel's
 A / B memref (f16, or bf16 kept as uint16 bit patterns: lasscc.interp.bf16).  D has the element
-type of the kernel's D memref; it is poisoned with NaN when beta == 0 (so a kernel that reads C
-it should not, or leaves elements unwritten, fails) and holds random C otherwise.  The reference
+type of the kernel's D memref and its layout (row-major, or column-major: a `strided<[1, ?]>` D
+at level 0 or a kernel marked lass.swap_ab, handed over as its N x M storage); it is poisoned
+with NaN when beta == 0 (so a kernel that reads C it should not, or leaves elements unwritten,
+fails) and holds random C otherwise.  The reference
 is alpha * A.B + beta * C in float64 from the exact (rounded) inputs; the error is the relative
 Frobenius norm ||D - ref|| / ||ref||.  It passes at or below TOLERANCE[D's dtype]; NaN anywhere
 fails.
@@ -21,7 +23,7 @@ from xdsl.dialects.builtin import MemRefType
 
 from lasscc.dialects.lass import memref_layout
 from lasscc.interp.bf16 import BF16, QNAN, as_f64, store_as
-from lasscc.interp.executor import Program, _as_module, execute_kernel, find_kernel
+from lasscc.interp.executor import Program, _as_module, execute_kernel, find_kernel, swaps_ab
 from lasscc.interp.values import numpy_dtype
 
 # Relative Frobenius error allowed, by D's storage dtype (uint16 = bf16).  The reference is exact
@@ -51,11 +53,24 @@ def d_dtype_of(module) -> np.dtype:
 
 
 def ab_dtypes_of(module) -> tuple:
-    """numpy dtypes of the kernel's A and B memrefs (float16, or uint16 for bf16)."""
+    """numpy dtypes of the user's A and B (float16, or uint16 for bf16): the kernel's A and B
+    memrefs, the other way round for a lass.swap_ab kernel (which takes B as its A)."""
+    module = _as_module(module)
     memrefs = _memref_types(module)
     if len(memrefs) < 2:
         return np.dtype(np.float16), np.dtype(np.float16)
-    return tuple(numpy_dtype(t.get_element_type(), f"{r} element type") for t, r in zip(memrefs[:2], "AB"))
+    dts = tuple(numpy_dtype(t.get_element_type(), f"{r} element type") for t, r in zip(memrefs[:2], "AB"))
+    return dts[::-1] if swaps_ab(Program(find_kernel(module))) else dts
+
+
+def d_layout_of(module) -> str:
+    """"col" when the kernel writes a column-major D (element (i, j) at j*M + i): a level-0 D memref
+    `strided<[1, ?]>`, or a kernel marked lass.swap_ab after lasscc-tile-threadblock; else "row"."""
+    prog = Program(find_kernel(_as_module(module)))
+    if prog.level == 0:
+        memrefs = [x.type for x in prog.func.body.block.args if isinstance(x.type, MemRefType)]
+        return "col" if len(memrefs) == 3 and memref_layout(memrefs[2]) == "col" else "row"
+    return "col" if swaps_ab(prog) else "row"
 
 
 def _draw(rng, shape, dtype):
@@ -102,7 +117,8 @@ def rel_error(d, ref) -> float:
 
 def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True, **kw) -> dict:
     """Run `module`'s kernel on random inputs; returns rel_err, ok, seconds, bank_report (plus
-    level, tolerance and the ExecResult as `result`).  Executor errors (races, out-of-bounds ...)
+    level, tolerance, d_layout, the M x N result `d` (a transposed view for a column-major D) and
+    the ExecResult as `result`).  Executor errors (races, out-of-bounds ...)
     propagate as LassError subclasses.  Extra keywords go to execute_kernel."""
     module = _as_module(module)
     prog = Program(find_kernel(module))
@@ -117,11 +133,15 @@ def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True
             a_arg = np.ascontiguousarray(a.T)
         if memref_layout(memrefs[1].type) == "row":
             b_arg = np.ascontiguousarray(b.T)
+    # a column-major D is handed over as its N x M row-major storage and read back transposed
+    d_layout = d_layout_of(module)
+    d_arg = np.ascontiguousarray(d.T) if d_layout == "col" else d
     t0 = time.perf_counter()
     res = execute_kernel(
-        module, m, n, k, a_arg, b_arg, d, alpha, beta, report_banks=report_banks and prog.level > 0, **kw
+        module, m, n, k, a_arg, b_arg, d_arg, alpha, beta, report_banks=report_banks and prog.level > 0, **kw
     )
     seconds = time.perf_counter() - t0
+    d = d_arg.T if d_layout == "col" else d_arg
     err = rel_error(d, reference(a, b, c, alpha, beta))
     tol = TOLERANCE.get(np.dtype(dt), 1e-3)
     ok = bool(np.isfinite(err) and err <= tol)
@@ -131,6 +151,8 @@ def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True
         "seconds": seconds,
         "bank_report": res.bank_report,
         "level": res.level,
+        "d_layout": d_layout,
+        "d": d,
         "tolerance": tol,
         "result": res,
     }
@@ -178,7 +200,7 @@ def run_cli(module, args) -> int:
     verdict = "PASS" if r["ok"] else "FAIL"
     print(
         f"{res.kernel} (cpu, after {stage}, level {res.level})  M={args.m} N={args.n} K={args.k}  "
-        f"alpha={alpha:g} beta={beta:g}  grid {res.grid} block {res.threads} smem {res.smem_bytes // 1024} KB"
+        f"alpha={alpha:g} beta={beta:g}{'  D col-major' if r['d_layout'] == 'col' else ''}  grid {res.grid} block {res.threads} smem {res.smem_bytes // 1024} KB"
     )
     print(f"  check   {verdict}  rel_err {r['rel_err']:.2e} (limit {r['tolerance']:.0e})  {r['seconds']:.2f} s")
     for note in res.notes:

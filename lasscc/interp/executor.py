@@ -18,6 +18,10 @@ What it executes (the kernel is the function holding `lass.gemm`, else the one w
     batched float32 matmul over all warps of the batch.  lass_pipe ops still present at level 3
     are run per thread: thread t does its share of the tile copy.
 
+Column-major D: after lasscc-tile-threadblock such a kernel (marked `lass.swap_ab`) computes
+D^T = B^T . A^T; execute_kernel still takes the user's (M, N, K, A, B, D) and binds (B, A, D, N, M,
+K) to its parameters, the way the GPU launcher does (KernelSpec.launch_args).
+
 Grid: ceil(M/BM) * ceil(N/BN) blocks (BM, BN from `lass.config`), run in batches of several
 blocks vectorised together (`blocks_per_batch`).  Each batch has its own shared memory
 (`SharedMemory`: the configured `stages * (BM + BN) * BK * 2` bytes per block) with the
@@ -504,8 +508,16 @@ def _flat_view(arr, size: int, name: str, dtype=None) -> np.ndarray:
     return arr.reshape(-1)
 
 
-def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta) -> list:
-    """Kernel arguments by kind and order: memrefs A, B, D; i32 M, N, K; floats alpha, beta."""
+def swaps_ab(prog: Program) -> bool:
+    """The kernel computes D^T = B^T . A^T for a column-major D (lasscc-tile-threadblock marks it
+    `lass.swap_ab`): it takes (B, A, D, N, M, K) in its (A, B, D, M, N, K) parameters."""
+    return prog.level > 0 and "lass.swap_ab" in prog.func.attributes
+
+
+def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "D")) -> list:
+    """Kernel arguments by kind and order: memrefs A, B, D; i32 M, N, K; floats alpha, beta.
+    (m, n, k, a, b, d) are the kernel's own (already swapped for a lass.swap_ab kernel); `labels`
+    name the caller's arrays in messages."""
     block = prog.func.body.block
     memrefs = [x for x in block.args if isinstance(x.type, MemRefType)]
     if len(memrefs) != 3:
@@ -514,11 +526,11 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta) -> list:
         )
     roles = {"A": (a, m, k), "B": (b, n, k), "D": (d, m, n)}
     bufs = {}
-    for role, arg in zip("ABD", memrefs):
+    for role, label, arg in zip("ABD", labels, memrefs):
         arr, rows, cols = roles[role]
         t = arg.type
         want = numpy_dtype(t.get_element_type(), f"element type of {role}")
-        flat = _flat_view(arr, rows * cols, role, want)
+        flat = _flat_view(arr, rows * cols, label, want)
         layout = memref_layout(t)
         expect = "col" if role == "B" else "row"
         if layout != expect and not (prog.level == 0 and layout in ("row", "col")):
@@ -581,7 +593,11 @@ def execute_kernel(
     """Run the kernel function of `module` (ModuleOp or MLIR text) for the whole grid.
 
     a: M x K row-major; b: K x N column-major, i.e. an N x K row-major array (element (k, j) at
-    j*K + k); d: M x N, holding C on entry and D on exit.  Each has the dtype of its memref's
+    j*K + k); d: M x N, holding C on entry and D on exit, in D's layout: row-major, or for a
+    column-major D (a level-0 `strided<[1, ?]>` D memref, or a kernel marked `lass.swap_ab`)
+    column-major, i.e. an N x M row-major array (element (i, j) at j*M + i).  These are always
+    the user's M, N, A, B: a lass.swap_ab kernel (D^T = B^T . A^T) is given (B, A, D, N, M, K)
+    here.  Each has the dtype of its memref's
     element type: float16 / float32, or uint16 bit patterns for bf16 (lasscc.interp.bf16).  Any
     shape with the right size and C-contiguous layout is accepted (used as flat memory).
     alpha / beta are the launch's scalars; None means the `lass.gemm` attributes at level 0 and
@@ -607,10 +623,17 @@ def execute_kernel(
         )
     alpha = _launch_scalar(prog, "alpha", alpha)
     beta = _launch_scalar(prog, "beta", beta)
+    labels = ("A", "B", "D")
+    if swaps_ab(prog):
+        # column-major D = (D^T row-major): the kernel's A is our B (N x K), its B our A, its M our N;
+        # d's memory (element (i, j) at j*M + i) is already the kernel's N x M row-major D
+        m, n, a, b = n, m, b, a
+        launch = Launch(m, n, k, alpha, beta, launch.banks, check)
+        labels = ("B (the kernel's A: lass.swap_ab)", "A (the kernel's B: lass.swap_ab)", "D (column-major)")
     cfg = prog.config
     bm, bn, _ = cfg.threadblock
     grid = (-(-m // bm)) * (-(-n // bn))
-    args = _bind_args(prog, m, n, k, a, b, d, alpha, beta)
+    args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels)
     if blocks_per_batch is None:
         blocks_per_batch = max(1, 2048 // cfg.threads) if prog.simt else 16
     nb_max = max(1, min(grid, int(blocks_per_batch)))
@@ -636,4 +659,4 @@ def execute_kernel(
 from lasscc.interp import arith_ops as _arith_ops  # noqa: E402,F401
 from lasscc.interp import lass_ops as _lass_ops  # noqa: E402,F401
 
-__all__ = ["execute_kernel", "ExecResult", "Executor", "Program", "find_kernel", "LassError"]
+__all__ = ["execute_kernel", "ExecResult", "Executor", "Program", "find_kernel", "swaps_ab", "LassError"]

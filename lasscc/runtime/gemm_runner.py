@@ -4,9 +4,12 @@ Kernel ABI (KernelSpec.params, in this order):
     (A: u64, B: u64, D: u64, M: i32, N: i32, K: i32, alpha: f32, beta: f32)
 A is M x K row-major (a[i, k] at i*K + k); B is K x N column-major (b[k, j] at j*K + k), i.e. on
 the host an N x K row-major array `b_nk`; both f16 or both bf16 (KernelSpec.a_dtype / b_dtype).
-D is M x N row-major f32, f16 or bf16, read as C when beta != 0 and overwritten with
-alpha * A.B + beta * C.  This is the "TN" GEMM of BLAS terms.  The pointers are to 2-byte elements
-for f16 and bf16 alike.
+D is M x N f32, f16 or bf16, read as C when beta != 0 and overwritten with alpha * A.B + beta * C.
+This is the "TN" GEMM of BLAS terms.  The pointers are to 2-byte elements for f16 and bf16 alike.
+D is row-major (d[i, j] at i*N + j), or column-major for a kernel with KernelSpec.d_layout == "col"
+(d[i, j] at j*M + i: on the host an N x M row-major array `d_nm`).  Such a kernel computes
+D^T = B^T . A^T (KernelSpec.swap_ab): it is launched with (B, A, D, N, M, K) and N x M tiles
+(KernelSpec.launch_args / grid), and cuBLAS beside it computes the same swapped product.
 
 numpy has no bf16: bf16 host arrays are uint16 bit patterns (lasscc.interp.bf16: exact decoding,
 round-to-nearest-even encoding).  The random inputs are drawn uniform in [-1, 1) and rounded to
@@ -33,7 +36,7 @@ NP_DTYPE = {"f16": np.float16, "f32": np.float32, "bf16": BF16}  # bf16: uint16 
 # while a wrong tile or lane map still gives errors of order 1e-1 to 1.
 REL_TOL = {"f32": 1e-3, "f16": 1e-2, "bf16": 1e-2}
 SUPPORTED = {"a_dtype": ("f16", "bf16"), "b_dtype": ("f16", "bf16"), "d_dtype": ("f32", "f16", "bf16"),
-             "a_layout": ("row",), "b_layout": ("col",), "d_layout": ("row",)}
+             "a_layout": ("row",), "b_layout": ("col",), "d_layout": ("row", "col")}
 
 
 def random_operand(rng: np.random.Generator, shape, dtype: str) -> np.ndarray:
@@ -74,6 +77,9 @@ def _check_spec(spec, m: int, n: int, k: int) -> None:
     for fld, allowed in SUPPORTED.items():
         if getattr(spec, fld) not in allowed:
             raise LassError(f"kernel '{spec.name}': {fld} = {getattr(spec, fld)!r}; the runner supports {', '.join(allowed)}")
+    if (spec.d_layout == "col") != bool(spec.swap_ab):
+        raise LassError(f"kernel '{spec.name}': d_layout = {spec.d_layout!r} with swap_ab = {spec.swap_ab}; a "
+                        f"column-major D is computed as D^T = B^T . A^T (swap_ab) and only so")
     if spec.a_dtype != spec.b_dtype:
         raise LassError(f"kernel '{spec.name}': a_dtype = {spec.a_dtype!r} and b_dtype = {spec.b_dtype!r}; "
                         f"the runner (like mma.sync) needs A and B of one type")
@@ -131,7 +137,9 @@ def _cublas(torch, a, b_nk, c, alpha, beta, d_dtype, ref, warmup, iters) -> dict
     """Time cuBLAS (torch) on the same TN problem; f32 output via out_dtype where torch has it.
 
     Inputs are torch.float16 or torch.bfloat16 (bf16 host patterns reinterpreted, not converted);
-    without out_dtype the output has the input type."""
+    without out_dtype the output has the input type.  For a column-major D the caller passes the
+    swapped problem D^T = B^T . A^T (a = B's N x K storage, b_nk = A, c and ref transposed), whose
+    row-major N x M output is D column-major: the same product, layouts and flops as the kernel's."""
     ta = _to_torch(torch, a)
     tb = _to_torch(torch, b_nk).t()  # K x N view of an N x K contiguous tensor: column-major B
     tc = _to_torch(torch, c) if c is not None else None
@@ -191,15 +199,19 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
     torch = _torch_cuda() if bench and cublas else None  # before our context: see _torch_cuda
     cuda.context()
     d_np = NP_DTYPE[spec.d_dtype]
+    col = spec.d_layout == "col"  # D stored N x M row-major (element (i, j) at j*M + i)
+    d_shape = (n, m) if col else (m, n)
     grid, block = spec.grid(m, n), (spec.threads, 1, 1)
     result: dict = {"name": spec.name, "m": m, "n": n, "k": k, "alpha": alpha, "beta": beta,
-                    "ab_dtype": spec.a_dtype, "d_dtype": spec.d_dtype, "grid": grid, "block": block,
-                    "smem_bytes": spec.smem_bytes, "rel_err": None, "ok": None, "tol": REL_TOL[spec.d_dtype]}
+                    "ab_dtype": spec.a_dtype, "d_dtype": spec.d_dtype, "d_layout": spec.d_layout, "grid": grid,
+                    "block": block, "smem_bytes": spec.smem_bytes, "rel_err": None, "ok": None,
+                    "tol": REL_TOL[spec.d_dtype]}
 
     rng = np.random.default_rng(seed)
     a = random_operand(rng, (m, k), spec.a_dtype)
     b_nk = random_operand(rng, (n, k), spec.b_dtype)
-    c = random_operand(rng, (m, n), spec.d_dtype) if beta != 0 else None
+    c = random_operand(rng, (m, n), spec.d_dtype) if beta != 0 else None  # C[i, j], M x N
+    c_store = np.ascontiguousarray(c.T) if col and c is not None else c  # C in D's memory order
     module, buffers, ref = None, [], None
     try:
         module = cuda.load_module(ptx)
@@ -211,22 +223,27 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         buffers = [cuda.DeviceBuffer.from_array(a), cuda.DeviceBuffer.from_array(b_nk),
                    cuda.DeviceBuffer.alloc(m * n * np.dtype(d_np).itemsize)]
         d_buf = buffers[2]
-        args = cuda.pack_args(buffers + [np.int32(m), np.int32(n), np.int32(k), np.float32(alpha), np.float32(beta)])
+        # the kernel's order: (B, A, D, N, M, K, ...) for a column-major D (swap_ab)
+        kargs = spec.launch_args(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta)
+        args = cuda.pack_args(list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]]
+                              + [np.float32(v) for v in kargs[6:]])
 
         def launch() -> None:
             cuda.launch(func, grid, block, spec.smem_bytes, args)
 
         if check:
             poison = QNAN if np.dtype(d_np) == BF16 else np.nan
-            d_buf.upload(c if c is not None else np.full((m, n), poison, dtype=d_np))
+            d_buf.upload(c_store if c is not None else np.full(d_shape, poison, dtype=d_np))
             launch()
             cuda.synchronize()
-            d = d_buf.download((m, n), d_np)
+            d = d_buf.download(d_shape, d_np)
+            if col:
+                d = d.T  # the user's M x N view of the column-major D
             ref = reference(a, b_nk, c, alpha, beta)
             result["rel_err"], result["ok"] = check_output(d, ref, spec.d_dtype)
         if bench:
             if c is not None:
-                d_buf.upload(c)
+                d_buf.upload(c_store)
             times = cuda.time_launches(launch, warmup, iters)
             result["ms_median"] = statistics.median(times)
             result["ms_min"] = min(times)
@@ -237,7 +254,12 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
     if torch is not None:
         if ref is None:
             ref = reference(a, b_nk, c, alpha, beta)
-        cb = _cublas(torch, a, b_nk, c, alpha, beta, spec.d_dtype, ref, warmup, iters)
+        if col:  # the same swapped product: N x M row-major output = D column-major
+            cb = _cublas(torch, b_nk, a, c_store, alpha, beta, spec.d_dtype, ref.T, warmup, iters)
+            if cb:
+                cb["cublas_op"] += " [D^T = B^T.A^T]"
+        else:
+            cb = _cublas(torch, a, b_nk, c, alpha, beta, spec.d_dtype, ref, warmup, iters)
         if cb:
             cb["cublas_tflops"] = tflops(m, n, k, cb["cublas_ms"])
             cb["ratio"] = result["tflops"] / cb["cublas_tflops"]
@@ -250,7 +272,8 @@ def format_report(result: dict, m: int, n: int, k: int) -> str:
     """A short human table of run_gemm's result."""
     ab = result.get("ab_dtype", "f16")
     ab_text = f"  A/B {ab}" if ab != "f16" else ""  # f16 inputs: the line as it always was
-    lines = [f"{result.get('name', 'kernel')}  M={m} N={n} K={k}{ab_text}  D {result.get('d_dtype', '?')}"
+    d_text = " col-major" if result.get("d_layout") == "col" else ""  # row-major D: as it always was
+    lines = [f"{result.get('name', 'kernel')}  M={m} N={n} K={k}{ab_text}  D {result.get('d_dtype', '?')}{d_text}"
              f"  grid {result.get('grid')} block {result.get('block')} smem {result.get('smem_bytes', 0) // 1024} KB"
              f"  regs {result.get('regs', '?')} spill {result.get('local_bytes', '?')} B"]
     if result.get("ok") is not None:
