@@ -159,12 +159,29 @@ def cmd_opt(args) -> int:
     return 0
 
 
+def _is_batched(module) -> bool:
+    """A batched GEMM: a function marked lass.batched, or with 3-d (batch-first) memref arguments."""
+    from xdsl.dialects.builtin import MemRefType
+    from xdsl.dialects.func import FuncOp
+
+    for fn in module.walk():
+        if isinstance(fn, FuncOp):
+            if "lass.batched" in fn.attributes:
+                return True
+            if any(isinstance(t, MemRefType) and t.get_num_dims() == 3 for t in fn.function_type.inputs.data):
+                return True
+    return False
+
+
 def cmd_run(args) -> int:
-    for opt in ("m", "n", "k"):
+    for opt in ("m", "n", "k", "batch"):
         if getattr(args, opt) < 1:
             raise LassError(f"option --{opt}: expected a positive size, got {getattr(args, opt)}")
     _check_sizes(args)
     module = _load(args)
+    if args.batch > 1 and not _is_batched(module):
+        raise LassError(f"option --batch: expected 1 for a non-batched kernel (2-d operands; a batched GEMM "
+                        f"takes 3-d batch-first memrefs), got {args.batch}")
     if args.target == "cpu":
         return _run_cpu(module, args)
     if args.stage or args.report:
@@ -185,7 +202,7 @@ def cmd_run(args) -> int:
     beta = args.beta if args.beta is not None else spec.beta
     info = ptxas_info(res.ptx, args.arch)
     result = run_gemm(res.ptx, spec, args.m, args.n, args.k, alpha=alpha, beta=beta, check=args.check or not args.bench,
-                      bench=args.bench, iters=args.iters, seed=args.seed)
+                      bench=args.bench, iters=args.iters, seed=args.seed, batch=args.batch)
     print(format_report(result, args.m, args.n, args.k))
     if info:
         print(info.line)
@@ -311,6 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--bench", action="store_true")
     r.add_argument("--iters", type=int, default=50)
     r.add_argument("--seed", type=int)
+    r.add_argument("--batch", type=int, default=1, help="GEMMs of a batched kernel (3-d operands; grid z)")
     r.add_argument("--target", default="gpu", choices=["gpu", "cpu"])
     r.add_argument("--stage", help="(cpu) execute the IR as it stands after this pass")
     r.add_argument("--report", choices=["banks"], help="(cpu) print the shared-memory bank report")

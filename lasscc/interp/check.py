@@ -12,6 +12,11 @@ fails) and holds random C otherwise.  The reference
 is alpha * A.B + beta * C in float64 from the exact (rounded) inputs; the error is the relative
 Frobenius norm ||D - ref|| / ||ref||.  It passes at or below TOLERANCE[D's dtype]; NaN anywhere
 fails.
+
+Batched kernels (3-d batch-first memrefs at level 0, `lass.batched` after the passes): every
+array has a leading batch dimension, also when batch == 1 (A [batch, M, K], B [batch, N, K], D
+[batch, M, N] or its column-major storage [batch, N, M]); the reference is one float64 matmul per
+batch and the error is over all batches.  A non-batched kernel takes 2-d arrays and batch == 1.
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ from xdsl.dialects.builtin import MemRefType
 
 from lasscc.dialects.lass import memref_layout
 from lasscc.interp.bf16 import BF16, QNAN, as_f64, store_as
-from lasscc.interp.executor import Program, _as_module, execute_kernel, find_kernel, swaps_ab
+from lasscc.interp.errors import KernelArgumentError
+from lasscc.interp.executor import Program, _as_module, execute_kernel, find_kernel, is_batched, swaps_ab
 from lasscc.interp.values import numpy_dtype
 
 # Relative Frobenius error allowed, by D's storage dtype (uint16 = bf16).  The reference is exact
@@ -79,28 +85,31 @@ def _draw(rng, shape, dtype):
 
 
 def make_inputs(m: int, n: int, k: int, seed: int, beta: float, d_dtype=np.float32, ab_dtype=np.float16,
-                b_dtype=None):
-    """(A [M,K], B [N,K] (= K x N col-major), C [M,N] float64 or None, D [M,N]).
+                b_dtype=None, batch: int | None = None):
+    """(A [M,K], B [N,K] (= K x N col-major), C [M,N] float64 or None, D [M,N]); with `batch`
+    given, every array has a leading batch dimension ([batch, M, K] ...).
 
     A and B have dtype `ab_dtype` (B: `b_dtype` when given): float16, or uint16 for bf16 bit
     patterns.  C is the exact float64 value of D's initial contents (D's dtype rounded); D is
     NaN-poisoned when beta == 0.  The random draws are the same whatever the dtypes."""
     rng = np.random.default_rng(seed)
     d_dtype = np.dtype(d_dtype)
-    a = _draw(rng, (m, k), np.dtype(ab_dtype))
-    b = _draw(rng, (n, k), np.dtype(ab_dtype if b_dtype is None else b_dtype))
+    lead = () if batch is None else (int(batch),)
+    a = _draw(rng, lead + (m, k), np.dtype(ab_dtype))
+    b = _draw(rng, lead + (n, k), np.dtype(ab_dtype if b_dtype is None else b_dtype))
     if beta == 0:
         c = None
-        d = np.full((m, n), QNAN if d_dtype == BF16 else np.nan, d_dtype)
+        d = np.full(lead + (m, n), QNAN if d_dtype == BF16 else np.nan, d_dtype)
     else:
-        d = _draw(rng, (m, n), d_dtype)
+        d = _draw(rng, lead + (m, n), d_dtype)
         c = as_f64(d)
     return a, b, c, d
 
 
 def reference(a, b, c, alpha: float, beta: float) -> np.ndarray:
-    """alpha * A.B + beta * C in float64 from the exact values (bf16 patterns decoded)."""
-    ref = float(alpha) * (as_f64(a) @ as_f64(b).T)
+    """alpha * A.B + beta * C in float64 from the exact values (bf16 patterns decoded); arrays
+    with a leading batch dimension give one product per batch."""
+    ref = float(alpha) * (as_f64(a) @ np.swapaxes(as_f64(b), -1, -2))
     if c is not None and beta != 0:
         ref = ref + float(beta) * as_f64(c)
     return ref
@@ -115,33 +124,42 @@ def rel_error(d, ref) -> float:
     return num / den if den > 0 else num
 
 
-def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True, **kw) -> dict:
+def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True, batch=1, **kw) -> dict:
     """Run `module`'s kernel on random inputs; returns rel_err, ok, seconds, bank_report (plus
-    level, tolerance, d_layout, the M x N result `d` (a transposed view for a column-major D) and
-    the ExecResult as `result`).  Executor errors (races, out-of-bounds ...)
-    propagate as LassError subclasses.  Extra keywords go to execute_kernel."""
+    level, tolerance, d_layout, the M x N result `d` (a transposed view for a column-major D;
+    [batch, M, N] for a batched kernel), `batch` and the ExecResult as `result`).  Executor errors
+    (races, out-of-bounds ...) propagate as LassError subclasses.  Extra keywords go to
+    execute_kernel."""
     module = _as_module(module)
     prog = Program(find_kernel(module))
+    batch = int(batch)
+    batched = is_batched(prog)
+    if batch < 1 or (batch > 1 and not batched):
+        raise KernelArgumentError(
+            f"expected batch = 1 for the non-batched kernel @{prog.name}, got {batch}" if batch > 1
+            else f"expected a positive batch, got {batch}"
+        )
     dt = d_dtype_of(module)
     adt, bdt = ab_dtypes_of(module)
-    a, b, c, d = make_inputs(m, n, k, seed, beta, dt, adt, bdt)
+    a, b, c, d = make_inputs(m, n, k, seed, beta, dt, adt, bdt, batch if batched else None)
     # a level-0 lass.gemm may declare other operand layouts: hand it the same matrices in its layout
     a_arg, b_arg = a, b
     memrefs = [x for x in prog.func.body.block.args if isinstance(x.type, MemRefType)]
     if prog.level == 0 and len(memrefs) == 3:
         if memref_layout(memrefs[0].type) == "col":
-            a_arg = np.ascontiguousarray(a.T)
+            a_arg = np.ascontiguousarray(np.swapaxes(a, -1, -2))
         if memref_layout(memrefs[1].type) == "row":
-            b_arg = np.ascontiguousarray(b.T)
+            b_arg = np.ascontiguousarray(np.swapaxes(b, -1, -2))
     # a column-major D is handed over as its N x M row-major storage and read back transposed
     d_layout = d_layout_of(module)
-    d_arg = np.ascontiguousarray(d.T) if d_layout == "col" else d
+    d_arg = np.ascontiguousarray(np.swapaxes(d, -1, -2)) if d_layout == "col" else d
     t0 = time.perf_counter()
     res = execute_kernel(
-        module, m, n, k, a_arg, b_arg, d_arg, alpha, beta, report_banks=report_banks and prog.level > 0, **kw
+        module, m, n, k, a_arg, b_arg, d_arg, alpha, beta, report_banks=report_banks and prog.level > 0,
+        batch=batch, **kw
     )
     seconds = time.perf_counter() - t0
-    d = d_arg.T if d_layout == "col" else d_arg
+    d = np.swapaxes(d_arg, -1, -2) if d_layout == "col" else d_arg
     err = rel_error(d, reference(a, b, c, alpha, beta))
     tol = TOLERANCE.get(np.dtype(dt), 1e-3)
     ok = bool(np.isfinite(err) and err <= tol)
@@ -153,6 +171,7 @@ def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True
         "level": res.level,
         "d_layout": d_layout,
         "d": d,
+        "batch": batch,
         "tolerance": tol,
         "result": res,
     }
@@ -195,11 +214,13 @@ def run_cli(module, args) -> int:
     beta = 0.0 if beta is None else beta
     seed = args.seed if getattr(args, "seed", None) is not None else 0
     want_banks = getattr(args, "report", None) == "banks"
-    r = run_check(module, args.m, args.n, args.k, seed, alpha, beta, report_banks=want_banks)
+    batch = getattr(args, "batch", None) or 1
+    r = run_check(module, args.m, args.n, args.k, seed, alpha, beta, report_banks=want_banks, batch=batch)
     res = r["result"]
     verdict = "PASS" if r["ok"] else "FAIL"
     print(
-        f"{res.kernel} (cpu, after {stage}, level {res.level})  M={args.m} N={args.n} K={args.k}  "
+        f"{res.kernel} (cpu, after {stage}, level {res.level})  M={args.m} N={args.n} K={args.k}"
+        f"{f'  batch={batch}' if batch > 1 else ''}  "
         f"alpha={alpha:g} beta={beta:g}{'  D col-major' if r['d_layout'] == 'col' else ''}  grid {res.grid} block {res.threads} smem {res.smem_bytes // 1024} KB"
     )
     print(f"  check   {verdict}  rel_err {r['rel_err']:.2e} (limit {r['tolerance']:.0e})  {r['seconds']:.2f} s")

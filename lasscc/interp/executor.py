@@ -214,14 +214,16 @@ class Launch:
     beta: float | None
     banks: BankCounter | None
     check: bool
+    batch: int = 1  # grid z: the batches of a batched kernel
 
 
 class Executor:
     """Runs the kernel for `nb` consecutive blocks starting at `block0`, all lanes vectorised."""
 
-    def __init__(self, prog: Program, launch: Launch, block0: int, nb: int):
+    def __init__(self, prog: Program, launch: Launch, block0: int, nb: int, batch_z: int = 0):
         self.prog = prog
         self.launch = launch
+        self.batch_z = batch_z  # grid z index (the batch) of every block of this slice
         self.block0, self.nb = block0, nb
         cfg = prog.config
         self.threads = cfg.threads if cfg is not None else 1  # threads per block
@@ -240,12 +242,15 @@ class Executor:
     def op(self, opid: int) -> str:
         return self.prog.describe(opid)
 
+    def _z(self) -> str:
+        return f" of batch {self.batch_z}" if self.launch.batch > 1 else ""
+
     def actor(self, a: int) -> str:
         b, t = divmod(int(a), self.threads)
-        return f"thread {t} of block {self.block0 + b}"
+        return f"thread {t} of block {self.block0 + b}{self._z()}"
 
     def block(self, b_local: int) -> str:
-        return f"block {self.block0 + int(b_local)}"
+        return f"block {self.block0 + int(b_local)}{self._z()}"
 
     def where(self, op) -> str:
         return self.prog.describe(self.prog.opid[op])
@@ -514,7 +519,14 @@ def swaps_ab(prog: Program) -> bool:
     return prog.level > 0 and "lass.swap_ab" in prog.func.attributes
 
 
-def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "D")) -> list:
+def is_batched(prog: Program) -> bool:
+    """A batched kernel: 3-d (batch-first) memrefs at level 0, `lass.batched` after the passes."""
+    if prog.level > 0 and "lass.batched" in prog.func.attributes:
+        return True
+    return any(isinstance(x.type, MemRefType) and x.type.get_num_dims() == 3 for x in prog.func.body.block.args)
+
+
+def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "D"), batch: int = 1) -> list:
     """Kernel arguments by kind and order: memrefs A, B, D; i32 M, N, K; floats alpha, beta.
     (m, n, k, a, b, d) are the kernel's own (already swapped for a lass.swap_ab kernel); `labels`
     name the caller's arrays in messages."""
@@ -525,19 +537,29 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
             f"kernel @{prog.name}: expected three memref arguments (A, B, D), got {len(memrefs)}"
         )
     roles = {"A": (a, m, k), "B": (b, n, k), "D": (d, m, n)}
+    batched = is_batched(prog)
+    if batch != 1 and not batched:
+        raise KernelArgumentError(
+            f"kernel @{prog.name} is not batched (2-d operands): expected batch = 1, got {batch}"
+        )
     bufs = {}
     for role, label, arg in zip("ABD", labels, memrefs):
         arr, rows, cols = roles[role]
         t = arg.type
+        rank = t.get_num_dims()
+        if rank != (3 if batched else 2):
+            raise KernelArgumentError(
+                f"kernel @{prog.name}: expected {role} as a {3 if batched else 2}-d memref, got {t}"
+            )
         want = numpy_dtype(t.get_element_type(), f"element type of {role}")
-        flat = _flat_view(arr, rows * cols, label, want)
+        flat = _flat_view(arr, batch * rows * cols, label, want)
         layout = memref_layout(t)
         expect = "col" if role == "B" else "row"
         if layout != expect and not (prog.level == 0 and layout in ("row", "col")):
             raise KernelArgumentError(
                 f"kernel @{prog.name}: expected {role} as a {expect}-major memref, got {t} ({layout})"
             )
-        bufs[arg] = GlobalBuffer(role, flat, rows, cols, t)
+        bufs[arg] = GlobalBuffer(role, flat, rows, cols, t, batch)
     ints = iter([m, n, k])
     floats = iter([alpha, beta])
     out = []
@@ -589,6 +611,7 @@ def execute_kernel(
     report_banks: bool = False,
     check: bool = True,
     blocks_per_batch: int | None = None,
+    batch: int = 1,
 ) -> ExecResult:
     """Run the kernel function of `module` (ModuleOp or MLIR text) for the whole grid.
 
@@ -608,13 +631,13 @@ def execute_kernel(
     t0 = time.perf_counter()
     module = _as_module(module)
     prog = Program(find_kernel(module))
-    m, n, k = int(m), int(n), int(k)
-    if min(m, n, k) <= 0:
-        raise KernelArgumentError(f"expected positive sizes, got M={m}, N={n}, K={k}")
+    m, n, k, batch = int(m), int(n), int(k), int(batch)
+    if min(m, n, k, batch) <= 0:
+        raise KernelArgumentError(f"expected positive sizes, got M={m}, N={n}, K={k}, batch={batch}")
     notes: list[str] = []
-    launch = Launch(m, n, k, alpha, beta, BankCounter() if report_banks else None, check)
+    launch = Launch(m, n, k, alpha, beta, BankCounter() if report_banks else None, check, batch)
     if prog.level == 0:
-        args = _bind_args(prog, m, n, k, a, b, d, alpha, beta)
+        args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, batch=batch)
         ex = Executor(prog, launch, 0, 1)
         ex.run(args)
         return ExecResult(
@@ -628,29 +651,30 @@ def execute_kernel(
         # column-major D = (D^T row-major): the kernel's A is our B (N x K), its B our A, its M our N;
         # d's memory (element (i, j) at j*M + i) is already the kernel's N x M row-major D
         m, n, a, b = n, m, b, a
-        launch = Launch(m, n, k, alpha, beta, launch.banks, check)
+        launch = Launch(m, n, k, alpha, beta, launch.banks, check, batch)
         labels = ("B (the kernel's A: lass.swap_ab)", "A (the kernel's B: lass.swap_ab)", "D (column-major)")
     cfg = prog.config
     bm, bn, _ = cfg.threadblock
     grid = (-(-m // bm)) * (-(-n // bn))
-    args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels)
+    args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels, batch)
     if blocks_per_batch is None:
         blocks_per_batch = max(1, 2048 // cfg.threads) if prog.simt else 16
     nb_max = max(1, min(grid, int(blocks_per_batch)))
     nops = 0
     unretired = 0
-    for block0 in range(0, grid, nb_max):
-        nb = min(nb_max, grid - block0)
-        ex = Executor(prog, launch, block0, nb)
-        ex.run(args)
-        nops += ex.nops
-        if ex._smem is not None:
-            unretired += ex._smem.unretired()
+    for z in range(batch):  # grid z: one batch at a time (its blocks vectorised as usual)
+        for block0 in range(0, grid, nb_max):
+            nb = min(nb_max, grid - block0)
+            ex = Executor(prog, launch, block0, nb, z)
+            ex.run(args)
+            nops += ex.nops
+            if ex._smem is not None:
+                unretired += ex._smem.unretired()
     if unretired:
         notes.append(f"{unretired} async 16-byte copies were never retired by a wait before the kernel returned")
     report = launch.banks.report(prog) if launch.banks is not None else None
     return ExecResult(
-        d, prog.level, prog.name, grid, cfg.threads, cfg.smem_bytes(), nb_max,
+        d, prog.level, prog.name, grid * batch, cfg.threads, cfg.smem_bytes(), nb_max,
         time.perf_counter() - t0, nops, report, notes,
     )
 
@@ -659,4 +683,4 @@ def execute_kernel(
 from lasscc.interp import arith_ops as _arith_ops  # noqa: E402,F401
 from lasscc.interp import lass_ops as _lass_ops  # noqa: E402,F401
 
-__all__ = ["execute_kernel", "ExecResult", "Executor", "Program", "find_kernel", "swaps_ab", "LassError"]
+__all__ = ["execute_kernel", "ExecResult", "Executor", "Program", "find_kernel", "swaps_ab", "is_batched", "LassError"]

@@ -125,6 +125,12 @@ def _gmem_check(ex: Executor, op, buf: GlobalBuffer, idx, lanes, what: str):
     if bad.any():
         row = int(np.argmax(bad.any(axis=1)))
         e = int(idx[row][np.argmax(bad[row])])
+        if buf.whole is not None:  # a batch view: checked against the whole kernel argument
+            raise OutOfBoundsError(
+                f"{ex.where(op)}: {ex.actor(int(lanes[row]))} {what} element {e} of {buf.where}, i.e. element "
+                f"{buf.offset + e} of {buf.role}, which has {buf.whole} elements ({buf.batch} x {buf.rows} x "
+                f"{buf.cols}; M={ex.launch.m}, N={ex.launch.n}, K={ex.launch.k}, batch={ex.launch.batch})"
+            )
         raise OutOfBoundsError(
             f"{ex.where(op)}: {ex.actor(int(lanes[row]))} {what} element {e} of {buf.role}, which has "
             f"{buf.array.size} elements ({buf.rows} x {buf.cols}; M={ex.launch.m}, N={ex.launch.n}, K={ex.launch.k})"
@@ -139,11 +145,12 @@ def _gemm(ex: Executor, op, vals):
     alpha = ex.launch.alpha if ex.launch.alpha is not None else op.alpha_value
     beta = ex.launch.beta if ex.launch.beta is not None else op.beta_value
     la, lb, ld = (memref_layout(v.type) for v in (op.a, op.b, op.d))
-    A = a.array.reshape(m, k) if la == "row" else a.array.reshape(k, m).T
-    B = b.array.reshape(n, k).T if lb == "col" else b.array.reshape(k, n)
+    nb = a.batch  # 3-d (batch-first, packed) operands: one matmul per batch
+    A = a.array.reshape(nb, m, k) if la == "row" else a.array.reshape(nb, k, m).swapaxes(1, 2)
+    B = b.array.reshape(nb, n, k).swapaxes(1, 2) if lb == "col" else b.array.reshape(nb, k, n)
     acc = np.matmul(as_f32(A), as_f32(B))
     out = F32(alpha) * acc
-    D = d.array.reshape(m, n) if ld == "row" else d.array.reshape(n, m).T
+    D = d.array.reshape(nb, m, n) if ld == "row" else d.array.reshape(nb, n, m).swapaxes(1, 2)
     if beta != 0:
         out = out + F32(beta) * as_f32(D)
     D[...] = store_as(out, d.dtype)
@@ -213,6 +220,32 @@ def _epilogue(ex: Executor, op, vals):
         out = out + np.where(need_c, be * c, F32(0))
     dest.array[flat[inb]] = store_as(out[inb], dest.dtype)
     return []
+
+
+@handler("lass_tb.batch_index")
+def _batch_index(ex: Executor, op, vals):
+    """The block's grid z index: the batch it works on (the same for the whole launch slice)."""
+    return [ex.batch_z]
+
+
+@handler("lass_tb.batch_view")
+def _batch_view(ex: Executor, op, vals):
+    """Matrix `index` of a batched operand: the kernel argument's memory from element
+    index * stride on (64-bit), as a rows x cols matrix; accesses through it are bounds-checked
+    against the whole argument (as on the GPU, a view may reach into the next batch)."""
+    src = _buffer(ex, op, vals[0], None, "the source")
+    if src.whole is not None:
+        raise InterpError(f"{ex.where(op)}: expected a kernel memref argument, got a batch view of {src.role}")
+    idx = int(_uniform(ex, op, vals[1], "the batch index"))
+    stride = int(_uniform(ex, op, vals[2], "the batch stride"))
+    off = idx * stride
+    size = src.array.size
+    if off < 0 or off > size or (idx > 0 and stride > 0 and off >= size):
+        raise OutOfBoundsError(
+            f"{ex.where(op)}: batch view {idx} at element {off} (stride {stride}) starts outside {src.role}, "
+            f"which has {size} elements ({src.batch} x {src.rows} x {src.cols}; batch={ex.launch.batch})"
+        )
+    return [GlobalBuffer(src.role, src.array[off:], src.rows, src.cols, op.result.type, src.batch, off, size)]
 
 
 # ---- lass_pipe ---------------------------------------------------------------------------------------
@@ -497,6 +530,12 @@ def _thread_id(ex: Executor, op, vals):
 
 @handler("lass_nv.block_id")
 def _block_id(ex: Executor, op, vals):
+    """%ctaid.x: the block's linear index; %ctaid.z: its batch (grid z); %ctaid.y: 0."""
+    axis = op.axis
+    if axis == "z":
+        return [ex.batch_z]
+    if axis == "y":
+        return [0]
     return [ex.block_ids]
 
 

@@ -39,6 +39,16 @@ class GlobalBuffer:
     rows: int  # logical rows: M for A, N for B (stored N x K), M for D
     cols: int  # K for A and B, N for D
     mlir_type: MemRefType
+    batch: int = 1  # matrices packed one after the other (a 3-d, batch-first memref)
+    offset: int = 0  # a lass_tb.batch_view: element offset of `array` in the kernel argument
+    whole: int | None = None  # a batch_view: elements of the whole kernel argument
+
+    @property
+    def where(self) -> str:
+        """How messages name the buffer: the kernel argument, or a batch view of it."""
+        if not self.offset and self.whole is None:
+            return self.role
+        return f"{self.role} (a batch view at element {self.offset} of its {self.whole} elements)"
 
     @property
     def dtype(self):

@@ -11,6 +11,12 @@ D is row-major (d[i, j] at i*N + j), or column-major for a kernel with KernelSpe
 D^T = B^T . A^T (KernelSpec.swap_ab): it is launched with (B, A, D, N, M, K) and N x M tiles
 (KernelSpec.launch_args / grid), and cuBLAS beside it computes the same swapped product.
 
+Batched kernels (KernelSpec.batched: 3-d batch-first operands, packed) run `batch` GEMMs in one
+launch, grid z = batch: the host arrays get a leading batch dimension (a [batch, M, K], b_nk
+[batch, N, K], D [batch, M, N] or, column-major, [batch, N, M]) -- always, also for batch == 1 --,
+the reference is one float64 product per batch, cuBLAS beside it is torch.bmm / baddbmm on the
+same batched problem, and TFLOP/s count the flops of all batches (2 * batch * M * N * K).
+
 numpy has no bf16: bf16 host arrays are uint16 bit patterns (lasscc.interp.bf16: exact decoding,
 round-to-nearest-even encoding).  The random inputs are drawn uniform in [-1, 1) and rounded to
 the input type, and the float64 reference is computed from those exact rounded values, so the
@@ -47,7 +53,7 @@ def random_operand(rng: np.random.Generator, shape, dtype: str) -> np.ndarray:
 def reference(a: np.ndarray, b_nk: np.ndarray, c: np.ndarray | None, alpha: float, beta: float) -> np.ndarray:
     """alpha * A @ B + beta * C in float64 from the exact input values (B given as its N x K
     storage; uint16 arrays are bf16 bit patterns, decoded exactly)."""
-    ref = alpha * (as_f64(a) @ as_f64(b_nk).T)
+    ref = alpha * (as_f64(a) @ np.swapaxes(as_f64(b_nk), -1, -2))  # [batch,] M x N
     if c is not None and beta != 0:
         ref += beta * as_f64(c)
     return ref
@@ -67,12 +73,12 @@ def check_output(d: np.ndarray, ref: np.ndarray, d_dtype: str) -> tuple[float, b
     return err, bool(np.isfinite(as_f64(d)).all() and err <= REL_TOL[d_dtype])
 
 
-def tflops(m: int, n: int, k: int, ms: float) -> float:
-    """2*m*n*k floating-point operations in `ms` milliseconds, in TFLOP/s."""
-    return 2.0 * m * n * k / (ms * 1e-3) / 1e12
+def tflops(m: int, n: int, k: int, ms: float, batch: int = 1) -> float:
+    """2*batch*m*n*k floating-point operations in `ms` milliseconds, in TFLOP/s."""
+    return 2.0 * batch * m * n * k / (ms * 1e-3) / 1e12
 
 
-def _check_spec(spec, m: int, n: int, k: int) -> None:
+def _check_spec(spec, m: int, n: int, k: int, batch: int = 1) -> None:
     """Refuse what this runner cannot feed: other dtypes/layouts, non-positive sizes, i32 overflow."""
     for fld, allowed in SUPPORTED.items():
         if getattr(spec, fld) not in allowed:
@@ -86,6 +92,14 @@ def _check_spec(spec, m: int, n: int, k: int) -> None:
     for name, v in (("M", m), ("N", n), ("K", k)):
         if v <= 0 or v >= 2**31:
             raise LassError(f"{name} = {v}: expected 1 <= {name} < 2^31 (passed as i32)")
+    if batch != 1 and not getattr(spec, "batched", False):
+        raise LassError(f"kernel '{spec.name}' is not batched (2-d operands): expected batch = 1, got {batch}")
+    if batch <= 0 or batch > 65535:
+        raise LassError(f"batch = {batch}: expected 1 <= batch <= 65535 (the grid's z dimension)")
+    if getattr(spec, "batched", False):
+        for name, v in (("M*K", m * k), ("N*K", n * k), ("M*N", m * n)):
+            if v >= 2**31:
+                raise LassError(f"{name} = {v}: the batch strides are i32; expected {name} < 2^31")
 
 
 def _torch_cuda():
@@ -141,23 +155,26 @@ def _cublas(torch, a, b_nk, c, alpha, beta, d_dtype, ref, warmup, iters) -> dict
     swapped problem D^T = B^T . A^T (a = B's N x K storage, b_nk = A, c and ref transposed), whose
     row-major N x M output is D column-major: the same product, layouts and flops as the kernel's."""
     ta = _to_torch(torch, a)
-    tb = _to_torch(torch, b_nk).t()  # K x N view of an N x K contiguous tensor: column-major B
+    tb = _to_torch(torch, b_nk).transpose(-1, -2)  # K x N view of an N x K contiguous tensor: column-major B
     tc = _to_torch(torch, c) if c is not None else None
     f32 = torch.float32
     in_name = "bf16" if a.dtype == BF16 else "f16"
+    batched = a.ndim == 3  # [batch, M, K]: torch.bmm / baddbmm, one cuBLAS batched call
+    mm, addmm = (torch.bmm, torch.baddbmm) if batched else (torch.mm, torch.addmm)
+    mm_name, addmm_name = ("torch.bmm", "torch.baddbmm") if batched else ("torch.mm", "torch.addmm")
     candidates = []
     if d_dtype == "f32" and beta == 0:
-        candidates.append(("torch.mm(out_dtype=float32)", lambda: torch.mm(ta, tb, out_dtype=f32)))
+        candidates.append((f"{mm_name}(out_dtype=float32)", lambda: mm(ta, tb, out_dtype=f32)))
     if d_dtype == "f32" and beta != 0:
-        candidates.append(("torch.addmm(out_dtype=float32)",
-                           lambda: torch.addmm(tc, ta, tb, beta=beta, alpha=alpha, out_dtype=f32)))
-    plain = f"torch.matmul ({in_name} out)"
+        candidates.append((f"{addmm_name}(out_dtype=float32)",
+                           lambda: addmm(tc, ta, tb, beta=beta, alpha=alpha, out_dtype=f32)))
+    plain = f"{mm_name if batched else 'torch.matmul'} ({in_name} out)"
     if beta == 0:
         candidates.append((plain, lambda: torch.matmul(ta, tb)))
     else:
         tc_in = tc.to(ta.dtype)
-        candidates.append((f"torch.addmm ({in_name} out)",
-                           lambda: torch.addmm(tc_in, ta, tb, beta=beta, alpha=alpha)))
+        candidates.append((f"{addmm_name} ({in_name} out)",
+                           lambda: addmm(tc_in, ta, tb, beta=beta, alpha=alpha)))
     for label, fn in candidates:
         try:
             out = fn()
@@ -187,31 +204,37 @@ def _release(buffers, module) -> None:
 
 def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: float = 0.0,
              check: bool = True, bench: bool = False, warmup: int = 10, iters: int = 50,
-             seed: int | None = None, cublas: bool = True) -> dict:
+             seed: int | None = None, cublas: bool = True, batch: int = 1) -> dict:
     """Load `ptx`, run kernel `spec.name` on fresh random data, check it and/or time it.
 
     check: one launch into a NaN-poisoned D (or random C when beta != 0), compared with a float64
     reference; sets rel_err and ok.  bench: median of `iters` event-timed launches after `warmup`;
     sets ms_median and tflops, and with torch+CUDA also cublas_ms, cublas_tflops and ratio
     (lasscc TFLOP/s / cuBLAS TFLOP/s).  Always sets regs and local_bytes (spills) from the driver.
+    batch: GEMMs of a batched kernel (spec.batched; grid z); its arrays are [batch, ...] (see above).
     """
-    _check_spec(spec, m, n, k)
+    batch = int(batch)
+    _check_spec(spec, m, n, k, batch)
+    batched = bool(getattr(spec, "batched", False))
+    lead = (batch,) if batched else ()  # batched kernels: always a leading batch dimension
+    bsz = batch if batched else 1
     torch = _torch_cuda() if bench and cublas else None  # before our context: see _torch_cuda
     cuda.context()
     d_np = NP_DTYPE[spec.d_dtype]
     col = spec.d_layout == "col"  # D stored N x M row-major (element (i, j) at j*M + i)
-    d_shape = (n, m) if col else (m, n)
-    grid, block = spec.grid(m, n), (spec.threads, 1, 1)
+    d_shape = lead + ((n, m) if col else (m, n))
+    grid, block = (spec.grid(m, n, batch) if batched else spec.grid(m, n)), (spec.threads, 1, 1)
     result: dict = {"name": spec.name, "m": m, "n": n, "k": k, "alpha": alpha, "beta": beta,
                     "ab_dtype": spec.a_dtype, "d_dtype": spec.d_dtype, "d_layout": spec.d_layout, "grid": grid,
                     "block": block, "smem_bytes": spec.smem_bytes, "rel_err": None, "ok": None,
-                    "tol": REL_TOL[spec.d_dtype]}
+                    "tol": REL_TOL[spec.d_dtype], "batch": bsz}
 
     rng = np.random.default_rng(seed)
-    a = random_operand(rng, (m, k), spec.a_dtype)
-    b_nk = random_operand(rng, (n, k), spec.b_dtype)
-    c = random_operand(rng, (m, n), spec.d_dtype) if beta != 0 else None  # C[i, j], M x N
-    c_store = np.ascontiguousarray(c.T) if col and c is not None else c  # C in D's memory order
+    a = random_operand(rng, lead + (m, k), spec.a_dtype)
+    b_nk = random_operand(rng, lead + (n, k), spec.b_dtype)
+    c = random_operand(rng, lead + (m, n), spec.d_dtype) if beta != 0 else None  # C[.., i, j], M x N
+    # C in D's memory order
+    c_store = np.ascontiguousarray(np.swapaxes(c, -1, -2)) if col and c is not None else c
     module, buffers, ref = None, [], None
     try:
         module = cuda.load_module(ptx)
@@ -221,7 +244,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         result.update(regs=attrs["regs"], local_bytes=attrs["local_bytes"], static_smem_bytes=attrs["static_smem_bytes"])
 
         buffers = [cuda.DeviceBuffer.from_array(a), cuda.DeviceBuffer.from_array(b_nk),
-                   cuda.DeviceBuffer.alloc(m * n * np.dtype(d_np).itemsize)]
+                   cuda.DeviceBuffer.alloc(bsz * m * n * np.dtype(d_np).itemsize)]
         d_buf = buffers[2]
         # the kernel's order: (B, A, D, N, M, K, ...) for a column-major D (swap_ab)
         kargs = spec.launch_args(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta)
@@ -238,7 +261,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
             cuda.synchronize()
             d = d_buf.download(d_shape, d_np)
             if col:
-                d = d.T  # the user's M x N view of the column-major D
+                d = np.swapaxes(d, -1, -2)  # the user's M x N view of the column-major D
             ref = reference(a, b_nk, c, alpha, beta)
             result["rel_err"], result["ok"] = check_output(d, ref, spec.d_dtype)
         if bench:
@@ -247,7 +270,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
             times = cuda.time_launches(launch, warmup, iters)
             result["ms_median"] = statistics.median(times)
             result["ms_min"] = min(times)
-            result["tflops"] = tflops(m, n, k, result["ms_median"])
+            result["tflops"] = tflops(m, n, k, result["ms_median"], bsz)
     finally:
         _release(buffers, module)
 
@@ -255,13 +278,14 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         if ref is None:
             ref = reference(a, b_nk, c, alpha, beta)
         if col:  # the same swapped product: N x M row-major output = D column-major
-            cb = _cublas(torch, b_nk, a, c_store, alpha, beta, spec.d_dtype, ref.T, warmup, iters)
+            cb = _cublas(torch, b_nk, a, c_store, alpha, beta, spec.d_dtype, np.swapaxes(ref, -1, -2),
+                         warmup, iters)
             if cb:
                 cb["cublas_op"] += " [D^T = B^T.A^T]"
         else:
             cb = _cublas(torch, a, b_nk, c, alpha, beta, spec.d_dtype, ref, warmup, iters)
         if cb:
-            cb["cublas_tflops"] = tflops(m, n, k, cb["cublas_ms"])
+            cb["cublas_tflops"] = tflops(m, n, k, cb["cublas_ms"], bsz)
             cb["ratio"] = result["tflops"] / cb["cublas_tflops"]
             result.update(cb)
         cuda.context()  # torch may have changed the current context; put ours (the same) back
@@ -273,7 +297,8 @@ def format_report(result: dict, m: int, n: int, k: int) -> str:
     ab = result.get("ab_dtype", "f16")
     ab_text = f"  A/B {ab}" if ab != "f16" else ""  # f16 inputs: the line as it always was
     d_text = " col-major" if result.get("d_layout") == "col" else ""  # row-major D: as it always was
-    lines = [f"{result.get('name', 'kernel')}  M={m} N={n} K={k}{ab_text}  D {result.get('d_dtype', '?')}{d_text}"
+    batch_text = f"  batch={result['batch']}" if result.get("batch", 1) > 1 else ""
+    lines = [f"{result.get('name', 'kernel')}  M={m} N={n} K={k}{batch_text}{ab_text}  D {result.get('d_dtype', '?')}{d_text}"
              f"  grid {result.get('grid')} block {result.get('block')} smem {result.get('smem_bytes', 0) // 1024} KB"
              f"  regs {result.get('regs', '?')} spill {result.get('local_bytes', '?')} B"]
     if result.get("ok") is not None:

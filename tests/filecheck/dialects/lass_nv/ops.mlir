@@ -13,6 +13,15 @@ func.func @ids() -> (i32, i32) {
   func.return %tid, %bid : i32, i32
 }
 
+// The batch of a batched GEMM: %ctaid.z.
+// CHECK-LABEL: func.func @batch_id()
+// CHECK-NEXT:    %z = lass_nv.block_id {dim = "z"}
+// CHECK-NEXT:    func.return %z : i32
+func.func @batch_id() -> i32 {
+  %z = lass_nv.block_id {dim = "z"}
+  func.return %z : i32
+}
+
 // CHECK-LABEL: func.func @async_copy(
 // CHECK-SAME:    %A: memref<?x?xf16>, %off: i32, %dst: i32, %pred: i1)
 // CHECK-NEXT:    lass_nv.cp_async %A[%off], %dst, %pred {bytes = 16 : i64} : memref<?x?xf16>

@@ -46,3 +46,18 @@ func.func @rectangular(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %M: i32, %N: i3
   %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<64x16xf16>, !lass_tb.tile<32x16xf16>, !lass_tb.acc<64x32xf32>
   func.return
 }
+
+// Batched GEMM: the block's batch (grid z) and the 2-d views of one batch of 3-d operands.
+// CHECK-LABEL: func.func @batched(
+// CHECK-NEXT:    %batch = lass_tb.batch_index
+// CHECK-NEXT:    %A_b = lass_tb.batch_view %A[%batch], %sa : memref<?x?x?xf16> -> memref<?x?xf16>
+// CHECK-NEXT:    %B_b = lass_tb.batch_view %B[%batch], %sb : memref<?x?x?xf16, strided<[?, 1, ?]>> -> memref<?x?xf16, strided<[1, ?]>>
+// CHECK-NEXT:    %D_b = lass_tb.batch_view %D[%batch], %sd : memref<?x?x?xf32> -> memref<?x?xf32>
+// CHECK-NEXT:    func.return
+func.func @batched(%A: memref<?x?x?xf16>, %B: memref<?x?x?xf16, strided<[?, 1, ?]>>, %D: memref<?x?x?xf32>, %sa: i32, %sb: i32, %sd: i32) {
+  %batch = lass_tb.batch_index
+  %A_b = lass_tb.batch_view %A[%batch], %sa : memref<?x?x?xf16> -> memref<?x?xf16>
+  %B_b = lass_tb.batch_view %B[%batch], %sb : memref<?x?x?xf16, strided<[?, 1, ?]>> -> memref<?x?xf16, strided<[1, ?]>>
+  %D_b = lass_tb.batch_view %D[%batch], %sd : memref<?x?x?xf32> -> memref<?x?xf32>
+  func.return
+}
