@@ -22,6 +22,13 @@ Column-major D: after lasscc-tile-threadblock such a kernel (marked `lass.swap_a
 D^T = B^T . A^T; execute_kernel still takes the user's (M, N, K, A, B, D) and binds (B, A, D, N, M,
 K) to its parameters, the way the GPU launcher does (KernelSpec.launch_args).
 
+Batched kernels (3-d batch-first memrefs at level 0, `lass.batched` after the passes): execute_kernel's
+`batch` argument (default 1) is the grid z; the arrays hold `batch` matrices packed one after the
+other (any shape of that size: run_check passes [batch, M, K] ...); lass.gemm does one product per
+batch; lass_tb.batch_index / lass_nv.block_id {dim = "z"} give the block's z, lass_tb.batch_view a
+view of the kernel argument from element index * stride on, bounds-checked against the whole
+argument.  The grid is run one z at a time.  A non-batched kernel refuses batch > 1.
+
 Grid: ceil(M/BM) * ceil(N/BN) blocks (BM, BN from `lass.config`), run in batches of several
 blocks vectorised together (`blocks_per_batch`).  Each batch has its own shared memory
 (`SharedMemory`: the configured `stages * (BM + BN) * BK * 2` bytes per block) with the
