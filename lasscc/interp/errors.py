@@ -8,7 +8,8 @@ Races name both ops involved; per-thread errors name the block and thread.
 
 from __future__ import annotations
 
-from lasscc.diagnostics import LassError, op_location
+from lasscc.diagnostics import LassError
+from lasscc.source import op_location
 
 
 class InterpError(LassError):
@@ -61,15 +62,7 @@ def op_text(op, limit: int = 160) -> str:
 
 def source_location(op) -> str | None:
     """Where the op (or its nearest located ancestor) was written, when the parser recorded it."""
-    loc = getattr(op, "_lass_loc", None)
-    if loc:
-        return loc
-    try:
-        from lasscc.source import op_location as _src_location
-
-        loc = _src_location(op)
-    except Exception:  # the locating parser is optional
-        return None
+    loc = op_location(op)
     return None if not loc or loc.startswith("<unknown") else loc
 
 
