@@ -134,15 +134,19 @@ def _shape_text(val, name: str) -> str | None:
 
 
 def apply_overrides(module, threadblock=None, warp=None, stages=None, raster=None, arch: str = "sm_80",
-                    filename: str = "<input>") -> None:
-    """The CLI's --threadblock/--warp/--stages/--raster on a parsed module (same checks, same text)."""
+                    filename: str = "<input>", prefetch=None) -> None:
+    """The CLI's --threadblock/--warp/--stages/--raster/--prefetch on a parsed module (same checks, same text)."""
     from lasscc.cli import _apply_overrides
 
     for name, val in (("stages", stages), ("raster", raster)):
         if val is not None and (isinstance(val, bool) or not isinstance(val, int)):
             raise CompileError(f"option --{name}: expected a positive integer, got {val!r}")
+    if prefetch is not None:
+        if prefetch not in (0, 1, False, True):
+            raise CompileError(f"option --prefetch: expected 0 or 1 (or a bool), got {prefetch!r}")
+        prefetch = int(prefetch)
     args = _Options(threadblock=_shape_text(threadblock, "threadblock"), warp=_shape_text(warp, "warp"),
-                    stages=stages, raster=raster, arch=arch, file=filename)
+                    stages=stages, raster=raster, prefetch=prefetch, arch=arch, file=filename)
     _apply_overrides(module, args)
 
 
@@ -213,11 +217,12 @@ def gemm_info(module, filename: str = "<input>") -> GemmInfo:
 
 
 def compile(source, arch: str = "sm_80", *, threadblock=None, warp=None, stages: int | None = None,
-            raster: int | None = None, cache: bool = True, dump_dir=None, filename: str | None = None) -> Kernel:
+            raster: int | None = None, prefetch=None, cache: bool = True, dump_dir=None,
+            filename: str | None = None) -> Kernel:
     """Compile a `lass.gemm` (or any lasscc dump) given as a path or as MLIR text.
 
-    threadblock / warp ((M, N, K) or 'MxNxK'), stages and raster override the op's config like the
-    CLI options.  dump_dir writes the numbered dumps (also on a cache hit).  Raises CompileError.
+    threadblock / warp ((M, N, K) or 'MxNxK'), stages, raster and prefetch (0/1) override the op's
+    config like the CLI options.  dump_dir writes the numbered dumps (also on a cache hit).  Raises CompileError.
     """
     if arch not in ARCHS:
         raise CompileError(f"arch: expected one of {', '.join(ARCHS)}, got {arch!r}")
@@ -227,7 +232,7 @@ def compile(source, arch: str = "sm_80", *, threadblock=None, warp=None, stages:
 
         text, fname = _source_text(source, filename)
         module = parse_mlir(text, fname)
-        apply_overrides(module, threadblock, warp, stages, raster, arch, fname)
+        apply_overrides(module, threadblock, warp, stages, raster, arch, fname, prefetch)
         input_text = str(module)
         res = cached_compile(module, arch, fname, Path(dump_dir) if dump_dir is not None else None, use_cache=cache)
     except CompileError:
@@ -354,7 +359,7 @@ def _unsupported_param(msg: str) -> str | None:
 
 def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
          threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8, arch: str = "sm_80",
-         *, name: str = "gemm", cache: bool = True, dump_dir=None, d_layout: str = "row") -> Kernel:
+         *, name: str = "gemm", cache: bool = True, dump_dir=None, d_layout: str = "row", prefetch=None) -> Kernel:
     """Compile a GEMM from dtypes, layout and tiling, without a file (gemm_mlir writes the text).
 
     layout gives A and B (BLAS letters); d_layout gives D: 'row' (M x N row-major) or 'col'
@@ -365,7 +370,7 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
     text = gemm_mlir(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
                      d_layout=d_layout)
     try:
-        return compile(text, arch, cache=cache, dump_dir=dump_dir, filename="<lasscc.gemm>")
+        return compile(text, arch, cache=cache, dump_dir=dump_dir, filename="<lasscc.gemm>", prefetch=prefetch)
     except CompileError as e:
         param = _unsupported_param(str(e))
         if param is None:

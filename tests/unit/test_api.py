@@ -340,3 +340,12 @@ def test_gpu_cupy_in_place():
     dd = cp.zeros((128, 128), dtype=cp.float32)
     k(da, db, dd, sync=True)
     assert np.linalg.norm(cp.asnumpy(dd) - _ref(a, b)) / np.linalg.norm(_ref(a, b)) < 1e-3
+
+
+def test_prefetch_option():
+    import lasscc
+
+    k = lasscc.gemm(threadblock=(128, 256, 32), stages=4, prefetch=True, cache=False)
+    assert k.config.prefetch == 1 and "prefetch = 1" in k.ir("tile-threadblock")
+    with pytest.raises(lasscc.CompileError, match="option --prefetch: expected 0 or 1"):
+        lasscc.gemm(prefetch=3, cache=False)
