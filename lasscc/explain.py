@@ -246,13 +246,14 @@ def raster_order(tiles_m: int, tiles_n: int, group: int):
 
 
 def warp_grid(cfg):
-    """[warps_m, warps_n] warp id owning each warp tile (lasscc-warp-mma: warp_m = warp % (BM/WM),
-    warp_n = warp / (BM/WM))."""
+    """[warps_m, warps_n] warp id owning each warp tile (lasscc.layout.warp_tile_coord)."""
     import numpy as np
+
+    from lasscc.layout import warp_tile_coord
 
     grid = np.full((cfg.warps_m, cfg.warps_n), -1)
     for w in range(cfg.warps_m * cfg.warps_n):
-        grid[w % cfg.warps_m, w // cfg.warps_m] = w
+        grid[warp_tile_coord(w, cfg.warps_m)] = w
     return grid
 
 

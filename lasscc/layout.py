@@ -29,20 +29,24 @@ SWIZZLE_BASE = 4  # M: 16-byte atoms are kept whole (log2 ACCESS_BYTES)
 SWIZZLE_SHIFT = 3  # S: XOR source sits 3 bits above the permuted bits
 
 
+def swizzle(x, bits=SWIZZLE_BITS, base=SWIZZLE_BASE, shift=SWIZZLE_SHIFT):
+    """Swizzle<bits, base, shift> of offset `x` (int or numpy array): bits [base, base+bits) are
+    XORed with bits [base+shift, base+shift+bits).  The one formula behind `lass_smem.swizzle`."""
+    return x ^ (((x >> (base + shift)) & ((1 << bits) - 1)) << base)
+
+
 def swizzle_chunk(chunk):
     """Physical 16-byte chunk index of logical chunk index `chunk` (int or numpy array).
 
     A bijection on every range [0, 8*n): only the low 3 bits change, and they change by a value
     that depends only on the bits above them.
     """
-    mask = (1 << SWIZZLE_BITS) - 1
-    return chunk ^ ((chunk >> SWIZZLE_SHIFT) & mask)
+    return swizzle(chunk, base=0)
 
 
 def swizzle_byte_offset(byte_offset):
     """Physical byte offset of a logical byte offset (16-byte granules move as a whole)."""
-    chunk = byte_offset >> SWIZZLE_BASE
-    return (swizzle_chunk(chunk) << SWIZZLE_BASE) | (byte_offset & ((1 << SWIZZLE_BASE) - 1))
+    return swizzle(byte_offset)
 
 
 def kmajor_tile_offset(row, k, row_elems, elem_bytes, swizzled=True):
@@ -120,6 +124,13 @@ def copy_iterations(rows, row_elems, elem_bytes, threads):
     """Number of 16-byte accesses each thread makes to copy a rows x row_elems tile."""
     chunks = rows * row_elems * elem_bytes // ACCESS_BYTES
     return -(-chunks // threads)
+
+
+# ---- warps in a threadblock -------------------------------------------------------------------
+def warp_tile_coord(warp, warps_m):
+    """(warp_m, warp_n) of the warp tile that warp `warp` computes (lasscc-warp-mma): warps walk
+    the threadblock's warp grid column-major, warp_m = warp % warps_m."""
+    return warp % warps_m, warp // warps_m
 
 
 # ---- threadblock rasterization ----------------------------------------------------------------

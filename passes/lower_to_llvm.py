@@ -168,7 +168,7 @@ class _Lowerer:
             self.lower_if(op)
         elif isinstance(op, func.ReturnOp):
             self.emit(llvm.ReturnOp())
-        elif isinstance(op, lass_smem.SwizzleOp):
+        elif isinstance(op, lass_smem.SwizzleOp):  # lasscc.layout.swizzle, in IR
             bits, base, shift = op.params()
             x = self.v(op.logical)
             hi = self.emit(llvm.LShrOp(x, self.const(base + shift)))

@@ -78,6 +78,7 @@ class _WarpLowering:
         self.lane.name_hint = "lane"
         warp = b.shr(self.tid, 5)
         warp.name_hint = "warp"
+        # lasscc.layout.warp_tile_coord, in IR
         wm0 = b.mul(b.rem(warp, cfg.warps_m), cfg.warp[0])
         wn0 = b.mul(b.div(warp, cfg.warps_m), cfg.warp[1])
         wm0.name_hint, wn0.name_hint = "warp_m0", "warp_n0"

@@ -516,10 +516,7 @@ def _load_frag_b(ex, op, vals):
 # ---- lass_smem ---------------------------------------------------------------------------------------
 @handler("lass_smem.swizzle")
 def _swizzle(ex: Executor, op, vals):
-    bits, base, shift = op.params()
-    mask = (1 << bits) - 1
-    x = vals[0]
-    return [wrap(x ^ (((x >> (base + shift)) & mask) << base), 32)]
+    return [wrap(Lay.swizzle(vals[0], *op.params()), 32)]
 
 
 # ---- lass_nv -----------------------------------------------------------------------------------------

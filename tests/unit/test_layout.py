@@ -444,3 +444,21 @@ def test_hardware_constants():
     assert L.SMEM_WAVEFRONT_BYTES == 128
     assert L.ACCESS_BYTES == 16
     assert (L.SWIZZLE_BITS, L.SWIZZLE_BASE, L.SWIZZLE_SHIFT) == (3, 4, 3)
+
+
+def test_swizzle_general_form_matches_the_fixed_one():
+    import numpy as np
+
+    from lasscc.layout import swizzle, swizzle_byte_offset, swizzle_chunk
+
+    x = np.arange(1 << 12)
+    assert np.array_equal(swizzle(x), swizzle_byte_offset(x))
+    assert np.array_equal(swizzle(x, base=0), swizzle_chunk(x))
+    assert sorted(swizzle(x, 2, 4, 3)) == list(x)  # any Swizzle<B,M,S> with S >= B is a bijection
+
+
+def test_warp_tile_coord_covers_the_warp_grid():
+    from lasscc.layout import warp_tile_coord
+
+    assert sorted(warp_tile_coord(w, 2) for w in range(8)) == [(m, n) for m in range(2) for n in range(4)]
+    assert warp_tile_coord(3, 2) == (1, 1)
