@@ -49,6 +49,41 @@ def swizzle_byte_offset(byte_offset):
     return swizzle(byte_offset)
 
 
+# XOR-period of Swizzle<3,4,3>: it reads bits [7, 10) and writes bits [4, 7), so adding a multiple
+# of 2**10 bytes commutes with it.
+SWIZZLE_PERIOD_BYTES = 1 << (SWIZZLE_BASE + SWIZZLE_SHIFT + SWIZZLE_BITS)
+
+
+def swizzle_offset_split(row_const, k_const_bytes, row_bytes, lane_k_bytes_max):
+    """Split the swizzled address of a K-major element into a loop-invariant register and constants.
+
+    The address of (row_var + row_const, k_var + k_const) is `swizzle(x + k_const_bytes +
+    row_const * row_bytes)` with x = row_var * row_bytes + k_var_bytes.  Returns (xor_c, add_c) with
+
+        swizzle(x + k_const_bytes + row_const * row_bytes) == (swizzle(x) ^ xor_c) + add_c
+
+    for every x of that form whose k part lies in [0, lane_k_bytes_max], or None when the identity
+    does not hold.  It holds when (1) rows are a power of two bytes, so the row part of x only has
+    bits >= log2(row_bytes); (2) k_const_bytes is a multiple of the smallest power of two above
+    lane_k_bytes_max and below row_bytes, so x + k_const_bytes == x ^ k_const_bytes (no carries) and
+    the swizzle, being XOR-linear, gives swizzle(x) ^ swizzle(k_const_bytes); (3) row_const *
+    row_bytes is a multiple of SWIZZLE_PERIOD_BYTES, so it commutes with the swizzle.  This is
+    CUTLASS's warp iterator trick (reference 000/003): one base register per k-group, the m/n
+    fragments at immediate offsets.
+    """
+    if row_bytes <= 0 or row_bytes & (row_bytes - 1):
+        return None
+    add_c = row_const * row_bytes
+    if add_c % SWIZZLE_PERIOD_BYTES:
+        return None
+    lane_span = 1
+    while lane_span <= lane_k_bytes_max:
+        lane_span <<= 1
+    if k_const_bytes % lane_span or not 0 <= k_const_bytes < row_bytes:
+        return None
+    return swizzle(k_const_bytes), add_c
+
+
 def kmajor_tile_offset(row, k, row_elems, elem_bytes, swizzled=True):
     """Byte offset of element (row, k) in a K-major SMEM tile with `row_elems` elements per row.
 

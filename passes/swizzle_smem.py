@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from lasscc.dialects import lass_nv, lass_pipe, lass_smem, lass_warp
 from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -41,6 +41,7 @@ from lasscc.layout import (
     SWIZZLE_SHIFT,
     WARP_SIZE,
     copy_iterations,
+    swizzle_offset_split,
 )
 from lasscc.source import op_location
 
@@ -80,25 +81,49 @@ class _Swizzler:
         for v, n in ((self.a_row, "lds_a_row"), (self.a_k, "lds_a_k"), (self.b_row, "lds_b_row"), (self.b_k, "lds_b_k")):
             v.name_hint = n
 
-    def addr(self, b: Builder, ring: SSAValue, slot: SSAValue, row: SSAValue, k: SSAValue) -> SSAValue:
-        """Shared byte address of element (row, k) of ring[slot]."""
+    def addr(self, b: Builder, ring: SSAValue, slot: SSAValue, row: SSAValue, k: SSAValue,
+             lane_k_bytes_max: int | None = None) -> SSAValue:
+        """Shared byte address of element (row, k) of ring[slot].
+
+        Constant parts of `row` and `k` (an `arith.addi` of a constant, or a constant) are taken out
+        of the swizzle where lasscc.layout.swizzle_offset_split proves it exact (`k` varies over at
+        most `lane_k_bytes_max` bytes besides its constant): the swizzled variable part is then
+        loop-invariant, one register serves every fragment of a k-group, and the row constant
+        becomes an immediate offset of the access.
+        """
         rt: lass_pipe.RingType = ring.type
         _, _, bk = rt.get_shape()
         eb = rt.element_type.bitwidth // 8
-        logical = b.add(b.mul(row, bk * eb), b.mul(k, eb))
+        if not isinstance(ring.owner, lass_pipe.RingOp):
+            raise PassFailedException(
+                f"{op_location(self.fn)}: error: expected rings made by lass_pipe.ring in the kernel (their SMEM "
+                "offset is static), got a ring passed in from outside"
+            )
+        row_var, row_c = _split_const(row)
+        k_var, k_c = _split_const(k)
+        split = None
+        if self.swizzle and lane_k_bytes_max is not None:
+            split = swizzle_offset_split(row_c, k_c * eb, bk * eb, lane_k_bytes_max)
+        elif self.swizzle:
+            split = swizzle_offset_split(row_c, 0, bk * eb, 0) if k_c == 0 else None
+        if split is None:  # the whole offset through the swizzle
+            row_var, row_c, k_var, k_c, split = row, 0, k, 0, (0, 0)
+        xor_c, add_c = split
+        logical = b.mul(row_var, bk * eb) if row_var is not None else b.c(0)
+        if k_var is not None:
+            logical = b.add(logical, b.mul(k_var, eb))
         phys = logical
         if self.swizzle:
             phys = b.v(lass_smem.SwizzleOp.build(
                 operands=[logical], result_types=[i32],
                 attributes={"bits": IntegerAttr(SWIZZLE_BITS, 64), "base": IntegerAttr(SWIZZLE_BASE, 64),
                             "shift": IntegerAttr(SWIZZLE_SHIFT, 64)}))
-        if not isinstance(ring.owner, lass_pipe.RingOp):
-            raise PassFailedException(
-                f"{op_location(self.fn)}: error: expected rings made by lass_pipe.ring in the kernel (their SMEM "
-                "offset is static), got a ring passed in from outside"
-            )
+        else:
+            add_c = row_c * bk * eb + k_c * eb
+        if xor_c:
+            phys = b.v(arith.XOrIOp(phys, b.c(xor_c)))
         offset = ring.owner.offset.value.data
-        return b.add(b.add(phys, b.mul(slot, rt.tile_bytes())), offset)
+        return b.add(b.add(phys, b.add(b.mul(slot, rt.tile_bytes()), offset)), add_c)
 
     def chunks(self, b: Builder, ring_t: lass_pipe.RingType):
         """[(row, k)] of this thread's 16-byte accesses of one tile (lasscc.layout.copy_thread_map)."""
@@ -139,7 +164,9 @@ class _Swizzler:
         if isinstance(op, (lass_warp.LoadFragAOp, lass_warp.LoadFragBOp)):
             is_a = isinstance(op, lass_warp.LoadFragAOp)
             lr, lk = (self.a_row, self.a_k) if is_a else (self.b_row, self.b_k)
-            addr = self.addr(b, op.ring, op.slot, b.add(op.row, lr), b.add(op.k, lk))
+            # the lane's k offset (lr, lk: lasscc.layout.ldmatrix_*_lane_src) is 0 or 8 elements
+            row, k = _add_var(b, op.row, lr), _add_var(b, op.k, lk)
+            addr = self.addr(b, op.ring, op.slot, row, k, lane_k_bytes_max=ACCESS_BYTES)
             ld = b.insert(lass_nv.LdmatrixX4Op.build(operands=[addr], result_types=[i32] * 4))
             for old, new in zip(op.results, ld.results):
                 old.replace_all_uses_with(new)
@@ -184,6 +211,24 @@ class _Swizzler:
                 raise PassFailedException(f"{op_location(user)}: error: unexpected use of a ring by '{user.name}'")
             ring.detach()
             ring.erase()
+
+
+def _split_const(v: SSAValue) -> tuple[SSAValue | None, int]:
+    """v as (variable part or None, integer constant): `x + c`, `c` or `x`."""
+    owner = v.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return None, owner.value.value.data
+    if isinstance(owner, arith.AddiOp):
+        for var, c in ((owner.lhs, owner.rhs), (owner.rhs, owner.lhs)):
+            if isinstance(c.owner, arith.ConstantOp) and isinstance(c.owner.value, IntegerAttr):
+                return var, c.owner.value.value.data
+    return v, 0
+
+
+def _add_var(b: Builder, v: SSAValue, lane: SSAValue) -> SSAValue:
+    """v + lane, written as (variable part + lane) + constant so `addr` can split the constant off."""
+    var, c = _split_const(v)
+    return b.add(lane if var is None else b.add(var, lane), c)
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ from lasscc.source import op_location
 # tile and BK = 64 (4 k-groups) ptxas 13.0 then spills (255 registers + 48 B stack, sm_80 and
 # sm_90a); with BK = 32 (2 k-groups) it fits in 252 and lifts 128x256x32 from 326 to 424 TFLOP/s
 # (H200, BENCHMARKS.md).  Above this many k-groups per tile the prefetch is left out.
-PREFETCH_MAX_KGROUPS = 2
+PREFETCH_MAX_KGROUPS = 4
 
 
 def serpentine(mi_count: int, ni_count: int) -> list[tuple[int, int]]:
