@@ -44,10 +44,11 @@ from lasscc.config import GemmConfig
 from lasscc.layout import MMA_K, MMA_M, MMA_N, WARP_SIZE
 from lasscc.source import op_location
 
-# The cross-stage prefetch keeps a third fragment set live across the barrier.  With a 64x64 warp
-# tile and BK = 64 (4 k-groups) ptxas 13.0 then spills (255 registers + 48 B stack, sm_80 and
-# sm_90a); with BK = 32 (2 k-groups) it fits in 252 and lifts 128x256x32 from 326 to 424 TFLOP/s
-# (H200, BENCHMARKS.md).  Above this many k-groups per tile the prefetch is left out.
+# The cross-stage prefetch keeps a third fragment set live across the barrier.  Before
+# lasscc-swizzle-smem took the constant offsets out of the swizzle (one address register per
+# k-group instead of one per fragment), 64x64 warp tiles with BK = 64 (4 k-groups) spilled under
+# ptxas 13.0; now 128x256x64 fits in 254 registers without spills (BENCHMARKS.md).  Above this many
+# k-groups per tile the prefetch is left out.
 PREFETCH_MAX_KGROUPS = 4
 
 

@@ -462,3 +462,37 @@ def test_warp_tile_coord_covers_the_warp_grid():
 
     assert sorted(warp_tile_coord(w, 2) for w in range(8)) == [(m, n) for m in range(2) for n in range(4)]
     assert warp_tile_coord(3, 2) == (1, 1)
+
+
+# ---- swizzle_offset_split: constants out of the swizzle ------------------------------------------
+@pytest.mark.parametrize("row_bytes", [32, 64, 128, 256, 512])
+def test_swizzle_offset_split_exact(row_bytes):
+    """(swizzle(x) ^ xor_c) + add_c == swizzle(x + k_const + row_const * row_bytes) for every lane
+    offset x an ldmatrix row address can have (row any, k part 0 or 16 bytes)."""
+    from lasscc.layout import swizzle, swizzle_offset_split
+
+    rows = np.arange(0, 64)[:, None]
+    lane_k = np.array([0, 16])[None, :]
+    x = rows * row_bytes + lane_k
+    checked = 0
+    for row_const in range(0, 130, 2):
+        for k_const in range(0, row_bytes, 16):
+            split = swizzle_offset_split(row_const, k_const, row_bytes, 16)
+            if split is None:
+                continue
+            xor_c, add_c = split
+            want = swizzle(x + k_const + row_const * row_bytes)
+            assert np.array_equal((swizzle(x) ^ xor_c) + add_c, want), (row_const, k_const)
+            checked += 1
+    assert checked > 0
+
+
+def test_swizzle_offset_split_refuses_inexact():
+    from lasscc.layout import swizzle_offset_split
+
+    assert swizzle_offset_split(0, 16, 64, 16) is None  # k constant overlaps the lane's 16-byte offset
+    assert swizzle_offset_split(1, 0, 64, 16) is None  # 64 bytes: not a multiple of the 1024-byte period
+    assert swizzle_offset_split(0, 0, 96, 16) is None  # rows not a power of two bytes
+    assert swizzle_offset_split(0, 64, 64, 16) is None  # constant leaves the row
+    assert swizzle_offset_split(16, 32, 64, 16) == (32, 1024)
+    assert swizzle_offset_split(0, 128, 256, 16) == (128 ^ (1 << 4), 0)  # bit 7 also moves the XOR source

@@ -69,20 +69,21 @@
 // CHECK-NEXT:    [[GR1:%[0-9]+]] = arith.addi %m0, [[R1]] : i32
 // CHECK-NEXT:    [[GRK1:%[0-9]+]] = arith.muli [[GR1]], %K : i32
 // CHECK-NEXT:    [[G1:%[0-9]+]] = arith.addi [[GRK1]], [[GK]] : i32
-// CHECK-NEXT:    [[SR1:%[0-9]+]] = arith.muli [[R1]], [[C64]] : i32
-// CHECK-NEXT:    [[L1:%[0-9]+]] = arith.addi [[SR1]], [[SK]] : i32
-// CHECK-NEXT:    [[P1:%[0-9]+]] = lass_smem.swizzle [[L1]] {bits = 3 : i64, base = 4 : i64, shift = 3 : i64}
-// CHECK-NEXT:    [[S1:%[0-9]+]] = arith.addi [[P1]], [[SLOTA]] : i32
+//                  32 rows further = 2048 bytes, a multiple of the swizzle's 1024-byte period: chunk 0's
+//                  swizzled offset plus a constant (lasscc.layout.swizzle_offset_split)
+// CHECK-NEXT:    [[P1:%[0-9]+]] = lass_smem.swizzle [[L0]] {bits = 3 : i64, base = 4 : i64, shift = 3 : i64}
+// CHECK-NEXT:    [[SP1:%[0-9]+]] = arith.addi [[P1]], [[SLOTA]] : i32
+// CHECK-NEXT:    [[C2048:%[0-9]+]] = arith.constant 2048 : i32
+// CHECK-NEXT:    [[S1:%[0-9]+]] = arith.addi [[SP1]], [[C2048]] : i32
 // CHECK-NEXT:    [[ROK1:%[0-9]+]] = arith.cmpi ult, [[GR1]], %M : i32
 // CHECK-NEXT:    [[PRED1:%[0-9]+]] = arith.andi [[PK]], [[ROK1]] : i1
 // CHECK-NEXT:    lass_nv.cp_async %A{{\[}}[[G1]]{{\]}}, [[S1]], [[PRED1]] {bytes = 16 : i64} : memref<?x?xf16>
 //                copy B: one chunk per thread; rows bounded by N; ring B at 12288, 2048 bytes a slot
 // CHECK-NOT:     lass_nv.cp_async %A
-// CHECK:         [[C2048:%[0-9]+]] = arith.constant 2048 : i32
-// CHECK-NEXT:    [[SLOTB:%[0-9]+]] = arith.muli %slot, [[C2048]] : i32
-// CHECK-NEXT:    [[SB:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[SLOTB]] : i32
+// CHECK:         [[SLOTB:%[0-9]+]] = arith.muli %slot, {{%[0-9]+}} : i32
 // CHECK-NEXT:    [[C12288:%[0-9]+]] = arith.constant 12288 : i32
-// CHECK-NEXT:    [[DB:%[0-9]+]] = arith.addi [[SB]], [[C12288]] : i32
+// CHECK-NEXT:    [[OB:%[0-9]+]] = arith.addi [[SLOTB]], [[C12288]] : i32
+// CHECK-NEXT:    [[DB:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[OB]] : i32
 // CHECK-NEXT:    [[BROK:%[0-9]+]] = arith.cmpi ult, {{%[0-9]+}}, %N : i32
 // CHECK:         lass_nv.cp_async %B[{{%[0-9]+}}], [[DB]], {{%[0-9]+}} {bytes = 16 : i64} : memref<?x?xf16, strided<[1, ?]>>
 //                commit / wait / barrier
@@ -105,8 +106,7 @@
 // CHECK-NEXT:    [[BKB:%[0-9]+]] = arith.muli [[BK]], [[C2]] : i32
 // CHECK-NEXT:    [[BL:%[0-9]+]] = arith.addi [[BRB]], [[BKB]] : i32
 // CHECK-NEXT:    [[BP:%[0-9]+]] = lass_smem.swizzle [[BL]] {bits = 3 : i64, base = 4 : i64, shift = 3 : i64}
-// CHECK-NEXT:    [[BS:%[0-9]+]] = arith.addi [[BP]], [[SLOTB]] : i32
-// CHECK-NEXT:    [[BADDR:%[0-9]+]] = arith.addi [[BS]], [[C12288]] : i32
+// CHECK-NEXT:    [[BADDR:%[0-9]+]] = arith.addi [[BP]], {{%[0-9]+}} : i32
 // CHECK-NEXT:    %b0, %b1, %b2, %b3 = lass_nv.ldmatrix_x4 [[BADDR]]
 // CHECK-NEXT:    func.return %a0, %b3 : i32, i32
 // CHECK-NEXT:  }
@@ -152,6 +152,42 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
   func.return %a0, %b3 : i32, i32
 }
 
+// ---- positive: fragment loads at constant offsets (as lasscc-warp-mma writes them: warp row + 16 mi,
+// k-group 16 g).  The constants leave the swizzle (lasscc.layout.swizzle_offset_split): k 16 = 32 bytes is
+// an XOR of swizzle(32) = 32 on the lane's swizzled offset, row + 16 = 1024 bytes is added after it ----
+
+// CHECK-LABEL: func.func @split_offsets(
+// CHECK:         [[AR:%[0-9]+]] = arith.addi %row, %lds_a_row : i32
+// CHECK-NEXT:    [[C64:%[0-9]+]] = arith.constant 64 : i32
+// CHECK-NEXT:    [[ARB:%[0-9]+]] = arith.muli [[AR]], [[C64]] : i32
+// CHECK-NEXT:    [[C2:%[0-9]+]] = arith.constant 2 : i32
+// CHECK-NEXT:    [[AKB:%[0-9]+]] = arith.muli %lds_a_k, [[C2]] : i32
+// CHECK-NEXT:    [[AL:%[0-9]+]] = arith.addi [[ARB]], [[AKB]] : i32
+// CHECK-NEXT:    [[AP:%[0-9]+]] = lass_smem.swizzle [[AL]] {bits = 3 : i64, base = 4 : i64, shift = 3 : i64}
+// CHECK-NEXT:    [[C32:%[0-9]+]] = arith.constant 32 : i32
+// CHECK-NEXT:    [[AX:%[0-9]+]] = arith.xori [[AP]], [[C32]] : i32
+// CHECK-NEXT:    [[C4096:%[0-9]+]] = arith.constant 4096 : i32
+// CHECK-NEXT:    [[SLOTA:%[0-9]+]] = arith.muli %slot, [[C4096]] : i32
+// CHECK-NEXT:    [[AS:%[0-9]+]] = arith.addi [[AX]], [[SLOTA]] : i32
+// CHECK-NEXT:    [[C1024:%[0-9]+]] = arith.constant 1024 : i32
+// CHECK-NEXT:    [[AADDR:%[0-9]+]] = arith.addi [[AS]], [[C1024]] : i32
+// CHECK-NEXT:    %a0, %a1, %a2, %a3 = lass_nv.ldmatrix_x4 [[AADDR]]
+//                a k that is not a constant keeps the whole offset inside the swizzle
+// CHECK:         [[VK:%[0-9]+]] = arith.addi %kf, %lds_a_k : i32
+// CHECK:         lass_smem.swizzle
+// CHECK-NOT:     arith.xori
+// CHECK:         %c0, %c1, %c2, %c3 = lass_nv.ldmatrix_x4
+func.func @split_offsets(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32,
+                         %slot: i32, %row: i32, %kf: i32) -> (i32, i32)
+    attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 3, raster = 2}} {
+  %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x64x32xf16>
+  %c16 = arith.constant 16 : i32
+  %r16 = arith.addi %row, %c16 : i32
+  %a0, %a1, %a2, %a3 = lass_warp.load_frag_a %ring_a[%slot], %r16, %c16 : !lass_pipe.ring<3x64x32xf16>
+  %c0, %c1, %c2, %c3 = lass_warp.load_frag_a %ring_a[%slot], %r16, %kf : !lass_pipe.ring<3x64x32xf16>
+  func.return %a0, %c0 : i32, i32
+}
+
 // ---- positive: stages = 2, a tile through registers: 16-byte global loads, then 16-byte shared
 // stores at the swizzled addresses of the same chunks ----
 
@@ -170,7 +206,9 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK-NEXT:    lass_nv.st_shared_v4 [[S0]], [[G0]], [[G1]], [[G2]], [[G3]]
 // CHECK-NOT:     lass_pipe.
 // CHECK:         [[P1:%[0-9]+]] = lass_smem.swizzle {{%[0-9]+}} {bits = 3 : i64, base = 4 : i64, shift = 3 : i64}
-// CHECK-NEXT:    [[S1:%[0-9]+]] = arith.addi [[P1]], [[SLOT]] : i32
+// CHECK-NEXT:    [[SP1:%[0-9]+]] = arith.addi [[P1]], [[SLOT]] : i32
+// CHECK-NEXT:    [[C2048:%[0-9]+]] = arith.constant 2048 : i32
+// CHECK-NEXT:    [[S1:%[0-9]+]] = arith.addi [[SP1]], [[C2048]] : i32
 // CHECK-NEXT:    lass_nv.st_shared_v4 [[S1]], [[H0]], [[H1]], [[H2]], [[H3]]
 // CHECK-NEXT:    lass_nv.bar_sync
 // CHECK-NEXT:    func.return
