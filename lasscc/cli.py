@@ -293,7 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     def common(sp):
         sp.add_argument("file", help="input .mlir (a lass.gemm, or any lasscc dump); '-' for stdin")
-        sp.add_argument("--arch", default="sm_80", choices=["sm_80", "sm_90a"])
+        sp.add_argument("--arch", choices=["sm_80", "sm_90a"],
+                        help="target (default: the GPU's own for run/bench/tune on a GPU, else sm_80)")
         sp.add_argument("--threadblock", help="threadblock tile MxNxK, e.g. 128x128x32")
         sp.add_argument("--warp", help="warp tile MxNxK, e.g. 64x64x32")
         sp.add_argument("--stages", type=int, help="2 = register double buffer, >= 3 = cp.async multistage")
@@ -358,10 +359,22 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _default_arch(args) -> str:
+    """The GPU's own target when the command runs on one (so its SMEM budget applies), else sm_80."""
+    if args.cmd in ("run", "bench", "tune") and getattr(args, "target", "gpu") != "cpu":
+        from lasscc.runtime import cuda
+
+        if cuda.driver_status() is None:
+            return cuda.device_arch()
+    return "sm_80"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if getattr(args, "arch", "") is None:
+            args.arch = _default_arch(args)
         return args.fn(args)
     except LassError as e:
         print(str(e), file=sys.stderr)

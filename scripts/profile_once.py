@@ -16,7 +16,7 @@ path, size, *rest = sys.argv[1:]
 args = build_parser().parse_args(["compile", path, *rest])
 module = parse_mlir(read_file(path), path)
 _apply_overrides(module, args)
-res = compile_module(module, args.arch, path)
+res = compile_module(module, args.arch or "sm_80", path)
 out = os.environ.get("OUT", "/tmp")
 open(os.path.join(out, "kernel.ptx"), "w").write(res.ptx)
 n = int(size)

@@ -9,7 +9,7 @@ rows=()
 for cfg in "$@"; do
   set -- $cfg
   log=$(lasscc run examples/gemm.mlir --m "$size" --n "$size" --k "$size" --check --bench --iters 30 \
-        --threadblock "$1" --warp "$2" --stages "$3" ${4:+--raster $4} ${5:+--prefetch $5} --no-cache 2>&1)
+        --threadblock "$1" --warp "$2" --stages "$3" ${4:+--raster $4} ${5:+--prefetch $5} ${ARCH:+--arch $ARCH} --no-cache 2>&1)
   rows+=("$(printf '%-34s' "$cfg") $(echo "$log" | grep -oE 'rel_err [0-9.e+-]+|[0-9.]+ TFLOP/s|= [0-9.]+$|Used [0-9]+ registers' | tr '\n' ' ')")
   echo "$log" | grep -iE "error|fail" || true
 done

@@ -133,6 +133,14 @@ def device_name() -> str:
     return raw.split(b"\0", 1)[0].decode()
 
 
+def device_arch() -> str:
+    """lasscc's target for device 0: sm_90a on compute capability 9.x, sm_80 below (8.x runs sm_80 PTX)."""
+    context()
+    dev = _call("cuDeviceGet", 0)
+    attr = _driver().CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+    return "sm_90a" if _call("cuDeviceGetAttribute", attr, dev) == 9 else "sm_80"
+
+
 # --- modules and functions -------------------------------------------------------------------
 
 
