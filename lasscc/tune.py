@@ -23,6 +23,7 @@ from pathlib import Path
 
 from lasscc.config import GemmConfig
 from lasscc.diagnostics import LassError
+from lasscc.passes.warp_mma import PREFETCH_MAX_KGROUPS
 
 TUNE_FILE = "tuned.json"
 
@@ -33,6 +34,8 @@ SEARCH_TILES = [
     ((128, 256, 32), (64, 64, 32)),
     ((256, 128, 32), (64, 64, 32)),
     ((128, 128, 64), (64, 64, 64)),
+    ((128, 256, 64), (64, 64, 64)),
+    ((256, 128, 64), (64, 64, 64)),
     ((64, 64, 32), (32, 32, 32)),
     ((128, 64, 32), (64, 32, 32)),
 ]
@@ -44,7 +47,7 @@ def candidates(arch: str) -> tuple[list[GemmConfig], list[tuple[GemmConfig, str]
     """(valid configs, [(rejected config, reason)]) of the search space for `arch`."""
     ok, rejected = [], []
     for (tb, w), s, p in itertools.product(SEARCH_TILES, SEARCH_STAGES, SEARCH_PREFETCH):
-        if p and (s < 3 or tb[2] > 32):  # prefetch applies to multistage kernels with <= 2 k-groups
+        if p and (s < 3 or tb[2] // 16 > PREFETCH_MAX_KGROUPS):  # prefetch: multistage kernels only
             continue
         cfg = GemmConfig(threadblock=tb, warp=w, stages=s, prefetch=p)
         try:
