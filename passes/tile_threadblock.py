@@ -34,9 +34,6 @@ from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
     FloatAttr,
     IntegerAttr,
     MemRefType,

@@ -1,7 +1,9 @@
 """Semantics of the lass dialects for the CPU executor (see each op's docstring in dialects/).
 
-  lass.gemm          (level 0) D = alpha * A.B + beta * C, float32 accumulation of the f16 / bf16
-                     products (exact in float32), D rounded once to its type.
+  lass.gemm          (level 0) D = alpha * A.B + beta * C in the numerics of the element types
+                     (lasscc.interp.mma_math: f32 sums of exact f16/bf16 products, tf32-rounded
+                     f32, f16 accumulation per k16 step, exact i8 -> i32), D rounded once to its
+                     type.  Every mma and epilogue below uses the same functions.
   lass_tb.*          (level 1, block level) tiles are `[lanes, rows, BK]` arrays (lane = block);
                      load_tile reads global memory (elements outside the matrix read as 0);
                      mma is acc + a @ b^T in float32; block_tile is layout.raster_tile of the
@@ -48,7 +50,7 @@ from lasscc import layout as Lay
 from lasscc.dialects._common import int_list
 from lasscc.dialects.lass import memref_layout
 from lasscc.interp import mma_math as MM
-from lasscc.interp.bf16 import BF16, as_f32, bf16_to_f32, store_as
+from lasscc.interp.bf16 import BF16, as_f32, store_as
 from lasscc.interp.errors import InterpError, OutOfBoundsError, UnsupportedError
 from lasscc.interp.executor import Executor, handler
 from lasscc.interp.values import (
