@@ -7,6 +7,9 @@ row-major, `strided<[1, ?]>` is column-major.  Sizes are dynamic and reach the k
 Batched GEMM: all three memrefs 3-d with the batch first (`memref<?x?x?xf16>`,
 `memref<?x?x?xf16, strided<[?, 1, ?]>>`), batches packed one after the other.
 
+Element types (A and B alike) and the accumulator `acc` (optional, a type; the default is f32, or
+i32 for i8): f16 -> acc f32 or f16; bf16 -> f32; f32 (multiplied as tf32) -> f32; i8 -> i32.
+
 Example (round-trips):
 
     func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf32>) {
@@ -25,8 +28,10 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     MemRefType,
     StridedLayoutAttr,
+    f32,
+    i32,
 )
-from xdsl.ir import Dialect
+from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_attr_def
 from xdsl.utils.exceptions import VerifyException
 
@@ -47,12 +52,18 @@ def memref_layout(t: MemRefType) -> str:
     return "other"
 
 
+# accumulator types the mma.sync instructions offer per A/B element type (PTX ISA "mma"): the first
+# is the default.  f16 -> f16 is m16n8k16 .f16.f16.f16.f16; f32 inputs run as tf32 (m16n8k8); i8
+# as s8 (m16n8k32, s32 accumulators).
+ACC_TYPES = {"f16": ("f32", "f16"), "bf16": ("f32",), "f32": ("f32",), "i8": ("i32",)}
+
+
 @irdl_op_definition
 class GemmOp(IRDLOperation):
     """D = alpha * A . B + beta * C on memrefs; `outs` is both C and D.
 
     `config` holds the tiling (`threadblock`, `warp`, `instruction`, `stages`, `raster`); every key
-    has a default (lasscc.config.GemmConfig).
+    has a default (lasscc.config.GemmConfig).  `acc` is the accumulator type (ACC_TYPES).
     """
 
     name = "lass.gemm"
@@ -62,6 +73,7 @@ class GemmOp(IRDLOperation):
     alpha = opt_attr_def(FloatAttr)
     beta = opt_attr_def(FloatAttr)
     config = opt_attr_def(DictionaryAttr)
+    acc = opt_attr_def(Attribute)
 
     assembly_format = (
         "attr-dict `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)` `outs` `(` $d `:` type($d) `)`"
@@ -86,6 +98,7 @@ class GemmOp(IRDLOperation):
             raise VerifyException(
                 f"expected A and B of one element type, got {ta.get_element_type()} and {tb.get_element_type()}"
             )
+        self._verify_acc(str(ta.get_element_type()))
         if rank == 3:
             batches = {t.get_shape()[0] for t in (ta, tb, td)} - {DYNAMIC_INDEX}
             if len(batches) > 1:
@@ -94,6 +107,23 @@ class GemmOp(IRDLOperation):
         for what, x, y in (("K of A and K of B", ka, kb), ("M of A and M of D", m, md), ("N of B and N of D", n, nd)):
             if x >= 0 and y >= 0 and x != y:
                 raise VerifyException(f"expected {what} to agree, got {x} and {y}")
+
+    def _verify_acc(self, ab: str) -> None:
+        if self.acc is None:
+            return
+        allowed = ACC_TYPES.get(ab)
+        if str(self.acc) not in ("f32", "f16", "i32") or (allowed is not None and str(self.acc) not in allowed):
+            raise VerifyException(
+                f"expected acc {' or '.join(allowed or ('f32', 'f16', 'i32'))}"
+                + (f" for {ab} A and B" if allowed else "") + f", got {self.acc}"
+            )
+
+    @property
+    def acc_type(self) -> Attribute:
+        """The accumulator type: `acc`, or the default for the input type (f32; i32 for i8)."""
+        if self.acc is not None:
+            return self.acc
+        return i32 if str(self.a.type.get_element_type()) == "i8" else f32
 
     @property
     def alpha_value(self) -> float:

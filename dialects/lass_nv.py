@@ -8,10 +8,15 @@ f16 values (`.f16x2`) are i32 here; the lowering bitcasts.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, f32, i1, i32
-from xdsl.ir import Dialect
+from typing import ClassVar
+
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, f16, f32, i1, i32
+from xdsl.ir import Dialect, SSAValue
 from xdsl.irdl import (
+    AnyOf,
+    EqAttrConstraint,
     IRDLOperation,
+    VarConstraint,
     attr_def,
     irdl_op_definition,
     operand_def,
@@ -25,7 +30,10 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 CP_ASYNC_BYTES = (4, 8, 16)
-MMA_INPUT_TYPES = ("f16", "bf16")  # m16n8k16 input types with f32 accumulation  # cp.async cp-size values (PTX ISA 9.7.9.25.3)
+# mma.sync shape per A/B register type (PTX ISA "Matrix shape"; each k-group is 32 bytes of K)
+MMA_SHAPES = {"f16": "m16n8k16", "bf16": "m16n8k16", "tf32": "m16n8k8", "s8": "m16n8k32"}
+MMA_INPUT_TYPES = tuple(MMA_SHAPES)
+MMA_ACC_TYPES = {"f16": ("f32", "f16"), "bf16": ("f32",), "tf32": ("f32",), "s8": ("i32",)}
 
 
 @irdl_op_definition
@@ -123,10 +131,17 @@ class LdmatrixX4Op(IRDLOperation):
 
 @irdl_op_definition
 class MmaSyncOp(IRDLOperation):
-    """mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 (PTX ISA 9.7.14.5.14).
+    """mma.sync.aligned.{shape}.row.col.{acc}.{ab}.{ab}.{acc} (PTX ISA 9.7.14.5.14 "mma"), by `ab_type`:
 
-    a: 4 x f16x2 (or bf16x2), b: 2 x f16x2 (bf16x2), c/d: 4 x f32, in the ISA's fragment layouts
-    (the same for f16 and bf16).
+        f16, bf16  m16n8k16, c/d f32 (or f16 for f16: .f16.f16.f16.f16, two f16 per register)
+        tf32       m16n8k8,  c/d f32 (a/b registers hold one tf32 each)
+        s8         m16n8k32, c/d i32, `.satfinite` (CUTLASS's default int8 OpMultiplyAddSaturate)
+
+    a: 4 x i32, b: 2 x i32 (packed elements), c/d: 4 values of the accumulator type, in the ISA's
+    fragment layouts (lasscc.layout.mma_a/b/c_coord: in bytes they are one table for all shapes).
+    An f16 accumulator is 4 f16 values here, element i at mma_c_coord(lane, i) as for f32; the
+    lowering packs them into the two f16x2 registers.  Printed `: f16` / `: i32` after the
+    attributes when the accumulator is not f32.
     """
 
     name = "lass_nv.mma_sync"
@@ -136,35 +151,102 @@ class MmaSyncOp(IRDLOperation):
     a3 = operand_def(i32)
     b0 = operand_def(i32)
     b1 = operand_def(i32)
-    c0 = operand_def(f32)
-    c1 = operand_def(f32)
-    c2 = operand_def(f32)
-    c3 = operand_def(f32)
-    d0 = result_def(f32)
-    d1 = result_def(f32)
-    d2 = result_def(f32)
-    d3 = result_def(f32)
+    ACC: ClassVar = VarConstraint("ACC", AnyOf([EqAttrConstraint(t) for t in (f32, f16, i32)]))
+    c0 = operand_def(ACC)
+    c1 = operand_def(ACC)
+    c2 = operand_def(ACC)
+    c3 = operand_def(ACC)
+    d0 = result_def(ACC)
+    d1 = result_def(ACC)
+    d2 = result_def(ACC)
+    d3 = result_def(ACC)
     shape = attr_def(StringAttr)
-    ab_type = opt_attr_def(StringAttr)  # "f16" (default) or "bf16": what the A/B registers pack
-    assembly_format = (
-        "`a` `(` $a0 `,` $a1 `,` $a2 `,` $a3 `)` `b` `(` $b0 `,` $b1 `)` `c` `(` $c0 `,` $c1 `,` $c2 `,` $c3 `)` attr-dict"
-    )
+    ab_type = opt_attr_def(StringAttr)  # "f16" (default), "bf16", "tf32" or "s8": what the A/B registers pack
 
     def __init__(self, a, b, c, ab_type: str = "f16"):
-        attrs = {"shape": StringAttr("m16n8k16")}
+        attrs = {"shape": StringAttr(MMA_SHAPES.get(ab_type, "m16n8k16"))}
         if ab_type != "f16":
             attrs["ab_type"] = StringAttr(ab_type)
-        super().__init__(operands=[*a, *b, *c], result_types=[f32] * 4, attributes=attrs)
+        acc_t = SSAValue.get(c[0]).type
+        super().__init__(operands=[*a, *b, *c], result_types=[acc_t] * 4, attributes=attrs)
 
     @property
     def input_type(self) -> str:
         return "f16" if self.ab_type is None else self.ab_type.data
 
+    @property
+    def acc_type(self):
+        return self.c0.type
+
     def verify_(self) -> None:
-        if self.shape.data != "m16n8k16":
-            raise VerifyException(f"expected shape = \"m16n8k16\", got \"{self.shape.data}\"")
         if self.input_type not in MMA_INPUT_TYPES:
             raise VerifyException(f"expected ab_type one of {', '.join(MMA_INPUT_TYPES)}, got \"{self.input_type}\"")
+        want = MMA_SHAPES[self.input_type]
+        if self.shape.data != want:
+            raise VerifyException(f"expected shape = \"{want}\" for ab_type {self.input_type}, got \"{self.shape.data}\"")
+        accs = MMA_ACC_TYPES[self.input_type]
+        if str(self.acc_type) not in accs:
+            raise VerifyException(
+                f"expected a {' or '.join(accs)} accumulator for ab_type {self.input_type}, got {self.acc_type}")
+
+    def print(self, printer: Printer) -> None:
+        for key, vals in (("a", (self.a0, self.a1, self.a2, self.a3)), ("b", (self.b0, self.b1)),
+                          ("c", (self.c0, self.c1, self.c2, self.c3))):
+            printer.print_string(f" {key}(")
+            printer.print_list(vals, printer.print_operand)
+            printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        if self.acc_type != f32:
+            printer.print_string(" : ")
+            printer.print_attribute(self.acc_type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "MmaSyncOp":
+        groups = []
+        for key, n in (("a", 4), ("b", 2), ("c", 4)):
+            parser.parse_keyword(key)
+            ops = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+            if len(ops) != n:
+                parser.raise_error(f"expected {n} operands in {key}(...), got {len(ops)}")
+            groups.append(ops)
+        attrs = parser.parse_optional_attr_dict()
+        acc_t = f32
+        if parser.parse_optional_punctuation(":") is not None:
+            acc_t = parser.parse_type()
+        a = [parser.resolve_operand(x, i32) for x in groups[0]]
+        b = [parser.resolve_operand(x, i32) for x in groups[1]]
+        c = [parser.resolve_operand(x, acc_t) for x in groups[2]]
+        op = cls.create(operands=[*a, *b, *c], result_types=[acc_t] * 4, attributes=attrs)
+        return op
+
+
+@irdl_op_definition
+class CvtRnaTf32Op(IRDLOperation):
+    """cvt.rna.tf32.f32 (PTX ISA 9.7.9.21 "cvt"): the f32 in 32-bit register `x` rounded to tf32, to
+    nearest with ties away from zero; the result is an f32 bit pattern whose low 13 bits are 0.
+
+    CUTLASS's default sm80 tf32 GEMM rounds the same way: MmaTensorOp::transform converts the f32
+    fragments with PreferredRoundingMode<tfloat32_t, float> = round_half_ulp_truncate (add half a
+    tf32 ulp, 0x1000, to the bits of a finite value; the mma ignores the low 13 bits), i.e. round
+    to nearest, ties away (cutlass/numeric_conversion.h, cutlass/gemm/warp/mma_tensor_op.h).
+    """
+
+    name = "lass_nv.cvt_rna_tf32"
+    x = operand_def(i32)
+    result = result_def(i32)
+    assembly_format = "$x attr-dict"
+
+
+@irdl_op_definition
+class CvtRniS32Op(IRDLOperation):
+    """cvt.rni.s32.f32 (PTX ISA 9.7.9.21 "cvt"): f32 -> s32 rounded to nearest even; float-to-int
+    conversions saturate (out-of-range values clamp to the s32 range) and NaN gives 0.  The s32
+    epilogue's conversion (CUTLASS NumericConverter<int32_t, float, round_to_nearest>: __float2int_rn)."""
+
+    name = "lass_nv.cvt_rni_s32"
+    x = operand_def(f32)
+    result = result_def(i32)
+    assembly_format = "$x attr-dict"
 
 
 @irdl_op_definition
@@ -278,6 +360,8 @@ LassNV = Dialect(
         BarSyncOp,
         LdmatrixX4Op,
         MmaSyncOp,
+        CvtRnaTf32Op,
+        CvtRniS32Op,
         LdGlobalV4Op,
         StSharedV4Op,
         LdGlobalOp,

@@ -203,6 +203,9 @@ class MmaOp(IRDLOperation):
         cm, cn = self.acc.type.get_shape()
         if ak != bk or am != cm or bn != cn:
             raise VerifyException(f"expected rings of MxK, NxK and acc MxN to agree, got {am}x{ak}, {bn}x{bk}, {cm}x{cn}")
+        from lasscc.dialects.lass_tb import _verify_acc_elem
+
+        _verify_acc_elem(self.a.type.element_type, self.b.type.element_type, self.acc.type.element_type)
 
 
 LassPipe = Dialect(

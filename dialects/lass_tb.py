@@ -2,7 +2,8 @@
 
 One threadblock computes one `tile[0] x tile[1]` block of D.  Values of `!lass_tb.tile` are
 logical shared-memory tiles, always K-major: `rows x BK`, element (r, k) is operand row r
-(M for A, N for B) and reduction index k.  `!lass_tb.acc` is the block's f32 accumulator.
+(M for A, N for B) and reduction index k.  `!lass_tb.acc` is the block's accumulator (f32; f16
+for f16 tiles with `lass.gemm {acc = f16}`; i32 for i8 tiles).
 Nothing here says how threads share the work: that is the warp level's job.
 
     %m0, %n0 = lass_tb.block_tile %M, %N {tile = [128, 128], raster = 8}
@@ -57,7 +58,7 @@ class TileType(ShapedTileBase):
 
 @irdl_attr_definition
 class AccType(ShapedTileBase):
-    """The threadblock accumulator `BM x BN` (f32)."""
+    """The threadblock accumulator `BM x BN` (f32, f16 or i32: lass.ACC_TYPES)."""
 
     name = "lass_tb.acc"
     # re-declared so the generated __eq__/__hash__ compare them (a base class's fields are not)
@@ -125,9 +126,25 @@ class LoadTileOp(IRDLOperation):
             )
 
 
+def _verify_acc_elem(ta, tb, tacc) -> None:
+    """Tiles of one element type, and an accumulator type the mma.sync offers for it."""
+    from lasscc.dialects.lass import ACC_TYPES
+
+    if ta != tb:
+        raise VerifyException(f"expected A and B tiles of one element type, got {ta} and {tb}")
+    allowed = ACC_TYPES.get(str(ta))
+    if allowed is not None and str(tacc) not in allowed:
+        raise VerifyException(f"expected a {' or '.join(allowed)} accumulator for {ta} tiles, got {tacc}")
+
+
 @irdl_op_definition
 class MmaOp(IRDLOperation):
-    """acc + a . b^T on K-major tiles: result[m, n] = acc[m, n] + sum_k a[m, k] * b[n, k]."""
+    """acc + a . b^T on K-major tiles: result[m, n] = acc[m, n] + sum_k a[m, k] * b[n, k].
+
+    The numerics are the mma.sync's of the tile types: f16/bf16 -> f32 exact products, f32 sums;
+    f32 tiles are rounded to tf32 (round to nearest, ties away) first; f16 -> f16 adds each k16
+    step's exact sum to the accumulator rounded to f16; i8 -> i32 is exact (saturating).
+    """
 
     name = "lass_tb.mma"
     a = operand_def(TileType)
@@ -147,6 +164,7 @@ class MmaOp(IRDLOperation):
             raise VerifyException(f"expected tiles MxK, NxK and acc MxN to agree, got {am}x{ak}, {bn}x{bk}, {cm}x{cn}")
         if self.result.type != self.acc.type:
             raise VerifyException(f"expected result type {self.acc.type}, got {self.result.type}")
+        _verify_acc_elem(self.a.type.element_type, self.b.type.element_type, self.acc.type.element_type)
 
 
 @irdl_op_definition

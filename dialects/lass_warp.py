@@ -31,8 +31,10 @@ class _LoadFragBase(IRDLOperation):
 
 @irdl_op_definition
 class LoadFragAOp(_LoadFragBase):
-    """This lane's share of the 16x16 A fragment at (row, k) of ring[slot], as the four 32-bit
-    registers (f16x2 each) of mma.m16n8k16's A operand (PTX ISA fragment layout)."""
+    """This lane's share of the 16-row A fragment of one k-group (32 bytes of K) at (row, k) of
+    ring[slot], as the four 32-bit registers of the mma's A operand (PTX ISA fragment layout:
+    f16x2 / bf16x2 for m16n8k16, one f32 (to be rounded to tf32) for m16n8k8, four s8 for
+    m16n8k32; lasscc.layout.mma_a_coord)."""
 
     name = "lass_warp.load_frag_a"
 

@@ -51,8 +51,9 @@ ARCHS = ("sm_80", "sm_90a")
 LAYOUTS = {"TN": ("row", "col"), "NN": ("col", "col"), "NT": ("col", "row"), "TT": ("row", "row")}
 _DTYPE_ALIASES = {"float16": "f16", "half": "f16", "float32": "f32", "float": "f32", "single": "f32",
                   "bfloat16": "bf16", "float64": "f64", "double": "f64", "int8": "i8", "s8": "i8",
-                  "f16": "f16", "f32": "f32", "bf16": "bf16", "f64": "f64", "i8": "i8"}
-_MLIR_TYPE = {"f16": "f16", "f32": "f32", "bf16": "bf16", "f64": "f64", "i8": "i8"}
+                  "f16": "f16", "f32": "f32", "bf16": "bf16", "f64": "f64", "i8": "i8",
+                  "int32": "i32", "s32": "i32", "i32": "i32", "tf32": "f32"}
+_MLIR_TYPE = {"f16": "f16", "f32": "f32", "bf16": "bf16", "f64": "f64", "i8": "i8", "i32": "i32"}
 # extra short names for stages, on top of the pass flag without "lasscc-" and its first word
 _STAGE_EXTRA = {"threadblock": "lasscc-tile-threadblock", "ll": "llvm", "llvm-ir": "llvm",
                 "llvm-dialect": "lasscc-lower-to-llvm", "kernel": "ptx"}
@@ -162,14 +163,14 @@ class _Options(SimpleNamespace):
 
 def size_rules(spec) -> dict[str, int]:
     """{"M": m, "N": n, "K": k}: each size must be a multiple of these.  Today's kernels predicate the
-    M and N edges and read K in 16-byte (8 x f16) rows: K % 8 (lasscc.cli.K_ALIGN); a spec that
-    says otherwise (fields m_multiple / n_multiple / k_multiple) wins."""
+    M and N edges and read K in 16-byte rows: K % (16 / element bytes) (lasscc.cli.k_align: 8 f16,
+    4 f32, 16 i8); a spec that says otherwise (fields m_multiple / n_multiple / k_multiple) wins."""
     try:
-        from lasscc.cli import K_ALIGN
+        from lasscc.cli import k_align
     except ImportError:  # a compiler without edge predicates: whole tiles only
         rules = {"M": spec.tile_m, "N": spec.tile_n, "K": spec.tile_k}
     else:
-        rules = {"M": 1, "N": 1, "K": K_ALIGN}
+        rules = {"M": 1, "N": 1, "K": k_align(getattr(spec, "a_dtype", "f16"))}
     for dim, field_ in (("M", "m_multiple"), ("N", "n_multiple"), ("K", "k_multiple")):
         if getattr(spec, field_, None):
             rules[dim] = int(getattr(spec, field_))
@@ -199,7 +200,9 @@ def gemm_info(module, filename: str = "<input>") -> GemmInfo:
         if isinstance(op, GemmOp):
             where = op_location(op)
             try:
-                cfg = config_from_attr(op.config)
+                from lasscc.config import default_config
+
+                cfg = config_from_attr(op.config, default_config(str(op.a.type.get_element_type())))
             except ValueError as e:
                 raise LassError(f"{where}: error: {e}") from None
             return GemmInfo(cfg, str(op.d.type.get_element_type()), where, op, str(op.a.type.get_element_type()))
@@ -293,12 +296,14 @@ def _mlir_float(x, param: str) -> str:
 
 def gemm_mlir(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
               threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8,
-              name: str = "gemm", *, d_layout: str = "row") -> str:
+              name: str = "gemm", *, d_layout: str = "row", acc=None) -> str:
     """The `lass.gemm` MLIR text for these dtypes, layout and tiling (CompileError naming the
     parameter for a value that is not a dtype / layout / tile at all; what the compiler supports is
     the compiler's to say, see `gemm`).  d_layout: 'row' (D M x N row-major) or 'col' (column-major:
-    element (i, j) at j*M + i)."""
+    element (i, j) at j*M + i).  acc: the accumulator type (None: the default, f32 or i32 for i8;
+    'f16' for f16 inputs accumulated in f16)."""
     a_t = _dtype_name(a_dtype, "a_dtype")
+    acc_t = None if acc is None else _dtype_name(acc, "acc")
     b_t = a_t if b_dtype is None else _dtype_name(b_dtype, "b_dtype")
     d_t = _dtype_name(d_dtype, "d_dtype")
     d_lay = _d_layout_arg(d_layout)
@@ -318,12 +323,16 @@ def gemm_mlir(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", al
         return f"memref<?x?x{_MLIR_TYPE[t]}>" if lay_ == "row" else f"memref<?x?x{_MLIR_TYPE[t]}, strided<[1, ?]>>"
 
     ta, tb_, td = memref(a_t, la), memref(b_t, lb), memref(d_t, d_lay)
+    from lasscc.layout import MMA_INPUTS
+
+    inst = MMA_INPUTS[a_t][1] if a_t in MMA_INPUTS else (16, 8, 16)  # the type's mma.sync shape
     cfg = (f"threadblock = [{', '.join(map(str, tb))}], warp = [{', '.join(map(str, wp))}], "
-           f"instruction = [16, 8, 16], stages = {stages}, raster = {raster}")
+           f"instruction = [{', '.join(map(str, inst))}], stages = {stages}, raster = {raster}")
+    acc_text = "" if acc_t is None else f"acc = {_MLIR_TYPE[acc_t]}, "
     return (
         f"// D = alpha * A.B + beta * C: A {a_t} {la}-major, B {b_t} {lb}-major ({lay}), D {d_t} {d_lay}-major\n"
         f"func.func @{name}(%a: {ta}, %b: {tb_}, %d: {td}) {{\n"
-        f"  lass.gemm {{alpha = {_mlir_float(alpha, 'alpha')} : f32, beta = {_mlir_float(beta, 'beta')} : f32,\n"
+        f"  lass.gemm {{alpha = {_mlir_float(alpha, 'alpha')} : f32, beta = {_mlir_float(beta, 'beta')} : f32, {acc_text}\n"
         f"             config = {{{cfg}}}}}\n"
         f"      ins(%a, %b : {ta}, {tb_}) outs(%d : {td})\n"
         f"  func.return\n"
@@ -350,25 +359,27 @@ def _unsupported_param(msg: str) -> str | None:
         return "b_dtype"
     if "A and B, got" in msg:
         return "a_dtype"
-    if " D (" in msg or " D, got" in msg:
+    if " D (" in msg or " D, got" in msg or " D for " in msg:
         return "d_dtype"
-    if "expected A row-major" in msg:
+    if "expected A row-major" in msg or "needs A row-major" in msg:
         return "layout"
     return None
 
 
 def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
          threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8, arch: str = "sm_80",
-         *, name: str = "gemm", cache: bool = True, dump_dir=None, d_layout: str = "row", prefetch=None) -> Kernel:
+         *, name: str = "gemm", cache: bool = True, dump_dir=None, d_layout: str = "row", prefetch=None,
+         acc=None) -> Kernel:
     """Compile a GEMM from dtypes, layout and tiling, without a file (gemm_mlir writes the text).
 
     layout gives A and B (BLAS letters); d_layout gives D: 'row' (M x N row-major) or 'col'
     (column-major, element (i, j) at j*M + i; computed as D^T = B^T . A^T).
     A dtype or layout the compiler does not support yet (today: A/B f16 or bf16, D f32 or the input
-    type, layout 'TN') is a CompileError naming the parameter, followed by the compiler's text.
+    type; f32 (tf32) -> f32 D; i8 -> i32 or f32 D; f16 with acc='f16' -> f16 or f32 D; layout
+    'TN') is a CompileError naming the parameter, followed by the compiler's text.
     """
     text = gemm_mlir(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
-                     d_layout=d_layout)
+                     d_layout=d_layout, acc=acc)
     try:
         return compile(text, arch, cache=cache, dump_dir=dump_dir, filename="<lasscc.gemm>", prefetch=prefetch)
     except CompileError as e:
@@ -385,7 +396,7 @@ compile_gemm = gemm
 # ---- operands ----------------------------------------------------------------------------------
 
 _DL_CPU, _DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 1, 2, 3, 13
-_DL_FLOAT, _DL_BFLOAT = 2, 4
+_DL_INT, _DL_FLOAT, _DL_BFLOAT = 0, 2, 4
 
 
 class _DLDevice(ctypes.Structure):
@@ -420,7 +431,7 @@ def _np_dtype_name(dt) -> str:
     import numpy as np
 
     dt = np.dtype(dt)
-    return {"float16": "f16", "float32": "f32", "bfloat16": "bf16"}.get(dt.name, dt.name)
+    return {"float16": "f16", "float32": "f32", "bfloat16": "bf16", "int8": "i8", "int32": "i32"}.get(dt.name, dt.name)
 
 
 def _operand(name: str, x) -> _Operand:
@@ -482,6 +493,8 @@ def _from_dlpack(name: str, x) -> _Operand:
         dt = f"f{bits}"
     elif code == _DL_BFLOAT and bits == 16 and lanes == 1:
         dt = "bf16"
+    elif code == _DL_INT and bits in (8, 32) and lanes == 1:
+        dt = f"i{bits}"
     else:
         dt = f"dlpack(code={code}, bits={bits}, lanes={lanes})"
     # the capsule keeps the producer's tensor alive; it is released when the operand is dropped
@@ -590,7 +603,7 @@ class Kernel:
             if len(op.shape) != 2:
                 raise LaunchError(f"{op.name}: expected a 2-d array, got shape {op.shape}")
             if op.dtype != want[op.name]:
-                hint = {"f16": "float16", "f32": "float32", "bf16": "bfloat16"}.get(want[op.name], want[op.name])
+                hint = {"f16": "float16", "f32": "float32", "bf16": "bfloat16", "i8": "int8", "i32": "int32"}.get(want[op.name], want[op.name])
                 raise LaunchError(f"{op.name}: expected dtype {want[op.name]} ({hint}) for kernel '{spec.name}', "
                                   f"got {op.dtype}")
         A, B, D = ops

@@ -77,9 +77,11 @@ def _apply_overrides(module, args) -> None:
     if not gemms:
         names = ", ".join(f"--{k}" for k in over)
         raise LassError(f"option {names}: the input holds no lass.gemm (it is already tiled); the tiling is fixed")
+    from lasscc.config import default_config
+
     for g in gemms:
         try:
-            cfg = config_from_attr(g.config)
+            cfg = config_from_attr(g.config, default_config(str(g.a.type.get_element_type())))
         except ValueError as e:
             from lasscc.source import op_location
 
@@ -177,8 +179,8 @@ def cmd_run(args) -> int:
     for opt in ("m", "n", "k", "batch"):
         if getattr(args, opt) < 1:
             raise LassError(f"option --{opt}: expected a positive size, got {getattr(args, opt)}")
-    _check_sizes(args)
     module = _load(args)
+    _check_sizes(args, module)
     if args.batch > 1 and not _is_batched(module):
         raise LassError(f"option --batch: expected 1 for a non-batched kernel (2-d operands; a batched GEMM "
                         f"takes 3-d batch-first memrefs), got {args.batch}")
@@ -268,15 +270,37 @@ def cmd_tune(args) -> int:
     return 0
 
 
-# A and B rows are read 16 bytes (8 f16) at a time, so their leading dimension K must be a multiple
-# of 8 (issue "general GEMM" adds the narrower-access fallback); M and N may be anything.
-K_ALIGN = 8
+# A and B rows are read 16 bytes at a time, so their leading dimension K must be a multiple of
+# 16 / element bytes: 8 f16 / bf16, 4 f32, 16 i8 (issue "general GEMM" adds the narrower-access
+# fallback); M and N may be anything.  The one place this rule lives (lasscc.api uses it too).
+def k_align(ab_dtype: str = "f16") -> int:
+    from lasscc.layout import ACCESS_BYTES, MMA_INPUTS
+
+    return ACCESS_BYTES // MMA_INPUTS.get(ab_dtype, MMA_INPUTS["f16"])[0]
 
 
-def _check_sizes(args) -> None:
-    if args.k % K_ALIGN:
-        raise LassError(f"option --k: expected a multiple of {K_ALIGN} (A and B rows are read in 16-byte "
-                        f"accesses), got {args.k}")
+K_ALIGN = k_align("f16")
+
+
+def _ab_dtype(module) -> str:
+    """The A/B element type name of the module's GEMM (lass.gemm, or a kernel's lass.a_type)."""
+    from lasscc.dialects.lass import GemmOp
+
+    for op in module.walk():
+        if isinstance(op, GemmOp):
+            return str(op.a.type.get_element_type())
+        attr = op.attributes.get("lass.a_type") if hasattr(op, "attributes") else None
+        if attr is not None and hasattr(attr, "data"):
+            return attr.data
+    return "f16"
+
+
+def _check_sizes(args, module=None) -> None:
+    ab = _ab_dtype(module) if module is not None else "f16"
+    align = k_align(ab)
+    if args.k % align:
+        raise LassError(f"option --k: expected a multiple of {align} (A and B rows are read in 16-byte "
+                        f"accesses of {align} {ab}), got {args.k}")
 
 
 def _run_cpu(module, args) -> int:

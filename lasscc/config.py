@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lasscc.diagnostics import LassError
+from lasscc.layout import MMA_INPUTS
 
 # Hardware numbers (CUDA C programming guide, "Compute capabilities" table).
 MAX_THREADS_PER_BLOCK = 1024
@@ -64,8 +65,10 @@ class GemmConfig:
             "prefetch": self.prefetch,
         }
 
-    def validate(self, arch: str = "sm_80", where: str = "config") -> None:
-        """Raise LassError naming the broken rule; `where` prefixes the message (a location or option)."""
+    def validate(self, arch: str = "sm_80", where: str = "config", ab_type: str = "f16") -> None:
+        """Raise LassError naming the broken rule; `where` prefixes the message (a location or option).
+        `ab_type` (MLIR name of the A/B elements: f16, bf16, f32 (tf32 mma), i8) fixes the mma.sync
+        shape and the element size that the SMEM rules count in."""
 
         def fail(msg: str) -> None:
             raise LassError(f"{where}: {msg}")
@@ -75,8 +78,10 @@ class GemmConfig:
         bm, bn, bk = self.threadblock
         wm, wn, wk = self.warp
         im, in_, ik = self.instruction
-        if self.instruction != (16, 8, 16):
-            fail(f"expected instruction = [16, 8, 16] (mma.sync.m16n8k16 for f16), got {list(self.instruction)}")
+        eb, shape, ptx = MMA_INPUTS.get(ab_type, MMA_INPUTS["f16"])
+        if self.instruction != shape:
+            fail(f"expected instruction = {list(shape)} (mma.sync.m{shape[0]}n{shape[1]}k{shape[2]} for {ptx} "
+                 f"inputs), got {list(self.instruction)}")
         for name, val in (("threadblock", self.threadblock), ("warp", self.warp)):
             if any(v <= 0 for v in val):
                 fail(f"expected positive {name} sizes, got {list(val)}")
@@ -90,17 +95,18 @@ class GemmConfig:
             fail(f"expected warp N ({wn}) to be a multiple of {2 * in_} (ldmatrix.x4 loads two n8 B blocks)")
         if bk % ik:
             fail(f"expected threadblock K ({bk}) to be a multiple of the instruction K ({ik})")
-        if bk * 2 not in SWIZZLE_ROW_BYTES:
-            fail(f"expected threadblock K of 16, 32 or 64 f16 (rows of {'/'.join(map(str, SWIZZLE_ROW_BYTES))} bytes, "
-                 f"which the XOR swizzle keeps conflict-free), got {bk}")
+        if bk * eb not in SWIZZLE_ROW_BYTES:
+            ks = [str(r // eb) for r in SWIZZLE_ROW_BYTES]
+            fail(f"expected threadblock K of {', '.join(ks[:-1])} or {ks[-1]} {ab_type} (rows of "
+                 f"{'/'.join(map(str, SWIZZLE_ROW_BYTES))} bytes, which the XOR swizzle keeps conflict-free), got {bk}")
         if self.threads > MAX_THREADS_PER_BLOCK:
             fail(f"{self.warps_m * self.warps_n} warps = {self.threads} threads; at most {MAX_THREADS_PER_BLOCK} per block")
         for rows in (bm, bn):
-            chunks = rows * bk * 2 // 16
+            chunks = rows * bk * eb // 16
             if chunks % self.threads and self.threads % chunks:
-                fail(f"a {rows}x{bk} f16 tile has {chunks} 16-byte chunks, which {self.threads} threads cannot share evenly")
+                fail(f"a {rows}x{bk} {ab_type} tile has {chunks} 16-byte chunks, which {self.threads} threads cannot share evenly")
             if chunks < self.threads:
-                fail(f"a {rows}x{bk} f16 tile has {chunks} 16-byte chunks, fewer than the {self.threads} threads")
+                fail(f"a {rows}x{bk} {ab_type} tile has {chunks} 16-byte chunks, fewer than the {self.threads} threads")
         if self.stages < 2:
             fail(f"expected stages >= 2, got {self.stages}")
         if self.raster < 1:
@@ -108,11 +114,11 @@ class GemmConfig:
         if self.prefetch not in (0, 1):
             fail(f"expected prefetch = 0 or 1, got {self.prefetch}")
         limit = SMEM_PER_BLOCK_LIMIT[arch]
-        need = self.smem_bytes()
+        need = self.smem_bytes(eb)
         if need > limit:
-            fits = limit // self.smem_stage_bytes()
+            fits = limit // self.smem_stage_bytes(eb)
             if fits < 2:
-                fail(f"two stages of a {bm}x{bn}x{bk} threadblock need {2 * self.smem_stage_bytes() // 1024} KB of "
+                fail(f"two stages of a {bm}x{bn}x{bk} threadblock need {2 * self.smem_stage_bytes(eb) // 1024} KB of "
                      f"shared memory; {arch} allows {limit // 1024} KB: use a smaller threadblock tile")
             fail(
                 f"stages={self.stages} needs {need // 1024} KB of shared memory; {arch} allows "
@@ -126,6 +132,17 @@ class GemmConfig:
                 f"warp tile {wm}x{wn} needs {acc_regs} accumulator + {frag_regs} fragment registers per thread; "
                 f"with ~40 for addresses that passes the {REGISTER_LIMIT}-register limit"
             )
+
+
+def default_config(ab_type: str) -> GemmConfig:
+    """The default tiling for A/B elements of MLIR type `ab_type`: GemmConfig() with the mma.sync
+    shape of that type (a `config` without `instruction` takes it)."""
+    if ab_type not in MMA_INPUTS:
+        return GemmConfig()
+    eb, shape, _ = MMA_INPUTS[ab_type]
+    # BK = 64 bytes of K (two k-groups): f16's 32; tf32 BK = 32 has 4 k-groups and spills on sm_80
+    bk = 64 // eb
+    return GemmConfig(threadblock=(128, 128, bk), warp=(64, 64, bk), instruction=shape)
 
 
 def parse_shape(text: str, n: int, option: str) -> tuple[int, ...]:
@@ -158,6 +175,7 @@ class KernelSpec:
     a_dtype: str = "f16"
     b_dtype: str = "f16"
     d_dtype: str = "f32"
+    acc_dtype: str = "f32"  # the mma accumulator: f32, f16 (f16 inputs, acc = f16) or i32 (i8)
     a_layout: str = "row"
     b_layout: str = "col"
     d_layout: str = "row"

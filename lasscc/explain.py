@@ -522,7 +522,7 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
 
     info = gemm_config(module, arch, filename)
     cfg, d_dtype, where, ab = info.config, info.d_dtype, info.where, info.ab_dtype
-    cfg.validate(arch, where=f"{where}: error: config")
+    cfg.validate(arch, where=f"{where}: error: config", ab_type=ab)
     sections = SECTIONS
     if stage is not None:
         name = resolve_stage(stage, "option --stage")

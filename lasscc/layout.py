@@ -94,22 +94,49 @@ def kmajor_tile_offset(row, k, row_elems, elem_bytes, swizzled=True):
     return swizzle_byte_offset(logical) if swizzled else logical
 
 
-# ---- mma.sync m16n8k16 fragments (PTX ISA tables) ---------------------------------------------
-MMA_M, MMA_N, MMA_K = 16, 8, 16
+# ---- mma.sync fragments (PTX ISA tables) ------------------------------------------------------
+MMA_M, MMA_N, MMA_K = 16, 8, 16  # m16n8k16 (f16 / bf16 inputs)
+# Every mma.sync shape lasscc uses reads 32 bytes of K per k-group: m16n8k16 x 2 B (f16, bf16),
+# m16n8k8 x 4 B (tf32), m16n8k32 x 1 B (s8).  So one ldmatrix.x4 (8 rows x 16 B per matrix)
+# delivers the A (or two n8 B) fragments of one k-group for each of them.
+MMA_K_BYTES = 32
+# A/B element type (MLIR name) -> (bytes per element, mma.sync shape (M, N, K), PTX operand type)
+MMA_INPUTS = {
+    "f16": (2, (16, 8, 16), "f16"),
+    "bf16": (2, (16, 8, 16), "bf16"),
+    "f32": (4, (16, 8, 8), "tf32"),  # f32 operands are rounded to tf32 (lasscc-warp-mma)
+    "i8": (1, (16, 8, 32), "s8"),
+}
 
 
-def mma_a_coord(lane, reg, half):
-    """(row, k) of A element held by `lane` in 32-bit register `reg` (0..3), half `half` (0..1)."""
+def mma_shape(ab_type: str) -> tuple[int, int, int]:
+    """The mma.sync (M, N, K) for A/B elements of MLIR type `ab_type` ("f16", "bf16", "f32", "i8")."""
+    return MMA_INPUTS[ab_type][1]
+
+
+def elem_bytes(ab_type: str) -> int:
+    return MMA_INPUTS[ab_type][0]
+
+
+def mma_a_coord(lane, reg, half, elem_bytes=2):
+    """(row, k) of A element held by `lane` in 32-bit register `reg` (0..3), element `half` of the
+    register (0..4/elem_bytes-1; for f16 the half).  `elem_bytes` 2 is m16n8k16 (f16/bf16), 4 is
+    m16n8k8 (tf32, one element per register), 1 is m16n8k32 (s8, four per register): in bytes the
+    three tables are one, a k-group spans MMA_K_BYTES of K (PTX ISA "Matrix Fragments for
+    mma.m16n8k8 / m16n8k16 / m16n8k32")."""
     group, tig = lane >> 2, lane & 3
+    per_reg = 4 // elem_bytes
     row = group + 8 * (reg & 1)
-    k = tig * 2 + half + 8 * (reg >> 1)
+    k = tig * per_reg + half + (MMA_K_BYTES // 2 // elem_bytes) * (reg >> 1)
     return row, k
 
 
-def mma_b_coord(lane, reg, half):
-    """(k, n) of B element held by `lane` in register `reg` (0..1), half `half` (0..1)."""
+def mma_b_coord(lane, reg, half, elem_bytes=2):
+    """(k, n) of B element held by `lane` in register `reg` (0..1), element `half` of it (see
+    mma_a_coord for `elem_bytes`)."""
     group, tig = lane >> 2, lane & 3
-    return tig * 2 + half + 8 * reg, group
+    per_reg = 4 // elem_bytes
+    return tig * per_reg + half + (MMA_K_BYTES // 2 // elem_bytes) * reg, group
 
 
 def mma_c_coord(lane, idx):
@@ -124,22 +151,24 @@ def ldmatrix_dest_coord(lane, half):
     return lane >> 2, (lane & 3) * 2 + half
 
 
-def ldmatrix_a_lane_src(lane):
-    """(row, k) of the 8-element row whose address `lane` supplies for an A 16x16 x4 load.
+def ldmatrix_a_lane_src(lane, elem_bytes=2):
+    """(row, k) of the 16-byte row whose address `lane` supplies for an A 16-row x4 load.
 
-    Matrices 0..3 are (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15)
-    so that destination register i is exactly mma A register i.
+    Matrices 0..3 are (rows 0-7, bytes 0-15 of the k-group), (rows 8-15, bytes 0-15), (rows 0-7,
+    bytes 16-31), (rows 8-15, bytes 16-31) so that destination register i is exactly mma A register
+    i (for f16: k 0-7 / 8-15; tf32: k 0-3 / 4-7; s8: k 0-15 / 16-31).
     """
-    return (lane & 7) + 8 * ((lane >> 3) & 1), 8 * (lane >> 4)
+    return (lane & 7) + 8 * ((lane >> 3) & 1), (ACCESS_BYTES // elem_bytes) * (lane >> 4)
 
 
-def ldmatrix_b_lane_src(lane):
+def ldmatrix_b_lane_src(lane, elem_bytes=2):
     """(n, k) of the row whose address `lane` supplies for a B (N x K, K-major) x4 load of two n8 blocks.
 
-    Matrices 0..3 are (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15): registers 0,1
-    are B registers 0,1 of the first n8 block, registers 2,3 those of the second.
+    Matrices 0..3 are (n 0-7, bytes 0-15), (n 0-7, bytes 16-31), (n 8-15, bytes 0-15), (n 8-15,
+    bytes 16-31): registers 0,1 are B registers 0,1 of the first n8 block, registers 2,3 those of
+    the second.
     """
-    return (lane & 7) + 8 * (lane >> 4), 8 * ((lane >> 3) & 1)
+    return (lane & 7) + 8 * (lane >> 4), (ACCESS_BYTES // elem_bytes) * ((lane >> 3) & 1)
 
 
 # ---- thread maps for tile copies --------------------------------------------------------------

@@ -137,6 +137,7 @@ def _float_attr(fn, key: str, default: float) -> float:
 
 def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
     """Launch contracts of the lowered kernels (from the attributes the passes keep)."""
+    from lasscc.layout import elem_bytes
     from lasscc.passes._build import config_from_attr
 
     specs = []
@@ -146,8 +147,10 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             d_type = fn.attributes.get("lass.d_type")
             a_type = fn.attributes.get("lass.a_type")
             ab = a_type.data if a_type is not None else "f16"
+            acc_type = fn.attributes.get("lass.acc_type")
             specs.append(KernelSpec(
-                name=fn.sym_name.data, threads=cfg.threads, smem_bytes=cfg.smem_bytes(),
+                name=fn.sym_name.data, threads=cfg.threads, smem_bytes=cfg.smem_bytes(elem_bytes(ab)),
+                acc_dtype=acc_type.data if acc_type is not None else ("i32" if ab == "i8" else "f32"),
                 tile_m=cfg.threadblock[0], tile_n=cfg.threadblock[1], tile_k=cfg.threadblock[2], raster=cfg.raster,
                 d_dtype=d_type.data if d_type is not None else "f32", a_dtype=ab, b_dtype=ab,
                 alpha=_float_attr(fn, "lass.alpha", 1.0), beta=_float_attr(fn, "lass.beta", 0.0),

@@ -29,6 +29,12 @@ def is_kernel(func: FuncOp) -> bool:
     return CONFIG_ATTR in func.attributes
 
 
+def kernel_ab_type(func: FuncOp) -> str:
+    """MLIR name of the kernel's A/B element type (`lass.a_type`, written by lasscc-tile-threadblock)."""
+    attr = func.attributes.get("lass.a_type")
+    return attr.data if attr is not None and hasattr(attr, "data") else "f16"
+
+
 def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
     return DictionaryAttr(
         {
@@ -86,7 +92,7 @@ def kernel_config(func: FuncOp) -> GemmConfig:
         cfg = config_from_attr(attr)
         # The SMEM budget of the target was checked by lasscc-tile-threadblock, which knows --arch;
         # later passes do not, so they hold the config to the largest budget lasscc targets.
-        cfg.validate(arch=LARGEST_SMEM_ARCH, where="config")
+        cfg.validate(arch=LARGEST_SMEM_ARCH, where="config", ab_type=kernel_ab_type(func))
     except (ValueError, TypeError, LassError) as e:
         raise PassFailedException(f"{op_location(func)}: error: {CONFIG_ATTR}: {e}") from None
     return cfg

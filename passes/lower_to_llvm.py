@@ -10,7 +10,8 @@ it a kernel; the emitter gives it the `ptx_kernel` calling convention), and a mo
 in address space 3: the dynamic shared memory that every i32 shared address is an offset into.
 Structured control flow becomes blocks: `scf.for` -> header (phi, compare) / body / exit;
 `scf.if` -> then / else / merge.  PTX instructions become NVVM intrinsics where LLVM has them
-(`llvm.nvvm.mma.m16n8k16.row.col.f32.f32` and `.bf16`, `ldmatrix...x4.b16.p3`, `cp.async.cg...16.s`,
+(`llvm.nvvm.mma.m16n8k16.row.col.f32.f32`, `.bf16` and `.f16.f16`, `mma.m16n8k8.row.col.tf32`,
+`mma.m16n8k32.row.col.satfinite.s8`, `f2tf32.rna`, `f2i.rn`, `ldmatrix...x4.b16.p3`, `cp.async.cg...16.s`,
 `cp.async.commit/wait.group`, `barrier0`, `read.ptx.sreg.*`) and inline PTX for the predicated
 16-byte global load (as CUTLASS's `global_load` does).  The kernel attributes (`lass.config`,
 `lass.alpha`, `lass.beta`) are kept on the `llvm.func` for the launcher.
@@ -133,7 +134,7 @@ class _Lowerer:
         ftype = llvm.LLVMFunctionType(self.in_types, llvm.LLVMVoidType())
         new = llvm.FuncOp(self.fn.sym_name.data, ftype, linkage=llvm.LinkageAttr("external"),
                           body=Region(self.blocks))
-        for key in (CONFIG_ATTR, "lass.alpha", "lass.beta", "lass.d_type", "lass.a_type", "lass.swap_ab", "lass.batched"):
+        for key in (CONFIG_ATTR, "lass.alpha", "lass.beta", "lass.d_type", "lass.a_type", "lass.acc_type", "lass.swap_ab", "lass.batched"):
             if key in self.fn.attributes:
                 new.attributes[key] = self.fn.attributes[key]
         return new
@@ -158,6 +159,8 @@ class _Lowerer:
             m[op.result] = self.emit(llvm.FCmpOp(self.v(op.lhs), self.v(op.rhs), op.predicate))
         elif isinstance(op, arith.ExtFOp):
             m[op.result] = self.emit(llvm.FPExtOp(self.v(op.input), op.result.type))
+        elif isinstance(op, arith.SIToFPOp):
+            m[op.result] = self.emit(llvm.SIToFPOp(self.v(op.input), op.result.type))
         elif isinstance(op, arith.TruncFOp):
             m[op.result] = self.emit(llvm.FPTruncOp(self.v(op.input), op.result.type))
         elif isinstance(op, arith.SelectOp):
@@ -205,14 +208,44 @@ class _Lowerer:
         elif isinstance(op, lass_nv.MmaSyncOp):
             ins = [self.v(x) for x in (op.a0, op.a1, op.a2, op.a3, op.b0, op.b1)]
             accs = [self.v(x) for x in (op.c0, op.c1, op.c2, op.c3)]
-            st = llvm.LLVMStructType.from_type_list([f32] * 4)
-            if op.input_type == "bf16":  # LLVM takes the packed bf16 pairs as i32
+            acc_t, ab = op.acc_type, op.input_type
+            if acc_t == f16:  # .f16 accumulators: two f16x2 registers, element 2r + h in half h of register r
+                h2 = VectorType(f16, [2])
+                regs = [self.emit(llvm.BitcastOp(x, h2)) for x in ins]
+                cs = []
+                for r in range(2):
+                    vec = self.emit(llvm.UndefOp(h2))
+                    for h in range(2):
+                        vec = self.emit(llvm.InsertElementOp(vec, accs[2 * r + h], self.const(h)))
+                    cs.append(vec)
+                st = llvm.LLVMStructType.from_type_list([h2] * 2)
+                call = self.intrinsic("llvm.nvvm.mma.m16n8k16.row.col.f16.f16", regs + cs, [st])
+                outs = []
+                for d in self.struct_fields(call.results[0], [h2] * 2):
+                    bits = self.emit(llvm.BitcastOp(d, i32))
+                    for h in range(2):
+                        part = bits if h == 0 else self.emit(llvm.LShrOp(bits, self.const(16)))
+                        outs.append(self.emit(llvm.BitcastOp(self.emit(llvm.TruncOp(part, IntegerType(16))), f16)))
+                for old, new in zip(op.results, outs):
+                    m[old] = new
+                return
+            st = llvm.LLVMStructType.from_type_list([acc_t] * 4)
+            if ab == "bf16":  # LLVM takes the packed bf16 pairs as i32
                 call = self.intrinsic("llvm.nvvm.mma.m16n8k16.row.col.bf16", ins + accs, [st])
+            elif ab == "tf32":  # one tf32 per i32 register
+                call = self.intrinsic("llvm.nvvm.mma.m16n8k8.row.col.tf32", ins + accs, [st])
+            elif ab == "s8":  # four s8 per i32 register; .satfinite (see lass_nv.mma_sync)
+                call = self.intrinsic("llvm.nvvm.mma.m16n8k32.row.col.satfinite.s8", ins + accs, [st])
             else:  # f16 pairs as <2 x half>
                 regs = [self.emit(llvm.BitcastOp(x, VectorType(f16, [2]))) for x in ins]
                 call = self.intrinsic("llvm.nvvm.mma.m16n8k16.row.col.f32.f32", regs + accs, [st])
-            for old, new in zip(op.results, self.struct_fields(call.results[0], [f32] * 4)):
+            for old, new in zip(op.results, self.struct_fields(call.results[0], [acc_t] * 4)):
                 m[old] = new
+        elif isinstance(op, lass_nv.CvtRnaTf32Op):
+            x = self.emit(llvm.BitcastOp(self.v(op.x), f32))
+            m[op.result] = self.intrinsic("llvm.nvvm.f2tf32.rna", [x], [i32]).results[0]
+        elif isinstance(op, lass_nv.CvtRniS32Op):
+            m[op.result] = self.intrinsic("llvm.nvvm.f2i.rn", [self.v(op.x)], [i32]).results[0]
         elif isinstance(op, lass_nv.LdGlobalV4Op):
             ptr = self.global_ptr(self.v(op.source), self.v(op.offset))
             addr = self.emit(llvm.PtrToIntOp(ptr, i64))
@@ -232,7 +265,7 @@ class _Lowerer:
             # guarded load: branch around it, zeros flow in through the merge block's arguments
             et = op.source.type.get_element_type()
             n = len(op.values)
-            zero = self.emit(llvm.ConstantOp(FloatAttr(0.0, et), et))
+            zero = self.emit(llvm.ConstantOp(IntegerAttr(0, et) if isinstance(et, IntegerType) else FloatAttr(0.0, et), et))
             head = self.cur
             load_b = self.new_block()
             self.cur = load_b

@@ -7,13 +7,15 @@ them are left alone; a `lass_pipe.mma` (warp level not applied yet) is rejected.
 
 Output contract: no `lass_pipe`/`lass_warp` ops remain.
 - A K-major tile `rows x BK` of ring r, slot s lives at r.offset + s * tile_bytes; element
-  (row, k) at logical byte row * 2*BK + 2*k, physical `lass_smem.swizzle` of that
+  (row, k) at logical byte (row * BK + k) * e (e = element bytes: 2 f16/bf16, 4 f32, 1 i8),
+  physical `lass_smem.swizzle` of that
   (Swizzle<3,4,3>, lasscc.layout.swizzle_byte_offset; reference 003's crosswise layout).
 - fragment loads -> `lass_nv.ldmatrix_x4` with per-lane row addresses
-  (lasscc.layout.ldmatrix_a_lane_src / ldmatrix_b_lane_src), so register i is mma register i;
+  (lasscc.layout.ldmatrix_a_lane_src / ldmatrix_b_lane_src), so register i is mma register i
+  (every mma.sync shape reads 32 bytes of K per k-group: the same byte addresses for all types);
 - tile copies -> 16-byte accesses under the copy thread map (lasscc.layout.copy_thread_map),
   each predicated on the copy's predicate and on its chunk lying inside the operand (rows < M or
-  N, k < K; K a multiple of 8): `lass_nv.cp_async` (zero-fill on a false predicate), or `lass_nv.ld_global_v4` +
+  N, k < K; K a multiple of 16 / e): `lass_nv.cp_async` (zero-fill on a false predicate), or `lass_nv.ld_global_v4` +
   `lass_nv.st_shared_v4` for register-staged tiles;
 - commit / wait / barrier -> `lass_nv.cp_async_commit / cp_async_wait / bar_sync`.
 Option `swizzle=false` keeps the logical (row-major) layout: the CPU executor's bank report
@@ -25,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_pipe, lass_smem, lass_warp
-from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
+from lasscc.passes._build import Builder, is_kernel, kernel_ab_type, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
@@ -41,6 +43,7 @@ from lasscc.layout import (
     SWIZZLE_SHIFT,
     WARP_SIZE,
     copy_iterations,
+    elem_bytes,
     swizzle_offset_split,
 )
 from lasscc.source import op_location
@@ -73,11 +76,13 @@ class _Swizzler:
             self.tid = b.v(lass_nv.ThreadIdOp.build(result_types=[i32]))
             self.tid.name_hint = "tid"
         lane = b.and_(self.tid, WARP_SIZE - 1)
-        # per-lane ldmatrix source rows (lasscc.layout.ldmatrix_a/b_lane_src)
+        # per-lane ldmatrix source rows (lasscc.layout.ldmatrix_a/b_lane_src): 16-byte rows, so the
+        # k offset of the second matrix column is 16 bytes of elements (8 f16, 4 f32, 16 i8)
+        half = ACCESS_BYTES // elem_bytes(kernel_ab_type(fn))
         self.a_row = b.add(b.and_(lane, 7), b.mul(b.and_(b.shr(lane, 3), 1), 8))
-        self.a_k = b.mul(b.shr(lane, 4), 8)
+        self.a_k = b.mul(b.shr(lane, 4), half)
         self.b_row = b.add(b.and_(lane, 7), b.mul(b.shr(lane, 4), 8))
-        self.b_k = b.mul(b.and_(b.shr(lane, 3), 1), 8)
+        self.b_k = b.mul(b.and_(b.shr(lane, 3), 1), half)
         for v, n in ((self.a_row, "lds_a_row"), (self.a_k, "lds_a_k"), (self.b_row, "lds_b_row"), (self.b_k, "lds_b_k")):
             v.name_hint = n
 
@@ -146,7 +151,8 @@ class _Swizzler:
     def in_bounds(self, b: Builder, op, r, k) -> SSAValue:
         """The copy's predicate and this chunk inside the operand: row < M (A) or N (B), k < K.
 
-        K is a multiple of 8 (16-byte rows; `lasscc run` checks it), so a chunk is wholly in or out.
+        K is a multiple of 16 / element bytes (16-byte rows; `lasscc run` checks it), so a chunk is
+        wholly in or out.
         """
         limit = kernel_arg(self.fn, "M" if op.operand.data == "A" else "N")
         row_ok = b.ult(b.add(op.row0, r), limit)

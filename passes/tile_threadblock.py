@@ -1,19 +1,26 @@
 """lasscc-tile-threadblock: `lass.gemm` -> a kernel of threadblock-level `lass_tb` ops.
 
 Input contract: a `func.func` whose body is one `lass.gemm` on the function's three memref
-arguments (A M x K row-major, B K x N column-major, both f16 or both bf16; D M x N row- or
-column-major, f32 or the input type) and
-`func.return`.  Functions without `lass.gemm` are left alone.
+arguments (A M x K row-major, B K x N column-major, D M x N row- or column-major) and
+`func.return`.  Functions without `lass.gemm` are left alone.  Element types (INPUT_TYPES; A and B
+alike) with the accumulator (`acc`) and D types each allows:
+    f16  acc f32: D f32 or f16      acc f16: D f16 or f32  (mma m16n8k16 .f16 accumulators)
+    bf16 acc f32: D f32 or bf16
+    f32  acc f32: D f32            (multiplied as tf32, mma m16n8k8)
+    i8   acc i32: D i32 or f32     (s8, mma m16n8k32)
+A `config` without `instruction` gets the type's mma.sync shape.
 
 Output contract: the function becomes the kernel, with the fixed parameter list
 `(A, B, D, M: i32, N: i32, K: i32, alpha: f32, beta: f32)` and attributes `lass.config` (the
 whole validated tiling config), `lass.alpha` / `lass.beta` (the values written on the op, used
-by `lasscc run`).  Its body: `lass_tb.block_tile` (rasterized tile origin), an `scf.for` over K
+by `lasscc run`), `lass.a_type` / `lass.d_type` (element type names) and, when it is not the
+default (f32; i32 for i8), `lass.acc_type`.  Its body: `lass_tb.block_tile` (rasterized tile origin), an `scf.for` over K
 in steps of BK carrying a `!lass_tb.acc`, with `lass_tb.load_tile` for A and B and `lass_tb.mma`
 inside, then `lass_tb.epilogue`.
 
-Rejected (PassFailedException naming file:line:col): other element types or layouts, a config
-that fails GemmConfig.validate, a `lass.gemm` not on the function's arguments.
+Rejected (PassFailedException naming file:line:col): other element types or layouts (f32 and i8
+need A row-major and B column-major), a config that fails GemmConfig.validate, a `lass.gemm` not
+on the function's arguments.
 """
 
 from __future__ import annotations
@@ -27,9 +34,6 @@ from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
     FloatAttr,
     IntegerAttr,
     MemRefType,
@@ -45,22 +49,37 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
+from lasscc.config import default_config
 from lasscc.diagnostics import LassError
 from lasscc.source import op_location
 
-INPUT_TYPES = {"f16": Float16Type, "bf16": BFloat16Type}  # mma.sync.m16n8k16 with f32 accumulation
+INPUT_TYPES = ("f16", "bf16", "f32", "i8")  # lasscc.layout.MMA_INPUTS: the mma.sync of each
+# D types per (input, accumulator): the accumulator's, the input type, or f32 by an epilogue conversion
+D_TYPES = {("f16", "f32"): ("f32", "f16"), ("f16", "f16"): ("f16", "f32"), ("bf16", "f32"): ("f32", "bf16"),
+           ("f32", "f32"): ("f32",), ("i8", "i32"): ("i32", "f32")}
 
 
 def _check_operands(op: lass.GemmOp, where: str) -> None:
     ta, tb, td = op.a.type, op.b.type, op.d.type
-    et, dt = ta.get_element_type(), td.get_element_type()
-    if not isinstance(et, tuple(INPUT_TYPES.values())):
+    et, dt = str(ta.get_element_type()), str(td.get_element_type())
+    if et not in INPUT_TYPES:
         raise PassFailedException(
-            f"{where}: error: expected f16 or bf16 A and B, got {et} (issue 'general GEMM' adds tf32/int8)"
+            f"{where}: error: expected f16, bf16, f32 (tf32) or i8 A and B, got {et}"
         )
-    if not (isinstance(dt, Float32Type) or dt == et):
-        raise PassFailedException(f"{where}: error: expected f32 or {et} D (the accumulator or the input type), got {dt}")
+    acc = str(op.acc_type)
+    allowed = D_TYPES.get((et, acc), ())
+    if dt not in allowed:
+        raise PassFailedException(
+            f"{where}: error: expected {' or '.join(allowed)} D for {et} A and B with {acc} accumulation, got {dt}"
+        )
     layouts = (lass.memref_layout(ta), lass.memref_layout(tb), lass.memref_layout(td))
+    if et in ("i8", "f32") and layouts[:2] != ("row", "col"):
+        what = ("int8 needs A row-major and B column-major (TN): the s8 mma.sync fragments are K-major "
+                "(CUTLASS has the same restriction)" if et == "i8"
+                else "tf32 with MN-major operands is not supported yet: f32 needs A row-major and B column-major (TN)")
+        raise PassFailedException(
+            f"{where}: error: {what}; got A {layouts[0]}-major, B {layouts[1]}-major"
+        )
     if layouts[:2] != ("row", "col") or layouts[2] not in ("row", "col"):
         raise PassFailedException(
             f"{where}: error: expected A row-major, B column-major (strided<[1, ?]>), D row- or column-major (TN), "
@@ -104,9 +123,10 @@ class TileThreadblockPass(ModulePass):
         if others:
             raise PassFailedException(f"{op_location(others[0])}: error: expected only lass.gemm and func.return in the function, got '{others[0].name}'")
         _check_operands(g, where)
+        ab = str(g.a.type.get_element_type())
         try:
-            cfg = config_from_attr(g.config)
-            cfg.validate(self.arch, where=f"{where}: error: config")
+            cfg = config_from_attr(g.config, default_config(ab))
+            cfg.validate(self.arch, where=f"{where}: error: config", ab_type=ab)
         except ValueError as e:
             raise PassFailedException(f"{where}: error: {e}") from None
         except LassError as e:
@@ -120,7 +140,7 @@ class TileThreadblockPass(ModulePass):
         if swap:
             a_t, b_t, d_t = _swapped_types(a_t, d_t)
         elem = a_t.get_element_type()
-        acc_t = lass_tb.AccType((bm, bn), f32)
+        acc_t = lass_tb.AccType((bm, bn), g.acc_type)
 
         # New kernel body on the fixed parameter list.
         block = Block(arg_types=[a_t, b_t, d_t, i32, i32, i32, f32, f32])
@@ -178,6 +198,8 @@ class TileThreadblockPass(ModulePass):
         fn.attributes["lass.beta"] = FloatAttr(g.beta_value, f32)
         fn.attributes["lass.d_type"] = StringAttr(str(d_t.get_element_type()))
         fn.attributes["lass.a_type"] = StringAttr(str(elem))
+        if str(g.acc_type) != ("i32" if str(elem) == "i8" else "f32"):  # only a non-default one: f16
+            fn.attributes["lass.acc_type"] = StringAttr(str(g.acc_type))
         if swap:
             fn.attributes["lass.swap_ab"] = UnitAttr()
         if batched:

@@ -10,18 +10,24 @@ Output contract: the program of one thread.
 - `lass_tb.block_tile` -> grouped rasterization arithmetic on `lass_nv.block_id`;
   `lass_tb.batch_index` -> `lass_nv.block_id {dim = "z"}` (`lass_tb.batch_view`s stay: the
   lowering turns them into pointer offsets);
-- the accumulator -> (WM/16) * (WN/8) * 4 f32 values per thread, carried by the loops;
-- each `lass_pipe.mma` -> for every k-group g (BK/16 of them): `lass_warp.load_frag_a` for each
-  16-row slice and `lass_warp.load_frag_b` for each 16-column slice, then `lass_nv.mma_sync`
-  m16n8k16 over the (WM/16) x (WN/8) grid in serpentine order (n reversed on odd m rows, so
+- the accumulator -> (WM/16) * (WN/8) * 4 values per thread of its type (f32, f16 or i32),
+  carried by the loops;
+- each `lass_pipe.mma` -> for every k-group g (BK/IK of them; IK = 16 for f16/bf16, 8 for tf32,
+  32 for i8: lasscc.layout.MMA_INPUTS): `lass_warp.load_frag_a` for each 16-row slice and
+  `lass_warp.load_frag_b` for each 16-column slice (f32 fragments: each register then rounded to
+  tf32 by `lass_nv.cvt_rna_tf32`), then `lass_nv.mma_sync` over the (WM/16) x (WN/8) grid in
+  serpentine order (n reversed on odd m rows, so
   consecutive mma.sync share an operand).  Fragments are double buffered: the loads of k-group
   g+1 are issued before the mma.sync of k-group g; and when the mma closes its loop iteration
   with `wait`/`barrier` on slot = kt % S (lasscc-pipeline's multistage form), the first k-group of
   the NEXT slot is loaded right after the barrier, before this slot's last mma.sync, and carried
   into the next iteration as loop values (CUTLASS MmaMultistage's cross-stage prefetch; with
   config `prefetch = 1` and BK / 16 <= PREFETCH_MAX_KGROUPS, see there);
-- `lass_tb.epilogue` -> per-thread alpha*acc (+ beta*C when beta != 0, a uniform branch) and
-  stores at the C/D fragment coordinates of mma.m16n8k16: for a block wholly inside D (and N
+- `lass_tb.epilogue` -> per-thread alpha*acc (+ beta*C when beta != 0, a uniform branch) in f32
+  (f16 / i32 accumulators and C converted to f32 first; an i32 D rounded to nearest even and
+  saturated by `lass_nv.cvt_rni_s32`, as CUTLASS's LinearCombinationClamp<int32_t, float> does,
+  except that with alpha == 1 and no C the exact i32 accumulator is stored) and stores at the
+  C/D fragment coordinates of mma.m16n8k16 (the same for every shape): for a block wholly inside D (and N
   even) plain 2-element stores; otherwise predicated ones, 2-element where the pair lies inside D,
   element by element at the edges (any M, N).  Both tests are uniform branches.
 """
@@ -31,17 +37,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_warp
-from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
+from lasscc.passes._build import Builder, is_kernel, kernel_ab_type, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import ModuleOp, StringAttr, f32, i1, i32
+from xdsl.dialects.builtin import IntegerType, ModuleOp, StringAttr, f32, i1, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from lasscc.config import GemmConfig
-from lasscc.layout import MMA_K, MMA_M, MMA_N, WARP_SIZE
+from lasscc.layout import MMA_INPUTS, MMA_M, MMA_N, WARP_SIZE
 from lasscc.source import op_location
 
 # The cross-stage prefetch keeps a third fragment set live across the barrier.  Before
@@ -66,7 +72,9 @@ class _WarpLowering:
         self.fn, self.cfg = fn, cfg
         self.mi = cfg.warp[0] // MMA_M
         self.ni = cfg.warp[1] // MMA_N
-        self.kg = cfg.threadblock[2] // MMA_K
+        self.ab = kernel_ab_type(fn)
+        _, (_, _, self.ik), self.ptx_ab = MMA_INPUTS[self.ab]
+        self.kg = cfg.threadblock[2] // self.ik
         self.acc: dict[SSAValue, list[SSAValue]] = {}
         self.dead: list[Operation] = []
         # prefetch: mma op -> fragments of its k-group 0 (loop block args); yield -> extra values
@@ -87,7 +95,7 @@ class _WarpLowering:
         # warp-tile rows / columns of each fragment, and the k of each k-group
         self.rows_a = [b.add(wm0, mi * MMA_M) for mi in range(self.mi)]
         self.cols_b = [b.add(wn0, nj * 2 * MMA_N) for nj in range(self.ni // 2)]
-        self.ks = [b.c(g * MMA_K) for g in range(self.kg)]
+        self.ks = [b.c(g * self.ik) for g in range(self.kg)]
 
     def n_acc(self) -> int:
         return self.mi * self.ni * 4
@@ -113,7 +121,8 @@ class _WarpLowering:
             self.dead.append(op)
         elif isinstance(op, lass_tb.ZeroAccOp):
             b = Builder(InsertPoint.before(op))
-            zero = b.cf(0.0, f32)
+            et = op.result.type.element_type
+            zero = b.c(0, et) if isinstance(et, IntegerType) else b.cf(0.0, et)
             self.acc[op.result] = [zero] * self.n_acc()
             self.dead.append(op)
         elif isinstance(op, scf.ForOp):
@@ -242,20 +251,27 @@ class _WarpLowering:
 
     def load_frags(self, b: Builder, op: lass_pipe.MmaOp, slot: SSAValue, g: int):
         """A fragments per 16-row slice, B register pairs per n8 block, of k-group g of `slot`."""
-        fa = [list(b.insert(lass_warp.LoadFragAOp.build(
+        fa = [self.tf32(b, b.insert(lass_warp.LoadFragAOp.build(
             operands=[op.a, slot, row, self.ks[g]], result_types=[i32] * 4)).results)
             for row in self.rows_a]
         fb: list[list[SSAValue]] = []
         for col in self.cols_b:
-            r = b.insert(lass_warp.LoadFragBOp.build(
-                operands=[op.b, slot, col, self.ks[g]], result_types=[i32] * 4)).results
+            r = self.tf32(b, b.insert(lass_warp.LoadFragBOp.build(
+                operands=[op.b, slot, col, self.ks[g]], result_types=[i32] * 4)).results)
             fb += [[r[0], r[1]], [r[2], r[3]]]
         return fa, fb
+
+    def tf32(self, b: Builder, regs) -> list[SSAValue]:
+        """f32 fragments rounded to tf32 (cvt.rna, CUTLASS's rounding: see lass_nv.cvt_rna_tf32);
+        other types as loaded."""
+        if self.ab != "f32":
+            return list(regs)
+        return [b.v(lass_nv.CvtRnaTf32Op.build(operands=[r], result_types=[i32])) for r in regs]
 
     def mma(self, op: lass_pipe.MmaOp) -> None:
         b = Builder(InsertPoint.before(op))
         acc = list(self.accumulator(op.acc, op))
-        ab_type = str(op.a.type.element_type)  # "f16" or "bf16"
+        ab_type = self.ptx_ab  # "f16", "bf16", "tf32" or "s8"
 
         def issue(bld: Builder, frags) -> None:
             fa, fb = frags
@@ -297,7 +313,20 @@ class _WarpLowering:
         acc = self.accumulator(op.acc, op)
         D, M, N = op.dest, kernel_arg(self.fn, "M"), kernel_arg(self.fn, "N")
         out_t = D.type.get_element_type()
+        int_d = isinstance(out_t, IntegerType)
         b = Builder(InsertPoint.before(op))
+        # the exact i32 path: alpha == 1 and no C store the accumulator as it is
+        alpha_one = b.v(arith.CmpfOp(op.alpha, b.cf(1.0, f32), "oeq")) if int_d else None
+
+        def to_f32(bb: Builder, x: SSAValue) -> SSAValue:
+            if isinstance(x.type, IntegerType):
+                return bb.v(arith.SIToFPOp(x, f32))
+            return x if x.type == f32 else bb.v(arith.ExtFOp(x, f32))
+
+        def from_f32(bb: Builder, x: SSAValue) -> SSAValue:
+            if int_d:
+                return bb.v(lass_nv.CvtRniS32Op.build(operands=[x], result_types=[i32]))
+            return x if out_t == f32 else bb.v(arith.TruncFOp(x, out_t))
         group = b.shr(self.lane, 2)
         tig2 = b.mul(b.and_(self.lane, 3), 2)
         row0 = b.add(b.add(op.m0, self.wm0), group)
@@ -328,18 +357,18 @@ class _WarpLowering:
                         off = bb.add(bb.mul(row, N), col)
                         offs = [off, bb.add(off, 1)]
                         base = (mi * self.ni + ni) * 4 + 2 * h
-                        vals = [bb.v(arith.MulfOp(op.alpha, acc[base + j])) for j in range(2)]
+                        vals = [bb.v(arith.MulfOp(op.alpha, to_f32(bb, acc[base + j]))) for j in range(2)]
                         if with_c:
                             both = list(bb.insert(lass_nv.LdGlobalOp(D, off, pair, 2)).results)
                             old = both
                             if guarded:
                                 one = [bb.insert(lass_nv.LdGlobalOp(D, offs[j], single[j], 1)).results[0] for j in range(2)]
                                 old = [bb.v(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
-                            if out_t != f32:
-                                old = [bb.v(arith.ExtFOp(x, f32)) for x in old]
+                            old = [to_f32(bb, x) for x in old]
                             vals = [bb.v(arith.AddfOp(v, bb.v(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
-                        if out_t != f32:
-                            vals = [bb.v(arith.TruncFOp(v, out_t)) for v in vals]
+                        vals = [from_f32(bb, v) for v in vals]
+                        if int_d and not with_c:
+                            vals = [bb.v(arith.SelectOp(alpha_one, acc[base + j], vals[j])) for j in range(2)]
                         bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, pair, vals]))
                         if guarded:
                             for j in range(2):

@@ -27,7 +27,7 @@ import numpy as np
 from xdsl.dialects.builtin import MemRefType
 
 from lasscc.dialects.lass import memref_layout
-from lasscc.interp.bf16 import BF16, QNAN, as_f64, store_as
+from lasscc.interp.bf16 import BF16, QNAN, as_f64
 from lasscc.interp.errors import KernelArgumentError
 from lasscc.interp.executor import Program, _as_module, execute_kernel, find_kernel, is_batched, swaps_ab
 from lasscc.interp.values import numpy_dtype
@@ -80,8 +80,23 @@ def d_layout_of(module) -> str:
 
 
 def _draw(rng, shape, dtype):
-    """uniform [-1, 1) float64 draws rounded to `dtype` (uint16: bf16 patterns)."""
-    return store_as(rng.uniform(-1.0, 1.0, shape), dtype)
+    """uniform [-1, 1) float64 draws rounded to `dtype` (uint16: bf16 patterns); integers in
+    [-8, 8) (lasscc.interp.mma_math.draw)."""
+    from lasscc.interp.mma_math import draw
+
+    return draw(rng, shape, dtype)
+
+
+def types_of(module) -> tuple[str, str]:
+    """(A/B, accumulator) MLIR type names of the kernel: from lass.gemm at level 0, from the
+    kernel's lass.a_type / lass.acc_type after lasscc-tile-threadblock."""
+    func = find_kernel(_as_module(module))
+    for op in func.body.walk():
+        if op.name == "lass.gemm":
+            return str(op.a.type.get_element_type()), str(op.acc_type)
+    a, acc = func.attributes.get("lass.a_type"), func.attributes.get("lass.acc_type")
+    ab = a.data if a is not None else "f16"
+    return ab, (acc.data if acc is not None else ("i32" if ab == "i8" else "f32"))
 
 
 def make_inputs(m: int, n: int, k: int, seed: int, beta: float, d_dtype=np.float32, ab_dtype=np.float16,
@@ -99,7 +114,8 @@ def make_inputs(m: int, n: int, k: int, seed: int, beta: float, d_dtype=np.float
     b = _draw(rng, lead + (n, k), np.dtype(ab_dtype if b_dtype is None else b_dtype))
     if beta == 0:
         c = None
-        d = np.full(lead + (m, n), QNAN if d_dtype == BF16 else np.nan, d_dtype)
+        poison = QNAN if d_dtype == BF16 else (np.iinfo(d_dtype).min if d_dtype.kind == "i" else np.nan)
+        d = np.full(lead + (m, n), poison, d_dtype)
     else:
         d = _draw(rng, lead + (m, n), d_dtype)
         c = as_f64(d)
@@ -160,8 +176,12 @@ def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True
     )
     seconds = time.perf_counter() - t0
     d = np.swapaxes(d_arg, -1, -2) if d_layout == "col" else d_arg
-    err = rel_error(d, reference(a, b, c, alpha, beta))
-    tol = TOLERANCE.get(np.dtype(dt), 1e-3)
+    ref = reference(a, b, c, alpha, beta)
+    err = rel_error(d, ref)
+    ab, acc = types_of(module)
+    from lasscc.interp.mma_math import tolerance
+
+    tol = tolerance(dt, ab, acc, k, ref, alpha, beta)
     ok = bool(np.isfinite(err) and err <= tol)
     return {
         "rel_err": err,

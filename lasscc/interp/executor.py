@@ -129,6 +129,9 @@ class Program:
             names & {"lass_nv.ldmatrix_x4", "lass_nv.cp_async", "lass_nv.st_shared_v4"}
         )
         self.config = _read_config(func) if self.level > 0 else None
+        a_type = func.attributes.get("lass.a_type")
+        # bytes per A/B element: the SMEM size is stages * (BM + BN) * BK * this
+        self.elem_bytes = {"i8": 1, "f32": 4}.get(getattr(a_type, "data", "f16"), 2)
         self._compiled: dict = {}
         self._lines: list | None = None
         for op in self.ops:  # fail before running anything
@@ -265,7 +268,7 @@ class Executor:
     @property
     def smem(self) -> SharedMemory:
         if self._smem is None:
-            size = self.prog.config.smem_bytes() if self.prog.config is not None else 0
+            size = self.prog.config.smem_bytes(self.prog.elem_bytes) if self.prog.config is not None else 0
             self._smem = SharedMemory(self.nb, size, self.threads, self, track=self.launch.check)
         return self._smem
 
@@ -681,7 +684,7 @@ def execute_kernel(
         notes.append(f"{unretired} async 16-byte copies were never retired by a wait before the kernel returned")
     report = launch.banks.report(prog) if launch.banks is not None else None
     return ExecResult(
-        d, prog.level, prog.name, grid * batch, cfg.threads, cfg.smem_bytes(), nb_max,
+        d, prog.level, prog.name, grid * batch, cfg.threads, cfg.smem_bytes(prog.elem_bytes), nb_max,
         time.perf_counter() - t0, nops, report, notes,
     )
 

@@ -1,7 +1,9 @@
 """Semantics of the lass dialects for the CPU executor (see each op's docstring in dialects/).
 
-  lass.gemm          (level 0) D = alpha * A.B + beta * C, float32 accumulation of the f16 / bf16
-                     products (exact in float32), D rounded once to its type.
+  lass.gemm          (level 0) D = alpha * A.B + beta * C in the numerics of the element types
+                     (lasscc.interp.mma_math: f32 sums of exact f16/bf16 products, tf32-rounded
+                     f32, f16 accumulation per k16 step, exact i8 -> i32), D rounded once to its
+                     type.  Every mma and epilogue below uses the same functions.
   lass_tb.*          (level 1, block level) tiles are `[lanes, rows, BK]` arrays (lane = block);
                      load_tile reads global memory (elements outside the matrix read as 0);
                      mma is acc + a @ b^T in float32; block_tile is layout.raster_tile of the
@@ -47,7 +49,8 @@ import numpy as np
 from lasscc import layout as Lay
 from lasscc.dialects._common import int_list
 from lasscc.dialects.lass import memref_layout
-from lasscc.interp.bf16 import BF16, as_f32, bf16_to_f32, store_as
+from lasscc.interp import mma_math as MM
+from lasscc.interp.bf16 import BF16, as_f32, store_as
 from lasscc.interp.errors import InterpError, OutOfBoundsError, UnsupportedError
 from lasscc.interp.executor import Executor, handler
 from lasscc.interp.values import (
@@ -147,13 +150,10 @@ def _gemm(ex: Executor, op, vals):
     la, lb, ld = (memref_layout(v.type) for v in (op.a, op.b, op.d))
     nb = a.batch  # 3-d (batch-first, packed) operands: one matmul per batch
     A = a.array.reshape(nb, m, k) if la == "row" else a.array.reshape(nb, k, m).swapaxes(1, 2)
-    B = b.array.reshape(nb, n, k).swapaxes(1, 2) if lb == "col" else b.array.reshape(nb, k, n)
-    acc = np.matmul(as_f32(A), as_f32(B))
-    out = F32(alpha) * acc
+    Bt = b.array.reshape(nb, n, k) if lb == "col" else b.array.reshape(nb, k, n).swapaxes(1, 2)  # N x K
+    acc = MM.mma(A, Bt, np.zeros((nb, m, n), MM.acc_dtype(str(op.acc_type))))
     D = d.array.reshape(nb, m, n) if ld == "row" else d.array.reshape(nb, n, m).swapaxes(1, 2)
-    if beta != 0:
-        out = out + F32(beta) * as_f32(D)
-    D[...] = store_as(out, d.dtype)
+    D[...] = MM.epilogue(acc, alpha, beta, D.copy() if beta != 0 else None, d.dtype)
     return []
 
 
@@ -171,7 +171,7 @@ def _block_tile(ex: Executor, op, vals):
 @handler("lass_tb.zero_acc")
 def _zero_acc(ex: Executor, op, vals):
     _block_level(ex, op)
-    return [np.zeros((ex.L, *op.result.type.get_shape()), F32)]
+    return [np.zeros((ex.L, *op.result.type.get_shape()), MM.acc_dtype(str(op.result.type.element_type)))]
 
 
 @handler("lass_tb.load_tile")
@@ -188,9 +188,7 @@ def _load_tile(ex: Executor, op, vals):
 
 
 def _mma_tiles(a, b, acc):
-    # contiguous operands: numpy's batched matmul falls back to a slow loop on transposed views
-    bt = np.ascontiguousarray(as_f32(np.swapaxes(b, -1, -2)))
-    return acc + np.matmul(np.ascontiguousarray(as_f32(a)), bt)
+    return MM.mma(a, b, acc)  # the numerics of the tile types (lasscc.interp.mma_math)
 
 
 @handler("lass_tb.mma")
@@ -213,12 +211,12 @@ def _epilogue(ex: Executor, op, vals):
     flat = np.where(inb, i * dest.cols + j, 0)
     al = ex.at(alpha, lanes).astype(F32)[:, None, None]
     be = ex.at(beta, lanes).astype(F32)[:, None, None]
-    out = al * acc[lanes]
+    out = MM.epilogue(acc[lanes], al, be, None, dest.dtype)
     need_c = inb & (be != 0)
     if need_c.any():
-        c = np.where(need_c, as_f32(dest.array[flat]), F32(0))
-        out = out + np.where(need_c, be * c, F32(0))
-    dest.array[flat[inb]] = store_as(out[inb], dest.dtype)
+        c = np.where(need_c, dest.array[flat], 0).astype(dest.dtype)
+        out = np.where(need_c, MM.epilogue(acc[lanes], al, be, c, dest.dtype), out)
+    dest.array[flat[inb]] = out[inb]
     return []
 
 
@@ -257,7 +255,7 @@ def _ring(ex: Executor, op, vals):
         dt = numpy_dtype(et, "ring element type")
     except UnsupportedError as e:
         raise UnsupportedError(f"{ex.where(op)}: {e}") from None
-    if dt.kind != "f" and dt != BF16:
+    if dt != BF16 and (dt.kind not in "fi" or dt == np.float64 or dt.itemsize not in (1, 2, 4)):
         raise UnsupportedError(f"{ex.where(op)}: unsupported ring element type {et}")
     ring = RingInfo(int(op.offset.value.data), stages, rows, bk, dt.itemsize, _opid(ex, op), dt)
     size = ex.smem.size
@@ -276,11 +274,12 @@ def _ring(ex: Executor, op, vals):
 def _ring_dtype(ring: RingInfo):
     if ring.dtype is not None:
         return ring.dtype
-    return {2: np.float16, 4: np.float32, 8: np.float64}[ring.esize]
+    return {1: np.int8, 2: np.float16, 4: np.float32, 8: np.float64}[ring.esize]
 
 
 def _type_name(dtype) -> str:
-    return "bf16" if np.dtype(dtype) == BF16 else {"float16": "f16", "float32": "f32", "float64": "f64"}.get(
+    return "bf16" if np.dtype(dtype) == BF16 else {"float16": "f16", "float32": "f32", "float64": "f64",
+                                                   "int8": "i8", "int32": "i32"}.get(
         np.dtype(dtype).name, np.dtype(dtype).name)
 
 
@@ -467,13 +466,14 @@ def _load_frag(ex: Executor, op, vals, which: str):
     lane_in = (lanes % 32)[:, None]
     r0 = ex.at(row, lanes)[:, None]
     k0 = ex.at(k, lanes)[:, None]
+    eb = ring.esize  # each register: the 4 bytes from element (row, k) on (layout.mma_a/b_coord)
     if which == "a":
-        rr, kk = Lay.mma_a_coord(lane_in, _REG[None, :], 0)
+        rr, kk = Lay.mma_a_coord(lane_in, _REG[None, :], 0, eb)
         rows, cols = r0 + rr, k0 + kk
     else:
-        kk, nn = Lay.mma_b_coord(lane_in, (_REG % 2)[None, :], 0)
+        kk, nn = Lay.mma_b_coord(lane_in, (_REG % 2)[None, :], 0, eb)
         rows, cols = r0 + 8 * (_REG // 2)[None, :] + nn, k0 + kk
-    bad = (rows < 0) | (rows >= ring.rows) | (cols < 0) | (cols + 1 >= ring.bk)
+    bad = (rows < 0) | (rows >= ring.rows) | (cols < 0) | (cols + 4 // eb - 1 >= ring.bk)
     if bad.any():
         j = int(np.argmax(bad.any(axis=1)))
         i = int(np.argmax(bad[j]))
@@ -555,19 +555,24 @@ def _ldmatrix(ex: Executor, op, vals):
     return _scatter_regs(ex, lanes, regs, np.int64)
 
 
-def _perm_tables():
-    pa = np.full(256, -1)
-    pb = np.full(128, -1)
+def _perm_tables(eb: int = 2):
+    """Gather / scatter tables of the mma fragments for elements of `eb` bytes (e = 4 // eb per
+    register): PERM_A[row*K + k] = lane*4e + reg*e + i, PERM_B[k*8 + n] = lane*2e + reg*e + i,
+    PERM_C[row*8 + n] = lane*4 + idx, INV_C its inverse (layout.mma_a/b/c_coord)."""
+    per = 4 // eb
+    kk = Lay.MMA_K_BYTES // eb
+    pa = np.full(16 * kk, -1)
+    pb = np.full(kk * 8, -1)
     pc = np.full(128, -1)
     for lane in range(32):
         for reg in range(4):
-            for half in range(2):
-                r, k = Lay.mma_a_coord(lane, reg, half)
-                pa[r * 16 + k] = lane * 8 + reg * 2 + half
+            for half in range(per):
+                r, k = Lay.mma_a_coord(lane, reg, half, eb)
+                pa[r * kk + k] = (lane * 4 + reg) * per + half
         for reg in range(2):
-            for half in range(2):
-                k, n = Lay.mma_b_coord(lane, reg, half)
-                pb[k * 8 + n] = lane * 4 + reg * 2 + half
+            for half in range(per):
+                k, n = Lay.mma_b_coord(lane, reg, half, eb)
+                pb[k * 8 + n] = (lane * 2 + reg) * per + half
         for idx in range(4):
             r, n = Lay.mma_c_coord(lane, idx)
             pc[r * 8 + n] = lane * 4 + idx
@@ -577,21 +582,28 @@ def _perm_tables():
 
 
 # PERM_A[row*16 + k] = lane*8 + reg*2 + half ; PERM_B[k*8 + n] = lane*4 + reg*2 + half ;
-# PERM_C[row*8 + n] = lane*4 + idx ; INV_C[lane*4 + idx] = row*8 + n
+# PERM_C[row*8 + n] = lane*4 + idx ; INV_C[lane*4 + idx] = row*8 + n   (f16 / bf16)
 PERM_A, PERM_B, PERM_C, INV_C = _perm_tables()
+_PERMS = {eb: _perm_tables(eb) for eb in (1, 2, 4)}
+# ab_type -> (element bytes, numpy dtype of the unpacked elements)
+MMA_AB_TYPES = {"f16": (2, np.float16), "bf16": (2, BF16), "tf32": (4, np.float32), "s8": (1, np.int8)}
+
+
+def _regs(ex, regs, lanes):
+    return np.stack([ex.at(v, lanes) if len(lanes) != ex.L or not is_lanes(v) else v for v in regs], axis=1)
+
+
+def _unpack(ex, regs, lanes, ab_type: str = "f16"):
+    """i32 registers (list of per-lane values) -> [n, e*len(regs)] elements in the registers'
+    type (float16, bf16 uint16 patterns, float32, int8), the lowest-addressed element first."""
+    x = _regs(ex, regs, lanes)
+    u32 = np.ascontiguousarray((x.astype(np.int64) & 0xFFFFFFFF).astype("<u4"))
+    return u32.view(np.dtype(MMA_AB_TYPES[ab_type][1]).newbyteorder("<")).astype(MMA_AB_TYPES[ab_type][1])
 
 
 def _halves(ex, regs, lanes, ab_type: str = "f16"):
-    """i32 registers (list of per-lane values) -> [n, 2*len(regs)] float32 values of the f16 or
-    bf16 halves, low half first."""
-    x = np.stack([ex.at(v, lanes) if len(lanes) != ex.L or not is_lanes(v) else v for v in regs], axis=1)
-    u16 = np.ascontiguousarray((x.astype(np.int64) & 0xFFFFFFFF).astype("<u4")).view("<u2")
-    if ab_type == "bf16":
-        return bf16_to_f32(u16.astype(np.uint16))
-    return u16.view(np.float16).astype(F32)
-
-
-MMA_AB_TYPES = ("f16", "bf16")
+    """i32 registers -> [n, 2*len(regs)] float32 values of the f16 or bf16 halves, low half first."""
+    return as_f32(_unpack(ex, regs, lanes, ab_type))
 
 
 def _mma_ab_type(op) -> str:
@@ -608,15 +620,20 @@ def _mma_ab_type(op) -> str:
 def _mma_sync_run(ex: Executor, op, vals, ab_type: str = "f16"):
     warps, lanes = _warp_lanes(ex, op)
     W = len(warps)
-    a = _halves(ex, vals[0:4], lanes, ab_type).reshape(W, 256)[:, PERM_A].reshape(W, 16, 16)
-    b = _halves(ex, vals[4:6], lanes, ab_type).reshape(W, 128)[:, PERM_B].reshape(W, 16, 8)
-    c = np.stack(
-        [ex.at(v, lanes) if len(lanes) != ex.L or not is_lanes(v) else v for v in vals[6:10]], axis=1
-    ).astype(F32)
-    c = c.reshape(W, 128)[:, PERM_C].reshape(W, 16, 8)
-    d = np.matmul(a, b) + c  # f16 and bf16 products are exact in float32
-    regs = d.reshape(W, 128)[:, INV_C].reshape(W * 32, 4)
-    return _scatter_regs(ex, lanes, regs, F32)
+    eb = MMA_AB_TYPES[ab_type][0]
+    kk = Lay.MMA_K_BYTES // eb
+    pa, pb, pc, inv_c = _PERMS[eb]
+    a = _unpack(ex, vals[0:4], lanes, ab_type).reshape(W, 16 * kk)[:, pa].reshape(W, 16, kk)
+    b = _unpack(ex, vals[4:6], lanes, ab_type).reshape(W, kk * 8)[:, pb].reshape(W, kk, 8)
+    acc_t = str(op.c0.type) if hasattr(op, "c0") else "f32"
+    c = _regs(ex, vals[6:10], lanes).astype(MM.acc_dtype(acc_t))
+    c = c.reshape(W, 128)[:, pc].reshape(W, 16, 8)
+    # tf32: the fragments were rounded by cvt.rna in the IR; the mma reads the top 19 bits
+    d = MM.mma(a, np.ascontiguousarray(np.swapaxes(b, 1, 2)), c, tf32_round=MM.tf32_trunc)
+    regs = d.reshape(W, 128)[:, inv_c].reshape(W * 32, 4)
+    if acc_t == "i32":
+        regs = regs.astype(np.int64)
+    return _scatter_regs(ex, lanes, regs, regs.dtype)
 
 
 @handler("lass_nv.mma_sync")
@@ -630,6 +647,21 @@ def _prepare_mma_sync(op):
 
 
 _mma_sync.prepare = _prepare_mma_sync
+
+
+@handler("lass_nv.cvt_rna_tf32")
+def _cvt_rna_tf32(ex: Executor, op, vals):
+    """The f32 in an i32 register rounded to tf32 (to nearest, ties away): mma_math.tf32_rna."""
+    x = np.asarray(vals[0]).astype(np.int64) & 0xFFFFFFFF
+    r = MM.tf32_rna(np.asarray(x.astype(np.uint32)).view(np.float32)).view(np.uint32).astype(np.int64)
+    return [wrap(r if is_lanes(vals[0]) else int(r), 32)]
+
+
+@handler("lass_nv.cvt_rni_s32")
+def _cvt_rni_s32(ex: Executor, op, vals):
+    """f32 -> s32, to nearest even, saturating, NaN -> 0 (mma_math.f32_to_s32)."""
+    r = MM.f32_to_s32(vals[0])
+    return [r if is_lanes(vals[0]) else int(r)]
 
 
 @handler("lass_nv.ld_global")

@@ -3,8 +3,12 @@
 Kernel ABI (KernelSpec.params, in this order):
     (A: u64, B: u64, D: u64, M: i32, N: i32, K: i32, alpha: f32, beta: f32)
 A is M x K row-major (a[i, k] at i*K + k); B is K x N column-major (b[k, j] at j*K + k), i.e. on
-the host an N x K row-major array `b_nk`; both f16 or both bf16 (KernelSpec.a_dtype / b_dtype).
-D is M x N f32, f16 or bf16, read as C when beta != 0 and overwritten with alpha * A.B + beta * C.
+the host an N x K row-major array `b_nk`; both f16, bf16, f32 (tf32 mma) or i8 (KernelSpec.a_dtype
+/ b_dtype).  D is M x N f32, f16, bf16 or i32, read as C when beta != 0 and overwritten with
+alpha * A.B + beta * C.  i8 operands (and an i32 C) are drawn uniform in [-8, 8); the tolerance per
+type (tf32 2e-3, f16 accumulation growing with sqrt(K/16), i8 exact) is
+lasscc.interp.mma_math.tolerance's, whose docstring gives the reasons.  cuBLAS is compared for
+f16 / bf16 inputs only.
 This is the "TN" GEMM of BLAS terms.  The pointers are to 2-byte elements for f16 and bf16 alike.
 D is row-major (d[i, j] at i*N + j), or column-major for a kernel with KernelSpec.d_layout == "col"
 (d[i, j] at j*M + i: on the host an N x M row-major array `d_nm`).  Such a kernel computes
@@ -33,7 +37,7 @@ from lasscc.diagnostics import LassError
 from lasscc.interp.bf16 import BF16, QNAN, as_f64, store_as
 from lasscc.runtime import cuda
 
-NP_DTYPE = {"f16": np.float16, "f32": np.float32, "bf16": BF16}  # bf16: uint16 bit patterns
+NP_DTYPE = {"f16": np.float16, "f32": np.float32, "bf16": BF16, "i8": np.int8, "i32": np.int32}  # bf16: uint16 bit patterns
 # Relative Frobenius error allowed against the float64 reference (computed from the exact rounded
 # inputs, so input rounding does not count): f32 output only loses the accumulation order (~1e-6
 # in practice); f16 output is rounded to 11 significant bits (~5e-4 per element); bf16 output to 8
@@ -41,12 +45,16 @@ NP_DTYPE = {"f16": np.float16, "f32": np.float32, "bf16": BF16}  # bf16: uint16 
 # Frobenius relative error too (1.7e-3 measured), and 1e-2 keeps 2.5x headroom over that bound
 # while a wrong tile or lane map still gives errors of order 1e-1 to 1.
 REL_TOL = {"f32": 1e-3, "f16": 1e-2, "bf16": 1e-2}
-SUPPORTED = {"a_dtype": ("f16", "bf16"), "b_dtype": ("f16", "bf16"), "d_dtype": ("f32", "f16", "bf16"),
+SUPPORTED = {"a_dtype": ("f16", "bf16", "f32", "i8"), "b_dtype": ("f16", "bf16", "f32", "i8"),
+             "d_dtype": ("f32", "f16", "bf16", "i32"),
              "a_layout": ("row",), "b_layout": ("col",), "d_layout": ("row", "col")}
 
 
 def random_operand(rng: np.random.Generator, shape, dtype: str) -> np.ndarray:
-    """Uniform [-1, 1) draws rounded to `dtype` ("f16", "f32", or "bf16" as uint16 patterns)."""
+    """Uniform [-1, 1) draws rounded to `dtype` ("f16", "f32", or "bf16" as uint16 patterns);
+    integers ("i8", "i32") uniform in [-8, 8)."""
+    if dtype in ("i8", "i32"):
+        return rng.integers(-8, 8, shape).astype(NP_DTYPE[dtype])
     return store_as(rng.uniform(-1, 1, shape), NP_DTYPE[dtype])
 
 
@@ -67,10 +75,22 @@ def rel_error(d: np.ndarray, ref: np.ndarray) -> float:
     return float(diff / denom) if denom > 0 else float(diff)
 
 
-def check_output(d: np.ndarray, ref: np.ndarray, d_dtype: str) -> tuple[float, bool]:
-    """(relative error, ok): ok needs every element finite and the error within REL_TOL[d_dtype]."""
+def tolerance(d_dtype: str, ab: str = "f16", acc: str = "f32", k: int = 0, ref=None, alpha=1.0, beta=0.0) -> float:
+    """REL_TOL[d_dtype] for f16 / bf16 inputs with f32 accumulation; the other types:
+    lasscc.interp.mma_math.tolerance (tf32, f16 accumulation, i8)."""
+    if ab in ("f16", "bf16") and acc == "f32":
+        return REL_TOL[d_dtype]
+    from lasscc.interp.mma_math import tolerance as mma_tolerance
+
+    return mma_tolerance(NP_DTYPE[d_dtype], ab, acc, k, ref, alpha, beta)
+
+
+def check_output(d: np.ndarray, ref: np.ndarray, d_dtype: str, tol: float | None = None) -> tuple[float, bool]:
+    """(relative error, ok): ok needs every element finite and the error within `tol`
+    (default REL_TOL[d_dtype])."""
     err = rel_error(d, ref)
-    return err, bool(np.isfinite(as_f64(d)).all() and err <= REL_TOL[d_dtype])
+    tol = REL_TOL[d_dtype] if tol is None else tol
+    return err, bool(np.isfinite(as_f64(d)).all() and err <= tol)
 
 
 def tflops(m: int, n: int, k: int, ms: float, batch: int = 1) -> float:
@@ -218,7 +238,8 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
     batched = bool(getattr(spec, "batched", False))
     lead = (batch,) if batched else ()  # batched kernels: always a leading batch dimension
     bsz = batch if batched else 1
-    torch = _torch_cuda() if bench and cublas else None  # before our context: see _torch_cuda
+    # cuBLAS beside it for f16 / bf16 inputs (what _cublas feeds torch)
+    torch = _torch_cuda() if bench and cublas and spec.a_dtype in ("f16", "bf16") else None  # before our context: see _torch_cuda
     cuda.context()
     d_np = NP_DTYPE[spec.d_dtype]
     col = spec.d_layout == "col"  # D stored N x M row-major (element (i, j) at j*M + i)
@@ -227,7 +248,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
     result: dict = {"name": spec.name, "m": m, "n": n, "k": k, "alpha": alpha, "beta": beta,
                     "ab_dtype": spec.a_dtype, "d_dtype": spec.d_dtype, "d_layout": spec.d_layout, "grid": grid,
                     "block": block, "smem_bytes": spec.smem_bytes, "rel_err": None, "ok": None,
-                    "tol": REL_TOL[spec.d_dtype], "batch": bsz}
+                    "tol": tolerance(spec.d_dtype, spec.a_dtype, getattr(spec, "acc_dtype", "f32"), k), "batch": bsz}
 
     rng = np.random.default_rng(seed)
     a = random_operand(rng, lead + (m, k), spec.a_dtype)
@@ -255,7 +276,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
             cuda.launch(func, grid, block, spec.smem_bytes, args)
 
         if check:
-            poison = QNAN if np.dtype(d_np) == BF16 else np.nan
+            poison = QNAN if np.dtype(d_np) == BF16 else (np.iinfo(d_np).min if np.dtype(d_np).kind == "i" else np.nan)
             d_buf.upload(c_store if c is not None else np.full(d_shape, poison, dtype=d_np))
             launch()
             cuda.synchronize()
@@ -263,7 +284,8 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
             if col:
                 d = np.swapaxes(d, -1, -2)  # the user's M x N view of the column-major D
             ref = reference(a, b_nk, c, alpha, beta)
-            result["rel_err"], result["ok"] = check_output(d, ref, spec.d_dtype)
+            result["tol"] = tolerance(spec.d_dtype, spec.a_dtype, getattr(spec, "acc_dtype", "f32"), k, ref, alpha, beta)
+            result["rel_err"], result["ok"] = check_output(d, ref, spec.d_dtype, result["tol"])
         if bench:
             if c is not None:
                 d_buf.upload(c_store)

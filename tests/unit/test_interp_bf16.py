@@ -563,7 +563,7 @@ def test_one_warp_bf16_epilogue_truncf_and_extf(with_c):
 
 
 def test_mma_sync_rejects_unknown_ab_type():
-    text = one_warp(ab_type='ab_type = "tf32", ')
+    text = one_warp(ab_type='ab_type = "f64", ')
     with pytest.raises(LassError, match="ab_type"):
         run_warp(text, *_random_tiles(1))
 

@@ -211,3 +211,16 @@ func.func @helper(%x: i32) -> i32 {
 // ERR-PIPE: {{^.*}}Inputs/lasscc-lower-to-llvm-not-swizzled.mlir.in:5:3: error: 'lass_pipe.barrier' has no lowering; expected the ops lasscc-swizzle-smem leaves (the arith ops lasscc emits, scf.for/scf.if, lass_nv, lass_smem; run the earlier passes first){{$}}
 // ERR-IF: {{^.*}}Inputs/lasscc-lower-to-llvm-if-results.mlir.in:6:3: error: expected scf.if without results{{$}}
 // ERR-INDEX: {{^.*}}Inputs/lasscc-lower-to-llvm-index-loop.mlir.in:6:3: error: expected an integer loop variable, got index{{$}}
+
+// Element types: the NVVM intrinsics of each mma.sync, cvt.rna.tf32 and cvt.rni.s32, and f16
+// accumulators packed into <2 x f16> pairs:
+// RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma,lasscc-swizzle-smem,lasscc-lower-to-llvm %S/Inputs/dtypes.mlir.in | filecheck %s --check-prefix=DT
+// DT-LABEL: llvm.func @tf32(
+// DT:         llvm.call_intrinsic "llvm.nvvm.f2tf32.rna"
+// DT:         llvm.call_intrinsic "llvm.nvvm.mma.m16n8k8.row.col.tf32"
+// DT-LABEL: llvm.func @int8(
+// DT:         llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.satfinite.s8"
+// DT:         llvm.call_intrinsic "llvm.nvvm.f2i.rn"
+// DT-LABEL: llvm.func @f16acc(
+// DT:         llvm.insertelement
+// DT:         llvm.call_intrinsic "llvm.nvvm.mma.m16n8k16.row.col.f16.f16"

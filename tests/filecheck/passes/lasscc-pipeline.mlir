@@ -200,3 +200,17 @@ func.func @kernel_other_loop(%K: i32) -> i32
 // ERR-ORDER: {{^.*}}Inputs/lasscc-pipeline-loop-order.mlir.in:9:3: error: expected the K loop of lasscc-tile-threadblock (k0 = 0 to K step BK; load_tile A and B at k0, mma, yield), got another form{{$}}
 // ERR-EXTRA: {{^.*}}Inputs/lasscc-pipeline-loop-extra-op.mlir.in:8:3: error: expected the K loop of lasscc-tile-threadblock (k0 = 0 to K step BK; load_tile A and B at k0, mma, yield), got another form{{$}}
 // ERR-STAGES: {{^.*}}Inputs/lasscc-pipeline-stages-1.mlir.in:3:1: error: lass.config: config: expected stages >= 2, got 1{{$}}
+
+// Element types: the rings take the tiles' element type and size (f32 4 bytes, i8 1 byte):
+// RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline %S/Inputs/dtypes.mlir.in | filecheck %s --check-prefix=DT
+// DT-LABEL: func.func @tf32(
+// DT:         %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x32x16xf32>
+// DT-NEXT:    %ring_b = lass_pipe.ring {offset = 4096 : i64} : !lass_pipe.ring<2x32x16xf32>
+// DT:         lass_pipe.load_regs %A{{.*}} -> !lass_pipe.staged<32x16xf32>
+// DT:         lass_pipe.mma %ring_a[%slot], %ring_b[%slot], %acc : !lass_pipe.ring<2x32x16xf32>, !lass_pipe.ring<2x32x16xf32>, !lass_tb.acc<32x32xf32>
+// DT-LABEL: func.func @int8(
+// DT:         %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x32x64xi8>
+// DT-NEXT:    %ring_b = lass_pipe.ring {offset = 6144 : i64} : !lass_pipe.ring<3x32x64xi8>
+// DT:         lass_pipe.mma %ring_a[%slot], %ring_b[%slot], %acc : !lass_pipe.ring<3x32x64xi8>, !lass_pipe.ring<3x32x64xi8>, !lass_tb.acc<32x32xi32>
+// DT-LABEL: func.func @f16acc(
+// DT:         lass_pipe.mma %ring_a[%slot], %ring_b[%slot], %acc : !lass_pipe.ring<3x32x32xf16>, !lass_pipe.ring<3x32x32xf16>, !lass_tb.acc<32x32xf16>

@@ -239,3 +239,17 @@ func.func @not_a_kernel(%ra: !lass_pipe.ring<2x64x32xf16>, %s: i32, %r: i32, %k:
 // ---- rejected: input under Inputs/ ----
 
 // ERR-MMA: {{^.*}}Inputs/lasscc-swizzle-smem-not-warp-level.mlir.in:8:3: error: expected warp-level fragment loads (run lasscc-warp-mma first), got lass_pipe.mma{{$}}
+
+// Element types: the same 16-byte ldmatrix rows; the second 8x16-byte matrix column is 16 bytes
+// of K: 4 f32, 16 i8 (8 f16); copies move 16-byte chunks of 4 f32 / 16 i8:
+// RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma,lasscc-swizzle-smem %S/Inputs/dtypes.mlir.in | filecheck %s --check-prefix=DT
+// DT-LABEL: func.func @tf32(
+// DT:         [[C4:%[0-9]+]] = arith.constant 4 : i32
+// DT:         %lds_a_k = arith.muli {{%[0-9]+}}, [[C4]] : i32
+// DT:         lass_nv.ld_global_v4 {{.*}} : memref<?x?xf32>
+// DT:         lass_nv.ldmatrix_x4
+// DT-LABEL: func.func @int8(
+// DT:         [[C16:%[0-9]+]] = arith.constant 16 : i32
+// DT:         %lds_a_k = arith.muli {{%[0-9]+}}, [[C16]] : i32
+// DT:         lass_nv.cp_async {{.*}} {bytes = 16 : i64} : memref<?x?xi8>
+// DT:         lass_nv.ldmatrix_x4

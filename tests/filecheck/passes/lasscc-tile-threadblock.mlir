@@ -14,7 +14,7 @@
 // RUN: not %lasscc opt -p lasscc-tile-threadblock --warp 48x32x32 %s 2>&1 | filecheck %s --check-prefix=ERR-WARP
 // RUN: not %lasscc opt -p lasscc-tile-threadblock --stages 8 --threadblock 128x128x64 --warp 64x64x64 %s 2>&1 | filecheck %s --check-prefix=ERR-SMEM
 // RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-row-major-b.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-ROWB
-// RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-f32-ab.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-F32
+// RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-f64-ab.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-F64
 // RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-bf16-f16-d.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-DTYPE
 // RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-bad-config-key.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-KEY
 // RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-not-on-args.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-ARGS
@@ -67,6 +67,41 @@ func.func @gemm_f16_defaults(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1
   func.return
 }
 
+// ---- positive: the other element types.  tf32 (f32 A and B): the default tiling has BK = 16
+// (64-byte rows) and the m16n8k8 instruction; int8: BK = 64, m16n8k32, an i32 accumulator;
+// f16 accumulation (acc = f16): an f16 accumulator, marked lass.acc_type ----
+
+// CHECK-LABEL: func.func @gemm_tf32(
+// CHECK-SAME:    attributes {lass.config = {threadblock = [128 : i64, 128 : i64, 16 : i64], warp = [64 : i64, 64 : i64, 16 : i64], instruction = [16 : i64, 8 : i64, 8 : i64]
+// CHECK-SAME:    lass.d_type = "f32", lass.a_type = "f32"} {
+// CHECK:         lass_tb.zero_acc : !lass_tb.acc<128x128xf32>
+// CHECK:           lass_tb.mma {{.*}} : !lass_tb.tile<128x16xf32>, !lass_tb.tile<128x16xf32>, !lass_tb.acc<128x128xf32>
+func.func @gemm_tf32(%a: memref<?x?xf32>, %b: memref<?x?xf32, strided<[1, ?]>>, %d: memref<?x?xf32>) {
+  lass.gemm ins(%a, %b : memref<?x?xf32>, memref<?x?xf32, strided<[1, ?]>>) outs(%d : memref<?x?xf32>)
+  func.return
+}
+
+// CHECK-LABEL: func.func @gemm_int8(
+// CHECK-SAME:    attributes {lass.config = {threadblock = [128 : i64, 128 : i64, 64 : i64], warp = [64 : i64, 64 : i64, 64 : i64], instruction = [16 : i64, 8 : i64, 32 : i64]
+// CHECK-SAME:    lass.d_type = "i32", lass.a_type = "i8"} {
+// CHECK:         lass_tb.zero_acc : !lass_tb.acc<128x128xi32>
+// CHECK:           lass_tb.mma {{.*}} : !lass_tb.tile<128x64xi8>, !lass_tb.tile<128x64xi8>, !lass_tb.acc<128x128xi32>
+// CHECK:         lass_tb.epilogue {{.*}} : !lass_tb.acc<128x128xi32>, memref<?x?xi32>
+func.func @gemm_int8(%a: memref<?x?xi8>, %b: memref<?x?xi8, strided<[1, ?]>>, %d: memref<?x?xi32>) {
+  lass.gemm {config = {stages = 4}} ins(%a, %b : memref<?x?xi8>, memref<?x?xi8, strided<[1, ?]>>) outs(%d : memref<?x?xi32>)
+  func.return
+}
+
+// CHECK-LABEL: func.func @gemm_f16_acc(
+// CHECK-SAME:    lass.d_type = "f32", lass.a_type = "f16", lass.acc_type = "f16"} {
+// CHECK:         lass_tb.zero_acc : !lass_tb.acc<64x64xf16>
+// CHECK:         lass_tb.epilogue {{.*}} : !lass_tb.acc<64x64xf16>, memref<?x?xf32>
+func.func @gemm_f16_acc(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf32>) {
+  lass.gemm {acc = f16, config = {threadblock = [64, 64, 32], warp = [32, 32, 32]}}
+      ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf32>)
+  func.return
+}
+
 // ---- positive: bf16 A, B and D ----
 
 // CHECK-LABEL: func.func @gemm_bf16(
@@ -102,9 +137,17 @@ func.func @no_gemm(%x: i32, %y: i32) -> i32 {
 // ---- rejected: inputs under Inputs/ ----
 
 // ERR-ROWB: {{^.*}}Inputs/lasscc-tile-threadblock-row-major-b.mlir.in:4:3: error: expected A row-major, B column-major (strided<[1, ?]>), D row- or column-major (TN), got A row-major, B row-major, D row-major{{$}}
-// ERR-F32: {{^.*}}Inputs/lasscc-tile-threadblock-f32-ab.mlir.in:3:3: error: expected f16 or bf16 A and B, got f32 (issue 'general GEMM' adds tf32/int8){{$}}
-// ERR-DTYPE: {{^.*}}Inputs/lasscc-tile-threadblock-bf16-f16-d.mlir.in:3:3: error: expected f32 or bf16 D (the accumulator or the input type), got f16{{$}}
+// ERR-F64: {{^.*}}Inputs/lasscc-tile-threadblock-f64-ab.mlir.in:3:3: error: expected f16, bf16, f32 (tf32) or i8 A and B, got f64{{$}}
+// ERR-I8-NN: {{^.*}}Inputs/lasscc-tile-threadblock-i8-col-a.mlir.in:3:3: error: int8 needs A row-major and B column-major (TN): the s8 mma.sync fragments are K-major (CUTLASS has the same restriction); got A col-major, B col-major{{$}}
+// ERR-TF32-TT: {{^.*}}Inputs/lasscc-tile-threadblock-f32-row-b.mlir.in:3:3: error: tf32 with MN-major operands is not supported yet: f32 needs A row-major and B column-major (TN); got A row-major, B row-major{{$}}
+// ERR-I8-D: {{^.*}}Inputs/lasscc-tile-threadblock-i8-f16-d.mlir.in:3:3: error: expected i32 or f32 D for i8 A and B with i32 accumulation, got f16{{$}}
+// ERR-DTYPE: {{^.*}}Inputs/lasscc-tile-threadblock-bf16-f16-d.mlir.in:3:3: error: expected f32 or bf16 D for bf16 A and B with f32 accumulation, got f16{{$}}
 // ERR-KEY: {{^.*}}Inputs/lasscc-tile-threadblock-bad-config-key.mlir.in:3:3: error: config key 'stagez': unknown; expected one of threadblock, warp, instruction, stages, raster{{(, [a-z_]+)*$}}
 // ERR-ARGS: {{^.*}}Inputs/lasscc-tile-threadblock-not-on-args.mlir.in:3:3: error: expected lass.gemm on the function's three arguments (A, B, D) in order{{$}}
 // ERR-EXTRA: {{^.*}}Inputs/lasscc-tile-threadblock-extra-op.mlir.in:4:3: error: expected only lass.gemm and func.return in the function, got 'arith.constant'{{$}}
 // ERR-TWO: {{^.*}}Inputs/lasscc-tile-threadblock-two-gemms.mlir.in:4:3: error: expected one lass.gemm per function, got 2{{$}}
+
+// Rejected element types and layouts of issue "General GEMM" (element types):
+// RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-i8-col-a.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-I8-NN
+// RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-f32-row-b.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-TF32-TT
+// RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-i8-f16-d.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-I8-D

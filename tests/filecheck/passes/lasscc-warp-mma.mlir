@@ -439,3 +439,25 @@ func.func @kernel_without_mma(%x: i32) -> i32 attributes {lass.config = {threadb
 // ERR-TB: {{^.*}}Inputs/lasscc-warp-mma-not-pipelined.mlir.in:12:5: error: expected lass_pipe.mma on ring slots (run lasscc-pipeline first), got lass_tb.mma{{$}}
 // ERR-ACC: {{^.*}}Inputs/lasscc-warp-mma-acc-from-if.mlir.in:16:3: error: expected an accumulator made by lass_tb.zero_acc, an scf.for or an mma inside this kernel, got one from 'scf.if'{{$}}
 // ERR-ACC-NOT: Traceback
+
+// Element types: k-groups of the instruction's K (8 tf32, 32 i8), tf32 fragments rounded by
+// cvt.rna before the mma, accumulators of the accumulator type, the i32 / f16 epilogue:
+// RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma %S/Inputs/dtypes.mlir.in | filecheck %s --check-prefix=DT
+// DT-LABEL: func.func @tf32(
+// DT:           [[A0:%[0-9]+]], {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[K0:%[0-9]+]] : !lass_pipe.ring<2x32x16xf32>
+// DT-NEXT:      [[T0:%[0-9]+]] = lass_nv.cvt_rna_tf32 [[A0]]
+// DT:           lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[K8:%[0-9]+]] : !lass_pipe.ring<2x32x16xf32>
+// DT:           lass_nv.mma_sync a([[T0]], {{.*}}) b({{.*}}) c({{.*}}) {shape = "m16n8k8", ab_type = "tf32"}{{$}}
+// DT-LABEL: func.func @int8(
+// DT:         [[Z:%[0-9]+]] = arith.constant 0 : i32
+// DT:         scf.for %kt = {{.*}} iter_args({{%[0-9]+}} = [[Z]], {{%[0-9]+}} = [[Z]], {{.*}}) -> (i32, i32,
+// DT:           lass_nv.mma_sync a({{.*}}) b({{.*}}) c({{.*}}) {shape = "m16n8k32", ab_type = "s8"} : i32
+// DT:         arith.cmpf oeq, %alpha
+// DT:         arith.sitofp
+// DT:         lass_nv.cvt_rni_s32
+// DT:         arith.select
+// DT-LABEL: func.func @f16acc(
+// DT:         [[ZH:%[0-9]+]] = arith.constant 0.000000e+00 : f16
+// DT:           lass_nv.mma_sync a({{.*}}) b({{.*}}) c({{.*}}) {shape = "m16n8k16"} : f16
+// DT:         arith.extf {{%[0-9]+}} : f16 to f32
+// DT:         arith.truncf {{%[0-9]+}} : f32 to f16

@@ -80,3 +80,19 @@ func.func @not_a_memref(%a: tensor<?x?xf16>, %b: memref<?x?xf16>, %d: memref<?x?
   func.return
 }
 // CHECK: Operation does not verify: operand 'a' at position 0 does not verify:
+
+// -----
+
+func.func @acc_f16_for_bf16(%a: memref<?x?xbf16>, %b: memref<?x?xbf16, strided<[1, ?]>>, %d: memref<?x?xf32>) {
+  lass.gemm {acc = f16} ins(%a, %b : memref<?x?xbf16>, memref<?x?xbf16, strided<[1, ?]>>) outs(%d : memref<?x?xf32>)
+  func.return
+}
+// CHECK: Operation does not verify: expected acc f32 for bf16 A and B, got f16
+
+// -----
+
+func.func @acc_f32_for_i8(%a: memref<?x?xi8>, %b: memref<?x?xi8, strided<[1, ?]>>, %d: memref<?x?xi32>) {
+  lass.gemm {acc = f32} ins(%a, %b : memref<?x?xi8>, memref<?x?xi8, strided<[1, ?]>>) outs(%d : memref<?x?xi32>)
+  func.return
+}
+// CHECK: Operation does not verify: expected acc i32 for i8 A and B, got f32

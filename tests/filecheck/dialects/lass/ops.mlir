@@ -30,3 +30,18 @@ func.func @gemm_static(%a: memref<256x64xf16>, %b: memref<64x128xf16, strided<[1
       ins(%a, %b : memref<256x64xf16>, memref<64x128xf16, strided<[128, 1]>>) outs(%d : memref<256x128xf32, strided<[?, 1]>>)
   func.return
 }
+
+// The accumulator type (`acc`), printed when written; tf32 (f32) and int8 operands.
+// CHECK-LABEL: func.func @gemm_f16_acc(
+// CHECK-NEXT:    lass.gemm {acc = f16} ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf16>)
+func.func @gemm_f16_acc(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf16>) {
+  lass.gemm {acc = f16} ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf16>)
+  func.return
+}
+
+// CHECK-LABEL: func.func @gemm_int8(
+// CHECK-NEXT:    lass.gemm {acc = i32} ins(%a, %b : memref<?x?xi8>, memref<?x?xi8, strided<[1, ?]>>) outs(%d : memref<?x?xi32>)
+func.func @gemm_int8(%a: memref<?x?xi8>, %b: memref<?x?xi8, strided<[1, ?]>>, %d: memref<?x?xi32>) {
+  lass.gemm {acc = i32} ins(%a, %b : memref<?x?xi8>, memref<?x?xi8, strided<[1, ?]>>) outs(%d : memref<?x?xi32>)
+  func.return
+}

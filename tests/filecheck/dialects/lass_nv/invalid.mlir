@@ -44,7 +44,39 @@ func.func @mma_sync_shape(%a: i32, %c: f32) {
   %d:4 = lass_nv.mma_sync a(%a, %a, %a, %a) b(%a, %a) c(%c, %c, %c, %c) {shape = "m16n8k8"}
   func.return
 }
-// CHECK: Operation does not verify: expected shape = "m16n8k16", got "m16n8k8"
+// CHECK: Operation does not verify: expected shape = "m16n8k16" for ab_type f16, got "m16n8k8"
+
+// -----
+
+func.func @mma_sync_tf32_shape(%a: i32, %c: f32) {
+  %d:4 = lass_nv.mma_sync a(%a, %a, %a, %a) b(%a, %a) c(%c, %c, %c, %c) {shape = "m16n8k16", ab_type = "tf32"}
+  func.return
+}
+// CHECK: Operation does not verify: expected shape = "m16n8k8" for ab_type tf32, got "m16n8k16"
+
+// -----
+
+func.func @mma_sync_s8_f32_accumulator(%a: i32, %c: f32) {
+  %d:4 = lass_nv.mma_sync a(%a, %a, %a, %a) b(%a, %a) c(%c, %c, %c, %c) {shape = "m16n8k32", ab_type = "s8"}
+  func.return
+}
+// CHECK: Operation does not verify: expected a i32 accumulator for ab_type s8, got f32
+
+// -----
+
+func.func @mma_sync_bf16_f16_accumulator(%a: i32, %c: f16) {
+  %d:4 = lass_nv.mma_sync a(%a, %a, %a, %a) b(%a, %a) c(%c, %c, %c, %c) {shape = "m16n8k16", ab_type = "bf16"} : f16
+  func.return
+}
+// CHECK: Operation does not verify: expected a f32 accumulator for ab_type bf16, got f16
+
+// -----
+
+func.func @mma_sync_unknown_ab_type(%a: i32, %c: f32) {
+  %d:4 = lass_nv.mma_sync a(%a, %a, %a, %a) b(%a, %a) c(%c, %c, %c, %c) {shape = "m16n8k16", ab_type = "f64"}
+  func.return
+}
+// CHECK: Operation does not verify: expected ab_type one of f16, bf16, tf32, s8, got "f64"
 
 // -----
 
@@ -56,11 +88,12 @@ func.func @mma_sync_missing_shape(%a: i32, %c: f32) {
 
 // -----
 
-func.func @mma_sync_f16_accumulator(%a: i32, %c: f16) {
+func.func @mma_sync_mixed_accumulator_types(%a: i32, %c: f16) {
   %d:4 = "lass_nv.mma_sync"(%a, %a, %a, %a, %a, %a, %c, %c, %c, %c) {shape = "m16n8k16"} : (i32, i32, i32, i32, i32, i32, f16, f16, f16, f16) -> (f32, f32, f32, f32)
   func.return
 }
-// CHECK: Operation does not verify: operand 'c0' at position 6 does not verify:
+// CHECK: Operation does not verify: result 'd0' at position 0 does not verify:
+// CHECK-NEXT: attribute f16 expected from variable 'ACC', but got f32
 
 // -----
 

@@ -51,6 +51,24 @@ func.func @warp_mma(%addr_a: i32, %addr_b: i32, %c0: f32, %c1: f32, %c2: f32, %c
   func.return %e0, %e1, %e2, %e3 : f32, f32, f32, f32
 }
 
+// The other element types: tf32 (fragments rounded by cvt.rna first), s8 (i32 accumulators),
+// f16 accumulators (printed with their type after the attributes).
+// CHECK-LABEL: func.func @other_types(
+// CHECK-NEXT:    %t = lass_nv.cvt_rna_tf32 %a
+// CHECK-NEXT:    %d0, %d1, %d2, %d3 = lass_nv.mma_sync a(%t, %t, %t, %t) b(%t, %t) c(%f, %f, %f, %f) {shape = "m16n8k8", ab_type = "tf32"}
+// CHECK-NEXT:    %s0, %s1, %s2, %s3 = lass_nv.mma_sync a(%a, %a, %a, %a) b(%a, %a) c(%i, %i, %i, %i) {shape = "m16n8k32", ab_type = "s8"} : i32
+// CHECK-NEXT:    %h0, %h1, %h2, %h3 = lass_nv.mma_sync a(%a, %a, %a, %a) b(%a, %a) c(%h, %h, %h, %h) {shape = "m16n8k16"} : f16
+// CHECK-NEXT:    %r = lass_nv.cvt_rni_s32 %d0
+// CHECK-NEXT:    func.return
+func.func @other_types(%a: i32, %f: f32, %i: i32, %h: f16) {
+  %t = lass_nv.cvt_rna_tf32 %a
+  %d0, %d1, %d2, %d3 = lass_nv.mma_sync a(%t, %t, %t, %t) b(%t, %t) c(%f, %f, %f, %f) {shape = "m16n8k8", ab_type = "tf32"}
+  %s0, %s1, %s2, %s3 = lass_nv.mma_sync a(%a, %a, %a, %a) b(%a, %a) c(%i, %i, %i, %i) {shape = "m16n8k32", ab_type = "s8"} : i32
+  %h0, %h1, %h2, %h3 = lass_nv.mma_sync a(%a, %a, %a, %a) b(%a, %a) c(%h, %h, %h, %h) {shape = "m16n8k16"} : f16
+  %r = lass_nv.cvt_rni_s32 %d0
+  func.return
+}
+
 // The two-stage path: 16 bytes from global into registers, then into shared memory.
 // CHECK-LABEL: func.func @staged_copy(
 // CHECK-NEXT:    %r0, %r1, %r2, %r3 = lass_nv.ld_global_v4 %A[%off], %pred : memref<?x?xf16>

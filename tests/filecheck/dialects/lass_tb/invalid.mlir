@@ -134,3 +134,21 @@ func.func @batch_view_2d(%A: memref<?x?xf16>, %i: i32, %s: i32) {
   func.return
 }
 // CHECK: expected a 3-d (batch-first) memref, got memref<?x?xf16>
+
+// -----
+
+// ---- lass_tb.mma: accumulator types ----
+
+func.func @mma_i8_f32_acc(%a: !lass_tb.tile<64x64xi8>, %b: !lass_tb.tile<32x64xi8>, %c: !lass_tb.acc<64x32xf32>) {
+  %r = lass_tb.mma %a, %b, %c : !lass_tb.tile<64x64xi8>, !lass_tb.tile<32x64xi8>, !lass_tb.acc<64x32xf32>
+  func.return
+}
+// CHECK: Operation does not verify: expected a i32 accumulator for i8 tiles, got f32
+
+// -----
+
+func.func @mma_mixed_tiles(%a: !lass_tb.tile<64x32xf16>, %b: !lass_tb.tile<32x32xbf16>, %c: !lass_tb.acc<64x32xf32>) {
+  %r = lass_tb.mma %a, %b, %c : !lass_tb.tile<64x32xf16>, !lass_tb.tile<32x32xbf16>, !lass_tb.acc<64x32xf32>
+  func.return
+}
+// CHECK: Operation does not verify: expected A and B tiles of one element type, got f16 and bf16

@@ -61,3 +61,17 @@ func.func @batched(%A: memref<?x?x?xf16>, %B: memref<?x?x?xf16, strided<[?, 1, ?
   %D_b = lass_tb.batch_view %D[%batch], %sd : memref<?x?x?xf32> -> memref<?x?xf32>
   func.return
 }
+
+// Element types: i8 tiles with an i32 accumulator, f32 (tf32) tiles, f16 tiles with an f16 one.
+// CHECK-LABEL: func.func @mma_types(
+// CHECK-NEXT:    %r = lass_tb.mma %a, %b, %c : !lass_tb.tile<64x64xi8>, !lass_tb.tile<32x64xi8>, !lass_tb.acc<64x32xi32>
+// CHECK-NEXT:    %s = lass_tb.mma %f, %g, %h : !lass_tb.tile<64x16xf32>, !lass_tb.tile<32x16xf32>, !lass_tb.acc<64x32xf32>
+// CHECK-NEXT:    %t = lass_tb.mma %p, %q, %u : !lass_tb.tile<64x32xf16>, !lass_tb.tile<32x32xf16>, !lass_tb.acc<64x32xf16>
+func.func @mma_types(%a: !lass_tb.tile<64x64xi8>, %b: !lass_tb.tile<32x64xi8>, %c: !lass_tb.acc<64x32xi32>,
+                     %f: !lass_tb.tile<64x16xf32>, %g: !lass_tb.tile<32x16xf32>, %h: !lass_tb.acc<64x32xf32>,
+                     %p: !lass_tb.tile<64x32xf16>, %q: !lass_tb.tile<32x32xf16>, %u: !lass_tb.acc<64x32xf16>) {
+  %r = lass_tb.mma %a, %b, %c : !lass_tb.tile<64x64xi8>, !lass_tb.tile<32x64xi8>, !lass_tb.acc<64x32xi32>
+  %s = lass_tb.mma %f, %g, %h : !lass_tb.tile<64x16xf32>, !lass_tb.tile<32x16xf32>, !lass_tb.acc<64x32xf32>
+  %t = lass_tb.mma %p, %q, %u : !lass_tb.tile<64x32xf16>, !lass_tb.tile<32x32xf16>, !lass_tb.acc<64x32xf16>
+  func.return
+}
