@@ -47,6 +47,16 @@ def memref_layout(t: MemRefType) -> str:
     return "other"
 
 
+def operand_major(t: MemRefType, operand: str) -> str | None:
+    """How kernel operand `operand` ("A": M x K, "B": K x N) of memref type `t` is stored:
+    "k" when K is its contiguous dimension (row-major A, column-major B), "mn" when M or N is
+    (column-major A, row-major B); None for another layout."""
+    layout = memref_layout(t)
+    if layout == "other":
+        return None
+    return "k" if (layout == "row") == (operand == "A") else "mn"
+
+
 @irdl_op_definition
 class GemmOp(IRDLOperation):
     """D = alpha * A . B + beta * C on memrefs; `outs` is both C and D.

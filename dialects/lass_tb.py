@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from lasscc.dialects._common import ShapedTileBase, int_list
+from lasscc.dialects._common import MajorTileBase, ShapedTileBase, check_major, int_list
 from xdsl.dialects.builtin import (
     ArrayAttr,
     IntAttr,
@@ -46,13 +46,16 @@ from xdsl.utils.exceptions import VerifyException
 
 
 @irdl_attr_definition
-class TileType(ShapedTileBase):
-    """A logical K-major shared-memory tile `rows x BK` of the A or B operand."""
+class TileType(MajorTileBase):
+    """A shared-memory tile `rows x BK` of the A or B operand, element (r, k) = operand row r,
+    reduction index k; stored K-major (`<128x32xf16>`) or MN-major (`<128x32xf16, mn>`: BK lines
+    of contiguous M or N elements, for a column-major A or a row-major B)."""
 
     name = "lass_tb.tile"
     # re-declared so the generated __eq__/__hash__ compare them (a base class's fields are not)
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
+    major: StringAttr
 
 
 @irdl_attr_definition
@@ -104,8 +107,9 @@ class ZeroAccOp(IRDLOperation):
 class LoadTileOp(IRDLOperation):
     """Copy the operand tile starting at (row0, k0) from global to shared memory.
 
-    For A (M x K) tile[r, k] = A[row0 + r, k0 + k]; for B (K x N) tile[r, k] = B[k0 + k, row0 + r]:
-    the tile is K-major for both.  `operand` says which.
+    For A (M x K) tile[r, k] = A[row0 + r, k0 + k]; for B (K x N) tile[r, k] = B[k0 + k, row0 + r].
+    `operand` says which.  The tile is stored the way the source is contiguous: K-major for a
+    row-major A or column-major B, MN-major for a column-major A or row-major B.
     """
 
     name = "lass_tb.load_tile"
@@ -123,6 +127,7 @@ class LoadTileOp(IRDLOperation):
             raise VerifyException(
                 f"expected tile element type {self.source.type.get_element_type()}, got {self.result.type.element_type}"
             )
+        check_major(self.result.type, self.source.type, self.operand.data, "tile")
 
 
 @irdl_op_definition

@@ -10,7 +10,7 @@ it a kernel; the emitter gives it the `ptx_kernel` calling convention), and a mo
 in address space 3: the dynamic shared memory that every i32 shared address is an offset into.
 Structured control flow becomes blocks: `scf.for` -> header (phi, compare) / body / exit;
 `scf.if` -> then / else / merge.  PTX instructions become NVVM intrinsics where LLVM has them
-(`llvm.nvvm.mma.m16n8k16.row.col.f32.f32` and `.bf16`, `ldmatrix...x4.b16.p3`, `cp.async.cg...16.s`,
+(`llvm.nvvm.mma.m16n8k16.row.col.f32.f32` and `.bf16`, `ldmatrix...x4[.trans].b16.p3`, `cp.async.cg...16.s`,
 `cp.async.commit/wait.group`, `barrier0`, `read.ptx.sreg.*`) and inline PTX for the predicated
 16-byte global load (as CUTLASS's `global_load` does).  The kernel attributes (`lass.config`,
 `lass.alpha`, `lass.beta`) are kept on the `llvm.func` for the launcher.
@@ -199,7 +199,9 @@ class _Lowerer:
             self.intrinsic("llvm.nvvm.barrier0", [])
         elif isinstance(op, lass_nv.LdmatrixX4Op):
             st = llvm.LLVMStructType.from_type_list([i32] * 4)
-            call = self.intrinsic("llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3", [self.shared_ptr(self.v(op.addr))], [st])
+            name = "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3" if op.trans else \
+                "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3"
+            call = self.intrinsic(name, [self.shared_ptr(self.v(op.addr))], [st])
             for old, new in zip(op.results, self.struct_fields(call.results[0], [i32] * 4)):
                 m[old] = new
         elif isinstance(op, lass_nv.MmaSyncOp):

@@ -1,18 +1,21 @@
 """lasscc-tile-threadblock: `lass.gemm` -> a kernel of threadblock-level `lass_tb` ops.
 
 Input contract: a `func.func` whose body is one `lass.gemm` on the function's three memref
-arguments (A M x K row-major, B K x N column-major, both f16 or both bf16; D M x N row- or
-column-major, f32 or the input type) and
-`func.return`.  Functions without `lass.gemm` are left alone.
+arguments (A M x K and B K x N, each row- or column-major, both f16 or both bf16; D M x N row- or
+column-major, f32 or the input type) and `func.return`.  Functions without `lass.gemm` are left
+alone.
 
 Output contract: the function becomes the kernel, with the fixed parameter list
 `(A, B, D, M: i32, N: i32, K: i32, alpha: f32, beta: f32)` and attributes `lass.config` (the
 whole validated tiling config), `lass.alpha` / `lass.beta` (the values written on the op, used
 by `lasscc run`).  Its body: `lass_tb.block_tile` (rasterized tile origin), an `scf.for` over K
 in steps of BK carrying a `!lass_tb.acc`, with `lass_tb.load_tile` for A and B and `lass_tb.mma`
-inside, then `lass_tb.epilogue`.
+inside, then `lass_tb.epilogue`.  Each tile is stored the way its operand is contiguous
+(`!lass_tb.tile<..., mn>` for a column-major A or a row-major B: lass.operand_major); the
+function keeps the caller's operand layouts as `lass.a_layout` / `lass.b_layout`.
 
-Rejected (PassFailedException naming file:line:col): other element types or layouts, a config
+Rejected (PassFailedException naming file:line:col): other element types, a layout that is
+neither row- nor column-major, a config
 that fails GemmConfig.validate, a `lass.gemm` not on the function's arguments.
 """
 
@@ -60,22 +63,27 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
         )
     if not (isinstance(dt, Float32Type) or dt == et):
         raise PassFailedException(f"{where}: error: expected f32 or {et} D (the accumulator or the input type), got {dt}")
-    layouts = (lass.memref_layout(ta), lass.memref_layout(tb), lass.memref_layout(td))
-    if layouts[:2] != ("row", "col") or layouts[2] not in ("row", "col"):
-        raise PassFailedException(
-            f"{where}: error: expected A row-major, B column-major (strided<[1, ?]>), D row- or column-major (TN), "
-            f"got A {layouts[0]}-major, B {layouts[1]}-major, D {layouts[2]}-major"
-        )
+    for name, t in (("A", ta), ("B", tb), ("D", td)):
+        if lass.memref_layout(t) not in ("row", "col"):
+            raise PassFailedException(
+                f"{where}: error: expected {name} row-major (identity layout) or column-major (strided<[1, ?]>), "
+                f"got {t.layout}"
+            )
 
 
-def _swapped_types(ta: MemRefType, td: MemRefType):
+def _swapped_types(ta: MemRefType, tb: MemRefType, td: MemRefType):
     """Kernel operand types of D^T = B^T . A^T (column-major D, reference 002's operand swap):
-    B^T is N x K row-major, A^T is K x M column-major, D^T is N x M row-major (batch first if any)."""
+    B^T is N x K and A^T is K x M, each with the other layout than B / A had (a transpose of the
+    same memory); D^T is N x M row-major (batch first if any)."""
     batched = ta.get_num_dims() == 3
     dyn = [DYNAMIC_INDEX] * (3 if batched else 2)
     elem = ta.get_element_type()
     col = StridedLayoutAttr([None, 1, None] if batched else [1, None])
-    return (MemRefType(elem, dyn), MemRefType(elem, dyn, col), MemRefType(td.get_element_type(), dyn))
+
+    def flipped(t: MemRefType) -> MemRefType:
+        return MemRefType(elem, dyn) if lass.memref_layout(t) == "col" else MemRefType(elem, dyn, col)
+
+    return (flipped(tb), flipped(ta), MemRefType(td.get_element_type(), dyn))
 
 
 @dataclass(frozen=True)
@@ -117,8 +125,9 @@ class TileThreadblockPass(ModulePass):
         # Column-major D: compute D^T = B^T . A^T, a row-major TN product with the operands (and M, N)
         # swapped; the launcher passes (B, A, D, N, M, K) for a kernel marked lass.swap_ab.
         swap = lass.memref_layout(d_t) == "col"
+        user_layouts = (lass.memref_layout(a_t), lass.memref_layout(b_t))
         if swap:
-            a_t, b_t, d_t = _swapped_types(a_t, d_t)
+            a_t, b_t, d_t = _swapped_types(a_t, b_t, d_t)
         elem = a_t.get_element_type()
         acc_t = lass_tb.AccType((bm, bn), f32)
 
@@ -155,9 +164,12 @@ class TileThreadblockPass(ModulePass):
         k0, acc = body.args
         k0.name_hint, acc.name_hint = "k0", "acc"
         bb = Builder(InsertPoint.at_end(body))
-        ta = bb.v(lass_tb.LoadTileOp.build(operands=[A, m0, k0], result_types=[lass_tb.TileType((bm, bk), elem)],
+        # each tile is stored the way its operand is contiguous in global memory (K- or MN-major)
+        tile_a_t = lass_tb.TileType((bm, bk), elem, lass.operand_major(a_t, "A"))
+        tile_b_t = lass_tb.TileType((bn, bk), elem, lass.operand_major(b_t, "B"))
+        ta = bb.v(lass_tb.LoadTileOp.build(operands=[A, m0, k0], result_types=[tile_a_t],
                                            attributes={"operand": StringAttr("A")}))
-        tb_ = bb.v(lass_tb.LoadTileOp.build(operands=[B, n0, k0], result_types=[lass_tb.TileType((bn, bk), elem)],
+        tb_ = bb.v(lass_tb.LoadTileOp.build(operands=[B, n0, k0], result_types=[tile_b_t],
                                             attributes={"operand": StringAttr("B")}))
         acc1 = bb.v(lass_tb.MmaOp(ta, tb_, acc))
         bb.insert(scf.YieldOp(acc1))
@@ -178,6 +190,8 @@ class TileThreadblockPass(ModulePass):
         fn.attributes["lass.beta"] = FloatAttr(g.beta_value, f32)
         fn.attributes["lass.d_type"] = StringAttr(str(d_t.get_element_type()))
         fn.attributes["lass.a_type"] = StringAttr(str(elem))
+        fn.attributes["lass.a_layout"] = StringAttr(user_layouts[0])  # the caller's, for the launcher
+        fn.attributes["lass.b_layout"] = StringAttr(user_layouts[1])
         if swap:
             fn.attributes["lass.swap_ab"] = UnitAttr()
         if batched:
