@@ -19,6 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from lasscc.config import ACCESS_ELEMS, alignment_error
 from lasscc.diagnostics import EXIT_USER_ERROR, LassError
 
 
@@ -177,8 +178,8 @@ def cmd_run(args) -> int:
     for opt in ("m", "n", "k", "batch"):
         if getattr(args, opt) < 1:
             raise LassError(f"option --{opt}: expected a positive size, got {getattr(args, opt)}")
-    _check_sizes(args)
     module = _load(args)
+    _check_sizes(args, module)
     if args.batch > 1 and not _is_batched(module):
         raise LassError(f"option --batch: expected 1 for a non-batched kernel (2-d operands; a batched GEMM "
                         f"takes 3-d batch-first memrefs), got {args.batch}")
@@ -209,7 +210,7 @@ def cmd_run(args) -> int:
     return 0 if result.get("ok", True) else 1
 
 
-def _parse_sizes(args) -> list[tuple[int, int, int]]:
+def _parse_sizes(args, module=None) -> list[tuple[int, int, int]]:
     if not args.sizes:
         return [(args.m, args.n, args.k)]
     out = []
@@ -220,9 +221,13 @@ def _parse_sizes(args) -> list[tuple[int, int, int]]:
         if len(parts) != 3 or not all(p.isdecimal() and int(p) > 0 for p in parts):
             raise LassError(f"option --sizes: expected sizes like 4096 or 4096x4096x1024 separated by commas, got '{item}'")
         out.append(tuple(int(p) for p in parts))
+    from lasscc.pipeline import operand_layouts
+
+    layouts = operand_layouts(module) if module is not None else ("row", "col")
     for m, n, k in out:
-        if k % K_ALIGN:
-            raise LassError(f"option --sizes: expected K a multiple of {K_ALIGN}, got {k}")
+        bad = alignment_error(m, n, k, *layouts)
+        if bad:
+            raise LassError(f"option --sizes: {bad[0]} {bad[1]}")
     return out
 
 
@@ -237,8 +242,8 @@ def _gpu_or_fail(what: str) -> None:
 def cmd_bench(args) -> int:
     from lasscc.tune import bench, format_rows
 
-    sizes = _parse_sizes(args)
     module = _load(args)
+    sizes = _parse_sizes(args, module)
     _gpu_or_fail("bench")
     from lasscc.runtime import cuda
 
@@ -253,8 +258,8 @@ def cmd_tune(args) -> int:
 
     if _has_overrides(args):
         raise LassError("option --threadblock/--warp/--stages/--raster/--prefetch: lasscc tune chooses the config itself")
-    _check_sizes(args)
     module = _load(args)
+    _check_sizes(args, module)
     _gpu_or_fail("tune")
     out = tune(str(module), args.file, args.arch, args.m, args.n, args.k, iters=args.iters)
     print(f"{'TFLOP/s':>8}  config (threadblock / warp / stages / prefetch)")
@@ -268,15 +273,19 @@ def cmd_tune(args) -> int:
     return 0
 
 
-# A and B rows are read 16 bytes (8 f16) at a time, so their leading dimension K must be a multiple
-# of 8 (issue "general GEMM" adds the narrower-access fallback); M and N may be anything.
-K_ALIGN = 8
+# K's multiple for TN operands (kept for callers of the old name); the rules for every layout are
+# lasscc.config.alignment_rules.
+K_ALIGN = ACCESS_ELEMS
 
 
-def _check_sizes(args) -> None:
-    if args.k % K_ALIGN:
-        raise LassError(f"option --k: expected a multiple of {K_ALIGN} (A and B rows are read in 16-byte "
-                        f"accesses), got {args.k}")
+def _check_sizes(args, module=None) -> None:
+    """The operands' contiguous dimensions are multiples of 8 (lasscc.config.alignment_rules)."""
+    from lasscc.pipeline import operand_layouts
+
+    layouts = operand_layouts(module) if module is not None else ("row", "col")
+    bad = alignment_error(args.m, args.n, args.k, *layouts)
+    if bad:
+        raise LassError(f"option --{bad[0].lower()}: {bad[1]}")
 
 
 def _run_cpu(module, args) -> int:

@@ -73,8 +73,12 @@ K_MAJOR, MN_MAJOR = "k", "mn"  # how operand tiles are stored (the `major` of la
 
 
 def mn_atom_elems(rows, elem_bytes):
-    """Width W (elements along M or N) of an MN-major tile's atoms: 128 bytes, or all `rows`."""
-    return min(rows, MN_ATOM_BYTES // elem_bytes)
+    """Width W (elements along M or N) of an MN-major tile's atoms: 128 bytes, or the largest power
+    of two below that dividing `rows` (e.g. 32 for rows = 96, 16 for 48; still conflict-free: the
+    8 lines of a phase then share a 128-byte line 2 or 4 at a time, in different chunks)."""
+    import math
+
+    return math.gcd(int(rows), MN_ATOM_BYTES // elem_bytes)
 
 
 def mnmajor_tile_offset(row, k, rows, bk, elem_bytes, swizzled=True):

@@ -133,7 +133,8 @@ class _Lowerer:
         ftype = llvm.LLVMFunctionType(self.in_types, llvm.LLVMVoidType())
         new = llvm.FuncOp(self.fn.sym_name.data, ftype, linkage=llvm.LinkageAttr("external"),
                           body=Region(self.blocks))
-        for key in (CONFIG_ATTR, "lass.alpha", "lass.beta", "lass.d_type", "lass.a_type", "lass.swap_ab", "lass.batched"):
+        for key in (CONFIG_ATTR, "lass.alpha", "lass.beta", "lass.d_type", "lass.a_type", "lass.a_layout", "lass.b_layout",
+                    "lass.swap_ab", "lass.batched"):
             if key in self.fn.attributes:
                 new.attributes[key] = self.fn.attributes[key]
         return new

@@ -515,7 +515,7 @@ def test_ldmatrix_b_trans_composes_to_mma_b_fragments_of_two_n8_blocks():
             assert (k, n) == (want_k, want_n + 8 * block)
 
 
-MN_ROWS = [16, 32, 64, 128, 256]  # BM / BN values (f16); BK below
+MN_ROWS = [16, 32, 48, 64, 96, 128, 256]  # BM / BN values (f16); BK below
 
 
 @pytest.mark.parametrize("rows", MN_ROWS)
