@@ -98,8 +98,9 @@ def check_major(got, source_type, operand: str, what: str) -> None:
 
     want = operand_major(source_type, operand)
     if want is not None and got.major.data != want:
+        layout = {"row": "row-major", "col": "column-major"}[memref_layout(source_type)]
         raise VerifyException(
-            f"expected a {MAJORS[want]} {what} for a {memref_layout(source_type)}-major {operand}, "
+            f"expected {'an' if want == 'mn' else 'a'} {MAJORS[want]} {what} for a {layout} {operand}, "
             f"got {MAJORS.get(got.major.data, got.major.data)}"
         )
 

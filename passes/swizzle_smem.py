@@ -155,10 +155,11 @@ class _Swizzler:
             return b.ult(b.add(op.k0, k), kernel_arg(self.fn, "K"))
 
         column, column_ok, line_ok = (r, row_ok, k_ok) if mn else (k, k_ok, row_ok)
+        line = line_ok()
         key = (op, column)
         if key not in self.k_ok:  # shared by the chunks of one copy in the same column
             self.k_ok[key] = b.and_(op.pred, column_ok())
-        return b.and_(self.k_ok[key], line_ok())
+        return b.and_(self.k_ok[key], line)
 
     def global_offset(self, b: Builder, op, r, k, mn: bool) -> SSAValue:
         if mn:  # column-major A (leading dim M) or row-major B (leading dim N): rows contiguous
