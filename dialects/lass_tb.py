@@ -1,8 +1,9 @@
 """`lass_tb`: the threadblock level (output of `lasscc-tile-threadblock`).
 
 One threadblock computes one `tile[0] x tile[1]` block of D.  Values of `!lass_tb.tile` are
-logical shared-memory tiles, always K-major: `rows x BK`, element (r, k) is operand row r
-(M for A, N for B) and reduction index k.  `!lass_tb.acc` is the block's f32 accumulator.
+shared-memory tiles of logical shape `rows x BK`, element (r, k) is operand row r (M for A, N for
+B) and reduction index k; stored K-major, or MN-major (`!lass_tb.tile<128x32xf16, mn>`) when the
+operand is contiguous along M or N (a column-major A, a row-major B).  `!lass_tb.acc` is the block's f32 accumulator.
 Nothing here says how threads share the work: that is the warp level's job.
 
     %m0, %n0 = lass_tb.block_tile %M, %N {tile = [128, 128], raster = 8}

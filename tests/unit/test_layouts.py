@@ -194,3 +194,27 @@ def test_other_layout_is_rejected(tmp_path):
     assert p.returncode == 2 and "Traceback" not in p.stderr and not out.exists()
     assert f"{f}:2:3: error: expected B row-major (identity layout) or column-major (strided<[1, ?]>), got " \
            "strided<[2, ?]>" in p.stderr
+
+
+PTX_CASES = [  # (A, B, D layouts, dtype, config, arch)
+    ("col", "row", "row", "f16", "threadblock = [128, 128, 32], warp = [64, 64, 32], stages = 3", "sm_80"),
+    ("col", "col", "row", "bf16", "threadblock = [128, 128, 32], warp = [64, 64, 32], stages = 2", "sm_80"),
+    ("row", "row", "col", "f16", "threadblock = [64, 64, 32], warp = [32, 32, 32], stages = 3", "sm_90a"),
+    ("col", "row", "col", "bf16",
+     "threadblock = [128, 256, 32], warp = [64, 64, 32], stages = 4, prefetch = 1", "sm_90a"),
+]
+
+
+@pytest.mark.parametrize("la,lb,ld,dt,cfg,arch", PTX_CASES)
+def test_kernel_assembles_without_spills(la, lb, ld, dt, cfg, arch):
+    from lasscc.emit import ptxas_info
+    from lasscc.pipeline import compile_module
+
+    text = gemm_src(la, lb, ld, dt, "tb64-s2").replace(CONFIGS["tb64-s2"], cfg)
+    res = compile_module(parse_mlir(text, "t.mlir"), arch=arch)
+    assert "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in res.ptx
+    info = ptxas_info(res.ptx, arch)
+    if info is None:
+        pytest.skip("ptxas not on PATH")
+    assert info.spill_stores == 0 and info.spill_loads == 0 and info.stack_bytes == 0, info.line
+    assert 0 < info.registers <= 255
