@@ -226,8 +226,8 @@ def _parse_sizes(args, module=None) -> list[tuple[int, int, int]]:
     layouts = operand_layouts(module) if module is not None else ("row", "col")
     for m, n, k in out:
         bad = alignment_error(m, n, k, *layouts)
-        if bad:
-            raise LassError(f"option --sizes: {bad[0]} {bad[1]}")
+        if bad:  # "expected K a multiple of 8 (...), got 12"
+            raise LassError(f"option --sizes: expected {bad[0]} {bad[1].removeprefix('expected ')}")
     return out
 
 
