@@ -48,10 +48,11 @@ def gemm_src(la: str, lb: str, ld: str, dt: str, cfg: str, beta: float = 0.0, d_
 
 @functools.lru_cache(maxsize=None)
 def compiled(la, lb, ld, dt, cfg, stage="lasscc-swizzle-smem", beta=0.0):
+    """The module after `stage` (shared between tests: the executor only reads it)."""
     module = parse_mlir(gemm_src(la, lb, ld, dt, cfg, beta))
     if stage != "input":
         run_passes(module, PASS_NAMES[: PASS_NAMES.index(stage) + 1], "sm_80", "<test>")
-    return str(module)
+    return module
 
 
 def shape(la: str, lb: str, dt: str) -> tuple[int, int, int]:
@@ -72,8 +73,7 @@ LAYOUTS = list(itertools.product(["row", "col"], ["row", "col"], ["row", "col"])
 @pytest.mark.parametrize("la,lb,ld", LAYOUTS, ids=[f"A{a}-B{b}-D{d}" for a, b, d in LAYOUTS])
 def test_layout_matrix_swizzled_level(la, lb, ld, dt, cfg):
     m, n, k = shape(la, lb, dt)
-    module = parse_mlir(compiled(la, lb, ld, dt, cfg))
-    r = run_check(module, m, n, k, seed=3, report_banks=True)
+    r = run_check(compiled(la, lb, ld, dt, cfg), m, n, k, seed=3, report_banks=True)
     assert r["level"] == 4
     assert r["ok"], (r["rel_err"], r["tolerance"])
     rep = r["bank_report"]
@@ -83,15 +83,17 @@ def test_layout_matrix_swizzled_level(la, lb, ld, dt, cfg):
     assert wavefronts == ideal, [row for row in rep if row["wavefronts"] != row["ideal"]]
 
 
-@pytest.mark.parametrize("la,lb", [("col", "row"), ("col", "col"), ("row", "row")])
-@pytest.mark.parametrize("cfg", list(CONFIGS))
+@pytest.mark.parametrize("la,lb,cfg", [("col", "row", "tb128-s3"), ("col", "row", "tb64-s2"),
+                                        ("col", "col", "tb64-s2"), ("row", "row", "tb64-s2")])
 def test_each_pass_keeps_the_product(la, lb, cfg):
     """Before/after every executable pass on the same data (beta != 0, column-major D for NN)."""
     ld = "col" if (la, lb) == ("col", "row") else "row"
     m, n, k = shape(la, lb, "f16")
     results = {}
+    module = parse_mlir(gemm_src(la, lb, ld, "f16", cfg, beta=0.5))
     for stage in ["input"] + EXEC_PASSES:
-        module = parse_mlir(compiled(la, lb, ld, "f16", cfg, stage, beta=0.5))
+        if stage != "input":  # one pass at a time on the same module
+            run_passes(module, [stage], "sm_80", "<test>")
         r = run_check(module, m, n, k, seed=5, alpha=1.5, beta=0.5, report_banks=False)
         assert r["ok"], (stage, r["rel_err"])
         results[stage] = np.array(r["d"], np.float32)
@@ -103,7 +105,7 @@ def test_each_pass_keeps_the_product(la, lb, cfg):
 
 
 def test_majorness_is_in_the_ir_of_every_level():
-    src = {stage: compiled("col", "row", "row", "f16", "tb64-s2", stage) for stage in EXEC_PASSES}
+    src = {stage: str(compiled("col", "row", "row", "f16", "tb64-s2", stage)) for stage in EXEC_PASSES}
     assert "-> !lass_tb.tile<64x32xf16, mn>" in src["lasscc-tile-threadblock"]
     assert "!lass_pipe.ring<2x64x32xf16, mn>" in src["lasscc-pipeline"]
     assert "-> !lass_pipe.staged<64x32xf16, mn>" in src["lasscc-pipeline"]
@@ -113,10 +115,10 @@ def test_majorness_is_in_the_ir_of_every_level():
     ld = [line for line in src["lasscc-swizzle-smem"].splitlines() if "ldmatrix_x4" in line]
     assert ld and all(line.rstrip().endswith(" trans") for line in ld)
     # TN: K-major everywhere, printed as before
-    tn = compiled("row", "col", "row", "f16", "tb64-s2", "lasscc-swizzle-smem")
+    tn = str(compiled("row", "col", "row", "f16", "tb64-s2", "lasscc-swizzle-smem"))
     assert " trans" not in tn and ", mn>" not in tn
     # mixed (TT: A row-major, B row-major): only B is MN-major
-    tt = compiled("row", "row", "row", "f16", "tb64-s2", "lasscc-pipeline")
+    tt = str(compiled("row", "row", "row", "f16", "tb64-s2", "lasscc-pipeline"))
     assert "!lass_pipe.ring<2x64x32xf16>" in tt and "!lass_pipe.ring<2x64x32xf16, mn>" in tt
 
 
@@ -198,7 +200,6 @@ def test_other_layout_is_rejected(tmp_path):
 
 PTX_CASES = [  # (A, B, D layouts, dtype, config, arch)
     ("col", "row", "row", "f16", "threadblock = [128, 128, 32], warp = [64, 64, 32], stages = 3", "sm_80"),
-    ("col", "col", "row", "bf16", "threadblock = [128, 128, 32], warp = [64, 64, 32], stages = 2", "sm_80"),
     ("row", "row", "col", "f16", "threadblock = [64, 64, 32], warp = [32, 32, 32], stages = 3", "sm_90a"),
     ("col", "row", "col", "bf16",
      "threadblock = [128, 256, 32], warp = [64, 64, 32], stages = 4, prefetch = 1", "sm_90a"),
