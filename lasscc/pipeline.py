@@ -166,7 +166,7 @@ def _str_attr(fn, name: str, default: str) -> str:
 def operand_layouts(module: ModuleOp) -> tuple[str, str]:
     """The caller's layouts ("row" / "col") of A and B: from the `lass.gemm` (or `linalg.matmul`)
     of an input, or the kernel's `lass.a_layout` / `lass.b_layout` in a dump; TN when unknown."""
-    from xdsl.dialects.linalg import MatmulOp
+    from xdsl.dialects.linalg.ops import MatmulOp
 
     from lasscc.dialects.lass import GemmOp, memref_layout
     from lasscc.passes.import_linalg import matmul_operand_types
