@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
@@ -43,6 +43,66 @@ class ShapedTileBase(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(f"expected a rank-{self.RANK} shape for {self.name}, got {self.get_shape()}")
         if any(d.data <= 0 for d in self.shape.data):
             raise VerifyException(f"expected positive dimensions in {self.name}, got {self.get_shape()}")
+
+
+# How an operand tile is stored in shared memory (lasscc.layout.K_MAJOR / MN_MAJOR).
+MAJORS = {"k": "K-major", "mn": "MN-major"}
+
+
+class MajorTileBase(ShapedTileBase):
+    """An operand tile type with its storage order: `<128x32xf16>` is K-major (the default, not
+    printed), `<128x32xf16, mn>` MN-major.  The shape stays logical (rows x BK) either way."""
+
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+    major: StringAttr
+
+    def __init__(self, shape, element_type: Attribute, major: str = "k"):
+        ParametrizedAttribute.__init__(self, ArrayAttr([IntAttr(d) for d in shape]), element_type, StringAttr(major))
+
+    @property
+    def is_mn_major(self) -> bool:
+        return self.major.data == "mn"
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            for d in self.get_shape():
+                printer.print_string(f"{d}x")
+            printer.print_attribute(self.element_type)
+            if self.major.data != "k":
+                printer.print_string(f", {self.major.data}")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            dims, elem = parser.parse_ranked_shape()
+            major = "k"
+            if parser.parse_optional_punctuation(","):
+                major = parser.parse_identifier(f"expected the storage order of {cls.name}: k or mn")
+                if major not in MAJORS:
+                    parser.raise_error(f"expected the storage order of {cls.name} to be k or mn, got {major}")
+        if any(d < 0 for d in dims):
+            parser.raise_error(f"expected a static shape for {cls.name}, got a dynamic dimension")
+        return (ArrayAttr([IntAttr(d) for d in dims]), elem, StringAttr(major))
+
+    def verify(self) -> None:
+        super().verify()
+        if self.major.data not in MAJORS:
+            raise VerifyException(f"expected major = k or mn for {self.name}, got {self.major.data}")
+
+
+def check_major(got, source_type, operand: str, what: str) -> None:
+    """VerifyException unless tile type `got` is stored the way `operand` ("A"/"B") of memref
+    `source_type` needs (lass.operand_major)."""
+    from lasscc.dialects.lass import memref_layout, operand_major
+
+    want = operand_major(source_type, operand)
+    if want is not None and got.major.data != want:
+        layout = {"row": "row-major", "col": "column-major"}[memref_layout(source_type)]
+        raise VerifyException(
+            f"expected {'an' if want == 'mn' else 'a'} {MAJORS[want]} {what} for a {layout} {operand}, "
+            f"got {MAJORS.get(got.major.data, got.major.data)}"
+        )
 
 
 def int_list(attr) -> list[int]:

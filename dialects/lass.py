@@ -56,6 +56,14 @@ def memref_layout(t: MemRefType) -> str:
 # is the default.  f16 -> f16 is m16n8k16 .f16.f16.f16.f16; f32 inputs run as tf32 (m16n8k8); i8
 # as s8 (m16n8k32, s32 accumulators).
 ACC_TYPES = {"f16": ("f32", "f16"), "bf16": ("f32",), "f32": ("f32",), "i8": ("i32",)}
+def operand_major(t: MemRefType, operand: str) -> str | None:
+    """How kernel operand `operand` ("A": M x K, "B": K x N) of memref type `t` is stored:
+    "k" when K is its contiguous dimension (row-major A, column-major B), "mn" when M or N is
+    (column-major A, row-major B); None for another layout."""
+    layout = memref_layout(t)
+    if layout == "other":
+        return None
+    return "k" if (layout == "row") == (operand == "A") else "mn"
 
 
 @irdl_op_definition

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, f16, f32, i1, i32
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, UnitAttr, f16, f32, i1, i32
 from xdsl.ir import Dialect, SSAValue
 from xdsl.irdl import (
     AnyOf,
@@ -21,6 +21,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_attr_def,
+    opt_prop_def,
     result_def,
     var_operand_def,
     var_result_def,
@@ -117,7 +118,8 @@ class LdmatrixX4Op(IRDLOperation):
     """ldmatrix.sync.aligned.m8n8.x4.shared.b16 (PTX ISA 9.7.14.5.15).
 
     Lanes 8i..8i+7 give the row addresses of matrix i; result ri is this lane's part of matrix i:
-    row lane/4, columns 2*(lane%4) and 2*(lane%4)+1.
+    row lane/4, columns 2*(lane%4) and 2*(lane%4)+1.  With `trans` (`.trans`, for MN-major tiles)
+    the matrix is transposed on the way: ri holds stored rows 2*(lane%4), +1 of column lane/4.
     """
 
     name = "lass_nv.ldmatrix_x4"
@@ -126,7 +128,8 @@ class LdmatrixX4Op(IRDLOperation):
     r1 = result_def(i32)
     r2 = result_def(i32)
     r3 = result_def(i32)
-    assembly_format = "$addr attr-dict"
+    trans = opt_prop_def(UnitAttr)
+    assembly_format = "$addr (`trans` $trans^)? attr-dict"
 
 
 @irdl_op_definition

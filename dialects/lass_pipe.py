@@ -1,7 +1,7 @@
 """`lass_pipe`: the software-pipelined threadblock (output of `lasscc-pipeline`).
 
-Shared memory is explicit: each operand has a ring of `stages` K-major tiles at a byte offset of
-the kernel's dynamic shared memory.  Copies name the ring slot they fill; the MMA names the slot
+Shared memory is explicit: each operand has a ring of `stages` tiles at a byte offset of the
+kernel's dynamic shared memory, stored K-major or (`, mn`) MN-major as lass_tb.tile.  Copies name the ring slot they fill; the MMA names the slot
 it reads; barriers and cp.async groups are explicit ops, so the schedule can be read (and checked
 for races by the CPU executor) from the IR.
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from lasscc.dialects._common import ShapedTileBase
+from lasscc.dialects._common import MajorTileBase, check_major
 from lasscc.dialects.lass_tb import AccType
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -46,14 +46,16 @@ from xdsl.utils.exceptions import VerifyException
 
 
 @irdl_attr_definition
-class RingType(ShapedTileBase):
-    """`stages x rows x BK` K-major tiles in shared memory, one per pipeline stage."""
+class RingType(MajorTileBase):
+    """`stages x rows x BK` tiles in shared memory, one per pipeline stage; `, mn` = MN-major
+    (lasscc.layout.tile_offset gives the byte of element (row, k) for either)."""
 
     name = "lass_pipe.ring"
     RANK: ClassVar[int] = 3  # stages x rows x k
     # re-declared so the generated __eq__/__hash__ compare them (a base class's fields are not)
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
+    major: StringAttr
 
     def tile_bytes(self) -> int:
         _, rows, k = self.get_shape()
@@ -61,13 +63,15 @@ class RingType(ShapedTileBase):
 
 
 @irdl_attr_definition
-class StagedType(ShapedTileBase):
-    """A `rows x BK` tile held in registers between its global load and its shared store."""
+class StagedType(MajorTileBase):
+    """A `rows x BK` tile held in registers between its global load and its shared store; the
+    16-byte pieces run along k (K-major) or along rows (`, mn`), as in the ring it is stored to."""
 
     name = "lass_pipe.staged"
     # re-declared so the generated __eq__/__hash__ compare them (a base class's fields are not)
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
+    major: StringAttr
 
 
 @irdl_op_definition
@@ -86,11 +90,12 @@ class RingOp(IRDLOperation):
             raise VerifyException(f"expected a 128-byte aligned offset, got {self.offset.value.data}")
 
 
-def _check_operand(source: MemRefType, element_type, operand: str) -> None:
+def _check_operand(source: MemRefType, tile_t, operand: str, what: str) -> None:
     if operand not in ("A", "B"):
         raise VerifyException(f"expected operand = \"A\" or \"B\", got \"{operand}\"")
-    if source.get_element_type() != element_type:
-        raise VerifyException(f"expected element type {source.get_element_type()}, got {element_type}")
+    if source.get_element_type() != tile_t.element_type:
+        raise VerifyException(f"expected element type {source.get_element_type()}, got {tile_t.element_type}")
+    check_major(tile_t, source, operand, what)
 
 
 @irdl_op_definition
@@ -113,7 +118,7 @@ class CopyAsyncOp(IRDLOperation):
     )
 
     def verify_(self) -> None:
-        _check_operand(self.source.type, self.ring.type.element_type, self.operand.data)
+        _check_operand(self.source.type, self.ring.type, self.operand.data, "ring")
 
 
 @irdl_op_definition
@@ -130,7 +135,7 @@ class LoadRegsOp(IRDLOperation):
     assembly_format = "$source `[` $row0 `,` $k0 `]` `,` $pred attr-dict `:` type($source) `->` type($result)"
 
     def verify_(self) -> None:
-        _check_operand(self.source.type, self.result.type.element_type, self.operand.data)
+        _check_operand(self.source.type, self.result.type, self.operand.data, "staged tile")
 
 
 @irdl_op_definition
@@ -148,6 +153,11 @@ class StoreRegsOp(IRDLOperation):
             raise VerifyException(f"expected element type {self.ring.type.element_type}, got {self.value.type.element_type}")
         if self.value.type.get_shape() != self.ring.type.get_shape()[1:]:
             raise VerifyException(f"expected a {self.ring.type.get_shape()[1:]} tile, got {self.value.type.get_shape()}")
+        if self.value.type.major != self.ring.type.major:
+            raise VerifyException(
+                f"expected a staged tile stored like the ring ({self.ring.type.major.data}-major), "
+                f"got {self.value.type.major.data}-major"
+            )
 
 
 @irdl_op_definition

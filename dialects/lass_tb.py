@@ -1,9 +1,10 @@
 """`lass_tb`: the threadblock level (output of `lasscc-tile-threadblock`).
 
 One threadblock computes one `tile[0] x tile[1]` block of D.  Values of `!lass_tb.tile` are
-logical shared-memory tiles, always K-major: `rows x BK`, element (r, k) is operand row r
-(M for A, N for B) and reduction index k.  `!lass_tb.acc` is the block's accumulator (f32; f16
-for f16 tiles with `lass.gemm {acc = f16}`; i32 for i8 tiles).
+shared-memory tiles of logical shape `rows x BK`, element (r, k) is operand row r (M for A, N for
+B) and reduction index k; stored K-major, or MN-major (`!lass_tb.tile<128x32xf16, mn>`) when the
+operand is contiguous along M or N (a column-major A, a row-major B).  `!lass_tb.acc` is the block's
+accumulator (f32; f16 for f16 tiles with `lass.gemm {acc = f16}`; i32 for i8 tiles).
 Nothing here says how threads share the work: that is the warp level's job.
 
     %m0, %n0 = lass_tb.block_tile %M, %N {tile = [128, 128], raster = 8}
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from lasscc.dialects._common import ShapedTileBase, int_list
+from lasscc.dialects._common import MajorTileBase, ShapedTileBase, check_major, int_list
 from xdsl.dialects.builtin import (
     ArrayAttr,
     IntAttr,
@@ -47,13 +48,16 @@ from xdsl.utils.exceptions import VerifyException
 
 
 @irdl_attr_definition
-class TileType(ShapedTileBase):
-    """A logical K-major shared-memory tile `rows x BK` of the A or B operand."""
+class TileType(MajorTileBase):
+    """A shared-memory tile `rows x BK` of the A or B operand, element (r, k) = operand row r,
+    reduction index k; stored K-major (`<128x32xf16>`) or MN-major (`<128x32xf16, mn>`: BK lines
+    of contiguous M or N elements, for a column-major A or a row-major B)."""
 
     name = "lass_tb.tile"
     # re-declared so the generated __eq__/__hash__ compare them (a base class's fields are not)
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
+    major: StringAttr
 
 
 @irdl_attr_definition
@@ -105,8 +109,9 @@ class ZeroAccOp(IRDLOperation):
 class LoadTileOp(IRDLOperation):
     """Copy the operand tile starting at (row0, k0) from global to shared memory.
 
-    For A (M x K) tile[r, k] = A[row0 + r, k0 + k]; for B (K x N) tile[r, k] = B[k0 + k, row0 + r]:
-    the tile is K-major for both.  `operand` says which.
+    For A (M x K) tile[r, k] = A[row0 + r, k0 + k]; for B (K x N) tile[r, k] = B[k0 + k, row0 + r].
+    `operand` says which.  The tile is stored the way the source is contiguous: K-major for a
+    row-major A or column-major B, MN-major for a column-major A or row-major B.
     """
 
     name = "lass_tb.load_tile"
@@ -124,6 +129,7 @@ class LoadTileOp(IRDLOperation):
             raise VerifyException(
                 f"expected tile element type {self.source.type.get_element_type()}, got {self.result.type.element_type}"
             )
+        check_major(self.result.type, self.source.type, self.operand.data, "tile")
 
 
 def _verify_acc_elem(ta, tb, tacc) -> None:

@@ -8,8 +8,8 @@
     k.ptx, k.llvm_ir, k.ir("pipeline"), k.spec, k.config, k.resources
     k(a, b, d)                      # D = alpha * A.B + beta * D on the GPU
 
-Operands of `k(a, b, d, alpha=None, beta=None)`: A is M x K row-major, B is K x N (the kernel reads
-it column-major), both of the kernel's input type (f16 or bf16, `k.spec.a_dtype`); D is M x N
+Operands of `k(a, b, d, alpha=None, beta=None)`: A is M x K, B is K x N (for a TN kernel, the
+default layout, A row-major and B column-major; `k.spec.a_layout` / `b_layout` say), both of the kernel's input type (f16 or bf16, `k.spec.a_dtype`); D is M x N
 of the kernel's D type (`k.spec.d_dtype`: f32, or the input type), holding C on entry when
 beta != 0, row-major, or column-major for a kernel compiled with a column-major D
 (`k.spec.d_layout == "col"`: `lasscc.gemm(d_layout="col")`, a `strided<[1, ?]>` D memref).  numpy arrays are copied to the GPU and D is copied back into `d` (a
@@ -18,7 +18,9 @@ K x N numpy B gets its column-major copy; a Fortran-ordered B is used as is).  C
 copy and without waiting for the kernel (it runs on the legacy default stream, like torch's
 default); they must already have the layout the kernel reads: for torch, `b = b_nk.t()` of a
 contiguous N x K tensor, and for a column-major D `d = d_nm.t()` of a contiguous N x M tensor
-(numpy D may have either order: it is copied).  Sizes: any M and N, K a multiple of 8 (`size_rules`).
+(numpy D may have either order: it is copied).  A and B may be row- or column-major (the kernel's
+memref types say which; numpy operands are copied into that order).  Sizes: any M, N, K with each
+operand's contiguous dimension a multiple of 8 (`size_rules`, lasscc.config.alignment_rules).
 
 Every compile error is a `CompileError` with the CLI's text (`file:line:col: error: ...`); every
 problem with the operands or the launch is a `LaunchError`.  Both are `LassError`s.
@@ -163,14 +165,16 @@ class _Options(SimpleNamespace):
 
 def size_rules(spec) -> dict[str, int]:
     """{"M": m, "N": n, "K": k}: each size must be a multiple of these.  Today's kernels predicate the
-    M and N edges and read K in 16-byte rows: K % (16 / element bytes) (lasscc.cli.k_align: 8 f16,
-    4 f32, 16 i8); a spec that says otherwise (fields m_multiple / n_multiple / k_multiple) wins."""
+    edges and read A and B in 16-byte pieces along their contiguous dimension, which must be a
+    multiple of 16 / element bytes (lasscc.config.alignment_rules for the spec's a_layout / b_layout
+    and a_dtype); a spec that says otherwise (fields m_multiple / n_multiple / k_multiple) wins."""
     try:
-        from lasscc.cli import k_align
+        from lasscc.config import alignment_rules
     except ImportError:  # a compiler without edge predicates: whole tiles only
         rules = {"M": spec.tile_m, "N": spec.tile_n, "K": spec.tile_k}
     else:
-        rules = {"M": 1, "N": 1, "K": k_align(getattr(spec, "a_dtype", "f16"))}
+        rules = alignment_rules(getattr(spec, "a_layout", "row"), getattr(spec, "b_layout", "col"),
+                                getattr(spec, "a_dtype", "f16"))
     for dim, field_ in (("M", "m_multiple"), ("N", "n_multiple"), ("K", "k_multiple")):
         if getattr(spec, field_, None):
             rules[dim] = int(getattr(spec, field_))
@@ -361,7 +365,7 @@ def _unsupported_param(msg: str) -> str | None:
         return "a_dtype"
     if " D (" in msg or " D, got" in msg or " D for " in msg:
         return "d_dtype"
-    if "expected A row-major" in msg or "needs A row-major" in msg:
+    if "row-major (identity layout) or column-major" in msg or "needs A row-major" in msg:
         return "layout"
     return None
 
@@ -374,9 +378,10 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
 
     layout gives A and B (BLAS letters); d_layout gives D: 'row' (M x N row-major) or 'col'
     (column-major, element (i, j) at j*M + i; computed as D^T = B^T . A^T).
-    A dtype or layout the compiler does not support yet (today: A/B f16 or bf16, D f32 or the input
-    type; f32 (tf32) -> f32 D; i8 -> i32 or f32 D; f16 with acc='f16' -> f16 or f32 D; layout
-    'TN') is a CompileError naming the parameter, followed by the compiler's text.
+    A dtype or layout the compiler does not support yet (today: A/B f16 or bf16 in every layout TN /
+    NN / NT / TT, D f32 or the input type; f32 (tf32) -> f32 D and i8 -> i32 or f32 D, layout 'TN';
+    f16 with acc='f16' -> f16 or f32 D) is a CompileError naming the parameter, followed by the
+    compiler's text.
     """
     text = gemm_mlir(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
                      d_layout=d_layout, acc=acc)
@@ -624,16 +629,28 @@ class Kernel:
             if val <= 0 or val >= 2**31:
                 raise LaunchError(f"{dim} = {val}: expected 1 <= {dim} < 2^31 (passed as i32)")
             if val % rules[dim]:
+                from lasscc.config import alignment_reasons
+
+                reasons = alignment_reasons(getattr(spec, "a_layout", "row"), getattr(spec, "b_layout", "col"))
                 why = ("the threadblock tile" if rules[dim] == tiles[dim]
-                       else "A and B rows are read in 16-byte accesses" if dim == "K" else "the kernel's rule")
+                       else reasons.get(dim, "the kernel's rule"))
                 raise LaunchError(f"{dim} = {val}: expected a multiple of {rules[dim]} ({why}) for kernel "
                                   f"'{spec.name}'")
         if D.readonly:
             raise LaunchError("d: the array is read-only; D is written")
-        if A.on_device and not _same_strides(A.strides, (k, 1), A.shape):
+        a_col = getattr(spec, "a_layout", "row") == "col"
+        b_row = getattr(spec, "b_layout", "col") == "row"
+        if A.on_device and a_col and not _same_strides(A.strides, (1, m), A.shape):
+            raise LaunchError(f"a: kernel '{spec.name}' reads a column-major A: expected M x K column-major (element "
+                              f"strides (1, {m})), got strides {A.strides}; pass the transpose of a contiguous K x M "
+                              "array (torch: a_km.t())")
+        if A.on_device and not a_col and not _same_strides(A.strides, (k, 1), A.shape):
             raise LaunchError(f"a: expected M x K row-major (element strides ({k}, 1)), got strides {A.strides}; "
                               "use a contiguous copy (torch: a.contiguous())")
-        if B.on_device and not _same_strides(B.strides, (1, k), B.shape):
+        if B.on_device and b_row and not _same_strides(B.strides, (n, 1), B.shape):
+            raise LaunchError(f"b: kernel '{spec.name}' reads a row-major B: expected K x N row-major (element "
+                              f"strides ({n}, 1)), got strides {B.strides}; use a contiguous copy (torch: b.contiguous())")
+        if B.on_device and not b_row and not _same_strides(B.strides, (1, k), B.shape):
             raise LaunchError(f"b: expected K x N column-major (element strides (1, {k})), got strides "
                               f"{B.strides or _contiguous_strides(B.shape)}; pass the transpose of a contiguous "
                               "N x K array (torch: b_nk.t(), or b.t().contiguous().t())")
@@ -707,10 +724,10 @@ class Kernel:
                 if op.on_device:
                     ptrs.append(np.uint64(op.ptr))
                     continue
-                if op is A:
-                    host = np.ascontiguousarray(op.host)
-                elif op is B:
-                    host = np.ascontiguousarray(op.host.T)  # N x K row-major = K x N column-major
+                if op is A:  # in the kernel's layout of A (column-major: K x M row-major storage)
+                    host = np.ascontiguousarray(op.host.T if spec.a_layout == "col" else op.host)
+                elif op is B:  # column-major B: N x K row-major storage
+                    host = np.ascontiguousarray(op.host if spec.b_layout == "row" else op.host.T)
                 elif beta == 0:
                     host = None
                 else:
@@ -745,13 +762,14 @@ class Kernel:
 
         if A.on_device or B.on_device or D.on_device:
             raise LaunchError("target='cpu': expected numpy arrays for a, b and d")
-        b_nk = np.ascontiguousarray(B.host.T)
+        # A and B in the kernel's layouts (execute_kernel takes each in its memref's storage order)
+        a_mem = np.ascontiguousarray(A.host.T if self.spec.a_layout == "col" else A.host)
+        b_mem = np.ascontiguousarray(B.host if self.spec.b_layout == "row" else B.host.T)
         col_d = getattr(self.spec, "d_layout", "row") == "col"
         # D in its memory order (column-major: N x M row-major storage); the executor binds the
         # swapped operands of a lass.swap_ab kernel itself
         d_work = np.array(D.host.T if col_d else D.host, order="C", copy=True)
-        execute_kernel(self.stages["lasscc-swizzle-smem"], m, n, k, np.ascontiguousarray(A.host), b_nk, d_work,
-                       alpha, beta)
+        execute_kernel(self.stages["lasscc-swizzle-smem"], m, n, k, a_mem, b_mem, d_work, alpha, beta)
         D.host[...] = d_work.T if col_d else d_work
         return D.host
 

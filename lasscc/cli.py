@@ -19,6 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from lasscc.config import ACCESS_ELEMS, access_elems, alignment_error
 from lasscc.diagnostics import EXIT_USER_ERROR, LassError
 
 
@@ -211,7 +212,7 @@ def cmd_run(args) -> int:
     return 0 if result.get("ok", True) else 1
 
 
-def _parse_sizes(args) -> list[tuple[int, int, int]]:
+def _parse_sizes(args, module=None) -> list[tuple[int, int, int]]:
     if not args.sizes:
         return [(args.m, args.n, args.k)]
     out = []
@@ -222,9 +223,13 @@ def _parse_sizes(args) -> list[tuple[int, int, int]]:
         if len(parts) != 3 or not all(p.isdecimal() and int(p) > 0 for p in parts):
             raise LassError(f"option --sizes: expected sizes like 4096 or 4096x4096x1024 separated by commas, got '{item}'")
         out.append(tuple(int(p) for p in parts))
+    from lasscc.pipeline import operand_layouts
+
+    layouts = operand_layouts(module) if module is not None else ("row", "col")
     for m, n, k in out:
-        if k % K_ALIGN:
-            raise LassError(f"option --sizes: expected K a multiple of {K_ALIGN}, got {k}")
+        bad = alignment_error(m, n, k, *layouts)
+        if bad:  # "expected K a multiple of 8 (...), got 12"
+            raise LassError(f"option --sizes: expected {bad[0]} {bad[1].removeprefix('expected ')}")
     return out
 
 
@@ -239,8 +244,8 @@ def _gpu_or_fail(what: str) -> None:
 def cmd_bench(args) -> int:
     from lasscc.tune import bench, format_rows
 
-    sizes = _parse_sizes(args)
     module = _load(args)
+    sizes = _parse_sizes(args, module)
     _gpu_or_fail("bench")
     from lasscc.runtime import cuda
 
@@ -255,8 +260,8 @@ def cmd_tune(args) -> int:
 
     if _has_overrides(args):
         raise LassError("option --threadblock/--warp/--stages/--raster/--prefetch: lasscc tune chooses the config itself")
-    _check_sizes(args)
     module = _load(args)
+    _check_sizes(args, module)
     _gpu_or_fail("tune")
     out = tune(str(module), args.file, args.arch, args.m, args.n, args.k, iters=args.iters)
     print(f"{'TFLOP/s':>8}  config (threadblock / warp / stages / prefetch)")
@@ -270,16 +275,14 @@ def cmd_tune(args) -> int:
     return 0
 
 
-# A and B rows are read 16 bytes at a time, so their leading dimension K must be a multiple of
-# 16 / element bytes: 8 f16 / bf16, 4 f32, 16 i8 (issue "general GEMM" adds the narrower-access
-# fallback); M and N may be anything.  The one place this rule lives (lasscc.api uses it too).
+# K's multiple for TN f16 operands (kept for callers of the old name); the rules for every layout
+# and element type are lasscc.config.alignment_rules.
+K_ALIGN = ACCESS_ELEMS
+
+
 def k_align(ab_dtype: str = "f16") -> int:
-    from lasscc.layout import ACCESS_BYTES, MMA_INPUTS
-
-    return ACCESS_BYTES // MMA_INPUTS.get(ab_dtype, MMA_INPUTS["f16"])[0]
-
-
-K_ALIGN = k_align("f16")
+    """K's multiple for TN operands of A/B type `ab_dtype` (lasscc.config.access_elems)."""
+    return access_elems(ab_dtype)
 
 
 def _ab_dtype(module) -> str:
@@ -296,11 +299,14 @@ def _ab_dtype(module) -> str:
 
 
 def _check_sizes(args, module=None) -> None:
+    """The operands' contiguous dimensions are multiples of 16 bytes (lasscc.config.alignment_rules)."""
+    from lasscc.pipeline import operand_layouts
+
+    layouts = operand_layouts(module) if module is not None else ("row", "col")
     ab = _ab_dtype(module) if module is not None else "f16"
-    align = k_align(ab)
-    if args.k % align:
-        raise LassError(f"option --k: expected a multiple of {align} (A and B rows are read in 16-byte "
-                        f"accesses of {align} {ab}), got {args.k}")
+    bad = alignment_error(args.m, args.n, args.k, *layouts, ab_dtype=ab)
+    if bad:
+        raise LassError(f"option --{bad[0].lower()}: {bad[1]}")
 
 
 def _run_cpu(module, args) -> int:

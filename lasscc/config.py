@@ -145,6 +145,51 @@ def default_config(ab_type: str) -> GemmConfig:
     return GemmConfig(threadblock=(128, 128, bk), warp=(64, 64, bk), instruction=shape)
 
 
+# A and B are read from global memory 16 bytes (8 16-bit, 4 f32, 16 i8 elements) at a time along
+# each operand's contiguous dimension, each 16-byte chunk predicated as a whole: that dimension (K
+# for a row-major A or column-major B, M for a column-major A, N for a row-major B) must be a
+# multiple of 16 / element bytes.  The
+# one place the rule lives: `lasscc run` / `bench` / `tune` and the API ask here (issue "general
+# GEMM" adds narrower-access fallbacks: relax it here).
+ACCESS_ELEMS = 8  # 16-bit elements per 16-byte access
+
+
+def access_elems(ab_dtype: str = "f16") -> int:
+    """Elements of A/B type `ab_dtype` (MLIR name) in one 16-byte access."""
+    from lasscc.layout import ACCESS_BYTES, MMA_INPUTS
+
+    return ACCESS_BYTES // MMA_INPUTS.get(ab_dtype, MMA_INPUTS["f16"])[0]
+
+
+def alignment_rules(a_layout: str = "row", b_layout: str = "col", ab_dtype: str = "f16") -> dict[str, int]:
+    """{"M": m, "N": n, "K": k}: the multiple each size must be for A and B in these layouts
+    ("row" / "col", the caller's) and element type."""
+    rules = {"M": 1, "N": 1, "K": 1}
+    for dim in alignment_reasons(a_layout, b_layout):
+        rules[dim] = access_elems(ab_dtype)
+    return rules
+
+
+def alignment_reasons(a_layout: str = "row", b_layout: str = "col") -> dict[str, str]:
+    """{dim: why} for the sizes alignment_rules constrains."""
+    why: dict[str, list[str]] = {}
+    name = {"row": "row-major", "col": "column-major"}
+    why.setdefault("K" if a_layout == "row" else "M", []).append(f"a {name.get(a_layout, a_layout)} A")
+    why.setdefault("K" if b_layout == "col" else "N", []).append(f"a {name.get(b_layout, b_layout)} B")
+    return {dim: f"{' and '.join(w)} {'are' if len(w) > 1 else 'is'} read along {dim} in 16-byte accesses"
+            for dim, w in why.items()}
+
+
+def alignment_error(m: int, n: int, k: int, a_layout: str = "row", b_layout: str = "col",
+                    ab_dtype: str = "f16") -> tuple[str, str] | None:
+    """(dim, message) for the first size that breaks alignment_rules, else None."""
+    rules, why = alignment_rules(a_layout, b_layout, ab_dtype), alignment_reasons(a_layout, b_layout)
+    for dim, val in (("M", m), ("N", n), ("K", k)):
+        if val % rules[dim]:
+            return dim, f"expected a multiple of {rules[dim]} ({why[dim]}), got {val}"
+    return None
+
+
 def parse_shape(text: str, n: int, option: str) -> tuple[int, ...]:
     """Parse '128x128x32' for option `option`; raise LassError naming the option."""
     parts = text.lower().split("x")

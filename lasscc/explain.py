@@ -528,7 +528,10 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
         name = resolve_stage(stage, "option --stage")
         sections = STAGE_SECTIONS.get(name, SECTIONS)
     n = numbers(cfg, arch)
-    head = (f"lasscc explain {filename}  ({arch}; A {ab} row-major, B {ab} column-major, D {d_dtype} row-major; "
+    from lasscc.pipeline import operand_layouts
+
+    la, lb = ({"row": "row-major", "col": "column-major"}.get(x, x) for x in operand_layouts(module))
+    head = (f"lasscc explain {filename}  ({arch}; A {ab} {la}, B {ab} {lb}, D {d_dtype} row-major; "
             f"threadblock {n.bm}x{n.bn}x{n.bk}, warp {n.wm}x{n.wn}x{n.wk}, {n.stages} stages, raster {n.raster})")
     parts = [[head]]
     if "hierarchy" in sections:

@@ -8,6 +8,9 @@ Sources: PTX ISA "Matrix Fragments for mma.m16n8k16 with floating point type" an
 "Warp-level matrix load instruction: ldmatrix"; CUTLASS TensorOpMultiplicandCrosswise
 (reference 003) for the idea of the XOR swizzle, whose exact bits we take from CuTe's
 Swizzle<3,4,3> (reference 004) because it is conflict-free for every K-major row width we emit.
+MN-major ("congruous", TensorOpMultiplicandCongruous) tiles use the same swizzle on 128-byte
+atoms along M or N (CuTe's SM80 MN-major f16 atom: Swizzle<3,3,3> o 64 x 8 elements), read with
+ldmatrix .trans.
 """
 
 from __future__ import annotations
@@ -94,6 +97,43 @@ def kmajor_tile_offset(row, k, row_elems, elem_bytes, swizzled=True):
     return swizzle_byte_offset(logical) if swizzled else logical
 
 
+# ---- MN-major ("congruous") tiles ------------------------------------------------------------
+# An MN-major operand (column-major A, row-major B) is contiguous along M (or N).  Its SMEM tile is
+# stored as atoms MN_ATOM_BYTES wide along M/N, one after the other; an atom is BK lines of
+# W = mn_atom_elems contiguous elements, line k holding elements (r0 .. r0+W-1, k).  A 128-byte
+# line makes the 8 k-lines an ldmatrix.trans matrix reads 8 different lines, whose 16-byte chunks
+# the swizzle puts in 8 different bank groups; wider lines (256 B for BM = 128) would pair them up.
+MN_ATOM_BYTES = SMEM_WAVEFRONT_BYTES
+K_MAJOR, MN_MAJOR = "k", "mn"  # how operand tiles are stored (the `major` of lass tile/ring types)
+
+
+def mn_atom_elems(rows, elem_bytes):
+    """Width W (elements along M or N) of an MN-major tile's atoms: 128 bytes, or the largest power
+    of two below that dividing `rows` (e.g. 32 for rows = 96, 16 for 48; still conflict-free: the
+    8 lines of a phase then share a 128-byte line 2 or 4 at a time, in different chunks)."""
+    import math
+
+    return math.gcd(int(rows), MN_ATOM_BYTES // elem_bytes)
+
+
+def mnmajor_tile_offset(row, k, rows, bk, elem_bytes, swizzled=True):
+    """Byte offset of element (row, k) in an MN-major SMEM tile of logical shape rows x bk.
+
+    Logical layout: atom row // W, line k, element row % W (W = mn_atom_elems); with `swizzled`,
+    Swizzle<3,4,3> on the byte offset (the same formula as for K-major tiles).
+    """
+    w = mn_atom_elems(rows, elem_bytes)
+    logical = (((row // w) * bk + k) * w + row % w) * elem_bytes
+    return swizzle_byte_offset(logical) if swizzled else logical
+
+
+def tile_offset(row, k, rows, bk, elem_bytes, major=K_MAJOR, swizzled=True):
+    """Byte offset of element (row, k) of a rows x bk operand tile stored `major` ("k" or "mn")."""
+    if major == MN_MAJOR:
+        return mnmajor_tile_offset(row, k, rows, bk, elem_bytes, swizzled)
+    return kmajor_tile_offset(row, k, bk, elem_bytes, swizzled)
+
+
 # ---- mma.sync fragments (PTX ISA tables) ------------------------------------------------------
 MMA_M, MMA_N, MMA_K = 16, 8, 16  # m16n8k16 (f16 / bf16 inputs)
 # Every mma.sync shape lasscc uses reads 32 bytes of K per k-group: m16n8k16 x 2 B (f16, bf16),
@@ -171,6 +211,32 @@ def ldmatrix_b_lane_src(lane, elem_bytes=2):
     return (lane & 7) + 8 * (lane >> 4), (ACCESS_BYTES // elem_bytes) * ((lane >> 3) & 1)
 
 
+# ---- ldmatrix.x4.trans (MN-major tiles) ---------------------------------------------------------
+# With .trans each 8x8 matrix is transposed on the way: the 8 addresses of a matrix point at its 8
+# k-lines (8 contiguous M or N elements each), and lane l receives elements (m or n = l/4,
+# k = 2(l%4), +1): exactly the mma fragment layout, so the registers match the K-major loads.
+def ldmatrix_trans_dest_coord(lane, half):
+    """(row, col) within the STORED 8x8 b16 matrix that `lane` receives in element `half` with .trans."""
+    return (lane & 3) * 2 + half, lane >> 2
+
+
+def ldmatrix_a_trans_lane_src(lane):
+    """(row, k) of the first of the 8 contiguous A elements (rows row..row+7 at one k) whose
+    address `lane` supplies for an A 16x16 x4.trans load from an MN-major tile.
+
+    Matrices 0..3 are (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15),
+    as for ldmatrix_a_lane_src; lane 8i + j gives line k = j of matrix i.
+    """
+    return 8 * ((lane >> 3) & 1), (lane & 7) + 8 * (lane >> 4)
+
+
+def ldmatrix_b_trans_lane_src(lane):
+    """(n, k) of the first of the 8 contiguous B elements (n..n+7 at one k) whose address `lane`
+    supplies for a B x4.trans load of two n8 blocks from an N-major tile; matrices as in
+    ldmatrix_b_lane_src: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15)."""
+    return 8 * (lane >> 4), (lane & 7) + 8 * ((lane >> 3) & 1)
+
+
 # ---- thread maps for tile copies --------------------------------------------------------------
 def copy_thread_map(thread, iteration, threads, row_elems, elem_bytes):
     """(row, k) of the first element of the 16-byte access made by `thread` in `iteration`.
@@ -182,6 +248,19 @@ def copy_thread_map(thread, iteration, threads, row_elems, elem_bytes):
     chunk = iteration * threads + thread
     elems_per_chunk = ACCESS_BYTES // elem_bytes
     return chunk // chunks_per_row, (chunk % chunks_per_row) * elems_per_chunk
+
+
+def tile_copy_map(thread, iteration, threads, rows, bk, elem_bytes, major=K_MAJOR):
+    """(row, k) of the first element of `thread`'s 16-byte access in `iteration` of a rows x bk
+    operand tile; the access covers 8 (16-bit) elements along k (K-major) or along row (MN-major).
+
+    The tile is walked in its global order: K-major by rows of bk, MN-major by k-lines of `rows`
+    (copy_thread_map of the transposed tile), so a warp reads contiguous global memory.
+    """
+    if major == MN_MAJOR:
+        k, row = copy_thread_map(thread, iteration, threads, rows, elem_bytes)
+        return row, k
+    return copy_thread_map(thread, iteration, threads, bk, elem_bytes)
 
 
 def copy_iterations(rows, row_elems, elem_bytes, threads):

@@ -156,8 +156,34 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
                 alpha=_float_attr(fn, "lass.alpha", 1.0), beta=_float_attr(fn, "lass.beta", 0.0),
                 swap_ab="lass.swap_ab" in fn.attributes, d_layout="col" if "lass.swap_ab" in fn.attributes else "row",
                 batched="lass.batched" in fn.attributes,
+                a_layout=_str_attr(fn, "lass.a_layout", "row"), b_layout=_str_attr(fn, "lass.b_layout", "col"),
             ))
     return specs
+
+
+def _str_attr(fn, name: str, default: str) -> str:
+    attr = fn.attributes.get(name)
+    return attr.data if attr is not None else default
+
+
+def operand_layouts(module: ModuleOp) -> tuple[str, str]:
+    """The caller's layouts ("row" / "col") of A and B: from the `lass.gemm` (or `linalg.matmul`)
+    of an input, or the kernel's `lass.a_layout` / `lass.b_layout` in a dump; TN when unknown."""
+    from xdsl.dialects.linalg.ops import MatmulOp
+
+    from lasscc.dialects.lass import GemmOp, memref_layout
+    from lasscc.passes.import_linalg import matmul_operand_types
+
+    for op in module.walk():
+        if isinstance(op, GemmOp):
+            return memref_layout(op.a.type), memref_layout(op.b.type)
+        if isinstance(op, MatmulOp):
+            types = matmul_operand_types(op)
+            if types is not None:
+                return memref_layout(types[0]), memref_layout(types[1])
+        if isinstance(op, (llvm.FuncOp, func.FuncOp)) and "lass.config" in op.attributes:
+            return _str_attr(op, "lass.a_layout", "row"), _str_attr(op, "lass.b_layout", "col")
+    return "row", "col"
 
 
 def compile_module(module: ModuleOp, arch: str = "sm_80", filename: str = "<input>",

@@ -41,7 +41,15 @@ def move_location(old: Operation, new: Operation) -> None:
 class LocatingParser(Parser):
     def parse_operation(self) -> Operation:
         span = self._current_token.span
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except (IndexError, KeyError, TypeError, AssertionError) as e:
+            # an xDSL custom parser that crashes on syntax it does not know, e.g. upstream's
+            # `linalg.matmul indexing_maps = [...] ins(...)` (xDSL 0.74 reads `{indexing_maps = ...}`)
+            hint = ("; xDSL reads linalg indexing maps as an attribute dictionary in front: "
+                    "linalg.matmul {indexing_maps = [...]} ins(...) outs(...)") if span.text.startswith("linalg.") else ""
+            self.raise_error(f"could not parse this operation (the parser failed with {type(e).__name__}); "
+                             f"check its syntax{hint}", span)
         loc = span.get_location()
         _LOCATIONS[id(op)] = (op, f"{loc.filename}:{loc.line}:{loc.col}" if hasattr(loc, "filename") else str(loc))
         return op

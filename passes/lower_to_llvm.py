@@ -11,7 +11,7 @@ in address space 3: the dynamic shared memory that every i32 shared address is a
 Structured control flow becomes blocks: `scf.for` -> header (phi, compare) / body / exit;
 `scf.if` -> then / else / merge.  PTX instructions become NVVM intrinsics where LLVM has them
 (`llvm.nvvm.mma.m16n8k16.row.col.f32.f32`, `.bf16` and `.f16.f16`, `mma.m16n8k8.row.col.tf32`,
-`mma.m16n8k32.row.col.satfinite.s8`, `f2tf32.rna`, `f2i.rn`, `ldmatrix...x4.b16.p3`, `cp.async.cg...16.s`,
+`mma.m16n8k32.row.col.satfinite.s8`, `f2tf32.rna`, `f2i.rn`, `ldmatrix...x4[.trans].b16.p3`, `cp.async.cg...16.s`,
 `cp.async.commit/wait.group`, `barrier0`, `read.ptx.sreg.*`) and inline PTX for the predicated
 16-byte global load (as CUTLASS's `global_load` does).  The kernel attributes (`lass.config`,
 `lass.alpha`, `lass.beta`) are kept on the `llvm.func` for the launcher.
@@ -134,7 +134,8 @@ class _Lowerer:
         ftype = llvm.LLVMFunctionType(self.in_types, llvm.LLVMVoidType())
         new = llvm.FuncOp(self.fn.sym_name.data, ftype, linkage=llvm.LinkageAttr("external"),
                           body=Region(self.blocks))
-        for key in (CONFIG_ATTR, "lass.alpha", "lass.beta", "lass.d_type", "lass.a_type", "lass.acc_type", "lass.swap_ab", "lass.batched"):
+        for key in (CONFIG_ATTR, "lass.alpha", "lass.beta", "lass.d_type", "lass.a_type", "lass.acc_type",
+                    "lass.a_layout", "lass.b_layout", "lass.swap_ab", "lass.batched"):
             if key in self.fn.attributes:
                 new.attributes[key] = self.fn.attributes[key]
         return new
@@ -202,7 +203,9 @@ class _Lowerer:
             self.intrinsic("llvm.nvvm.barrier0", [])
         elif isinstance(op, lass_nv.LdmatrixX4Op):
             st = llvm.LLVMStructType.from_type_list([i32] * 4)
-            call = self.intrinsic("llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3", [self.shared_ptr(self.v(op.addr))], [st])
+            name = "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3" if op.trans else \
+                "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3"
+            call = self.intrinsic(name, [self.shared_ptr(self.v(op.addr))], [st])
             for old, new in zip(op.results, self.struct_fields(call.results[0], [i32] * 4)):
                 m[old] = new
         elif isinstance(op, lass_nv.MmaSyncOp):

@@ -5,7 +5,8 @@ lasscc-tile-threadblock emits: `scf.for %k0 = 0 to %K step BK iter_args(%acc)` w
 `lass_tb.load_tile A`, `lass_tb.load_tile B`, `lass_tb.mma`, `scf.yield` in its body.  Functions
 without such a loop are left alone.
 
-Output contract: two `lass_pipe.ring`s (A at offset 0, B after it), a loop over k-tiles `kt`
+Output contract: two `lass_pipe.ring`s (A at offset 0, B after it; each stored K- or MN-major as
+its lass_tb.tile was), a loop over k-tiles `kt`
 (0 .. ceil(K / BK)) and the schedule of reference 001/002:
 
 stages = S >= 3 (cp.async multistage):
@@ -100,8 +101,9 @@ class PipelinePass(ModulePass):
         # the ring shapes come from the tiles themselves; the config only gives the stage count
         (bm, bk), (bn, _) = la.result.type.get_shape(), lb.result.type.get_shape()
         elem = la.result.type.element_type
-        ring_a_t = lass_pipe.RingType((S, bm, bk), elem)
-        ring_b_t = lass_pipe.RingType((S, bn, bk), elem)
+        major_a, major_b = la.result.type.major.data, lb.result.type.major.data  # K- or MN-major, kept
+        ring_a_t = lass_pipe.RingType((S, bm, bk), elem, major_a)
+        ring_b_t = lass_pipe.RingType((S, bn, bk), elem, major_b)
         A, B, K = la.source, lb.source, kernel_arg(fn, "K")  # the tiles' sources (batch views too)
         m0, n0 = la.row0, lb.row0
         acc_init = loop.iter_args[0]
@@ -124,9 +126,9 @@ class PipelinePass(ModulePass):
                 bld.insert(lass_pipe.CommitOp.build())
                 return None
             staged = []
-            for src, row0, rows, name in ((A, m0, bm, "A"), (B, n0, bn, "B")):
+            for src, row0, rows, name, major in ((A, m0, bm, "A", major_a), (B, n0, bn, "B", major_b)):
                 staged.append(bld.v(lass_pipe.LoadRegsOp.build(
-                    operands=[src, row0, k0, pred], result_types=[lass_pipe.StagedType((rows, bk), elem)],
+                    operands=[src, row0, k0, pred], result_types=[lass_pipe.StagedType((rows, bk), elem, major)],
                     attributes={"operand": StringAttr(name)})))
             return staged
 

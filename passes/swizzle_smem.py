@@ -30,7 +30,7 @@ from lasscc.dialects import lass_nv, lass_pipe, lass_smem, lass_warp
 from lasscc.passes._build import Builder, is_kernel, kernel_ab_type, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
@@ -44,6 +44,7 @@ from lasscc.layout import (
     WARP_SIZE,
     copy_iterations,
     elem_bytes,
+    mn_atom_elems,
     swizzle_offset_split,
 )
 from lasscc.source import op_location
@@ -83,7 +84,15 @@ class _Swizzler:
         self.a_k = b.mul(b.shr(lane, 4), half)
         self.b_row = b.add(b.and_(lane, 7), b.mul(b.shr(lane, 4), 8))
         self.b_k = b.mul(b.and_(b.shr(lane, 3), 1), half)
-        for v, n in ((self.a_row, "lds_a_row"), (self.a_k, "lds_a_k"), (self.b_row, "lds_b_row"), (self.b_k, "lds_b_k")):
+        # .trans: lane gives k-line (lane & 7) of matrix lane >> 3 (ldmatrix_a/b_trans_lane_src);
+        # unused ones are removed by the dead-code elimination after the pass
+        self.at_row = b.mul(b.and_(b.shr(lane, 3), 1), 8)
+        self.at_k = b.add(b.and_(lane, 7), b.mul(b.shr(lane, 4), 8))
+        self.bt_row = b.mul(b.shr(lane, 4), 8)
+        self.bt_k = b.add(b.and_(lane, 7), b.mul(b.and_(b.shr(lane, 3), 1), 8))
+        for v, n in ((self.a_row, "lds_a_row"), (self.a_k, "lds_a_k"), (self.b_row, "lds_b_row"), (self.b_k, "lds_b_k"),
+                     (self.at_row, "ldst_a_row"), (self.at_k, "ldst_a_k"), (self.bt_row, "ldst_b_n"),
+                     (self.bt_k, "ldst_b_k")):
             v.name_hint = n
 
     def addr(self, b: Builder, ring: SSAValue, slot: SSAValue, row: SSAValue, k: SSAValue,
@@ -97,26 +106,35 @@ class _Swizzler:
         becomes an immediate offset of the access.
         """
         rt: lass_pipe.RingType = ring.type
-        _, _, bk = rt.get_shape()
+        _, rows, bk = rt.get_shape()
         eb = rt.element_type.bitwidth // 8
         if not isinstance(ring.owner, lass_pipe.RingOp):
             raise PassFailedException(
                 f"{op_location(self.fn)}: error: expected rings made by lass_pipe.ring in the kernel (their SMEM "
                 "offset is static), got a ring passed in from outside"
             )
-        row_var, row_c = _split_const(row)
-        k_var, k_c = _split_const(k)
-        split = None
-        if self.swizzle and lane_k_bytes_max is not None:
-            split = swizzle_offset_split(row_c, k_c * eb, bk * eb, lane_k_bytes_max)
-        elif self.swizzle:
-            split = swizzle_offset_split(row_c, 0, bk * eb, 0) if k_c == 0 else None
-        if split is None:  # the whole offset through the swizzle
-            row_var, row_c, k_var, k_c, split = row, 0, k, 0, (0, 0)
-        xor_c, add_c = split
-        logical = b.mul(row_var, bk * eb) if row_var is not None else b.c(0)
-        if k_var is not None:
-            logical = b.add(logical, b.mul(k_var, eb))
+        if rt.is_mn_major:  # lasscc.layout.mnmajor_tile_offset; the whole offset through the swizzle
+            row_c = k_c = xor_c = add_c = 0
+            w = mn_atom_elems(rows, eb)
+            if rows == w:
+                logical = b.add(b.mul(k, w * eb), b.mul(row, eb))
+            else:
+                line = b.add(b.mul(b.div(row, w), bk), k)
+                logical = b.add(b.mul(line, w * eb), b.mul(b.rem(row, w), eb))
+        else:
+            row_var, row_c = _split_const(row)
+            k_var, k_c = _split_const(k)
+            split = None
+            if self.swizzle and lane_k_bytes_max is not None:
+                split = swizzle_offset_split(row_c, k_c * eb, bk * eb, lane_k_bytes_max)
+            elif self.swizzle:
+                split = swizzle_offset_split(row_c, 0, bk * eb, 0) if k_c == 0 else None
+            if split is None:  # the whole offset through the swizzle
+                row_var, row_c, k_var, k_c, split = row, 0, k, 0, (0, 0)
+            xor_c, add_c = split
+            logical = b.mul(row_var, bk * eb) if row_var is not None else b.c(0)
+            if k_var is not None:
+                logical = b.add(logical, b.mul(k_var, eb))
         phys = logical
         if self.swizzle:
             phys = b.v(lass_smem.SwizzleOp.build(
@@ -131,65 +149,89 @@ class _Swizzler:
         return b.add(b.add(phys, b.add(b.mul(slot, rt.tile_bytes()), offset)), add_c)
 
     def chunks(self, b: Builder, ring_t: lass_pipe.RingType):
-        """[(row, k)] of this thread's 16-byte accesses of one tile (lasscc.layout.copy_thread_map)."""
+        """[(row, k)] of this thread's 16-byte accesses of one tile (lasscc.layout.tile_copy_map):
+        8 elements along k of a K-major tile, along row of an MN-major one."""
         _, rows, bk = ring_t.get_shape()
         eb = ring_t.element_type.bitwidth // 8
-        per_row = bk * eb // ACCESS_BYTES
-        iters = copy_iterations(rows, bk, eb, self.threads)
+        mn = ring_t.is_mn_major
+        lines, line_elems = (bk, rows) if mn else (rows, bk)  # the tile in its global (storage) order
+        per_row = line_elems * eb // ACCESS_BYTES
+        iters = copy_iterations(lines, line_elems, eb, self.threads)
         if self.threads % per_row == 0:
-            # every iteration moves a whole number of rows: one k column per thread and rows
-            # r0 + it * (threads / per_row), so the k bound is tested once per copy
+            # every iteration moves a whole number of lines: one column per thread and lines
+            # r0 + it * (threads / per_row), so the column bound is tested once per copy
             r0 = b.div(self.tid, per_row)
-            k = b.mul(b.rem(self.tid, per_row), ACCESS_BYTES // eb)
-            return [(b.add(r0, it * (self.threads // per_row)), k) for it in range(iters)]
-        out = []
-        for it in range(iters):
-            chunk = b.add(self.tid, it * self.threads)
-            out.append((b.div(chunk, per_row), b.mul(b.rem(chunk, per_row), ACCESS_BYTES // eb)))
-        return out
+            c = b.mul(b.rem(self.tid, per_row), ACCESS_BYTES // eb)
+            out = [(b.add(r0, it * (self.threads // per_row)), c) for it in range(iters)]
+        else:
+            out = []
+            for it in range(iters):
+                chunk = b.add(self.tid, it * self.threads)
+                out.append((b.div(chunk, per_row), b.mul(b.rem(chunk, per_row), ACCESS_BYTES // eb)))
+        return [(c, line) for line, c in out] if mn else out
 
-    def in_bounds(self, b: Builder, op, r, k) -> SSAValue:
+    def in_bounds(self, b: Builder, op, r, k, mn: bool) -> SSAValue:
         """The copy's predicate and this chunk inside the operand: row < M (A) or N (B), k < K.
 
-        K is a multiple of 16 / element bytes (16-byte rows; `lasscc run` checks it), so a chunk is
+        The contiguous dimension (K, or M / N for an MN-major operand) is a multiple of 16 / element
+        bytes (lasscc.config.alignment_rules; `lasscc run` and the API check it), so a chunk is
         wholly in or out.
         """
         limit = kernel_arg(self.fn, "M" if op.operand.data == "A" else "N")
-        row_ok = b.ult(b.add(op.row0, r), limit)
-        key = (op, k)
-        if key not in self.k_ok:  # shared by the chunks of one copy that have the same k column
-            self.k_ok[key] = b.and_(op.pred, b.ult(b.add(op.k0, k), kernel_arg(self.fn, "K")))
-        return b.and_(self.k_ok[key], row_ok)
 
-    def global_offset(self, b: Builder, row0, k0, r, k) -> SSAValue:
-        # A (row-major M x K) and B (column-major K x N) both have K contiguous, leading dim K.
-        return b.add(b.mul(b.add(row0, r), kernel_arg(self.fn, "K")), b.add(k0, k))
+        def row_ok():
+            return b.ult(b.add(op.row0, r), limit)
+
+        def k_ok():
+            return b.ult(b.add(op.k0, k), kernel_arg(self.fn, "K"))
+
+        column, column_ok, line_ok = (r, row_ok, k_ok) if mn else (k, k_ok, row_ok)
+        line = line_ok()
+        key = (op, column)
+        if key not in self.k_ok:  # shared by the chunks of one copy in the same column
+            self.k_ok[key] = b.and_(op.pred, column_ok())
+        return b.and_(self.k_ok[key], line)
+
+    def global_offset(self, b: Builder, op, r, k, mn: bool) -> SSAValue:
+        if mn:  # column-major A (leading dim M) or row-major B (leading dim N): rows contiguous
+            ld = kernel_arg(self.fn, "M" if op.operand.data == "A" else "N")
+            return b.add(b.mul(b.add(op.k0, k), ld), b.add(op.row0, r))
+        # row-major A and column-major B have K contiguous, leading dim K
+        return b.add(b.mul(b.add(op.row0, r), kernel_arg(self.fn, "K")), b.add(op.k0, k))
 
     def rewrite(self, op: Operation) -> None:
         b = Builder(InsertPoint.before(op))
         if isinstance(op, (lass_warp.LoadFragAOp, lass_warp.LoadFragBOp)):
             is_a = isinstance(op, lass_warp.LoadFragAOp)
-            lr, lk = (self.a_row, self.a_k) if is_a else (self.b_row, self.b_k)
-            # the lane's k offset (lr, lk: lasscc.layout.ldmatrix_*_lane_src) is 0 or 8 elements
-            row, k = _add_var(b, op.row, lr), _add_var(b, op.k, lk)
-            addr = self.addr(b, op.ring, op.slot, row, k, lane_k_bytes_max=ACCESS_BYTES)
-            ld = b.insert(lass_nv.LdmatrixX4Op.build(operands=[addr], result_types=[i32] * 4))
+            trans = op.ring.type.is_mn_major
+            if trans:
+                lr, lk = (self.at_row, self.at_k) if is_a else (self.bt_row, self.bt_k)
+                addr = self.addr(b, op.ring, op.slot, b.add(op.row, lr), b.add(op.k, lk))
+            else:
+                lr, lk = (self.a_row, self.a_k) if is_a else (self.b_row, self.b_k)
+                # the lane's k offset (lr, lk: lasscc.layout.ldmatrix_*_lane_src) is 0 or 16 bytes
+                row, k = _add_var(b, op.row, lr), _add_var(b, op.k, lk)
+                addr = self.addr(b, op.ring, op.slot, row, k, lane_k_bytes_max=ACCESS_BYTES)
+            ld = b.insert(lass_nv.LdmatrixX4Op.build(operands=[addr], result_types=[i32] * 4,
+                                                     properties={"trans": UnitAttr()} if trans else {}))
             for old, new in zip(op.results, ld.results):
                 old.replace_all_uses_with(new)
         elif isinstance(op, lass_pipe.CopyAsyncOp):
+            mn = op.ring.type.is_mn_major
             for r, k in self.chunks(b, op.ring.type):
-                g = self.global_offset(b, op.row0, op.k0, r, k)
+                g = self.global_offset(b, op, r, k, mn)
                 s = self.addr(b, op.ring, op.slot, r, k)
-                p = self.in_bounds(b, op, r, k)
+                p = self.in_bounds(b, op, r, k, mn)
                 b.insert(lass_nv.CpAsyncOp.build(operands=[op.source, g, s, p],
                                                  attributes={"bytes": IntegerAttr(ACCESS_BYTES, 64)}))
         elif isinstance(op, lass_pipe.LoadRegsOp):
             rows, bk = op.result.type.get_shape()
-            ring_like = lass_pipe.RingType((1, rows, bk), op.result.type.element_type)
+            mn = op.result.type.is_mn_major
+            ring_like = lass_pipe.RingType((1, rows, bk), op.result.type.element_type, op.result.type.major.data)
             regs = []
             for r, k in self.chunks(b, ring_like):
-                g = self.global_offset(b, op.row0, op.k0, r, k)
-                p = self.in_bounds(b, op, r, k)
+                g = self.global_offset(b, op, r, k, mn)
+                p = self.in_bounds(b, op, r, k, mn)
                 regs.append(list(b.insert(lass_nv.LdGlobalV4Op.build(
                     operands=[op.source, g, p], result_types=[i32] * 4)).results))
             self.staged[op.result] = regs

@@ -1,13 +1,13 @@
 """lasscc-tile-threadblock: `lass.gemm` -> a kernel of threadblock-level `lass_tb` ops.
 
 Input contract: a `func.func` whose body is one `lass.gemm` on the function's three memref
-arguments (A M x K row-major, B K x N column-major, D M x N row- or column-major) and
+arguments (A M x K and B K x N, each row- or column-major; D M x N row- or column-major) and
 `func.return`.  Functions without `lass.gemm` are left alone.  Element types (INPUT_TYPES; A and B
 alike) with the accumulator (`acc`) and D types each allows:
     f16  acc f32: D f32 or f16      acc f16: D f16 or f32  (mma m16n8k16 .f16 accumulators)
     bf16 acc f32: D f32 or bf16
-    f32  acc f32: D f32            (multiplied as tf32, mma m16n8k8)
-    i8   acc i32: D i32 or f32     (s8, mma m16n8k32)
+    f32  acc f32: D f32            (multiplied as tf32, mma m16n8k8; TN only)
+    i8   acc i32: D i32 or f32     (s8, mma m16n8k32; TN only)
 A `config` without `instruction` gets the type's mma.sync shape.
 
 Output contract: the function becomes the kernel, with the fixed parameter list
@@ -16,11 +16,13 @@ whole validated tiling config), `lass.alpha` / `lass.beta` (the values written o
 by `lasscc run`), `lass.a_type` / `lass.d_type` (element type names) and, when it is not the
 default (f32; i32 for i8), `lass.acc_type`.  Its body: `lass_tb.block_tile` (rasterized tile origin), an `scf.for` over K
 in steps of BK carrying a `!lass_tb.acc`, with `lass_tb.load_tile` for A and B and `lass_tb.mma`
-inside, then `lass_tb.epilogue`.
+inside, then `lass_tb.epilogue`.  Each tile is stored the way its operand is contiguous
+(`!lass_tb.tile<..., mn>` for a column-major A or a row-major B: lass.operand_major); the
+function keeps the caller's operand layouts as `lass.a_layout` / `lass.b_layout`.
 
-Rejected (PassFailedException naming file:line:col): other element types or layouts (f32 and i8
-need A row-major and B column-major), a config that fails GemmConfig.validate, a `lass.gemm` not
-on the function's arguments.
+Rejected (PassFailedException naming file:line:col): other element types, a layout that is
+neither row- nor column-major (f32 and i8 need A row-major and B column-major), a config that
+fails GemmConfig.validate, a `lass.gemm` not on the function's arguments.
 """
 
 from __future__ import annotations
@@ -72,6 +74,12 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
         raise PassFailedException(
             f"{where}: error: expected {' or '.join(allowed)} D for {et} A and B with {acc} accumulation, got {dt}"
         )
+    for name, t in (("A", ta), ("B", tb), ("D", td)):
+        if lass.memref_layout(t) not in ("row", "col"):
+            raise PassFailedException(
+                f"{where}: error: expected {name} row-major (identity layout) or column-major (strided<[1, ?]>), "
+                f"got {t.layout}"
+            )
     layouts = (lass.memref_layout(ta), lass.memref_layout(tb), lass.memref_layout(td))
     if et in ("i8", "f32") and layouts[:2] != ("row", "col"):
         what = ("int8 needs A row-major and B column-major (TN): the s8 mma.sync fragments are K-major "
@@ -80,21 +88,21 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
         raise PassFailedException(
             f"{where}: error: {what}; got A {layouts[0]}-major, B {layouts[1]}-major"
         )
-    if layouts[:2] != ("row", "col") or layouts[2] not in ("row", "col"):
-        raise PassFailedException(
-            f"{where}: error: expected A row-major, B column-major (strided<[1, ?]>), D row- or column-major (TN), "
-            f"got A {layouts[0]}-major, B {layouts[1]}-major, D {layouts[2]}-major"
-        )
 
 
-def _swapped_types(ta: MemRefType, td: MemRefType):
+def _swapped_types(ta: MemRefType, tb: MemRefType, td: MemRefType):
     """Kernel operand types of D^T = B^T . A^T (column-major D, reference 002's operand swap):
-    B^T is N x K row-major, A^T is K x M column-major, D^T is N x M row-major (batch first if any)."""
+    B^T is N x K and A^T is K x M, each with the other layout than B / A had (a transpose of the
+    same memory); D^T is N x M row-major (batch first if any)."""
     batched = ta.get_num_dims() == 3
     dyn = [DYNAMIC_INDEX] * (3 if batched else 2)
     elem = ta.get_element_type()
     col = StridedLayoutAttr([None, 1, None] if batched else [1, None])
-    return (MemRefType(elem, dyn), MemRefType(elem, dyn, col), MemRefType(td.get_element_type(), dyn))
+
+    def flipped(t: MemRefType) -> MemRefType:
+        return MemRefType(elem, dyn) if lass.memref_layout(t) == "col" else MemRefType(elem, dyn, col)
+
+    return (flipped(tb), flipped(ta), MemRefType(td.get_element_type(), dyn))
 
 
 @dataclass(frozen=True)
@@ -137,8 +145,9 @@ class TileThreadblockPass(ModulePass):
         # Column-major D: compute D^T = B^T . A^T, a row-major TN product with the operands (and M, N)
         # swapped; the launcher passes (B, A, D, N, M, K) for a kernel marked lass.swap_ab.
         swap = lass.memref_layout(d_t) == "col"
+        user_layouts = (lass.memref_layout(a_t), lass.memref_layout(b_t))
         if swap:
-            a_t, b_t, d_t = _swapped_types(a_t, d_t)
+            a_t, b_t, d_t = _swapped_types(a_t, b_t, d_t)
         elem = a_t.get_element_type()
         acc_t = lass_tb.AccType((bm, bn), g.acc_type)
 
@@ -175,9 +184,12 @@ class TileThreadblockPass(ModulePass):
         k0, acc = body.args
         k0.name_hint, acc.name_hint = "k0", "acc"
         bb = Builder(InsertPoint.at_end(body))
-        ta = bb.v(lass_tb.LoadTileOp.build(operands=[A, m0, k0], result_types=[lass_tb.TileType((bm, bk), elem)],
+        # each tile is stored the way its operand is contiguous in global memory (K- or MN-major)
+        tile_a_t = lass_tb.TileType((bm, bk), elem, lass.operand_major(a_t, "A"))
+        tile_b_t = lass_tb.TileType((bn, bk), elem, lass.operand_major(b_t, "B"))
+        ta = bb.v(lass_tb.LoadTileOp.build(operands=[A, m0, k0], result_types=[tile_a_t],
                                            attributes={"operand": StringAttr("A")}))
-        tb_ = bb.v(lass_tb.LoadTileOp.build(operands=[B, n0, k0], result_types=[lass_tb.TileType((bn, bk), elem)],
+        tb_ = bb.v(lass_tb.LoadTileOp.build(operands=[B, n0, k0], result_types=[tile_b_t],
                                             attributes={"operand": StringAttr("B")}))
         acc1 = bb.v(lass_tb.MmaOp(ta, tb_, acc))
         bb.insert(scf.YieldOp(acc1))
@@ -200,6 +212,8 @@ class TileThreadblockPass(ModulePass):
         fn.attributes["lass.a_type"] = StringAttr(str(elem))
         if str(g.acc_type) != ("i32" if str(elem) == "i8" else "f32"):  # only a non-default one: f16
             fn.attributes["lass.acc_type"] = StringAttr(str(g.acc_type))
+        fn.attributes["lass.a_layout"] = StringAttr(user_layouts[0])  # the caller's, for the launcher
+        fn.attributes["lass.b_layout"] = StringAttr(user_layouts[1])
         if swap:
             fn.attributes["lass.swap_ab"] = UnitAttr()
         if batched:

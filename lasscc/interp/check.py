@@ -69,6 +69,19 @@ def ab_dtypes_of(module) -> tuple:
     return dts[::-1] if swaps_ab(Program(find_kernel(module))) else dts
 
 
+def ab_layouts_of(module) -> tuple[str, str]:
+    """The caller's layouts of A and B ("row" / "col"): the lass.gemm's memref types, or after
+    lasscc-tile-threadblock the kernel's `lass.a_layout` / `lass.b_layout` (TN when absent)."""
+    prog = Program(find_kernel(module))
+    if prog.level == 0:
+        memrefs = [x.type for x in prog.func.body.block.args if isinstance(x.type, MemRefType)]
+        if len(memrefs) == 3:
+            return memref_layout(memrefs[0]), memref_layout(memrefs[1])
+    attrs = prog.func.attributes
+    return tuple(attrs[f"lass.{x}_layout"].data if f"lass.{x}_layout" in attrs else d  # type: ignore
+                 for x, d in (("a", "row"), ("b", "col")))
+
+
 def d_layout_of(module) -> str:
     """"col" when the kernel writes a column-major D (element (i, j) at j*M + i): a level-0 D memref
     `strided<[1, ?]>`, or a kernel marked lass.swap_ab after lasscc-tile-threadblock; else "row"."""
@@ -158,14 +171,13 @@ def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True
     dt = d_dtype_of(module)
     adt, bdt = ab_dtypes_of(module)
     a, b, c, d = make_inputs(m, n, k, seed, beta, dt, adt, bdt, batch if batched else None)
-    # a level-0 lass.gemm may declare other operand layouts: hand it the same matrices in its layout
+    # hand the kernel the same matrices in the operand layouts the lass.gemm declared
     a_arg, b_arg = a, b
-    memrefs = [x for x in prog.func.body.block.args if isinstance(x.type, MemRefType)]
-    if prog.level == 0 and len(memrefs) == 3:
-        if memref_layout(memrefs[0].type) == "col":
-            a_arg = np.ascontiguousarray(np.swapaxes(a, -1, -2))
-        if memref_layout(memrefs[1].type) == "row":
-            b_arg = np.ascontiguousarray(np.swapaxes(b, -1, -2))
+    a_layout, b_layout = ab_layouts_of(module)
+    if a_layout == "col":
+        a_arg = np.ascontiguousarray(np.swapaxes(a, -1, -2))
+    if b_layout == "row":
+        b_arg = np.ascontiguousarray(np.swapaxes(b, -1, -2))
     # a column-major D is handed over as its N x M row-major storage and read back transposed
     d_layout = d_layout_of(module)
     d_arg = np.ascontiguousarray(np.swapaxes(d, -1, -2)) if d_layout == "col" else d

@@ -58,7 +58,7 @@ from xdsl.dialects.builtin import DictionaryAttr, MemRefType, ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from lasscc.config import GemmConfig
-from lasscc.dialects.lass import memref_layout
+from lasscc.dialects.lass import memref_layout, operand_major
 from lasscc.diagnostics import LassError
 from lasscc.interp.banks import BankCounter
 from lasscc.interp.errors import (
@@ -564,12 +564,14 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
         want = numpy_dtype(t.get_element_type(), f"element type of {role}")
         flat = _flat_view(arr, batch * rows * cols, label, want)
         layout = memref_layout(t)
-        expect = "col" if role == "B" else "row"
-        if layout != expect and not (prog.level == 0 and layout in ("row", "col")):
+        # A and B may be row- or column-major; after the passes D is row-major (lass.swap_ab)
+        if layout not in ("row", "col") or (role == "D" and prog.level > 0 and layout != "row"):
+            expect = "a row-major" if role == "D" else "a row- or column-major"
             raise KernelArgumentError(
-                f"kernel @{prog.name}: expected {role} as a {expect}-major memref, got {t} ({layout})"
+                f"kernel @{prog.name}: expected {role} as {expect} memref, got {t} ({layout})"
             )
-        bufs[arg] = GlobalBuffer(role, flat, rows, cols, t, batch)
+        mn = role != "D" and operand_major(t, role) == "mn"
+        bufs[arg] = GlobalBuffer(role, flat, rows, cols, t, batch, mn_major=mn)
     ints = iter([m, n, k])
     floats = iter([alpha, beta])
     out = []
@@ -625,8 +627,9 @@ def execute_kernel(
 ) -> ExecResult:
     """Run the kernel function of `module` (ModuleOp or MLIR text) for the whole grid.
 
-    a: M x K row-major; b: K x N column-major, i.e. an N x K row-major array (element (k, j) at
-    j*K + k); d: M x N, holding C on entry and D on exit, in D's layout: row-major, or for a
+    a: M x K in A's layout: row-major, or column-major (a K x M row-major array, element (i, k)
+    at k*M + i); b: K x N in B's layout: column-major, i.e. an N x K row-major array (element
+    (k, j) at j*K + k), or row-major (K x N); d: M x N, holding C on entry and D on exit, in D's layout: row-major, or for a
     column-major D (a level-0 `strided<[1, ?]>` D memref, or a kernel marked `lass.swap_ab`)
     column-major, i.e. an N x M row-major array (element (i, j) at j*M + i).  These are always
     the user's M, N, A, B: a lass.swap_ab kernel (D^T = B^T . A^T) is given (B, A, D, N, M, K)

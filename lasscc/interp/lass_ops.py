@@ -5,25 +5,29 @@
                      f32, f16 accumulation per k16 step, exact i8 -> i32), D rounded once to its
                      type.  Every mma and epilogue below uses the same functions.
   lass_tb.*          (level 1, block level) tiles are `[lanes, rows, BK]` arrays (lane = block);
-                     load_tile reads global memory (elements outside the matrix read as 0);
+                     load_tile reads global memory in the source's layout (elements outside the
+                     matrix read as 0);
                      mma is acc + a @ b^T in float32; block_tile is layout.raster_tile of the
                      block id; epilogue writes the in-bounds part of the tile of D.
   lass_pipe.*        (level 2; still present at level 3) rings are views of shared memory at the
-                     ring's `offset`, stage-major, each slot a K-major unswizzled rows x BK tile.
+                     ring's `offset`, stage-major, each slot an unswizzled rows x BK tile stored
+                     K-major or MN-major (layout.tile_offset, swizzled=False).
                      copy_async / load_regs / store_regs move 16-byte chunks with the thread map
-                     of layout.copy_thread_map: thread t of the block moves chunks it*T + t.  At
+                     of layout.tile_copy_map: thread t of the block moves chunks it*T + t.  At
                      the block level the op does every thread's share (each attributed to its
                      thread); in per-thread code each thread does its own.  Elements outside the
                      matrix, or all of them when pred is false, are zero-filled.  copy_async
                      lands at the wait that retires its group; lass_pipe.mma reads both slots as
                      a read by every thread of the block.
   lass_warp.*        (level 3) load_frag_a/b: the lane's mma.m16n8k16 fragment registers read from
-                     the logical (unswizzled) ring slot, per layout.mma_a_coord / mma_b_coord;
+                     the logical (unswizzled) ring slot, per layout.mma_a_coord / mma_b_coord
+                     (an MN-major slot element by element: the pairs are not adjacent there);
                      (slot, row, k) must be the same for all 32 lanes of a warp.
   lass_smem.swizzle  (level 4) phys = x ^ (((x >> (base + shift)) & (2^bits - 1)) << base).
   lass_nv.*          (levels 3-4) one PTX instruction each, per thread: thread_id, block_id,
                      ldmatrix_x4 (8-lane phase i gives the 16-byte row addresses of matrix i;
-                     lane l gets row l/4, columns 2(l%4), +1 of each matrix), mma_sync (the warp's
+                     lane l gets row l/4, columns 2(l%4), +1 of each matrix; with `trans`
+                     rows 2(l%4), +1 of column l/4), mma_sync (the warp's
                      16x16 A, 16x8 B and 16x8 C gathered from its 32 lanes by the PTX fragment
                      maps, one batched float32 matmul over all warps, D scattered back), cp_async
                      (16 bytes, zero-filled when !pred, lands at the retiring cp_async_wait),
@@ -100,7 +104,7 @@ def _gather_2d(src: GlobalBuffer, r, c, extra=None):
     inb = (r >= 0) & (r < src.rows) & (c >= 0) & (c < src.cols)
     if extra is not None:
         inb = inb & extra
-    flat = np.where(inb, r * src.cols + c, 0)
+    flat = np.where(inb, c * src.rows + r if src.mn_major else r * src.cols + c, 0)
     return np.where(inb, src.array[flat], 0).astype(src.dtype)
 
 
@@ -243,7 +247,8 @@ def _batch_view(ex: Executor, op, vals):
             f"{ex.where(op)}: batch view {idx} at element {off} (stride {stride}) starts outside {src.role}, "
             f"which has {size} elements ({src.batch} x {src.rows} x {src.cols}; batch={ex.launch.batch})"
         )
-    return [GlobalBuffer(src.role, src.array[off:], src.rows, src.cols, op.result.type, src.batch, off, size)]
+    return [GlobalBuffer(src.role, src.array[off:], src.rows, src.cols, op.result.type, src.batch, off, size,
+                         src.mn_major)]
 
 
 # ---- lass_pipe ---------------------------------------------------------------------------------------
@@ -257,7 +262,8 @@ def _ring(ex: Executor, op, vals):
         raise UnsupportedError(f"{ex.where(op)}: {e}") from None
     if dt != BF16 and (dt.kind not in "fi" or dt == np.float64 or dt.itemsize not in (1, 2, 4)):
         raise UnsupportedError(f"{ex.where(op)}: unsupported ring element type {et}")
-    ring = RingInfo(int(op.offset.value.data), stages, rows, bk, dt.itemsize, _opid(ex, op), dt)
+    ring = RingInfo(int(op.offset.value.data), stages, rows, bk, dt.itemsize, _opid(ex, op), dt,
+                    op.result.type.major.data)
     size = ex.smem.size
     end = ring.offset + stages * ring.tile_bytes
     if ring.offset < 0 or end > size:
@@ -266,8 +272,9 @@ def _ring(ex: Executor, op, vals):
             f"{end}, past the {size} bytes of dynamic shared memory that lass.config implies "
             f"(stages * (BM + BN) * BK * 2)"
         )
-    if (bk * ring.esize) % Lay.ACCESS_BYTES:
-        raise UnsupportedError(f"{ex.where(op)}: expected rows of a multiple of 16 bytes, got {bk * ring.esize}")
+    line = rows if ring.major == Lay.MN_MAJOR else bk  # the contiguous dimension of a slot
+    if (line * ring.esize) % Lay.ACCESS_BYTES:
+        raise UnsupportedError(f"{ex.where(op)}: expected lines of a multiple of 16 bytes, got {line * ring.esize}")
     return [ring]
 
 
@@ -283,15 +290,15 @@ def _type_name(dtype) -> str:
         np.dtype(dtype).name, np.dtype(dtype).name)
 
 
-def _tile_map(ex: Executor, lanes, rows: int, bk: int, esize: int):
-    """Who moves which 16-byte chunk of a rows x bk tile (layout.copy_thread_map)."""
+def _tile_map(ex: Executor, lanes, rows: int, bk: int, esize: int, major: str = Lay.K_MAJOR):
+    """Who moves which 16-byte chunk of a rows x bk tile (layout.tile_copy_map)."""
     T = ex.threads
     lane_of, thread, actor = ex.actors_for(lanes)
     iters = Lay.copy_iterations(rows, bk, esize, T)
     total = rows * bk * esize // Lay.ACCESS_BYTES
     it = np.arange(iters, dtype=np.int64)
     chunk = it[None, :] * T + thread[:, None]
-    r, kk = Lay.copy_thread_map(thread[:, None], it[None, :], T, bk, esize)
+    r, kk = Lay.tile_copy_map(thread[:, None], it[None, :], T, rows, bk, esize, major)
     valid = chunk < total
     return lane_of, thread, actor, np.asarray(r, np.int64), np.asarray(kk, np.int64), valid
 
@@ -309,8 +316,10 @@ def _slot_base(ex: Executor, op, ring: RingInfo, slot, who):
 
 def _gather_chunks(ex, op, src, ring, lane_of, r, kk, valid, row0, k0, pred):
     epc = Lay.ACCESS_BYTES // ring.esize
-    gr = ex.at(row0, lane_of)[:, None, None] + r[:, :, None]
-    gk = ex.at(k0, lane_of)[:, None, None] + kk[:, :, None] + np.arange(epc)
+    along = np.arange(epc)  # a chunk's elements run along k (K-major) or along rows (MN-major)
+    mn = ring.major == Lay.MN_MAJOR
+    gr = ex.at(row0, lane_of)[:, None, None] + r[:, :, None] + (along if mn else 0)
+    gk = ex.at(k0, lane_of)[:, None, None] + kk[:, :, None] + (0 if mn else along)
     keep = valid[:, :, None]
     if pred is not None:
         keep = keep & np.asarray(ex.at(pred, lane_of), bool)[:, None, None]
@@ -318,7 +327,7 @@ def _gather_chunks(ex, op, src, ring, lane_of, r, kk, valid, row0, k0, pred):
 
 
 def _chunk_dst(ring, base, r, kk):
-    return base[:, None] + (r * ring.bk + kk) * ring.esize  # [actors, iters] block-local bytes
+    return base[:, None] + ring.offsets(r, kk)  # [actors, iters] block-local bytes
 
 
 def _check_elem(ex, op, src, ring: RingInfo, what=None):
@@ -339,7 +348,7 @@ def _copy_async(ex: Executor, op, vals):
     _check_elem(ex, op, src, ring)
     opid = _opid(ex, op)
     lanes = ex.active_lanes()
-    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, ring.rows, ring.bk, ring.esize)
+    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, ring.rows, ring.bk, ring.esize, ring.major)
     base = _slot_base(ex, op, ring, ex.at(slot, lane_of), actor)
     data = _gather_chunks(ex, op, src, ring, lane_of, r, kk, valid, row0, k0, pred)
     dst = _chunk_dst(ring, base, r, kk)
@@ -358,9 +367,9 @@ def _load_regs(ex: Executor, op, vals):
     src, row0, k0, pred = vals
     src = _buffer(ex, op, src, op.operand.data, f'operand = "{op.operand.data}"')
     rows, bk = op.result.type.get_shape()
-    ring = RingInfo(0, 1, rows, bk, src.dtype.itemsize, -1)  # geometry only
+    ring = RingInfo(0, 1, rows, bk, src.dtype.itemsize, -1, major=op.result.type.major.data)  # geometry only
     lanes = ex.active_lanes()
-    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, rows, bk, ring.esize)
+    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, rows, bk, ring.esize, ring.major)
     data = _gather_chunks(ex, op, src, ring, lane_of, r, kk, valid, row0, k0, pred)
     per = 1 if ex.prog.simt else ex.threads
     staged = np.zeros((ex.L, per, data.shape[1], data.shape[2]), src.dtype)
@@ -373,7 +382,7 @@ def _store_regs(ex: Executor, op, vals):
     staged, ring, slot = vals
     opid = _opid(ex, op)
     lanes = ex.active_lanes()
-    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, ring.rows, ring.bk, ring.esize)
+    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, ring.rows, ring.bk, ring.esize, ring.major)
     per = staged.shape[1]
     if staged.shape[2] != r.shape[1]:
         raise InterpError(f"{ex.where(op)}: the staged tile does not match the ring's tile shape")
@@ -426,10 +435,20 @@ def _pipe_mma(ex: Executor, op, vals):
             s = int(ex.at(slot, [lane])[0])
             base = int(_slot_base(ex, op, ring, [s], [lane * ex.threads])[0])
             raw = ex.smem.read_block_range(opid, int(lane), base, ring.tile_bytes)
-            out.append(raw.view(_ring_dtype(ring)).reshape(ring.rows, ring.bk))
+            if ring.major == Lay.MN_MAJOR:  # element (r, k) at ring.offsets(r, k)
+                elems = raw.view(_ring_dtype(ring))
+                out.append(elems[_elem_index(ring)])
+            else:
+                out.append(raw.view(_ring_dtype(ring)).reshape(ring.rows, ring.bk))
     res = acc.copy()
     res[lanes] = _mma_tiles(np.stack(ta), np.stack(tb), acc[lanes])
     return [res]
+
+
+def _elem_index(ring: RingInfo):
+    """[rows, bk] element indices within a slot of the tile's elements (r, k)."""
+    r, k = np.meshgrid(np.arange(ring.rows), np.arange(ring.bk), indexing="ij")
+    return ring.offsets(r, k) // ring.esize
 
 
 # ---- lass_warp ---------------------------------------------------------------------------------------
@@ -482,9 +501,20 @@ def _load_frag(ex: Executor, op, vals, which: str):
             f"outside the ring's {ring.rows} x {ring.bk} tile"
         )
     base = _slot_base(ex, op, ring, ex.at(slot, lanes), lanes)
-    byte = base[:, None] + (rows * ring.bk + cols) * ring.esize  # [n, 4]
     actors = np.repeat(lanes, 4)
-    idx = ex.smem.flat_index(opid, actors, byte.reshape(-1), 4, align=ring.esize, what=f"load_frag_{which} read")
+    what = f"load_frag_{which} read"
+    if ring.major == Lay.MN_MAJOR:
+        # the two halves of a register (k, k+1) lie a line apart: two 2-byte reads
+        halves = [base[:, None] + ring.offsets(rows, cols + h) for h in range(2)]  # [n, 4] each
+        idx = np.concatenate([ex.smem.flat_index(opid, actors, x.reshape(-1), 2, align=ring.esize, what=what)
+                              for x in halves], axis=1)
+        regs = i32_from_bytes(ex.smem.read(opid, actors, idx)).reshape(-1, 4)
+        if ex.banks is not None:
+            for x in halves:
+                ex.banks.record(opid, np.swapaxes(x.reshape(-1, 32, 4), 1, 2).reshape(-1, 32), 2, 32)
+        return _scatter_regs(ex, lanes, regs, np.int64)
+    byte = base[:, None] + ring.offsets(rows, cols)  # [n, 4]
+    idx = ex.smem.flat_index(opid, actors, byte.reshape(-1), 4, align=ring.esize, what=what)
     regs = i32_from_bytes(ex.smem.read(opid, actors, idx)).reshape(-1, 4)
     if ex.banks is not None:
         ex.banks.record(opid, np.swapaxes(byte.reshape(-1, 32, 4), 1, 2).reshape(-1, 32), 4, 32)
@@ -539,6 +569,11 @@ def _block_id(ex: Executor, op, vals):
 # ldmatrix.x4: receiving lane l gets 4 bytes at offset 4*(l%4) of the row supplied by lane 8i + l/4
 _LDM_SUP = (8 * np.arange(4)[None, :] + (np.arange(32) // 4)[:, None])[:, :, None]  # [32, 4, 1]
 _LDM_OFF = (4 * (np.arange(32) % 4)[:, None] + np.arange(4)[None, :])[:, None, :]  # [32, 1, 4]
+# .trans: lane l gets bytes 2*(l/4), +1 of the rows supplied by lanes 8i + 2*(l%4) (low half) and
+# 8i + 2*(l%4) + 1 (high half) (layout.ldmatrix_trans_dest_coord)
+_LDMT_SUP = (8 * np.arange(4)[None, :, None] + 2 * (np.arange(32) % 4)[:, None, None]
+             + (np.arange(4) // 2)[None, None, :])  # [32, 4, 4]
+_LDMT_OFF = (2 * (np.arange(32) // 4)[:, None, None] + (np.arange(4) % 2)[None, None, :])  # [32, 1, 4]
 
 
 @handler("lass_nv.ldmatrix_x4")
@@ -548,7 +583,10 @@ def _ldmatrix(ex: Executor, op, vals):
     W = len(warps)
     addr = ex.at(vals[0], lanes).astype(np.int64)
     rows = ex.smem.flat_index(opid, lanes, addr, 16, align=16, what="ldmatrix row read").reshape(W, 32, 16)
-    recv = rows[:, _LDM_SUP, _LDM_OFF]  # [W, 32 lanes, 4 matrices, 4 bytes]
+    if op.trans is not None:
+        recv = rows[:, _LDMT_SUP, np.broadcast_to(_LDMT_OFF, _LDMT_SUP.shape)]
+    else:
+        recv = rows[:, _LDM_SUP, _LDM_OFF]  # [W, 32 lanes, 4 matrices, 4 bytes]
     regs = i32_from_bytes(ex.smem.read(opid, np.repeat(lanes, 4), recv.reshape(-1, 4))).reshape(-1, 4)
     if ex.banks is not None:
         ex.banks.record(opid, addr.reshape(W, 32), 16, 8)

@@ -42,6 +42,7 @@ class GlobalBuffer:
     batch: int = 1  # matrices packed one after the other (a 3-d, batch-first memref)
     offset: int = 0  # a lass_tb.batch_view: element offset of `array` in the kernel argument
     whole: int | None = None  # a batch_view: elements of the whole kernel argument
+    mn_major: bool = False  # stored cols x rows (column-major A, row-major B): (r, c) at c * rows + r
 
     @property
     def where(self) -> str:
@@ -57,7 +58,7 @@ class GlobalBuffer:
 
 @dataclass
 class RingInfo:
-    """A `lass_pipe.ring`: `stages` K-major tiles of rows x bk elements at byte `offset`."""
+    """A `lass_pipe.ring`: `stages` tiles of rows x bk elements at byte `offset`, K- or MN-major."""
 
     offset: int
     stages: int
@@ -66,6 +67,13 @@ class RingInfo:
     esize: int
     opid: int
     dtype: np.dtype | None = None  # storage dtype of the elements (uint16 = bf16); None: by esize
+    major: str = "k"  # "mn": MN-major tiles (lasscc.layout.tile_offset)
+
+    def offsets(self, r, k):
+        """Unswizzled byte offsets within a slot of elements (r, k) (lasscc.layout.tile_offset)."""
+        from lasscc.layout import tile_offset
+
+        return tile_offset(r, k, self.rows, self.bk, self.esize, self.major, swizzled=False)
 
     @property
     def tile_bytes(self) -> int:

@@ -47,7 +47,7 @@ NP_DTYPE = {"f16": np.float16, "f32": np.float32, "bf16": BF16, "i8": np.int8, "
 REL_TOL = {"f32": 1e-3, "f16": 1e-2, "bf16": 1e-2}
 SUPPORTED = {"a_dtype": ("f16", "bf16", "f32", "i8"), "b_dtype": ("f16", "bf16", "f32", "i8"),
              "d_dtype": ("f32", "f16", "bf16", "i32"),
-             "a_layout": ("row",), "b_layout": ("col",), "d_layout": ("row", "col")}
+             "a_layout": ("row", "col"), "b_layout": ("col", "row"), "d_layout": ("row", "col")}
 
 
 def random_operand(rng: np.random.Generator, shape, dtype: str) -> np.ndarray:
@@ -168,7 +168,8 @@ def _to_torch(torch, arr: np.ndarray):
 
 
 def _cublas(torch, a, b_nk, c, alpha, beta, d_dtype, ref, warmup, iters) -> dict:
-    """Time cuBLAS (torch) on the same TN problem; f32 output via out_dtype where torch has it.
+    """Time cuBLAS (torch) on the same problem in TN layouts (whatever the kernel's A / B layouts);
+    f32 output via out_dtype where torch has it.
 
     Inputs are torch.float16 or torch.bfloat16 (bf16 host patterns reinterpreted, not converted);
     without out_dtype the output has the input type.  For a column-major D the caller passes the
@@ -264,7 +265,10 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         attrs = cuda.func_attributes(func)
         result.update(regs=attrs["regs"], local_bytes=attrs["local_bytes"], static_smem_bytes=attrs["static_smem_bytes"])
 
-        buffers = [cuda.DeviceBuffer.from_array(a), cuda.DeviceBuffer.from_array(b_nk),
+        # A and B in the kernel's layouts: a column-major A is stored K x M, a row-major B K x N
+        a_store = np.ascontiguousarray(np.swapaxes(a, -1, -2)) if spec.a_layout == "col" else a
+        b_store = np.ascontiguousarray(np.swapaxes(b_nk, -1, -2)) if spec.b_layout == "row" else b_nk
+        buffers = [cuda.DeviceBuffer.from_array(a_store), cuda.DeviceBuffer.from_array(b_store),
                    cuda.DeviceBuffer.alloc(bsz * m * n * np.dtype(d_np).itemsize)]
         d_buf = buffers[2]
         # the kernel's order: (B, A, D, N, M, K, ...) for a column-major D (swap_ab)

@@ -75,7 +75,8 @@ def _cli(*args, stdin=None):
     "text,expect",
     [
         (gemm_text().replace("ins(", "inz("), "t.mlir:3:7: error: Expected 'ins'"),
-        (gemm_text().replace("strided<[1, ?]>", "strided<[?, 1]>"), "t.mlir:2:3: error: expected A row-major, B column-major"),
+        (gemm_text().replace("strided<[1, ?]>", "strided<[?, 2]>"),
+         "t.mlir:2:3: error: expected B row-major (identity layout) or column-major (strided<[1, ?]>)"),
         (gemm_text(s=9, tb="128, 256, 64", w="64, 64, 64"), "t.mlir:2:3: error: config: stages=9 needs"),
         (gemm_text(w="48, 64, 32"), "t.mlir:2:3: error: config: expected warp tile 48x64 to divide"),
         (gemm_text().replace("memref<?x?xf32>", "memref<?x?xf64>"), "t.mlir:2:3: error: expected f32 or f16 D"),

@@ -496,3 +496,126 @@ def test_swizzle_offset_split_refuses_inexact():
     assert swizzle_offset_split(0, 64, 64, 16) is None  # constant leaves the row
     assert swizzle_offset_split(16, 32, 64, 16) == (32, 1024)
     assert swizzle_offset_split(0, 128, 256, 16) == (128 ^ (1 << 4), 0)  # bit 7 also moves the XOR source
+# ---- MN-major ("congruous") tiles and ldmatrix .trans -----------------------------------------
+# PTX ISA, "ldmatrix": "Optional qualifier .trans indicates that the matrix is loaded in
+# column-major format": the addresses are those of the stored rows as without .trans, and thread t
+# receives the elements of the TRANSPOSED 8x8 matrix at the non-.trans positions, i.e. stored row
+# 2*(t % 4) + half, column t // 4.
+
+
+def ptx_ldmatrix_trans_dst(thread, half):
+    """(stored row, stored col) of the 8x8 matrix that `thread` receives in `half` with .trans."""
+    r, c = ptx_ldmatrix_dst(thread, half)
+    return c, r
+
+
+def _ldmatrix_x4_trans_delivers(lane_src, thread, reg, half):
+    """(row, k) of the MN-major tile that ldmatrix.x4.trans puts into `thread`'s register `reg`,
+    half `half`, when lane l supplies the address of the 8 contiguous elements (row0..row0+7, k)
+    at lane_src(l): stored row = k line, stored column = row (M or N) offset."""
+    line, col = ptx_ldmatrix_trans_dst(thread, half)
+    (src_lane,) = [l for l in LANES if ptx_ldmatrix_src(l) == (reg, line)]
+    row0, k = lane_src(src_lane)
+    return row0 + col, k
+
+
+@pytest.mark.parametrize("lane", LANES)
+def test_ldmatrix_trans_dest_coord_matches_ptx(lane):
+    for half in range(2):
+        assert L.ldmatrix_trans_dest_coord(lane, half) == ptx_ldmatrix_trans_dst(lane, half)
+
+
+def test_ldmatrix_a_trans_composes_to_mma_a_fragment():
+    """A stored M-major (k-lines of 8 contiguous m): .trans delivers exactly mma A register i."""
+    srcs = [L.ldmatrix_a_trans_lane_src(lane) for lane in LANES]
+    assert all(row % 8 == 0 and 0 <= row < 16 and 0 <= k < 16 for row, k in srcs)
+    assert len(set(srcs)) == 32
+    for t in LANES:
+        for reg, half in itertools.product(range(4), range(2)):
+            assert _ldmatrix_x4_trans_delivers(L.ldmatrix_a_trans_lane_src, t, reg, half) == ptx_a(t, 2 * reg + half)
+
+
+def test_ldmatrix_b_trans_composes_to_mma_b_fragments_of_two_n8_blocks():
+    srcs = [L.ldmatrix_b_trans_lane_src(lane) for lane in LANES]
+    assert all(n % 8 == 0 and 0 <= n < 16 and 0 <= k < 16 for n, k in srcs)
+    assert len(set(srcs)) == 32
+    for t in LANES:
+        for reg, half in itertools.product(range(4), range(2)):
+            n, k = _ldmatrix_x4_trans_delivers(L.ldmatrix_b_trans_lane_src, t, reg, half)
+            block, breg = reg >> 1, reg & 1
+            want_k, want_n = ptx_b(t, 2 * breg + half)
+            assert (k, n) == (want_k, want_n + 8 * block)
+
+
+MN_ROWS = [16, 32, 48, 64, 96, 128, 256]  # BM / BN values (f16); BK below
+
+
+@pytest.mark.parametrize("rows", MN_ROWS)
+@pytest.mark.parametrize("bk", [16, 32, 64])
+@pytest.mark.parametrize("swizzled", [False, True])
+def test_mnmajor_tile_offset_is_bijection_in_16_byte_runs(rows, bk, swizzled):
+    r, k = np.meshgrid(np.arange(rows), np.arange(bk), indexing="ij")
+    off = L.mnmajor_tile_offset(r, k, rows, bk, F16, swizzled)
+    assert sorted(off.reshape(-1).tolist()) == list(range(0, rows * bk * F16, F16))
+    # 8 elements (r0..r0+7, k) with r0 % 8 == 0 stay one contiguous 16-byte chunk (one access)
+    inner = np.arange(rows - 1) % 8 != 7
+    assert np.all((off[1:] - off[:-1])[inner] == F16)
+    assert np.all(off[::8, :] % 16 == 0)
+
+
+def test_mnmajor_tile_offset_unswizzled_layout():
+    # 128 x 32 tile: two 64-wide atoms of 32 lines of 128 bytes; 32 x 32: one atom, 64-byte lines
+    assert L.mnmajor_tile_offset(0, 1, 128, 32, F16, False) == 128
+    assert L.mnmajor_tile_offset(64, 0, 128, 32, F16, False) == 32 * 128
+    assert L.mnmajor_tile_offset(65, 2, 128, 32, F16, False) == 32 * 128 + 2 * 128 + 2
+    assert L.mnmajor_tile_offset(3, 1, 32, 32, F16, False) == 64 + 6
+    assert L.tile_offset(3, 5, 128, 32, F16, L.K_MAJOR) == L.kmajor_tile_offset(3, 5, 32, F16)
+    assert L.tile_offset(3, 5, 128, 32, F16, L.MN_MAJOR) == L.mnmajor_tile_offset(3, 5, 128, 32, F16)
+
+
+def _trans_phase_addrs(row0, k0, rows, bk, swizzled=True):
+    """One ldmatrix.trans phase: k-lines k0..k0+7 at rows row0..row0+7."""
+    return [L.mnmajor_tile_offset(row0, k0 + i, rows, bk, F16, swizzled) for i in range(8)]
+
+
+@pytest.mark.parametrize("rows", MN_ROWS)
+@pytest.mark.parametrize("bk", [16, 32, 64])
+def test_swizzled_ldmatrix_trans_phase_is_conflict_free(rows, bk):
+    for row0 in range(0, rows, 8):
+        for k0 in range(0, bk, 8):
+            addrs = _trans_phase_addrs(row0, k0, rows, bk)
+            assert L.wavefronts(addrs, 16) == 1, (row0, k0, addrs)
+
+
+def test_unswizzled_ldmatrix_trans_phase_conflicts():
+    assert L.wavefronts(_trans_phase_addrs(0, 0, 128, 32, swizzled=False), 16) == 8
+
+
+def test_one_256_byte_line_per_k_would_conflict():
+    """Why MN-major atoms are 128 bytes wide: lines of 256 bytes (all 128 rows of a BM = 128 tile)
+    put k-lines k and k+4 of a phase in one bank group under Swizzle<3,4,3>: 2 wavefronts."""
+    addrs = [L.swizzle_byte_offset((k * 128) * F16) for k in range(8)]
+    assert L.wavefronts(addrs, 16) == 2
+
+
+MN_COPY_CASES = [(rows, bk, threads) for rows, bk, threads in COPY_CASES if rows in MN_ROWS] + [(32, 32, 128)]
+
+
+@pytest.mark.parametrize("rows,bk,threads", MN_COPY_CASES)
+def test_mnmajor_copy_map_covers_coalesces_and_is_conflict_free(rows, bk, threads):
+    iters = L.copy_iterations(rows, bk, F16, threads)
+    got = [L.tile_copy_map(t, it, threads, rows, bk, F16, L.MN_MAJOR) for it in range(iters) for t in range(threads)]
+    got = [g for g in got if g[1] < bk]  # a last partial iteration
+    assert sorted(got) == sorted((r, k) for r in range(0, rows, 8) for k in range(bk))
+    for it in range(iters):
+        pts = [L.tile_copy_map(t, it, threads, rows, bk, F16, L.MN_MAJOR) for t in range(threads)]
+        # global (column-major: element (r, k) at k * ld + r): consecutive threads, consecutive chunks
+        for (r0, k0), (r1, k1) in zip(pts, pts[1:]):
+            assert (k1 == k0 and r1 == r0 + 8) or (k1 == k0 + 1 and r1 == 0)
+        for t0 in range(0, threads, 8):
+            addrs = [L.mnmajor_tile_offset(r, k, rows, bk, F16) for r, k in pts[t0:t0 + 8] if k < bk]
+            assert L.wavefronts(addrs, 16) == 1, (it, t0, addrs)
+
+
+def test_tile_copy_map_kmajor_is_copy_thread_map():
+    assert L.tile_copy_map(37, 2, 128, 128, 32, F16) == L.copy_thread_map(37, 2, 128, 32, F16)

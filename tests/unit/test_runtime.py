@@ -160,8 +160,8 @@ def test_tflops():
 
 
 def test_runner_refuses_unsupported_layout():
-    spec = KernelSpec(name="k", threads=128, smem_bytes=0, tile_m=64, tile_n=64, raster=1, b_layout="row")
-    with pytest.raises(LassError, match="b_layout = 'row'; the runner supports col"):
+    spec = KernelSpec(name="k", threads=128, smem_bytes=0, tile_m=64, tile_n=64, raster=1, b_layout="other")
+    with pytest.raises(LassError, match="b_layout = 'other'; the runner supports col, row"):
         gemm_runner.run_gemm("", spec, 64, 64, 64)
     ok_spec = KernelSpec(name="k", threads=128, smem_bytes=0, tile_m=64, tile_n=64, raster=1)
     with pytest.raises(LassError, match="K = 0"):

@@ -13,7 +13,7 @@
 // Rejected, each with the place of the offending op:
 // RUN: not %lasscc opt -p lasscc-tile-threadblock --warp 48x32x32 %s 2>&1 | filecheck %s --check-prefix=ERR-WARP
 // RUN: not %lasscc opt -p lasscc-tile-threadblock --stages 8 --threadblock 128x128x64 --warp 64x64x64 %s 2>&1 | filecheck %s --check-prefix=ERR-SMEM
-// RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-row-major-b.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-ROWB
+// RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-other-layout.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-LAYOUT
 // RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-f64-ab.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-F64
 // RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-bf16-f16-d.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-DTYPE
 // RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-bad-config-key.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-KEY
@@ -26,7 +26,7 @@
 
 // CHECK-LABEL: func.func @gemm(
 // CHECK-SAME:    %A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-// CHECK-SAME:    attributes {lass.config = {threadblock = [64 : i64, 64 : i64, 32 : i64], warp = [32 : i64, 32 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 3 : i64, raster = 4 : i64{{(, [a-z_]+ = [0-9]+ : i64)*}}}, lass.alpha = 1.000000e+00 : f32, lass.beta = 5.000000e-01 : f32, lass.d_type = "f32", lass.a_type = "f16"} {
+// CHECK-SAME:    attributes {lass.config = {threadblock = [64 : i64, 64 : i64, 32 : i64], warp = [32 : i64, 32 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 3 : i64, raster = 4 : i64{{(, [a-z_]+ = [0-9]+ : i64)*}}}, lass.alpha = 1.000000e+00 : f32, lass.beta = 5.000000e-01 : f32, lass.d_type = "f32", lass.a_type = "f16", lass.a_layout = "row", lass.b_layout = "col"} {
 // CHECK-NEXT:    %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64 : i64, 64 : i64], raster = 4 : i64}
 // CHECK-NEXT:    [[ACC0:%[0-9]+]] = lass_tb.zero_acc : !lass_tb.acc<64x64xf32>
 // CHECK-NEXT:    [[C0:%[0-9]+]] = arith.constant 0 : i32
@@ -50,7 +50,7 @@ func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: m
 
 // CHECK-LABEL: func.func @gemm_f16_defaults(
 // CHECK-SAME:    %A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf16>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-// CHECK-SAME:    attributes {lass.config = {threadblock = [128 : i64, 128 : i64, 32 : i64], warp = [64 : i64, 64 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 3 : i64, raster = 8 : i64{{(, [a-z_]+ = [0-9]+ : i64)*}}}, lass.alpha = 1.000000e+00 : f32, lass.beta = 0.000000e+00 : f32, lass.d_type = "f16", lass.a_type = "f16"} {
+// CHECK-SAME:    attributes {lass.config = {threadblock = [128 : i64, 128 : i64, 32 : i64], warp = [64 : i64, 64 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 3 : i64, raster = 8 : i64{{(, [a-z_]+ = [0-9]+ : i64)*}}}, lass.alpha = 1.000000e+00 : f32, lass.beta = 0.000000e+00 : f32, lass.d_type = "f16", lass.a_type = "f16", lass.a_layout = "row", lass.b_layout = "col"} {
 // CHECK-NEXT:    %m0, %n0 = lass_tb.block_tile %M, %N {tile = [128 : i64, 128 : i64], raster = 8 : i64}
 // CHECK-NEXT:    {{%[0-9]+}} = lass_tb.zero_acc : !lass_tb.acc<128x128xf32>
 // CHECK:         scf.for %k0 = {{%[0-9]+}} to %K step {{%[0-9]+}} iter_args
@@ -73,7 +73,7 @@ func.func @gemm_f16_defaults(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1
 
 // CHECK-LABEL: func.func @gemm_tf32(
 // CHECK-SAME:    attributes {lass.config = {threadblock = [128 : i64, 128 : i64, 16 : i64], warp = [64 : i64, 64 : i64, 16 : i64], instruction = [16 : i64, 8 : i64, 8 : i64]
-// CHECK-SAME:    lass.d_type = "f32", lass.a_type = "f32"} {
+// CHECK-SAME:    lass.d_type = "f32", lass.a_type = "f32", lass.a_layout = "row", lass.b_layout = "col"} {
 // CHECK:         lass_tb.zero_acc : !lass_tb.acc<128x128xf32>
 // CHECK:           lass_tb.mma {{.*}} : !lass_tb.tile<128x16xf32>, !lass_tb.tile<128x16xf32>, !lass_tb.acc<128x128xf32>
 func.func @gemm_tf32(%a: memref<?x?xf32>, %b: memref<?x?xf32, strided<[1, ?]>>, %d: memref<?x?xf32>) {
@@ -83,7 +83,7 @@ func.func @gemm_tf32(%a: memref<?x?xf32>, %b: memref<?x?xf32, strided<[1, ?]>>, 
 
 // CHECK-LABEL: func.func @gemm_int8(
 // CHECK-SAME:    attributes {lass.config = {threadblock = [128 : i64, 128 : i64, 64 : i64], warp = [64 : i64, 64 : i64, 64 : i64], instruction = [16 : i64, 8 : i64, 32 : i64]
-// CHECK-SAME:    lass.d_type = "i32", lass.a_type = "i8"} {
+// CHECK-SAME:    lass.d_type = "i32", lass.a_type = "i8", lass.a_layout = "row", lass.b_layout = "col"} {
 // CHECK:         lass_tb.zero_acc : !lass_tb.acc<128x128xi32>
 // CHECK:           lass_tb.mma {{.*}} : !lass_tb.tile<128x64xi8>, !lass_tb.tile<128x64xi8>, !lass_tb.acc<128x128xi32>
 // CHECK:         lass_tb.epilogue {{.*}} : !lass_tb.acc<128x128xi32>, memref<?x?xi32>
@@ -93,7 +93,7 @@ func.func @gemm_int8(%a: memref<?x?xi8>, %b: memref<?x?xi8, strided<[1, ?]>>, %d
 }
 
 // CHECK-LABEL: func.func @gemm_f16_acc(
-// CHECK-SAME:    lass.d_type = "f32", lass.a_type = "f16", lass.acc_type = "f16"} {
+// CHECK-SAME:    lass.d_type = "f32", lass.a_type = "f16", lass.acc_type = "f16", lass.a_layout = "row", lass.b_layout = "col"} {
 // CHECK:         lass_tb.zero_acc : !lass_tb.acc<64x64xf16>
 // CHECK:         lass_tb.epilogue {{.*}} : !lass_tb.acc<64x64xf16>, memref<?x?xf32>
 func.func @gemm_f16_acc(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf32>) {
@@ -106,7 +106,7 @@ func.func @gemm_f16_acc(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>
 
 // CHECK-LABEL: func.func @gemm_bf16(
 // CHECK-SAME:    %A: memref<?x?xbf16>, %B: memref<?x?xbf16, strided<[1, ?]>>, %D: memref<?x?xbf16>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-// CHECK-SAME:    lass.d_type = "bf16", lass.a_type = "bf16"} {
+// CHECK-SAME:    lass.d_type = "bf16", lass.a_type = "bf16", lass.a_layout = "row", lass.b_layout = "col"} {
 // CHECK:           lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xbf16> -> !lass_tb.tile<64x32xbf16>
 // CHECK-NEXT:      lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xbf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xbf16>
 // CHECK:         lass_tb.epilogue {{%[0-9]+}}, %D[%m0, %n0], %alpha, %beta : !lass_tb.acc<64x64xf32>, memref<?x?xbf16>
@@ -136,7 +136,7 @@ func.func @no_gemm(%x: i32, %y: i32) -> i32 {
 
 // ---- rejected: inputs under Inputs/ ----
 
-// ERR-ROWB: {{^.*}}Inputs/lasscc-tile-threadblock-row-major-b.mlir.in:4:3: error: expected A row-major, B column-major (strided<[1, ?]>), D row- or column-major (TN), got A row-major, B row-major, D row-major{{$}}
+// ERR-LAYOUT: {{^.*}}Inputs/lasscc-tile-threadblock-other-layout.mlir.in:4:3: error: expected B row-major (identity layout) or column-major (strided<[1, ?]>), got strided<[?, 2]>{{$}}
 // ERR-F64: {{^.*}}Inputs/lasscc-tile-threadblock-f64-ab.mlir.in:3:3: error: expected f16, bf16, f32 (tf32) or i8 A and B, got f64{{$}}
 // ERR-I8-NN: {{^.*}}Inputs/lasscc-tile-threadblock-i8-col-a.mlir.in:3:3: error: int8 needs A row-major and B column-major (TN): the s8 mma.sync fragments are K-major (CUTLASS has the same restriction); got A col-major, B col-major{{$}}
 // ERR-TF32-TT: {{^.*}}Inputs/lasscc-tile-threadblock-f32-row-b.mlir.in:3:3: error: tf32 with MN-major operands is not supported yet: f32 needs A row-major and B column-major (TN); got A row-major, B row-major{{$}}

@@ -31,23 +31,23 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // stages == 2: global -> registers -> shared, different slots for A and B, a non-square tile.
 // CHECK-LABEL: func.func @two_stage(
 // CHECK-NEXT:    %ra = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x64x16xf16>
-// CHECK-NEXT:    %rb = lass_pipe.ring {offset = 4096 : i64} : !lass_pipe.ring<2x32x16xf16>
+// CHECK-NEXT:    %rb = lass_pipe.ring {offset = 4096 : i64} : !lass_pipe.ring<2x32x16xf16, mn>
 // CHECK-NEXT:    %sa = lass_pipe.load_regs %A[%m0, %k0], %pred {operand = "A"} : memref<?x?xf16> -> !lass_pipe.staged<64x16xf16>
-// CHECK-NEXT:    %sb = lass_pipe.load_regs %B[%n0, %k0], %pred {operand = "B"} : memref<?x?xf16> -> !lass_pipe.staged<32x16xf16>
+// CHECK-NEXT:    %sb = lass_pipe.load_regs %B[%n0, %k0], %pred {operand = "B"} : memref<?x?xf16> -> !lass_pipe.staged<32x16xf16, mn>
 // CHECK-NEXT:    lass_pipe.store_regs %sa, %ra[%s0] : !lass_pipe.staged<64x16xf16>, !lass_pipe.ring<2x64x16xf16>
-// CHECK-NEXT:    lass_pipe.store_regs %sb, %rb[%s0] : !lass_pipe.staged<32x16xf16>, !lass_pipe.ring<2x32x16xf16>
+// CHECK-NEXT:    lass_pipe.store_regs %sb, %rb[%s0] : !lass_pipe.staged<32x16xf16, mn>, !lass_pipe.ring<2x32x16xf16, mn>
 // CHECK-NEXT:    lass_pipe.barrier
-// CHECK-NEXT:    %acc1 = lass_pipe.mma %ra[%s0], %rb[%s1], %acc : !lass_pipe.ring<2x64x16xf16>, !lass_pipe.ring<2x32x16xf16>, !lass_tb.acc<64x32xf32>
+// CHECK-NEXT:    %acc1 = lass_pipe.mma %ra[%s0], %rb[%s1], %acc : !lass_pipe.ring<2x64x16xf16>, !lass_pipe.ring<2x32x16xf16, mn>, !lass_tb.acc<64x32xf32>
 // CHECK-NEXT:    func.return
 func.func @two_stage(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %m0: i32, %n0: i32, %k0: i32,
                      %s0: i32, %s1: i32, %pred: i1, %acc: !lass_tb.acc<64x32xf32>) {
   %ra = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x64x16xf16>
-  %rb = lass_pipe.ring {offset = 4096 : i64} : !lass_pipe.ring<2x32x16xf16>
+  %rb = lass_pipe.ring {offset = 4096 : i64} : !lass_pipe.ring<2x32x16xf16, mn>
   %sa = lass_pipe.load_regs %A[%m0, %k0], %pred {operand = "A"} : memref<?x?xf16> -> !lass_pipe.staged<64x16xf16>
-  %sb = lass_pipe.load_regs %B[%n0, %k0], %pred {operand = "B"} : memref<?x?xf16> -> !lass_pipe.staged<32x16xf16>
+  %sb = lass_pipe.load_regs %B[%n0, %k0], %pred {operand = "B"} : memref<?x?xf16> -> !lass_pipe.staged<32x16xf16, mn>
   lass_pipe.store_regs %sa, %ra[%s0] : !lass_pipe.staged<64x16xf16>, !lass_pipe.ring<2x64x16xf16>
-  lass_pipe.store_regs %sb, %rb[%s0] : !lass_pipe.staged<32x16xf16>, !lass_pipe.ring<2x32x16xf16>
+  lass_pipe.store_regs %sb, %rb[%s0] : !lass_pipe.staged<32x16xf16, mn>, !lass_pipe.ring<2x32x16xf16, mn>
   lass_pipe.barrier
-  %acc1 = lass_pipe.mma %ra[%s0], %rb[%s1], %acc : !lass_pipe.ring<2x64x16xf16>, !lass_pipe.ring<2x32x16xf16>, !lass_tb.acc<64x32xf32>
+  %acc1 = lass_pipe.mma %ra[%s0], %rb[%s1], %acc : !lass_pipe.ring<2x64x16xf16>, !lass_pipe.ring<2x32x16xf16, mn>, !lass_tb.acc<64x32xf32>
   func.return
 }

@@ -36,14 +36,14 @@ func.func @threadblock(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>
 // CHECK-NEXT:    %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64 : i64, 32 : i64], raster = 1 : i64}
 // CHECK-NEXT:    %acc = lass_tb.zero_acc : !lass_tb.acc<64x32xf32>
 // CHECK-NEXT:    %ta = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<64x16xf16>
-// CHECK-NEXT:    %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16> -> !lass_tb.tile<32x16xf16>
-// CHECK-NEXT:    %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<64x16xf16>, !lass_tb.tile<32x16xf16>, !lass_tb.acc<64x32xf32>
+// CHECK-NEXT:    %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16> -> !lass_tb.tile<32x16xf16, mn>
+// CHECK-NEXT:    %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<64x16xf16>, !lass_tb.tile<32x16xf16, mn>, !lass_tb.acc<64x32xf32>
 func.func @rectangular(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %M: i32, %N: i32, %k0: i32) {
   %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64, 32], raster = 1}
   %acc = lass_tb.zero_acc : !lass_tb.acc<64x32xf32>
   %ta = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<64x16xf16>
-  %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16> -> !lass_tb.tile<32x16xf16>
-  %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<64x16xf16>, !lass_tb.tile<32x16xf16>, !lass_tb.acc<64x32xf32>
+  %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16> -> !lass_tb.tile<32x16xf16, mn>
+  %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<64x16xf16>, !lass_tb.tile<32x16xf16, mn>, !lass_tb.acc<64x32xf32>
   func.return
 }
 
