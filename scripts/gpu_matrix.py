@@ -1,0 +1,162 @@
+"""The GPU matrix of issue "General GEMM": every layout x element type x odd shapes x two configs,
+checked against a float64 reference on the GPU, then one 4096^3 timing per element type beside
+cuBLAS (torch) in the same process.  Prints one line per case and two tables last.
+
+    python3 scripts/gpu_matrix.py [--quick] [--arch sm_90a]
+
+Kernels are compiled in parallel worker processes (pure CPU), then run one after another.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+# element type cases: (name, A/B type, D type, acc attribute or None, layouts allowed)
+ALL_LAYOUTS = [(a, b, d) for a, b, d in itertools.product(("row", "col"), ("row", "col"), ("row", "col"))]
+TN_LAYOUTS = [("row", "col", d) for d in ("row", "col")]
+DTYPES = [
+    ("f16", "f16", "f32", None, ALL_LAYOUTS),
+    ("bf16", "bf16", "f32", None, ALL_LAYOUTS),
+    ("f16acc", "f16", "f16", "f16", ALL_LAYOUTS),
+    ("tf32", "f32", "f32", None, TN_LAYOUTS),
+    ("int8", "i8", "i32", None, TN_LAYOUTS),
+]
+ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}
+SHAPES = [(4097, 1000, 336), (33, 129, 40), (127, 255, 1024), (1, 7, 64), (1000, 1, 200)]
+
+
+def configs(ab: str) -> list[tuple[str, str]]:
+    """(name, config text) of the two configs: the default and a small register-staged one.
+    BK is 64 bytes of K for every type (as lasscc.config.default_config)."""
+    bk = 64 // ELEM_BYTES[ab]
+    return [("128x128/64x64/s3", f"threadblock = [128, 128, {bk}], warp = [64, 64, {bk}], stages = 3"),
+            ("64x64/32x32/s2", f"threadblock = [64, 64, {bk}], warp = [32, 32, {bk}], stages = 2")]
+
+
+def memref(t: str, layout: str) -> str:
+    return f"memref<?x?x{t}>" if layout == "row" else f"memref<?x?x{t}, strided<[1, ?]>>"
+
+
+def mlir(ab: str, d: str, acc: str | None, layouts, cfg: str) -> str:
+    ta, tb, td = memref(ab, layouts[0]), memref(ab, layouts[1]), memref(d, layouts[2])
+    acc_text = f" acc = {acc}," if acc else ""
+    return (f"func.func @gemm(%a: {ta}, %b: {tb}, %d: {td}) {{\n"
+            f"  lass.gemm {{alpha = 1.0 : f32, beta = 0.5 : f32,{acc_text} config = {{{cfg}}}}}\n"
+            f"      ins(%a, %b : {ta}, {tb}) outs(%d : {td})\n  func.return\n}}\n")
+
+
+def compile_case(args):
+    text, arch = args
+    from lasscc.pipeline import compile_module
+    from lasscc.source import parse_mlir
+
+    res = compile_module(parse_mlir(text, "<matrix>"), arch, "<matrix>")
+    return res.ptx, res.specs[0]
+
+
+def fit(shape, ab, layouts):
+    """The shape with each dimension the alignment rule constrains rounded up to its multiple."""
+    from lasscc.config import alignment_rules
+
+    rules = alignment_rules(layouts[0], layouts[1], ab)
+    m, n, k = shape
+    up = lambda v, q: -(-v // q) * q  # noqa: E731
+    return up(m, rules["M"]), up(n, rules["N"]), up(k, rules["K"])
+
+
+def torch_ms(fn, iters=30):
+    import torch
+
+    for _ in range(5):
+        fn()
+    times = []
+    for _ in range(iters):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        torch.cuda.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times)
+
+
+def cublas_tflops(ab: str, n: int) -> float | None:
+    """torch's own GEMM for element types run_gemm does not compare (tf32, int8), fresh random data."""
+    import torch
+
+    if ab == "f32":
+        torch.backends.cuda.matmul.allow_tf32 = True
+        a = torch.rand(n, n, device="cuda") * 2 - 1
+        b = torch.rand(n, n, device="cuda") * 2 - 1
+        ms = torch_ms(lambda: a @ b)
+    elif ab == "i8":
+        a = torch.randint(-8, 8, (n, n), device="cuda", dtype=torch.int8)
+        b = torch.randint(-8, 8, (n, n), device="cuda", dtype=torch.int8).t()
+        ms = torch_ms(lambda: torch._int_mm(a, b))
+    else:
+        return None
+    return 2 * n ** 3 / ms / 1e9
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--quick", action="store_true", help="two shapes, default config only")
+    p.add_argument("--arch", default="sm_80")
+    p.add_argument("--bench-size", type=int, default=4096)
+    args = p.parse_args()
+    from lasscc.runtime.gemm_runner import _torch_cuda, run_gemm
+
+    _torch_cuda()  # torch first: one primary context for both (gemm_runner._torch_cuda)
+    cases = []
+    for name, ab, d, acc, layouts_list in DTYPES:
+        cfgs = configs(ab)[:1] if args.quick else configs(ab)
+        for layouts, (cname, cfg) in itertools.product(layouts_list, cfgs):
+            cases.append((name, ab, layouts, cname, mlir(ab, d, acc, layouts, cfg)))
+    t0 = time.time()
+    with ProcessPoolExecutor(max_workers=os.cpu_count()) as pool:
+        compiled = list(pool.map(compile_case, [(c[4], args.arch) for c in cases]))
+    print(f"compiled {len(cases)} kernels in {time.time() - t0:.0f} s", flush=True)
+
+    rows, worst = [], {}
+    shapes = SHAPES[:2] if args.quick else SHAPES
+    for (name, ab, layouts, cname, _), (ptx, spec) in zip(cases, compiled):
+        for shape in shapes:
+            m, n, k = fit(shape, ab, layouts)
+            r = run_gemm(ptx, spec, m, n, k, alpha=1.0, beta=0.5, check=True, cublas=False, seed=m * 7 + n)
+            ok = "PASS" if r["ok"] else "FAIL"
+            rows.append((name, f"A {layouts[0]}, B {layouts[1]}, D {layouts[2]}", m, n, k, cname, r["rel_err"], ok))
+            print(f"{name:7s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {m:5d} {n:5d} {k:5d} {cname:17s} "
+                  f"rel_err {r['rel_err']:.2e} (tol {r['tol']:.0e}) {ok}", flush=True)
+            key = (name, cname)
+            worst[key] = max(worst.get(key, 0.0), r["rel_err"])
+    fails = [r for r in rows if r[-1] != "PASS"]
+
+    print(f"\n{len(rows)} checks, {len(fails)} failed; worst relative error per element type and config:")
+    print("| element type | config | layouts | checks | worst rel. error |\n|---|---|---|---|---|")
+    for (name, cname), w in worst.items():
+        n_checks = sum(1 for r in rows if r[0] == name and r[5] == cname)
+        lays = "8 (A, B, D row/col)" if name in ("f16", "bf16", "f16acc") else "TN, D row/col"
+        print(f"| {name} | {cname} | {lays} | {n_checks} | {w:.1e} |")
+
+    size = args.bench_size
+    print(f"\n{size}^3, default config per type, TN, beta 0, beside torch in the same process:")
+    print("| element type | rel. error | TFLOP/s | torch (cuBLAS) | ratio |\n|---|---|---|---|---|")
+    for name, ab, d, acc, _ in DTYPES:
+        cfg = configs(ab)[0][1]
+        ptx, spec = compile_case((mlir(ab, d, acc, ("row", "col", "row"), cfg).replace("beta = 0.5", "beta = 0.0"),
+                                  args.arch))
+        r = run_gemm(ptx, spec, size, size, size, check=True, bench=True, iters=30)
+        ref = r.get("cublas_tflops") or cublas_tflops(ab, size)
+        ratio = r["tflops"] / ref if ref else float("nan")
+        print(f"| {name} | {r['rel_err']:.1e} | {r['tflops']:.1f} | {ref:.1f} | {ratio:.2f} |", flush=True)
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
