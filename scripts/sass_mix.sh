@@ -9,17 +9,19 @@ ptxas -arch=sm_90a -v $tmp/k.ptx -o $tmp/k.cubin 2>&1 | grep -E "registers" | se
 cuobjdump -sass $tmp/k.cubin > $tmp/k.sass
 python3 - $tmp/k.sass <<'PY'
 import collections, re, sys
-lines = open(sys.argv[1]).read().splitlines()
-ins = [m.group(2) for l in lines if (m := re.search(r"/\*([0-9a-f]{4})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", l))]
-# the main loop is the block that ends in the backward branch with the most HMMAs before it
-best = (0, 0, 0)
-starts = [0] + [i + 1 for i, op in enumerate(ins) if op.startswith("BRA")]
-for s, e in zip(starts, starts[1:]):
-    n = sum(op.startswith("HMMA") for op in ins[s:e])
-    best = max(best, (n, s, e))
-_, s, e = best
-mix = collections.Counter(op.split(".")[0] for op in ins[s:e])
+ins = []
+for l in open(sys.argv[1]).read().splitlines():
+    m = re.search(r"/\*([0-9a-f]{4,5})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)([^;]*);", l)
+    if m:
+        ins.append((int(m.group(1), 16), m.group(2), m.group(3)))
+# the main loop: from the target of the longest backward branch to that branch
+loop = None
+for addr, op, rest in ins:
+    if op == "BRA" and (t := re.search(r"0x([0-9a-f]+)", rest)) and int(t.group(1), 16) < addr:
+        if loop is None or addr - int(t.group(1), 16) > loop[1] - loop[0]:
+            loop = (int(t.group(1), 16), addr)
+mix = collections.Counter(op.split(".")[0] for addr, op, _ in ins if loop[0] <= addr <= loop[1])
 total = sum(mix.values())
-print(f"main-loop block: {total} instructions, " + ", ".join(f"{op} {n}" for op, n in mix.most_common(10)))
+print(f"main loop ({loop[0]:#x}-{loop[1]:#x}): {total} instructions, " + ", ".join(f"{op} {n}" for op, n in mix.most_common(12)))
 PY
 rm -rf $tmp
