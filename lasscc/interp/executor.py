@@ -185,6 +185,8 @@ def _read_config(func: FuncOp) -> GemmConfig:
     for key in ("stages", "raster"):
         if key in attr.data:
             vals[key] = int(attr.data[key].value.data)
+    if "align" in attr.data:  # elements per copy access of A and B (lasscc-swizzle-smem)
+        vals["align"] = tuple(_int_list(attr.data["align"]))
     cfg = GemmConfig(**{**defaults.__dict__, **vals})
     return cfg
 
