@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from lasscc.dialects import lass_nv, lass_pipe, lass_smem, lass_warp
 from lasscc.passes._build import Builder, is_kernel, kernel_ab_type, kernel_arg, kernel_config
 from xdsl.context import Context
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
@@ -57,6 +57,12 @@ from lasscc.layout import (
     swizzle_offset_split,
 )
 from lasscc.source import op_location
+
+# Multistage tile copies of at most this many accesses per thread are unrolled (every 16-byte copy
+# of the configs GemmConfig.validate accepts: 128x128x64 f16 on 128 threads is 8); narrower ones
+# with more become an scf.for over the iterations (ptxas would otherwise keep each access's address
+# and predicate live across the main loop and spill, e.g. 32 one-byte i8 accesses per operand).
+COPY_UNROLL_MAX = 8
 
 _LOGICAL_OPS = (
     lass_warp.LoadFragAOp,
@@ -200,11 +206,41 @@ class _Swizzler:
             return b.ult(b.add(op.k0, k), kernel_arg(self.fn, "K"))
 
         column, column_ok, line_ok = (r, row_ok, k_ok) if mn else (k, k_ok, row_ok)
-        line = line_ok()
         key = (op, column)
         if key not in self.k_ok:  # shared by the chunks of one copy in the same column
             self.k_ok[key] = b.and_(op.pred, column_ok())
-        return b.and_(self.k_ok[key], line)
+        return b.and_(self.k_ok[key], line_ok())
+
+    def accesses(self, b: Builder, op, ring_t: lass_pipe.RingType, w: int, emit) -> None:
+        """emit(builder, row, k) for each of this thread's w-byte accesses of a tile copy: unrolled
+        (lasscc.layout.tile_copy_map, `chunks`), or, above COPY_UNROLL_MAX accesses per thread
+        (narrow widths), as an `scf.for` over the iterations, so that the addresses and predicates
+        of dozens of accesses are not all kept live in registers across the main loop."""
+        _, rows, bk = ring_t.get_shape()
+        eb = ring_t.element_type.bitwidth // 8
+        mn = ring_t.is_mn_major
+        lines, line_elems = (bk, rows) if mn else (rows, bk)
+        iters = copy_iterations(lines, line_elems, eb, self.threads, w)
+        if iters <= COPY_UNROLL_MAX:
+            for r, k in self.chunks(b, ring_t, w):
+                emit(b, r, k)
+            return
+        per_row = line_elems * eb // w
+        body = Block(arg_types=[i32])
+        it = body.args[0]
+        it.name_hint = "copy_it"
+        bb = Builder(InsertPoint.at_end(body))
+        if self.threads % per_row == 0:  # one column per thread (as in `chunks`); its bound tested once
+            r0 = b.div(self.tid, per_row)
+            c = b.mul(b.rem(self.tid, per_row), w // eb)
+            self.in_bounds(b, op, c, c, mn)  # caches the column test outside the loop
+            line = bb.add(r0, bb.mul(it, self.threads // per_row))
+        else:
+            chunk = bb.add(self.tid, bb.mul(it, self.threads))
+            line, c = bb.div(chunk, per_row), bb.mul(bb.rem(chunk, per_row), w // eb)
+        emit(bb, *((c, line) if mn else (line, c)))
+        bb.insert(scf.YieldOp())
+        b.insert(scf.ForOp(b.c(0), b.c(iters), b.c(1), [], Region(body)))
 
     def global_offset(self, b: Builder, op, r, k, mn: bool) -> SSAValue:
         if mn:  # column-major A (leading dim M) or row-major B (leading dim N): rows contiguous
@@ -234,16 +270,19 @@ class _Swizzler:
             mn = op.ring.type.is_mn_major
             w = self.width(op)
             kind = copy_kind(w)
-            for r, k in self.chunks(b, op.ring.type, w):
-                g = self.global_offset(b, op, r, k, mn)
-                s = self.addr(b, op.ring, op.slot, r, k)
-                p = self.in_bounds(b, op, r, k, mn)
+
+            def access(bb: Builder, r, k) -> None:
+                g = self.global_offset(bb, op, r, k, mn)
+                s = self.addr(bb, op.ring, op.slot, r, k)
+                p = self.in_bounds(bb, op, r, k, mn)
                 if kind == "sync":  # no cp.async of 1 or 2 bytes: load (zeros when !p) and store now
-                    v = b.insert(lass_nv.LdGlobalBOp(op.source, g, p, w)).results
-                    b.insert(lass_nv.StSharedBOp.build(operands=[s, list(v)], attributes={"bytes": IntegerAttr(w, 64)}))
+                    v = bb.insert(lass_nv.LdGlobalBOp(op.source, g, p, w)).results
+                    bb.insert(lass_nv.StSharedBOp.build(operands=[s, list(v)], attributes={"bytes": IntegerAttr(w, 64)}))
                 else:
-                    b.insert(lass_nv.CpAsyncOp.build(operands=[op.source, g, s, p],
-                                                     attributes={"bytes": IntegerAttr(w, 64)}))
+                    bb.insert(lass_nv.CpAsyncOp.build(operands=[op.source, g, s, p],
+                                                      attributes={"bytes": IntegerAttr(w, 64)}))
+
+            self.accesses(b, op, op.ring.type, w, access)
         elif isinstance(op, lass_pipe.LoadRegsOp):
             rows, bk = op.result.type.get_shape()
             mn = op.result.type.is_mn_major
