@@ -4,9 +4,9 @@
 //   A (64 x 32, K-major): 2-byte accesses, no cp.async of that size exists: a predicated
 //     lass_nv.ld_global_b {bytes = 2} (zeros off the predicate) + lass_nv.st_shared_b {bytes = 2},
 //     synchronous.  32 accesses per 64-byte row: thread t takes k = t % 32 of rows t / 32 + 2 it,
-//     32 iterations (lasscc.layout.tile_copy_map with access_bytes = 2).
+//     32 iterations (lasscc.layout.tile_copy_map with access_bytes = 2), as an scf.for.
 //   B (32 x 32, K-major): 8-byte accesses, cp.async.ca: lass_nv.cp_async {bytes = 8}; 8 per row:
-//     k = 4 (t % 8) of rows t / 8 + 8 it, 4 iterations.
+//     k = 4 (t % 8) of rows t / 8 + 8 it, 4 iterations, unrolled.
 // Both at the swizzled address of their first element: a w-byte access at a w-aligned offset stays
 // inside one 16-byte chunk.  Predicates per access: row < M (N), k < K.
 //
@@ -17,26 +17,32 @@
 // ERR: {{^.*}}Inputs/lasscc-swizzle-smem-align-bad.mlir.in:4:1: error: lass.config: config: expected align A a power of two from 1 to 8 f16 elements (at most 16 bytes per access), got 3{{$}}
 
 // CHECK-LABEL: func.func @gemm_align(
-//                A's thread map: row tid / 32, k tid % 32 (one element per access)
+//                A's thread map: row tid / 32 + 2 it, k tid % 32 (one element per access); 32
+//                accesses per thread (more than COPY_UNROLL_MAX): an scf.for over the iterations,
+//                the column test (k0 + k < K, and the copy's predicate) outside it
 // CHECK:         [[C32:%[0-9]+]] = arith.constant 32 : i32
 // CHECK:         [[AR:%[0-9]+]] = arith.divui %tid, [[C32]] : i32
 // CHECK-NEXT:    [[AK:%[0-9]+]] = arith.remui %tid, [[C32]] : i32
-//                first A access: global (m0 + r) * K + k0 + k, SMEM swizzle(r * 64 + 2 k)
-// CHECK:         [[GR:%[0-9]+]] = arith.addi %m0, [[AR]] : i32
-// CHECK-NEXT:    [[GRK:%[0-9]+]] = arith.muli [[GR]], %K : i32
 // CHECK-NEXT:    [[GK:%[0-9]+]] = arith.addi [[K0:%[0-9]+]], [[AK]] : i32
-// CHECK-NEXT:    [[G:%[0-9]+]] = arith.addi [[GRK]], [[GK]] : i32
-// CHECK-NEXT:    [[RB:%[0-9]+]] = arith.muli [[AR]], [[C64:%[0-9]+]] : i32
-// CHECK-NEXT:    [[KB:%[0-9]+]] = arith.muli [[AK]], [[C2:%[0-9]+]] : i32
-// CHECK-NEXT:    [[LOG:%[0-9]+]] = arith.addi [[RB]], [[KB]] : i32
-// CHECK-NEXT:    [[PHYS:%[0-9]+]] = lass_smem.swizzle [[LOG]] {bits = 3 : i64, base = 4 : i64, shift = 3 : i64}
-// CHECK:         [[S:%[0-9]+]] = arith.addi [[PHYS]], %{{[0-9]+}} : i32
-// CHECK-NEXT:    [[ROK:%[0-9]+]] = arith.cmpi ult, [[GR]], %M : i32
 // CHECK-NEXT:    [[KOK:%[0-9]+]] = arith.cmpi ult, [[GK]], %K : i32
 // CHECK-NEXT:    [[P1:%[0-9]+]] = arith.andi %{{[0-9]+}}, [[KOK]] : i1
-// CHECK-NEXT:    [[P:%[0-9]+]] = arith.andi [[P1]], [[ROK]] : i1
-// CHECK-NEXT:    [[V:%[0-9]+]] = lass_nv.ld_global_b %A[[[G]]], [[P]] {bytes = 2 : i64} : memref<?x?xf16> -> i32
-// CHECK-NEXT:    lass_nv.st_shared_b [[S]], [[V]] {bytes = 2 : i64} : i32
+// CHECK-NEXT:    scf.for %copy_it = %{{[0-9]+}} to [[C32]] step %{{[0-9]+}} : i32 {
+// CHECK-NEXT:      [[STEP:%[0-9]+]] = arith.muli %copy_it, [[C2:%[0-9]+]] : i32
+// CHECK-NEXT:      [[R:%[0-9]+]] = arith.addi [[AR]], [[STEP]] : i32
+//                  global (m0 + r) * K + k0 + k, SMEM swizzle(r * 64 + 2 k)
+// CHECK-NEXT:      [[GR:%[0-9]+]] = arith.addi %m0, [[R]] : i32
+// CHECK-NEXT:      [[GRK:%[0-9]+]] = arith.muli [[GR]], %K : i32
+// CHECK-NEXT:      [[G:%[0-9]+]] = arith.addi [[GRK]], [[GK]] : i32
+// CHECK-NEXT:      [[RB:%[0-9]+]] = arith.muli [[R]], [[C64:%[0-9]+]] : i32
+// CHECK-NEXT:      [[KB:%[0-9]+]] = arith.muli [[AK]], [[C2]] : i32
+// CHECK-NEXT:      [[LOG:%[0-9]+]] = arith.addi [[RB]], [[KB]] : i32
+// CHECK-NEXT:      [[PHYS:%[0-9]+]] = lass_smem.swizzle [[LOG]] {bits = 3 : i64, base = 4 : i64, shift = 3 : i64}
+// CHECK:           [[S:%[0-9]+]] = arith.addi [[PHYS]], %{{[0-9]+}} : i32
+// CHECK-NEXT:      [[ROK:%[0-9]+]] = arith.cmpi ult, [[GR]], %M : i32
+// CHECK-NEXT:      [[P:%[0-9]+]] = arith.andi [[P1]], [[ROK]] : i1
+// CHECK-NEXT:      [[V:%[0-9]+]] = lass_nv.ld_global_b %A[[[G]]], [[P]] {bytes = 2 : i64} : memref<?x?xf16> -> i32
+// CHECK-NEXT:      lass_nv.st_shared_b [[S]], [[V]] {bytes = 2 : i64} : i32
+// CHECK-NEXT:    }
 //                B: 8-byte cp.async.ca at k = 4 (tid % 8)
 // CHECK:         lass_nv.cp_async %B[%{{[0-9]+}}], %{{[0-9]+}}, %{{[0-9]+}} {bytes = 8 : i64} : memref<?x?xf16, strided<[1, ?]>>
 // CHECK:         lass_nv.cp_async_commit
