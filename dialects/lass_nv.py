@@ -30,7 +30,10 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-CP_ASYNC_BYTES = (4, 8, 16)
+CP_ASYNC_BYTES = (4, 8, 16)  # cp.async cp-size: 16 -> .cg (L2 only), 4 and 8 -> .ca (.cg takes 16 only)
+# narrow accesses of lasscc-swizzle-smem's tile copies that have no cp.async (and the 4 / 8 byte
+# ones of register-staged tiles): ld.global / st.shared of 1, 2, 4 or 8 bytes
+NARROW_BYTES = (1, 2, 4, 8)
 # mma.sync shape per A/B register type (PTX ISA "Matrix shape"; each k-group is 32 bytes of K)
 MMA_SHAPES = {"f16": "m16n8k16", "bf16": "m16n8k16", "tf32": "m16n8k8", "s8": "m16n8k32"}
 MMA_INPUT_TYPES = tuple(MMA_SHAPES)
@@ -66,9 +69,11 @@ class BlockIdOp(IRDLOperation):
 
 @irdl_op_definition
 class CpAsyncOp(IRDLOperation):
-    """cp.async.cg.shared.global [dst], [src + offset], 16, (pred ? 16 : 0)  (PTX ISA 9.7.9.25.3).
+    """cp.async.{cg|ca}.shared.global [dst], [src + offset], w, (pred ? w : 0)  (PTX ISA 9.7.9.25.3).
 
-    With pred false the source size is 0 and the 16 destination bytes are zero-filled.
+    w = `bytes`: 16 is cp.async.cg (cached in L2 only); 4 and 8 are cp.async.ca (.cg allows only
+    16).  `dst` and the global address must be w-byte aligned.  With pred false the source size is
+    0 and the w destination bytes are zero-filled.
     """
 
     name = "lass_nv.cp_async"
@@ -80,8 +85,8 @@ class CpAsyncOp(IRDLOperation):
     assembly_format = "$source `[` $offset `]` `,` $dst `,` $pred attr-dict `:` type($source)"
 
     def verify_(self) -> None:
-        if self.bytes.value.data != 16:
-            raise VerifyException(f"expected bytes = 16 (cp.async.cg), got {self.bytes.value.data}")
+        if self.bytes.value.data not in CP_ASYNC_BYTES:
+            raise VerifyException(f"expected bytes = 4, 8 (cp.async.ca) or 16 (cp.async.cg), got {self.bytes.value.data}")
 
 
 @irdl_op_definition
@@ -280,6 +285,59 @@ class StSharedV4Op(IRDLOperation):
     assembly_format = "$addr `,` $v0 `,` $v1 `,` $v2 `,` $v3 attr-dict"
 
 
+def _narrow_regs(nbytes: int) -> int:
+    """32-bit registers holding an access of `nbytes` (1 and 2 bytes: the low bits of one)."""
+    return max(1, nbytes // 4)
+
+
+@irdl_op_definition
+class LdGlobalBOp(IRDLOperation):
+    """ld.global.b{8w} of w = `bytes` (1, 2, 4 or 8) bytes at source[offset] (elements) into
+    max(1, w/4) 32-bit registers, zeros when !pred (PTX ISA 9.7.9.8, guarded by a predicate).  A
+    1- or 2-byte value is zero-extended into its register (ld.u8 / ld.u16 into a .b32 register);
+    an 8-byte one is two registers, the lower-addressed 4 bytes first.  The address must be w-byte
+    aligned.  The narrow access of a tile copy (lasscc-swizzle-smem)."""
+
+    name = "lass_nv.ld_global_b"
+    source = operand_def(MemRefType)
+    offset = operand_def(i32)
+    pred = operand_def(i1)
+    bytes = attr_def(IntegerAttr)
+    values = var_result_def(i32)
+    assembly_format = "$source `[` $offset `]` `,` $pred attr-dict `:` type($source) `->` type($values)"
+
+    def __init__(self, source, offset, pred, nbytes: int):
+        super().__init__(operands=[source, offset, pred], result_types=[[i32] * _narrow_regs(nbytes)],
+                         attributes={"bytes": IntegerAttr(nbytes, 64)})
+
+    def verify_(self) -> None:
+        w = self.bytes.value.data
+        if w not in NARROW_BYTES:
+            raise VerifyException(f"expected bytes = 1, 2, 4 or 8, got {w}")
+        if len(self.values) != _narrow_regs(w):
+            raise VerifyException(f"expected {_narrow_regs(w)} i32 result(s) for {w} bytes, got {len(self.values)}")
+
+
+@irdl_op_definition
+class StSharedBOp(IRDLOperation):
+    """st.shared.b{8w} [addr], values: w = `bytes` (1, 2, 4 or 8) bytes from max(1, w/4) 32-bit
+    registers (1 or 2 bytes: the low bits of one; 8: two, the first at the lower address)
+    (PTX ISA 9.7.9.9).  `addr` must be w-byte aligned."""
+
+    name = "lass_nv.st_shared_b"
+    addr = operand_def(i32)
+    values = var_operand_def(i32)
+    bytes = attr_def(IntegerAttr)
+    assembly_format = "$addr `,` $values attr-dict `:` type($values)"
+
+    def verify_(self) -> None:
+        w = self.bytes.value.data
+        if w not in NARROW_BYTES:
+            raise VerifyException(f"expected bytes = 1, 2, 4 or 8, got {w}")
+        if len(self.values) != _narrow_regs(w):
+            raise VerifyException(f"expected {_narrow_regs(w)} i32 value(s) for {w} bytes, got {len(self.values)}")
+
+
 @irdl_op_definition
 class LdGlobalOp(IRDLOperation):
     """ld.global of len(results) consecutive elements at source[offset] (vectorised when 2 or 4);
@@ -367,6 +425,8 @@ LassNV = Dialect(
         CvtRniS32Op,
         LdGlobalV4Op,
         StSharedV4Op,
+        LdGlobalBOp,
+        StSharedBOp,
         LdGlobalOp,
         StGlobalOp,
     ],

@@ -19,8 +19,12 @@ copy and without waiting for the kernel (it runs on the legacy default stream, l
 default); they must already have the layout the kernel reads: for torch, `b = b_nk.t()` of a
 contiguous N x K tensor, and for a column-major D `d = d_nm.t()` of a contiguous N x M tensor
 (numpy D may have either order: it is copied).  A and B may be row- or column-major (the kernel's
-memref types say which; numpy operands are copied into that order).  Sizes: any M, N, K with each
-operand's contiguous dimension a multiple of 8 (`size_rules`, lasscc.config.alignment_rules).
+memref types say which; numpy operands are copied into that order).  Sizes: any M, N, K >= 1.  A
+and B are read in accesses of `align` elements along their contiguous dimension (16 bytes by
+default), which must be a multiple of it (`size_rules`, lasscc.config.alignment_rules).  A kernel
+compiled without an explicit `align` (`compile(..., align=(a, b))`, or `align` in the config)
+picks, per call, the widest width the sizes and the data pointers allow (compiling that variant
+once).
 
 Every compile error is a `CompileError` with the CLI's text (`file:line:col: error: ...`); every
 problem with the operands or the launch is a `LaunchError`.  Both are `LassError`s.
@@ -136,9 +140,28 @@ def _shape_text(val, name: str) -> str | None:
         raise CompileError(f"option --{name}: expected 3 positive integers, e.g. (128, 128, 32), got {val!r}") from None
 
 
+def _align_text(val) -> str | None:
+    """`align` as the CLI's 'A,B' text (parse_align checks it), or None."""
+    if val is None:
+        return None
+    if isinstance(val, str):
+        return val
+    if isinstance(val, int) and not isinstance(val, bool):
+        return f"{val},{val}"
+    try:
+        parts = list(val)
+        if len(parts) == 2 and all(isinstance(p, int) and not isinstance(p, bool) for p in parts):
+            return f"{parts[0]},{parts[1]}"
+    except TypeError:
+        pass
+    raise CompileError(f"option --align: expected (A, B) elements per access as two integers, e.g. (8, 8), "
+                       f"got {val!r}")
+
+
 def apply_overrides(module, threadblock=None, warp=None, stages=None, raster=None, arch: str = "sm_80",
-                    filename: str = "<input>", prefetch=None) -> None:
-    """The CLI's --threadblock/--warp/--stages/--raster/--prefetch on a parsed module (same checks, same text)."""
+                    filename: str = "<input>", prefetch=None, align=None) -> None:
+    """The CLI's --threadblock/--warp/--stages/--raster/--prefetch/--align on a parsed module (same
+    checks, same text)."""
     from lasscc.cli import _apply_overrides
 
     for name, val in (("stages", stages), ("raster", raster)):
@@ -149,7 +172,8 @@ def apply_overrides(module, threadblock=None, warp=None, stages=None, raster=Non
             raise CompileError(f"option --prefetch: expected 0 or 1 (or a bool), got {prefetch!r}")
         prefetch = int(prefetch)
     args = _Options(threadblock=_shape_text(threadblock, "threadblock"), warp=_shape_text(warp, "warp"),
-                    stages=stages, raster=raster, prefetch=prefetch, arch=arch, file=filename)
+                    stages=stages, raster=raster, prefetch=prefetch, arch=arch, file=filename,
+                    align=_align_text(align))
     _apply_overrides(module, args)
 
 
@@ -165,20 +189,37 @@ class _Options(SimpleNamespace):
 
 def size_rules(spec) -> dict[str, int]:
     """{"M": m, "N": n, "K": k}: each size must be a multiple of these.  Today's kernels predicate the
-    edges and read A and B in 16-byte pieces along their contiguous dimension, which must be a
-    multiple of 16 / element bytes (lasscc.config.alignment_rules for the spec's a_layout / b_layout
-    and a_dtype); a spec that says otherwise (fields m_multiple / n_multiple / k_multiple) wins."""
+    edges and read A and B in accesses of spec.a_align / b_align elements along their contiguous
+    dimension, which must be a multiple of it (lasscc.config.alignment_rules for the spec's
+    a_layout / b_layout, a_dtype and widths); a spec that says otherwise (fields m_multiple /
+    n_multiple / k_multiple) wins."""
     try:
         from lasscc.config import alignment_rules
     except ImportError:  # a compiler without edge predicates: whole tiles only
         rules = {"M": spec.tile_m, "N": spec.tile_n, "K": spec.tile_k}
     else:
         rules = alignment_rules(getattr(spec, "a_layout", "row"), getattr(spec, "b_layout", "col"),
-                                getattr(spec, "a_dtype", "f16"))
+                                getattr(spec, "a_dtype", "f16"), _spec_align(spec))
     for dim, field_ in (("M", "m_multiple"), ("N", "n_multiple"), ("K", "k_multiple")):
         if getattr(spec, field_, None):
             rules[dim] = int(getattr(spec, field_))
     return rules
+
+
+def _spec_align(spec) -> tuple[int, int] | None:
+    """(A, B) elements per access of a KernelSpec (None: a spec without them, the full width)."""
+    if getattr(spec, "a_align", None) is None:
+        return None
+    return (int(spec.a_align), int(spec.b_align))
+
+
+def _ptr_align(ptr: int) -> int:
+    """The largest power of two up to 16 dividing a device address (16 for host data: its device
+    copy is freshly allocated)."""
+    a = 16
+    while a > 1 and ptr % a:
+        a //= 2
+    return a
 
 
 class GemmInfo(NamedTuple):
@@ -224,12 +265,15 @@ def gemm_info(module, filename: str = "<input>") -> GemmInfo:
 
 
 def compile(source, arch: str = "sm_80", *, threadblock=None, warp=None, stages: int | None = None,
-            raster: int | None = None, prefetch=None, cache: bool = True, dump_dir=None,
+            raster: int | None = None, prefetch=None, align=None, cache: bool = True, dump_dir=None,
             filename: str | None = None) -> Kernel:
     """Compile a `lass.gemm` (or any lasscc dump) given as a path or as MLIR text.
 
     threadblock / warp ((M, N, K) or 'MxNxK'), stages, raster and prefetch (0/1) override the op's
-    config like the CLI options.  dump_dir writes the numbered dumps (also on a cache hit).  Raises CompileError.
+    config like the CLI options; align ((A, B) elements per global copy access, or one int for
+    both) fixes the access widths: without it (and without `align` in the config) the kernel picks
+    the widest the sizes and pointers allow at each call.  dump_dir writes the numbered dumps
+    (also on a cache hit).  Raises CompileError.
     """
     if arch not in ARCHS:
         raise CompileError(f"arch: expected one of {', '.join(ARCHS)}, got {arch!r}")
@@ -239,14 +283,20 @@ def compile(source, arch: str = "sm_80", *, threadblock=None, warp=None, stages:
 
         text, fname = _source_text(source, filename)
         module = parse_mlir(text, fname)
-        apply_overrides(module, threadblock, warp, stages, raster, arch, fname, prefetch)
+        apply_overrides(module, threadblock, warp, stages, raster, arch, fname, prefetch, align)
+        from lasscc.cli import module_align
+
+        given, fixed = module_align(module)
         input_text = str(module)
         res = cached_compile(module, arch, fname, Path(dump_dir) if dump_dir is not None else None, use_cache=cache)
     except CompileError:
         raise
     except LassError as e:
         raise CompileError(str(e)) from None
-    return Kernel(res, arch, None, input_text, fname)
+    k = Kernel(res, arch, None, input_text, fname)
+    k.auto_align = given is None and not fixed
+    k._use_cache = cache
+    return k
 
 
 def _dtype_name(x, param: str) -> str:
@@ -373,7 +423,7 @@ def _unsupported_param(msg: str) -> str | None:
 def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
          threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8, arch: str = "sm_80",
          *, name: str = "gemm", cache: bool = True, dump_dir=None, d_layout: str = "row", prefetch=None,
-         acc=None) -> Kernel:
+         acc=None, align=None) -> Kernel:
     """Compile a GEMM from dtypes, layout and tiling, without a file (gemm_mlir writes the text).
 
     layout gives A and B (BLAS letters); d_layout gives D: 'row' (M x N row-major) or 'col'
@@ -381,12 +431,13 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
     A dtype or layout the compiler does not support yet (today: A/B f16 or bf16 in every layout TN /
     NN / NT / TT, D f32 or the input type; f32 (tf32) -> f32 D and i8 -> i32 or f32 D, layout 'TN';
     f16 with acc='f16' -> f16 or f32 D) is a CompileError naming the parameter, followed by the
-    compiler's text.
+    compiler's text.  align: (A, B) elements per global copy access (see `compile`).
     """
     text = gemm_mlir(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
                      d_layout=d_layout, acc=acc)
     try:
-        return compile(text, arch, cache=cache, dump_dir=dump_dir, filename="<lasscc.gemm>", prefetch=prefetch)
+        return compile(text, arch, cache=cache, dump_dir=dump_dir, filename="<lasscc.gemm>", prefetch=prefetch,
+                       align=align)
     except CompileError as e:
         param = _unsupported_param(str(e))
         if param is None:
@@ -550,6 +601,11 @@ class Kernel:
         self._resources = None
         self._func = None
         self._module = None
+        # True when compiled without an explicit `align`: each call picks the widest access widths
+        # its sizes and pointers allow and runs that variant (compiled once per widths)
+        self.auto_align = False
+        self._use_cache = True
+        self._variants: dict[tuple[int, int], Kernel] = {}
 
     def __repr__(self) -> str:
         c, s = self.config, self.spec
@@ -599,6 +655,38 @@ class Kernel:
 
     # -- running --------------------------------------------------------------------------------
 
+    def for_operands(self, a, b, d) -> Kernel:
+        """The kernel that runs these operands: self, or (auto_align) the variant compiled with the
+        widest access widths (lasscc.config.widest_align) the sizes and device pointers allow."""
+        if not self.auto_align:
+            return self
+        from lasscc.config import widest_align
+
+        A, B = _operand("a", a), _operand("b", b)
+        if len(A.shape) != 2 or len(B.shape) != 2:
+            return self  # check_operands names the problem
+        (m, k), n = A.shape, B.shape[1]
+        spec = self.spec
+        ptrs = tuple(_ptr_align(op.ptr) if op.on_device else 16 for op in (A, B))
+        want = widest_align(m, n, k, spec.a_layout, spec.b_layout, spec.a_dtype, ptrs)
+        if want == (spec.a_align, spec.b_align):
+            return self
+        if want not in self._variants:
+            from lasscc.cache import cached_compile
+            from lasscc.cli import set_module_align
+            from lasscc.source import parse_mlir
+
+            try:
+                module = parse_mlir(self.input_ir, self.filename)
+                set_module_align(module, want)
+                text = str(module)
+                res = cached_compile(module, self.arch, self.filename, use_cache=self._use_cache)
+            except LassError as e:
+                raise LaunchError(f"compiling the align = [{want[0]}, {want[1]}] variant for M={m} N={n} K={k}: "
+                                  f"{e}") from None
+            self._variants[want] = Kernel(res, self.arch, self.config, text, self.filename)
+        return self._variants[want]
+
     def check_operands(self, a, b, d) -> tuple[_Operand, _Operand, _Operand, int, int, int]:
         """Validate a, b, d against the kernel (dtypes, shapes, tile multiples, layouts); LaunchError."""
         spec = self.spec
@@ -631,13 +719,24 @@ class Kernel:
             if val % rules[dim]:
                 from lasscc.config import alignment_reasons
 
-                reasons = alignment_reasons(getattr(spec, "a_layout", "row"), getattr(spec, "b_layout", "col"))
+                reasons = alignment_reasons(getattr(spec, "a_layout", "row"), getattr(spec, "b_layout", "col"),
+                                            getattr(spec, "a_dtype", "f16"), _spec_align(spec))
                 why = ("the threadblock tile" if rules[dim] == tiles[dim]
                        else reasons.get(dim, "the kernel's rule"))
                 raise LaunchError(f"{dim} = {val}: expected a multiple of {rules[dim]} ({why}) for kernel "
                                   f"'{spec.name}'")
         if D.readonly:
             raise LaunchError("d: the array is read-only; D is written")
+        align = _spec_align(spec)
+        esize = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "i32": 4}
+        for op, w in ((A, align[0] if align else None), (B, align[1] if align else None), (D, 2)):
+            if w is None or not op.on_device:
+                continue
+            nbytes = w * esize.get(op.dtype, 1)
+            if nbytes > 1 and op.ptr % nbytes:
+                what = ("the epilogue stores D in pairs of elements" if op is D else
+                        f"kernel '{spec.name}' reads {op.name.upper()} in {nbytes}-byte accesses")
+                raise LaunchError(f"{op.name}: expected a {nbytes}-byte aligned data pointer ({what}), got 0x{op.ptr:x}")
         a_col = getattr(spec, "a_layout", "row") == "col"
         b_row = getattr(spec, "b_layout", "col") == "row"
         if A.on_device and a_col and not _same_strides(A.strides, (1, m), A.shape):
@@ -673,6 +772,10 @@ class Kernel:
         """
         import numpy as np
 
+        kern = self.for_operands(a, b, d)
+        if kern is not self:
+            return kern(a, b, d, alpha if alpha is not None else self.alpha, beta if beta is not None else self.beta,
+                        target=target, sync=sync)
         A, B, D, m, n, k = self.check_operands(a, b, d)  # the user's M x N view, whatever D's layout
         alpha = self.alpha if alpha is None else alpha
         beta = self.beta if beta is None else beta

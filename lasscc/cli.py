@@ -52,7 +52,7 @@ def _load(args):
 def _apply_overrides(module, args) -> None:
     """--threadblock/--warp/--stages/--raster rewrite the `config` of every lass.gemm."""
 
-    from lasscc.config import GemmConfig, parse_shape
+    from lasscc.config import GemmConfig, parse_align, parse_shape
     from lasscc.dialects.lass import GemmOp
     from lasscc.passes._build import config_from_attr, config_to_attr
 
@@ -69,6 +69,8 @@ def _apply_overrides(module, args) -> None:
             over[key] = val
     if args.prefetch is not None:
         over["prefetch"] = args.prefetch
+    if getattr(args, "align", None) is not None:
+        over["align"] = parse_align(args.align, "--align")
     if not over:
         return
     from lasscc.pipeline import make_pass, run_pass
@@ -78,11 +80,21 @@ def _apply_overrides(module, args) -> None:
     if not gemms:
         names = ", ".join(f"--{k}" for k in over)
         raise LassError(f"option {names}: the input holds no lass.gemm (it is already tiled); the tiling is fixed")
-    from lasscc.config import default_config
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
+
+    from lasscc.config import align_error, default_config
 
     for g in gemms:
+        ab = str(g.a.type.get_element_type())
+        if "align" in over:
+            bad = align_error(over["align"], ab)
+            if bad:
+                raise LassError(f"option --align: {bad}")
+        if set(over) == {"align"} and g.config is None:  # the tiling stays open (defaults, or the tuned one)
+            g.attributes["config"] = DictionaryAttr({"align": ArrayAttr([IntegerAttr(v, 64) for v in over["align"]])})
+            continue
         try:
-            cfg = config_from_attr(g.config, default_config(str(g.a.type.get_element_type())))
+            cfg = config_from_attr(g.config, default_config(ab))
         except ValueError as e:
             from lasscc.source import op_location
 
@@ -91,7 +103,13 @@ def _apply_overrides(module, args) -> None:
 
 
 def _has_overrides(args) -> bool:
+    """A tiling option is given (--align is not one: it leaves the tiling to the config or the tuner)."""
     return any(getattr(args, k, None) is not None for k in ("threadblock", "warp", "stages", "raster", "prefetch"))
+
+
+def _only_align(config) -> bool:
+    """A lass.gemm `config` that gives nothing but `align` (the tiling is still open)."""
+    return config is None or set(config.data) <= {"align"}
 
 
 def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
@@ -104,10 +122,12 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
 
     if _has_overrides(args):
         return
-    for g in (o for o in module.walk() if isinstance(o, GemmOp) and o.config is None):
+    for g in (o for o in module.walk() if isinstance(o, GemmOp) and _only_align(o.config)):
         layout = "".join(memref_layout(v.type) for v in (g.a, g.b, g.d))
         found = lookup_tuned(str(g.a.type.get_element_type()), str(g.d.type.get_element_type()), layout, m, n, k, gpu)
         if found is not None:
+            if g.config is not None:  # keep the access widths: they belong to the sizes, not the tiling
+                found = {**found, "align": [int(v.value.data) for v in g.config.data["align"].data]}
             g.attributes["config"] = config_to_attr(config_from_attr(DictionaryAttr({
                 key: (ArrayAttr([IntegerAttr(x, 64) for x in v]) if isinstance(v, list) else IntegerAttr(v, 64))
                 for key, v in found.items()})))
@@ -181,7 +201,7 @@ def cmd_run(args) -> int:
         if getattr(args, opt) < 1:
             raise LassError(f"option --{opt}: expected a positive size, got {getattr(args, opt)}")
     module = _load(args)
-    _check_sizes(args, module)
+    _resolve_align(module, [(args.m, args.n, args.k)], "run")
     if args.batch > 1 and not _is_batched(module):
         raise LassError(f"option --batch: expected 1 for a non-batched kernel (2-d operands; a batched GEMM "
                         f"takes 3-d batch-first memrefs), got {args.batch}")
@@ -223,13 +243,6 @@ def _parse_sizes(args, module=None) -> list[tuple[int, int, int]]:
         if len(parts) != 3 or not all(p.isdecimal() and int(p) > 0 for p in parts):
             raise LassError(f"option --sizes: expected sizes like 4096 or 4096x4096x1024 separated by commas, got '{item}'")
         out.append(tuple(int(p) for p in parts))
-    from lasscc.pipeline import operand_layouts
-
-    layouts = operand_layouts(module) if module is not None else ("row", "col")
-    for m, n, k in out:
-        bad = alignment_error(m, n, k, *layouts)
-        if bad:  # "expected K a multiple of 8 (...), got 12"
-            raise LassError(f"option --sizes: expected {bad[0]} {bad[1].removeprefix('expected ')}")
     return out
 
 
@@ -246,6 +259,7 @@ def cmd_bench(args) -> int:
 
     module = _load(args)
     sizes = _parse_sizes(args, module)
+    _resolve_align(module, sizes, "sizes" if args.sizes else "run")
     _gpu_or_fail("bench")
     from lasscc.runtime import cuda
 
@@ -261,7 +275,7 @@ def cmd_tune(args) -> int:
     if _has_overrides(args):
         raise LassError("option --threadblock/--warp/--stages/--raster/--prefetch: lasscc tune chooses the config itself")
     module = _load(args)
-    _check_sizes(args, module)
+    _resolve_align(module, [(args.m, args.n, args.k)], "run")
     _gpu_or_fail("tune")
     out = tune(str(module), args.file, args.arch, args.m, args.n, args.k, iters=args.iters)
     print(f"{'TFLOP/s':>8}  config (threadblock / warp / stages / prefetch)")
@@ -298,15 +312,82 @@ def _ab_dtype(module) -> str:
     return "f16"
 
 
-def _check_sizes(args, module=None) -> None:
-    """The operands' contiguous dimensions are multiples of 16 bytes (lasscc.config.alignment_rules)."""
+def module_align(module) -> tuple[tuple[int, int] | None, bool]:
+    """(align, fixed): the caller's (A, B) access widths in elements that the module gives (a
+    lass.gemm's `config` align, or a kernel's lass.config in a dump: swapped back for lass.swap_ab;
+    a kernel without one has the full width) or None; `fixed` when the module holds no lass.gemm
+    (a dump: the widths can no longer change)."""
+    from xdsl.dialects import func, llvm
+
+    from lasscc.dialects.lass import GemmOp
+    from lasscc.passes._build import config_from_attr
+
+    for op in module.walk():
+        if isinstance(op, GemmOp):
+            if op.config is not None and "align" in op.config.data:
+                return tuple(int(v.value.data) for v in op.config.data["align"].data), False
+            return None, False
+    for fn in module.ops:
+        if isinstance(fn, (func.FuncOp, llvm.FuncOp)) and "lass.config" in fn.attributes:
+            a_type = fn.attributes.get("lass.a_type")
+            cfg = config_from_attr(fn.attributes["lass.config"])
+            aligns = cfg.align_elems(a_type.data if a_type is not None else "f16")
+            return (aligns[::-1] if "lass.swap_ab" in fn.attributes else aligns), True
+    return None, False
+
+
+def set_module_align(module, align: tuple[int, int]) -> None:
+    """Write `align` (the caller's A, B elements) into every lass.gemm's config."""
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
+
+    from lasscc.dialects.lass import GemmOp
+
+    for g in (o for o in module.walk() if isinstance(o, GemmOp)):
+        entries = dict(g.config.data) if g.config is not None else {}
+        entries["align"] = ArrayAttr([IntegerAttr(int(v), 64) for v in align])
+        g.attributes["config"] = DictionaryAttr(entries)
+
+
+def _resolve_align(module, sizes: list[tuple[int, int, int]], option: str = "run") -> None:
+    """Check the sizes against the access widths (lasscc.config.alignment_rules), or choose them.
+
+    With an explicit `align` (config, --align, or a compiled dump) a size it breaks is an error
+    naming the option (--m/--n/--k, or --sizes for `option` "sizes").  Without one, the widest
+    widths every size allows (lasscc.config.widest_align) are written into the lass.gemm, with a
+    note on stderr when they are narrower than 16 bytes."""
+    from lasscc.config import widest_align
     from lasscc.pipeline import operand_layouts
 
-    layouts = operand_layouts(module) if module is not None else ("row", "col")
-    ab = _ab_dtype(module) if module is not None else "f16"
-    bad = alignment_error(args.m, args.n, args.k, *layouts, ab_dtype=ab)
-    if bad:
-        raise LassError(f"option --{bad[0].lower()}: {bad[1]}")
+    layouts = operand_layouts(module)
+    ab = _ab_dtype(module)
+    align, fixed = module_align(module)
+    if align is None:
+        full = access_elems(ab)
+        widths = [full, full]
+        for m, n, k in sizes:
+            w = widest_align(m, n, k, *layouts, ab_dtype=ab)
+            widths = [min(x, y) for x, y in zip(widths, w)]
+        if widths == [full, full]:
+            return
+        set_module_align(module, tuple(widths))
+        eb = 16 // full
+        print(f"lasscc: note: reading A in {widths[0] * eb}-byte and B in {widths[1] * eb}-byte accesses "
+              f"(align = [{widths[0]}, {widths[1]}]: the widest the sizes allow; 16 bytes needs each operand's "
+              f"contiguous dimension a multiple of {full})", file=sys.stderr)
+        return
+    for m, n, k in sizes:
+        bad = alignment_error(m, n, k, *layouts, ab_dtype=ab, align=align)
+        if bad:
+            how = ("the compiled kernel's access widths" if fixed else
+                   f"align = [{align[0]}, {align[1]}] (config or --align); leave it out to let lasscc choose")
+            if option == "sizes":  # "expected K a multiple of 8 (...), got 12"
+                raise LassError(f"option --sizes: expected {bad[0]} {bad[1].removeprefix('expected ')}; {how}")
+            raise LassError(f"option --{bad[0].lower()}: {bad[1]}; {how}")
+
+
+def _check_sizes(args, module=None) -> None:
+    """The sizes fit the access widths (kept for callers of the old name; see _resolve_align)."""
+    _resolve_align(module, [(args.m, args.n, args.k)]) if module is not None else None
 
 
 def _run_cpu(module, args) -> int:
@@ -331,6 +412,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--raster", type=int, help="threadblock rasterization group (tile rows walked together)")
         sp.add_argument("--prefetch", type=int, choices=[0, 1],
                         help="1: load the next stage's first fragments across the k-tile barrier")
+        sp.add_argument("--align", help="A,B elements per global copy access (powers of two up to 16 bytes, e.g. "
+                        "8,8 for f16; default: 16 bytes, or for run/bench/tune the widest the sizes allow)")
         sp.add_argument("--no-cache", action="store_true", help="compile afresh, bypassing the compile cache "
                         "(lasscc.cache: $LASSCC_CACHE_DIR or ~/.cache/lasscc)")
 

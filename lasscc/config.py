@@ -35,6 +35,25 @@ class GemmConfig:
     # by default: it costs ~30 registers and pays off only when one block fills the SM
     # (128x256: 326 -> 424 TFLOP/s; 128x128 at 2 blocks/SM: 455 -> 367 at 8192^3, BENCHMARKS.md).
     prefetch: int = 0
+    # elements per global -> shared copy access of A and B (CUTLASS's AlignmentA / AlignmentB), in
+    # the kernel's operand order; None: the full ACCESS_BYTES (8 f16/bf16, 4 f32, 16 i8).  Narrower
+    # accesses let an operand's contiguous dimension be any multiple of them (lasscc-swizzle-smem).
+    align: tuple[int, int] | None = None
+
+    def access_bytes(self, ab_type: str = "f16") -> tuple[int, int]:
+        """Bytes per copy access of (A, B): align * element bytes, or ACCESS_BYTES."""
+        from lasscc.layout import ACCESS_BYTES
+
+        if self.align is None:
+            return (ACCESS_BYTES, ACCESS_BYTES)
+        eb = MMA_INPUTS.get(ab_type, MMA_INPUTS["f16"])[0]
+        return (self.align[0] * eb, self.align[1] * eb)
+
+    def align_elems(self, ab_type: str = "f16") -> tuple[int, int]:
+        """Elements per copy access of (A, B) (`align`, or the full access width)."""
+        eb = MMA_INPUTS.get(ab_type, MMA_INPUTS["f16"])[0]
+        wa, wb = self.access_bytes(ab_type)
+        return (wa // eb, wb // eb)
 
     @property
     def warps_m(self) -> int:
@@ -63,6 +82,7 @@ class GemmConfig:
             "stages": self.stages,
             "raster": self.raster,
             "prefetch": self.prefetch,
+            **({"align": list(self.align)} if self.align is not None else {}),
         }
 
     def validate(self, arch: str = "sm_80", where: str = "config", ab_type: str = "f16") -> None:
@@ -113,6 +133,10 @@ class GemmConfig:
             fail(f"expected raster >= 1, got {self.raster}")
         if self.prefetch not in (0, 1):
             fail(f"expected prefetch = 0 or 1, got {self.prefetch}")
+        if self.align is not None:
+            bad = align_error(self.align, ab_type)
+            if bad:
+                fail(bad)
         limit = SMEM_PER_BLOCK_LIMIT[arch]
         need = self.smem_bytes(eb)
         if need > limit:
@@ -145,49 +169,134 @@ def default_config(ab_type: str) -> GemmConfig:
     return GemmConfig(threadblock=(128, 128, bk), warp=(64, 64, bk), instruction=shape)
 
 
-# A and B are read from global memory 16 bytes (8 16-bit, 4 f32, 16 i8 elements) at a time along
-# each operand's contiguous dimension, each 16-byte chunk predicated as a whole: that dimension (K
-# for a row-major A or column-major B, M for a column-major A, N for a row-major B) must be a
-# multiple of 16 / element bytes.  The
-# one place the rule lives: `lasscc run` / `bench` / `tune` and the API ask here (issue "general
-# GEMM" adds narrower-access fallbacks: relax it here).
+# A and B are read from global memory in accesses of `align` elements (GemmConfig.align; by
+# default 16 bytes: 8 f16/bf16, 4 f32, 16 i8) along each operand's contiguous dimension (K for a
+# row-major A or column-major B, M for a column-major A, N for a row-major B), each access
+# predicated as a whole: that dimension must be a multiple of the operand's access width.  The one
+# place the rule lives: `lasscc run` / `bench` / `tune` and the API ask here, and pick the widest
+# width the sizes allow when the input gives none (`widest_align`).
 ACCESS_ELEMS = 8  # 16-bit elements per 16-byte access
+# The narrowest access: one element (1 byte for i8).  Widths are powers of two from it up to
+# ACCESS_BYTES (lasscc-swizzle-smem: 16 -> cp.async.cg, 8 / 4 -> cp.async.ca, 2 / 1 -> ld.global +
+# st.shared).
+MIN_ACCESS_BYTES = 1
 
 
 def access_elems(ab_dtype: str = "f16") -> int:
-    """Elements of A/B type `ab_dtype` (MLIR name) in one 16-byte access."""
-    from lasscc.layout import ACCESS_BYTES, MMA_INPUTS
+    """Elements of A/B type `ab_dtype` (MLIR name) in one full (16-byte) access."""
+    from lasscc.layout import ACCESS_BYTES
 
     return ACCESS_BYTES // MMA_INPUTS.get(ab_dtype, MMA_INPUTS["f16"])[0]
 
 
-def alignment_rules(a_layout: str = "row", b_layout: str = "col", ab_dtype: str = "f16") -> dict[str, int]:
+def align_choices(ab_dtype: str = "f16") -> list[int]:
+    """The valid `align` values (elements) for A/B type `ab_dtype`, widest first: powers of two
+    from access_elems down to 1 (16 bytes down to one element)."""
+    out, a = [], access_elems(ab_dtype)
+    while a >= 1:
+        out.append(a)
+        a //= 2
+    return out
+
+
+def align_error(align, ab_dtype: str = "f16") -> str | None:
+    """What is wrong with an `align` value ([A, B] elements), or None."""
+    choices = align_choices(ab_dtype)
+    try:
+        vals = [int(v) for v in align]
+        ok = len(vals) == 2 and all(not isinstance(v, bool) and float(v) == int(v) for v in align)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        return f"expected align = [A, B] (two integers, elements per access), got {align!r}"
+    for name, v in zip("AB", vals):
+        if v not in choices:
+            return (f"expected align {name} a power of two from 1 to {choices[0]} {ab_dtype} elements "
+                    f"(at most 16 bytes per access), got {v}")
+    return None
+
+
+def parse_align(text: str, option: str = "--align", ab_dtype: str | None = None) -> tuple[int, int]:
+    """'8,8' (or one number for both) for option `option`; LassError naming the option."""
+    parts = [p.strip() for p in str(text).split(",")]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(p.isdecimal() and int(p) > 0 for p in parts):
+        raise LassError(f"option {option}: expected A,B elements per access as two positive integers "
+                        f"(e.g. 8,8 or 1,8), got '{text}'")
+    vals = (int(parts[0]), int(parts[1]))
+    if ab_dtype is not None:
+        bad = align_error(vals, ab_dtype)
+        if bad:
+            raise LassError(f"option {option}: {bad}")
+    return vals
+
+
+def _contiguous_dims(a_layout: str, b_layout: str) -> tuple[str, str]:
+    """The size along which A and B (the caller's layouts) are contiguous."""
+    return ("K" if a_layout == "row" else "M"), ("K" if b_layout == "col" else "N")
+
+
+def alignment_rules(a_layout: str = "row", b_layout: str = "col", ab_dtype: str = "f16",
+                    align: tuple[int, int] | None = None) -> dict[str, int]:
     """{"M": m, "N": n, "K": k}: the multiple each size must be for A and B in these layouts
-    ("row" / "col", the caller's) and element type."""
+    ("row" / "col", the caller's), element type and access widths (`align`: (A, B) elements in the
+    caller's order, None for the full 16 bytes): each operand's contiguous dimension a multiple of
+    its access width."""
+    import math
+
     rules = {"M": 1, "N": 1, "K": 1}
-    for dim in alignment_reasons(a_layout, b_layout):
-        rules[dim] = access_elems(ab_dtype)
+    full = access_elems(ab_dtype)
+    widths = align if align is not None else (full, full)
+    for dim, w in zip(_contiguous_dims(a_layout, b_layout), widths):
+        rules[dim] = rules[dim] * int(w) // math.gcd(rules[dim], int(w))
     return rules
 
 
-def alignment_reasons(a_layout: str = "row", b_layout: str = "col") -> dict[str, str]:
+def alignment_reasons(a_layout: str = "row", b_layout: str = "col", ab_dtype: str = "f16",
+                      align: tuple[int, int] | None = None) -> dict[str, str]:
     """{dim: why} for the sizes alignment_rules constrains."""
-    why: dict[str, list[str]] = {}
+    why: dict[str, list[tuple[str, int]]] = {}
     name = {"row": "row-major", "col": "column-major"}
-    why.setdefault("K" if a_layout == "row" else "M", []).append(f"a {name.get(a_layout, a_layout)} A")
-    why.setdefault("K" if b_layout == "col" else "N", []).append(f"a {name.get(b_layout, b_layout)} B")
-    return {dim: f"{' and '.join(w)} {'are' if len(w) > 1 else 'is'} read along {dim} in 16-byte accesses"
-            for dim, w in why.items()}
+    eb = MMA_INPUTS.get(ab_dtype, MMA_INPUTS["f16"])[0]
+    full = access_elems(ab_dtype)
+    widths = align if align is not None else (full, full)
+    for op, lay, dim, w in zip("AB", (a_layout, b_layout), _contiguous_dims(a_layout, b_layout), widths):
+        why.setdefault(dim, []).append((f"a {name.get(lay, lay)} {op}", int(w) * eb))
+    out = {}
+    for dim, items in why.items():
+        if len(items) == 2 and items[0][1] == items[1][1]:
+            out[dim] = f"{items[0][0]} and {items[1][0]} are read along {dim} in {items[0][1]}-byte accesses"
+        else:
+            out[dim] = " and ".join(f"{who} is read along {dim} in {w}-byte accesses" for who, w in items)
+    return out
 
 
 def alignment_error(m: int, n: int, k: int, a_layout: str = "row", b_layout: str = "col",
-                    ab_dtype: str = "f16") -> tuple[str, str] | None:
+                    ab_dtype: str = "f16", align: tuple[int, int] | None = None) -> tuple[str, str] | None:
     """(dim, message) for the first size that breaks alignment_rules, else None."""
-    rules, why = alignment_rules(a_layout, b_layout, ab_dtype), alignment_reasons(a_layout, b_layout)
+    rules = alignment_rules(a_layout, b_layout, ab_dtype, align)
+    why = alignment_reasons(a_layout, b_layout, ab_dtype, align)
     for dim, val in (("M", m), ("N", n), ("K", k)):
         if val % rules[dim]:
             return dim, f"expected a multiple of {rules[dim]} ({why[dim]}), got {val}"
     return None
+
+
+def widest_align(m: int, n: int, k: int, a_layout: str = "row", b_layout: str = "col", ab_dtype: str = "f16",
+                 ptr_bytes: tuple[int, int] | None = None) -> tuple[int, int]:
+    """The widest (A, B) access widths (elements, the caller's order) that sizes m, n, k allow: the
+    largest power of two up to 16 bytes dividing each operand's contiguous dimension, and (with
+    `ptr_bytes`, the byte alignment of the A and B base addresses) that the pointers allow."""
+    sizes = {"M": m, "N": n, "K": k}
+    eb = MMA_INPUTS.get(ab_dtype, MMA_INPUTS["f16"])[0]
+    out = []
+    for i, dim in enumerate(_contiguous_dims(a_layout, b_layout)):
+        for w in align_choices(ab_dtype):
+            if sizes[dim] % w == 0 and (ptr_bytes is None or ptr_bytes[i] % (w * eb) == 0):
+                out.append(w)
+                break
+    return (out[0], out[1])
 
 
 def parse_shape(text: str, n: int, option: str) -> tuple[int, ...]:
@@ -224,6 +333,10 @@ class KernelSpec:
     a_layout: str = "row"
     b_layout: str = "col"
     d_layout: str = "row"
+    # elements per global copy access of the caller's A and B (GemmConfig.align, the caller's order):
+    # each operand's contiguous dimension must be a multiple of its width (alignment_rules)
+    a_align: int = 8
+    b_align: int = 8
     # kernel parameters, in order; pointers are 64-bit, sizes i32, scalars f32
     params: tuple[str, ...] = field(default=("A", "B", "D", "M", "N", "K", "alpha", "beta"))
 

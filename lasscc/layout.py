@@ -22,6 +22,10 @@ SMEM_BANK_BYTES = 4
 SMEM_WAVEFRONT_BYTES = SMEM_BANKS * SMEM_BANK_BYTES  # 128 bytes served per wavefront
 ACCESS_BYTES = 16  # widest per-thread access: cp.async.cg 16, ld/st .v4.b32, one ldmatrix row
 LDMATRIX_ROWS = 8  # an 8x8 b16 matrix: 8 rows of 16 bytes, one row address per lane of a phase
+# cp.async (PTX ISA 9.7.9.25.3): .cg (cache at L2 only) copies exactly 16 bytes; .ca (all levels)
+# copies 4, 8 or 16.  Narrower accesses have no cp.async: a predicated ld.global + st.shared.
+CP_ASYNC_CG_BYTES = 16
+CP_ASYNC_CA_BYTES = (4, 8, 16)
 
 # ---- the XOR swizzle --------------------------------------------------------------------------
 # Swizzle<B=3, M=4, S=3> on byte offsets: bits [4, 7) (the 16-byte chunk within a 128-byte line)
@@ -238,35 +242,51 @@ def ldmatrix_b_trans_lane_src(lane):
 
 
 # ---- thread maps for tile copies --------------------------------------------------------------
-def copy_thread_map(thread, iteration, threads, row_elems, elem_bytes):
-    """(row, k) of the first element of the 16-byte access made by `thread` in `iteration`.
+def copy_kind(access_bytes):
+    """How lasscc-swizzle-smem moves one `access_bytes` global -> shared access of a multistage
+    (cp.async) copy: "cg" (cp.async.cg, 16 bytes), "ca" (cp.async.ca, 4 or 8 bytes) or "sync" (1 or
+    2 bytes: no cp.async exists; a predicated ld.global + st.shared, made visible by the barrier
+    that precedes every read of the slot)."""
+    if access_bytes == CP_ASYNC_CG_BYTES:
+        return "cg"
+    if access_bytes in CP_ASYNC_CA_BYTES:
+        return "ca"
+    if access_bytes in (1, 2):
+        return "sync"
+    raise ValueError(f"expected an access of 1, 2, 4, 8 or 16 bytes, got {access_bytes}")
 
-    Consecutive threads take consecutive 16-byte chunks of a row-major tile, so a warp reads
-    contiguous global memory (coalesced) and writes 8 chunks of each 128-byte line.
+
+def copy_thread_map(thread, iteration, threads, row_elems, elem_bytes, access_bytes=ACCESS_BYTES):
+    """(row, k) of the first element of the `access_bytes` access made by `thread` in `iteration`.
+
+    Consecutive threads take consecutive accesses of a row-major tile, so a warp reads contiguous
+    global memory (coalesced) and, for 16-byte accesses, writes 8 chunks of each 128-byte line.
+    An access of w bytes starts at a multiple of w, so it stays inside one 16-byte swizzle chunk.
     """
-    chunks_per_row = row_elems * elem_bytes // ACCESS_BYTES
-    chunk = iteration * threads + thread
-    elems_per_chunk = ACCESS_BYTES // elem_bytes
-    return chunk // chunks_per_row, (chunk % chunks_per_row) * elems_per_chunk
+    per_row = row_elems * elem_bytes // access_bytes
+    access = iteration * threads + thread
+    elems = access_bytes // elem_bytes
+    return access // per_row, (access % per_row) * elems
 
 
-def tile_copy_map(thread, iteration, threads, rows, bk, elem_bytes, major=K_MAJOR):
-    """(row, k) of the first element of `thread`'s 16-byte access in `iteration` of a rows x bk
-    operand tile; the access covers 8 (16-bit) elements along k (K-major) or along row (MN-major).
+def tile_copy_map(thread, iteration, threads, rows, bk, elem_bytes, major=K_MAJOR, access_bytes=ACCESS_BYTES):
+    """(row, k) of the first element of `thread`'s `access_bytes` access in `iteration` of a rows x
+    bk operand tile; the access covers access_bytes / elem_bytes elements along k (K-major) or along
+    row (MN-major).
 
     The tile is walked in its global order: K-major by rows of bk, MN-major by k-lines of `rows`
     (copy_thread_map of the transposed tile), so a warp reads contiguous global memory.
     """
     if major == MN_MAJOR:
-        k, row = copy_thread_map(thread, iteration, threads, rows, elem_bytes)
+        k, row = copy_thread_map(thread, iteration, threads, rows, elem_bytes, access_bytes)
         return row, k
-    return copy_thread_map(thread, iteration, threads, bk, elem_bytes)
+    return copy_thread_map(thread, iteration, threads, bk, elem_bytes, access_bytes)
 
 
-def copy_iterations(rows, row_elems, elem_bytes, threads):
-    """Number of 16-byte accesses each thread makes to copy a rows x row_elems tile."""
-    chunks = rows * row_elems * elem_bytes // ACCESS_BYTES
-    return -(-chunks // threads)
+def copy_iterations(rows, row_elems, elem_bytes, threads, access_bytes=ACCESS_BYTES):
+    """Number of `access_bytes` accesses each thread makes to copy a rows x row_elems tile."""
+    accesses = rows * row_elems * elem_bytes // access_bytes
+    return -(-accesses // threads)
 
 
 # ---- warps in a threadblock -------------------------------------------------------------------

@@ -5,7 +5,7 @@
       | lasscc-tile-threadblock   grid of threadblocks (rasterized), K loop over BK, tile copies, block MMA, epilogue
       | lasscc-pipeline           SMEM ring of `stages` slots: prologue / steady state / drain, barriers, cp.async groups
       | lasscc-warp-mma           per-thread code: warp tile offsets, ldmatrix-able fragments, serpentine mma.sync
-      | lasscc-swizzle-smem       XOR-swizzled SMEM addresses, ldmatrix.x4, 16-byte cp.async / ld.global / st.shared
+      | lasscc-swizzle-smem       XOR-swizzled SMEM addresses, ldmatrix.x4, cp.async / ld.global / st.shared of the config's access widths
       | lasscc-lower-to-llvm      arith/scf/lass_nv -> xDSL llvm dialect (NVVM intrinsics, inline PTX)
       v emit                      LLVM IR (xDSL's llvmlite backend) -> PTX (llvmlite NVPTX target machine)
 
@@ -148,6 +148,9 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             a_type = fn.attributes.get("lass.a_type")
             ab = a_type.data if a_type is not None else "f16"
             acc_type = fn.attributes.get("lass.acc_type")
+            aligns = cfg.align_elems(ab)  # the kernel's (A, B); the caller's are swapped for lass.swap_ab
+            if "lass.swap_ab" in fn.attributes:
+                aligns = aligns[::-1]
             specs.append(KernelSpec(
                 name=fn.sym_name.data, threads=cfg.threads, smem_bytes=cfg.smem_bytes(elem_bytes(ab)),
                 acc_dtype=acc_type.data if acc_type is not None else ("i32" if ab == "i8" else "f32"),
@@ -157,6 +160,7 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
                 swap_ab="lass.swap_ab" in fn.attributes, d_layout="col" if "lass.swap_ab" in fn.attributes else "row",
                 batched="lass.batched" in fn.attributes,
                 a_layout=_str_attr(fn, "lass.a_layout", "row"), b_layout=_str_attr(fn, "lass.b_layout", "col"),
+                a_align=aligns[0], b_align=aligns[1],
             ))
     return specs
 

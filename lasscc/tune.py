@@ -124,7 +124,11 @@ def _compile(module_text: str, filename: str, arch: str, cfg: GemmConfig | None)
     run_pass(module, make_pass("lasscc-import-linalg", arch), filename)
     if cfg is not None:
         for g in (o for o in module.walk() if isinstance(o, GemmOp)):
-            g.attributes["config"] = config_to_attr(cfg)
+            keep = cfg
+            if cfg.align is None and g.config is not None and "align" in g.config.data:
+                # the access widths belong to the sizes (lasscc.cli._resolve_align), not the tiling
+                keep = GemmConfig(**{**cfg.__dict__, "align": tuple(int(v.value.data) for v in g.config.data["align"].data)})
+            g.attributes["config"] = config_to_attr(keep)
     return compile_module(module, arch, filename)
 
 

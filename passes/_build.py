@@ -36,16 +36,18 @@ def kernel_ab_type(func: FuncOp) -> str:
 
 
 def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
-    return DictionaryAttr(
-        {
-            "threadblock": ArrayAttr([IntegerAttr(v, 64) for v in cfg.threadblock]),
-            "warp": ArrayAttr([IntegerAttr(v, 64) for v in cfg.warp]),
-            "instruction": ArrayAttr([IntegerAttr(v, 64) for v in cfg.instruction]),
-            "stages": IntegerAttr(cfg.stages, 64),
-            "raster": IntegerAttr(cfg.raster, 64),
-            "prefetch": IntegerAttr(cfg.prefetch, 64),
-        }
-    )
+    """`align` is written only when set (None: the full 16-byte accesses)."""
+    entries = {
+        "threadblock": ArrayAttr([IntegerAttr(v, 64) for v in cfg.threadblock]),
+        "warp": ArrayAttr([IntegerAttr(v, 64) for v in cfg.warp]),
+        "instruction": ArrayAttr([IntegerAttr(v, 64) for v in cfg.instruction]),
+        "stages": IntegerAttr(cfg.stages, 64),
+        "raster": IntegerAttr(cfg.raster, 64),
+        "prefetch": IntegerAttr(cfg.prefetch, 64),
+    }
+    if cfg.align is not None:
+        entries["align"] = ArrayAttr([IntegerAttr(v, 64) for v in cfg.align])
+    return DictionaryAttr(entries)
 
 
 def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig()) -> GemmConfig:
@@ -63,13 +65,21 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
             ):
                 raise ValueError(f"config key '{key}': expected a list of 3 integers, e.g. [128, 128, 32], got {val}")
             kw[key] = tuple(int(v.value.data) for v in val.data)
+        elif key == "align":
+            if not isinstance(val, ArrayAttr) or len(val.data) != 2 or not all(
+                isinstance(v, IntegerAttr) for v in val.data
+            ):
+                raise ValueError(f"config key 'align': expected a list of 2 integers (A and B elements per "
+                                 f"access), e.g. [8, 8], got {val}")
+            kw[key] = tuple(int(v.value.data) for v in val.data)
         elif key in ("stages", "raster", "prefetch"):
             if not isinstance(val, IntegerAttr):
                 raise ValueError(f"config key '{key}': expected an integer, got {val}")
             kw[key] = int(val.value.data)
         else:
             raise ValueError(
-                f"config key '{key}': unknown; expected one of threadblock, warp, instruction, stages, raster, prefetch"
+                f"config key '{key}': unknown; expected one of threadblock, warp, instruction, stages, raster, "
+                "prefetch, align"
             )
     return GemmConfig(**{**base.__dict__, **kw})
 

@@ -12,8 +12,10 @@ Structured control flow becomes blocks: `scf.for` -> header (phi, compare) / bod
 `scf.if` -> then / else / merge.  PTX instructions become NVVM intrinsics where LLVM has them
 (`llvm.nvvm.mma.m16n8k16.row.col.f32.f32`, `.bf16` and `.f16.f16`, `mma.m16n8k8.row.col.tf32`,
 `mma.m16n8k32.row.col.satfinite.s8`, `f2tf32.rna`, `f2i.rn`, `ldmatrix...x4[.trans].b16.p3`, `cp.async.cg...16.s`,
-`cp.async.commit/wait.group`, `barrier0`, `read.ptx.sreg.*`) and inline PTX for the predicated
-16-byte global load (as CUTLASS's `global_load` does).  The kernel attributes (`lass.config`,
+`cp.async.commit/wait.group`, `barrier0`, `read.ptx.sreg.*`; `cp.async.ca...4.s` / `.8.s` for
+narrow copies) and inline PTX for the predicated 16-byte global load and the narrow (1, 2, 4, 8
+byte) ones of `lass_nv.ld_global_b` (as CUTLASS's `global_load` does); `lass_nv.st_shared_b` is
+an LLVM store of i8 / i16 / i32 / <2 x i32>.  The kernel attributes (`lass.config`,
 `lass.alpha`, `lass.beta`) are kept on the `llvm.func` for the launcher.
 """
 
@@ -71,6 +73,25 @@ LD_GLOBAL_V4_ASM = (
     "{\n .reg .pred p;\n setp.ne.b32 p, $5, 0;\n mov.b32 $0, 0;\n mov.b32 $1, 0;\n mov.b32 $2, 0;\n"
     " mov.b32 $3, 0;\n @p ld.global.v4.u32 {$0, $1, $2, $3}, [$4];\n}"
 )
+
+
+def cp_async_intrinsic(nbytes: int) -> str:
+    """The NVVM intrinsic of a zero-filling cp.async of `nbytes` (src-size operand `.s`): 16 bytes
+    cp.async.cg (L2 only), 4 and 8 cp.async.ca (the only cp-sizes .ca has besides 16)."""
+    cache = "cg" if nbytes == 16 else "ca"
+    return f"llvm.nvvm.cp.async.{cache}.shared.global.{nbytes}.s"
+
+
+def ld_global_narrow_asm(nbytes: int) -> str:
+    """Inline PTX of lass_nv.ld_global_b: a predicated ld.global of 1, 2, 4 or 8 bytes into one or
+    two 32-bit registers, zero where the predicate (the last operand) is 0.  1 and 2 bytes load
+    .u8 / .u16 into a .b32 register (zero-extended: PTX ISA "Operand size exceeding instruction-type
+    size")."""
+    if nbytes == 8:
+        return ("{\n .reg .pred p;\n setp.ne.b32 p, $3, 0;\n mov.b32 $0, 0;\n mov.b32 $1, 0;\n"
+                " @p ld.global.v2.u32 {$0, $1}, [$2];\n}")
+    return (f"{{\n .reg .pred p;\n setp.ne.b32 p, $2, 0;\n mov.b32 $0, 0;\n"
+            f" @p ld.global.u{8 * nbytes} $0, [$1];\n}}")
 
 
 def _ptr(addr_space: int) -> llvm.LLVMPointerType:
@@ -192,9 +213,38 @@ class _Lowerer:
             self.memref_elem[view] = et
             m[op.result] = view
         elif isinstance(op, lass_nv.CpAsyncOp):
-            size = self.emit(llvm.SelectOp(self.v(op.pred), self.const(16), self.const(0)))
-            self.intrinsic("llvm.nvvm.cp.async.cg.shared.global.16.s",
+            w = op.bytes.value.data
+            size = self.emit(llvm.SelectOp(self.v(op.pred), self.const(w), self.const(0)))
+            self.intrinsic(cp_async_intrinsic(w),
                            [self.shared_ptr(self.v(op.dst)), self.global_ptr(self.v(op.source), self.v(op.offset)), size])
+        elif isinstance(op, lass_nv.LdGlobalBOp):
+            w = op.bytes.value.data
+            addr = self.emit(llvm.PtrToIntOp(self.global_ptr(self.v(op.source), self.v(op.offset)), i64))
+            pred = self.emit(llvm.ZExtOp(self.v(op.pred), i32))
+            n = len(op.values)
+            if n == 1:
+                m[op.values[0]] = self.emit(llvm.InlineAsmOp(ld_global_narrow_asm(w), "=r,l,r", [addr, pred], [i32],
+                                                             has_side_effects=True))
+            else:
+                st = llvm.LLVMStructType.from_type_list([i32] * n)
+                res = self.emit(llvm.InlineAsmOp(ld_global_narrow_asm(w), "=r,=r,l,r", [addr, pred], [st],
+                                                 has_side_effects=True))
+                for old, new in zip(op.values, self.struct_fields(res, [i32] * n)):
+                    m[old] = new
+        elif isinstance(op, lass_nv.StSharedBOp):
+            w = op.bytes.value.data
+            ptr = self.shared_ptr(self.v(op.addr))
+            vals = [self.v(x) for x in op.values]
+            if w == 8:
+                vt = VectorType(i32, [2])
+                val = self.emit(llvm.UndefOp(vt))
+                for i, x in enumerate(vals):
+                    val = self.emit(llvm.InsertElementOp(val, x, self.const(i)))
+            elif w == 4:
+                val = vals[0]
+            else:  # the low 8 or 16 bits of the register
+                val = self.emit(llvm.TruncOp(vals[0], IntegerType(8 * w)))
+            self.emit(llvm.StoreOp(val, ptr, alignment=w))
         elif isinstance(op, lass_nv.CpAsyncCommitOp):
             self.intrinsic("llvm.nvvm.cp.async.commit.group", [])
         elif isinstance(op, lass_nv.CpAsyncWaitOp):

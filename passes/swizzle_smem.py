@@ -13,10 +13,18 @@ Output contract: no `lass_pipe`/`lass_warp` ops remain.
 - fragment loads -> `lass_nv.ldmatrix_x4` with per-lane row addresses
   (lasscc.layout.ldmatrix_a_lane_src / ldmatrix_b_lane_src), so register i is mma register i
   (every mma.sync shape reads 32 bytes of K per k-group: the same byte addresses for all types);
-- tile copies -> 16-byte accesses under the copy thread map (lasscc.layout.copy_thread_map),
-  each predicated on the copy's predicate and on its chunk lying inside the operand (rows < M or
-  N, k < K; K a multiple of 16 / e): `lass_nv.cp_async` (zero-fill on a false predicate), or `lass_nv.ld_global_v4` +
-  `lass_nv.st_shared_v4` for register-staged tiles;
+- tile copies -> accesses of w bytes (w = `align` of lass.config times the element bytes for
+  the copied operand, 16 by default) under the copy thread map (lasscc.layout.tile_copy_map),
+  each predicated on the copy's predicate and on the access lying inside the operand (rows < M or
+  N, k < K; the contiguous dimension a multiple of w / e, so an access is wholly in or out).  A
+  w-byte access starts at a multiple of w, so it stays inside one 16-byte swizzle chunk and the
+  Swizzle<3,4,3> address of its first byte is that of the whole access.  Multistage copies
+  (lasscc.layout.copy_kind): w = 16 `lass_nv.cp_async {bytes = 16}` (cp.async.cg), w = 8 or 4
+  `lass_nv.cp_async {bytes = w}` (cp.async.ca), zero-fill on a false predicate; w = 2 or 1 (no
+  cp.async exists) `lass_nv.ld_global_b` (zeros on a false predicate) + `lass_nv.st_shared_b`,
+  synchronous: the barrier that precedes every read of the slot makes them visible.
+  Register-staged tiles: `lass_nv.ld_global_v4` + `lass_nv.st_shared_v4` (w = 16) or
+  `lass_nv.ld_global_b` + `lass_nv.st_shared_b` (narrower);
 - commit / wait / barrier -> `lass_nv.cp_async_commit / cp_async_wait / bar_sync`.
 Option `swizzle=false` keeps the logical (row-major) layout: the CPU executor's bank report
 compares the two.
@@ -29,9 +37,9 @@ from dataclasses import dataclass
 from lasscc.dialects import lass_nv, lass_pipe, lass_smem, lass_warp
 from lasscc.passes._build import Builder, is_kernel, kernel_ab_type, kernel_arg, kernel_config
 from xdsl.context import Context
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
@@ -43,11 +51,18 @@ from lasscc.layout import (
     SWIZZLE_SHIFT,
     WARP_SIZE,
     copy_iterations,
+    copy_kind,
     elem_bytes,
     mn_atom_elems,
     swizzle_offset_split,
 )
 from lasscc.source import op_location
+
+# Multistage tile copies of at most this many accesses per thread are unrolled (every 16-byte copy
+# of the configs GemmConfig.validate accepts: 128x128x64 f16 on 128 threads is 8); narrower ones
+# with more become an scf.for over the iterations (ptxas would otherwise keep each access's address
+# and predicate live across the main loop and spill, e.g. 32 one-byte i8 accesses per operand).
+COPY_UNROLL_MAX = 8
 
 _LOGICAL_OPS = (
     lass_warp.LoadFragAOp,
@@ -66,7 +81,8 @@ class _Swizzler:
         self.fn, self.swizzle = fn, swizzle
         self.cfg = kernel_config(fn)
         self.threads = self.cfg.threads
-        self.staged: dict[SSAValue, list[list[SSAValue]]] = {}
+        self.access = self.cfg.access_bytes(kernel_ab_type(fn))  # bytes per copy access of A, B
+        self.staged: dict[SSAValue, tuple[int, list[list[SSAValue]]]] = {}
         self.k_ok: dict[tuple, SSAValue] = {}
         first = fn.body.block.first_op
         if isinstance(first, lass_nv.ThreadIdOp):  # lasscc-warp-mma's; reuse it
@@ -148,34 +164,38 @@ class _Swizzler:
         offset = ring.owner.offset.value.data
         return b.add(b.add(phys, b.add(b.mul(slot, rt.tile_bytes()), offset)), add_c)
 
-    def chunks(self, b: Builder, ring_t: lass_pipe.RingType):
-        """[(row, k)] of this thread's 16-byte accesses of one tile (lasscc.layout.tile_copy_map):
-        8 elements along k of a K-major tile, along row of an MN-major one."""
+    def width(self, op) -> int:
+        """Bytes per access of the operand `op` copies (lass.config `align`; 16 by default)."""
+        return self.access[0 if op.operand.data == "A" else 1]
+
+    def chunks(self, b: Builder, ring_t: lass_pipe.RingType, w: int):
+        """[(row, k)] of this thread's w-byte accesses of one tile (lasscc.layout.tile_copy_map):
+        w / e elements along k of a K-major tile, along row of an MN-major one."""
         _, rows, bk = ring_t.get_shape()
         eb = ring_t.element_type.bitwidth // 8
         mn = ring_t.is_mn_major
         lines, line_elems = (bk, rows) if mn else (rows, bk)  # the tile in its global (storage) order
-        per_row = line_elems * eb // ACCESS_BYTES
-        iters = copy_iterations(lines, line_elems, eb, self.threads)
+        per_row = line_elems * eb // w
+        iters = copy_iterations(lines, line_elems, eb, self.threads, w)
         if self.threads % per_row == 0:
             # every iteration moves a whole number of lines: one column per thread and lines
             # r0 + it * (threads / per_row), so the column bound is tested once per copy
             r0 = b.div(self.tid, per_row)
-            c = b.mul(b.rem(self.tid, per_row), ACCESS_BYTES // eb)
+            c = b.mul(b.rem(self.tid, per_row), w // eb)
             out = [(b.add(r0, it * (self.threads // per_row)), c) for it in range(iters)]
         else:
             out = []
             for it in range(iters):
                 chunk = b.add(self.tid, it * self.threads)
-                out.append((b.div(chunk, per_row), b.mul(b.rem(chunk, per_row), ACCESS_BYTES // eb)))
+                out.append((b.div(chunk, per_row), b.mul(b.rem(chunk, per_row), w // eb)))
         return [(c, line) for line, c in out] if mn else out
 
     def in_bounds(self, b: Builder, op, r, k, mn: bool) -> SSAValue:
-        """The copy's predicate and this chunk inside the operand: row < M (A) or N (B), k < K.
+        """The copy's predicate and this access inside the operand: row < M (A) or N (B), k < K.
 
-        The contiguous dimension (K, or M / N for an MN-major operand) is a multiple of 16 / element
-        bytes (lasscc.config.alignment_rules; `lasscc run` and the API check it), so a chunk is
-        wholly in or out.
+        The contiguous dimension (K, or M / N for an MN-major operand) is a multiple of the
+        operand's access width (lasscc.config.alignment_rules; `lasscc run` and the API check it),
+        so an access is wholly in or out.
         """
         limit = kernel_arg(self.fn, "M" if op.operand.data == "A" else "N")
 
@@ -186,11 +206,41 @@ class _Swizzler:
             return b.ult(b.add(op.k0, k), kernel_arg(self.fn, "K"))
 
         column, column_ok, line_ok = (r, row_ok, k_ok) if mn else (k, k_ok, row_ok)
-        line = line_ok()
         key = (op, column)
         if key not in self.k_ok:  # shared by the chunks of one copy in the same column
             self.k_ok[key] = b.and_(op.pred, column_ok())
-        return b.and_(self.k_ok[key], line)
+        return b.and_(self.k_ok[key], line_ok())
+
+    def accesses(self, b: Builder, op, ring_t: lass_pipe.RingType, w: int, emit) -> None:
+        """emit(builder, row, k) for each of this thread's w-byte accesses of a tile copy: unrolled
+        (lasscc.layout.tile_copy_map, `chunks`), or, above COPY_UNROLL_MAX accesses per thread
+        (narrow widths), as an `scf.for` over the iterations, so that the addresses and predicates
+        of dozens of accesses are not all kept live in registers across the main loop."""
+        _, rows, bk = ring_t.get_shape()
+        eb = ring_t.element_type.bitwidth // 8
+        mn = ring_t.is_mn_major
+        lines, line_elems = (bk, rows) if mn else (rows, bk)
+        iters = copy_iterations(lines, line_elems, eb, self.threads, w)
+        if iters <= COPY_UNROLL_MAX:
+            for r, k in self.chunks(b, ring_t, w):
+                emit(b, r, k)
+            return
+        per_row = line_elems * eb // w
+        body = Block(arg_types=[i32])
+        it = body.args[0]
+        it.name_hint = "copy_it"
+        bb = Builder(InsertPoint.at_end(body))
+        if self.threads % per_row == 0:  # one column per thread (as in `chunks`); its bound tested once
+            r0 = b.div(self.tid, per_row)
+            c = b.mul(b.rem(self.tid, per_row), w // eb)
+            self.in_bounds(b, op, c, c, mn)  # caches the column test outside the loop
+            line = bb.add(r0, bb.mul(it, self.threads // per_row))
+        else:
+            chunk = bb.add(self.tid, bb.mul(it, self.threads))
+            line, c = bb.div(chunk, per_row), bb.mul(bb.rem(chunk, per_row), w // eb)
+        emit(bb, *((c, line) if mn else (line, c)))
+        bb.insert(scf.YieldOp())
+        b.insert(scf.ForOp(b.c(0), b.c(iters), b.c(1), [], Region(body)))
 
     def global_offset(self, b: Builder, op, r, k, mn: bool) -> SSAValue:
         if mn:  # column-major A (leading dim M) or row-major B (leading dim N): rows contiguous
@@ -218,27 +268,44 @@ class _Swizzler:
                 old.replace_all_uses_with(new)
         elif isinstance(op, lass_pipe.CopyAsyncOp):
             mn = op.ring.type.is_mn_major
-            for r, k in self.chunks(b, op.ring.type):
-                g = self.global_offset(b, op, r, k, mn)
-                s = self.addr(b, op.ring, op.slot, r, k)
-                p = self.in_bounds(b, op, r, k, mn)
-                b.insert(lass_nv.CpAsyncOp.build(operands=[op.source, g, s, p],
-                                                 attributes={"bytes": IntegerAttr(ACCESS_BYTES, 64)}))
+            w = self.width(op)
+            kind = copy_kind(w)
+
+            def access(bb: Builder, r, k) -> None:
+                g = self.global_offset(bb, op, r, k, mn)
+                s = self.addr(bb, op.ring, op.slot, r, k)
+                p = self.in_bounds(bb, op, r, k, mn)
+                if kind == "sync":  # no cp.async of 1 or 2 bytes: load (zeros when !p) and store now
+                    v = bb.insert(lass_nv.LdGlobalBOp(op.source, g, p, w)).results
+                    bb.insert(lass_nv.StSharedBOp.build(operands=[s, list(v)], attributes={"bytes": IntegerAttr(w, 64)}))
+                else:
+                    bb.insert(lass_nv.CpAsyncOp.build(operands=[op.source, g, s, p],
+                                                      attributes={"bytes": IntegerAttr(w, 64)}))
+
+            self.accesses(b, op, op.ring.type, w, access)
         elif isinstance(op, lass_pipe.LoadRegsOp):
             rows, bk = op.result.type.get_shape()
             mn = op.result.type.is_mn_major
+            w = self.width(op)
             ring_like = lass_pipe.RingType((1, rows, bk), op.result.type.element_type, op.result.type.major.data)
             regs = []
-            for r, k in self.chunks(b, ring_like):
+            for r, k in self.chunks(b, ring_like, w):
                 g = self.global_offset(b, op, r, k, mn)
                 p = self.in_bounds(b, op, r, k, mn)
-                regs.append(list(b.insert(lass_nv.LdGlobalV4Op.build(
-                    operands=[op.source, g, p], result_types=[i32] * 4)).results))
-            self.staged[op.result] = regs
+                if w == ACCESS_BYTES:
+                    ld = lass_nv.LdGlobalV4Op.build(operands=[op.source, g, p], result_types=[i32] * 4)
+                else:
+                    ld = lass_nv.LdGlobalBOp(op.source, g, p, w)
+                regs.append(list(b.insert(ld).results))
+            self.staged[op.result] = (w, regs)
         elif isinstance(op, lass_pipe.StoreRegsOp):
-            regs = self.staged[op.value]
-            for (r, k), v in zip(self.chunks(b, op.ring.type), regs):
-                b.insert(lass_nv.StSharedV4Op.build(operands=[self.addr(b, op.ring, op.slot, r, k), *v]))
+            w, regs = self.staged[op.value]
+            for (r, k), v in zip(self.chunks(b, op.ring.type, w), regs):
+                addr = self.addr(b, op.ring, op.slot, r, k)
+                if w == ACCESS_BYTES:
+                    b.insert(lass_nv.StSharedV4Op.build(operands=[addr, *v]))
+                else:
+                    b.insert(lass_nv.StSharedBOp.build(operands=[addr, v], attributes={"bytes": IntegerAttr(w, 64)}))
         elif isinstance(op, lass_pipe.CommitOp):
             b.insert(lass_nv.CpAsyncCommitOp.build())
         elif isinstance(op, lass_pipe.WaitOp):

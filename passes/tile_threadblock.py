@@ -8,7 +8,10 @@ alike) with the accumulator (`acc`) and D types each allows:
     bf16 acc f32: D f32 or bf16
     f32  acc f32: D f32            (multiplied as tf32, mma m16n8k8; TN only)
     i8   acc i32: D i32 or f32     (s8, mma m16n8k32; TN only)
-A `config` without `instruction` gets the type's mma.sync shape.
+A `config` without `instruction` gets the type's mma.sync shape.  `align = [a, b]` (elements per
+global copy access of A and B, CUTLASS's AlignmentA/B; absent: 16 bytes) must be powers of two of
+at most 16 bytes (GemmConfig.validate); with a column-major D the kernel's A is the caller's B, so
+the kernel's `lass.config` holds them swapped.
 
 Output contract: the function becomes the kernel, with the fixed parameter list
 `(A, B, D, M: i32, N: i32, K: i32, alpha: f32, beta: f32)` and attributes `lass.config` (the
@@ -51,7 +54,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from lasscc.config import default_config
+from lasscc.config import GemmConfig, default_config
 from lasscc.diagnostics import LassError
 from lasscc.source import op_location
 
@@ -148,6 +151,8 @@ class TileThreadblockPass(ModulePass):
         user_layouts = (lass.memref_layout(a_t), lass.memref_layout(b_t))
         if swap:
             a_t, b_t, d_t = _swapped_types(a_t, b_t, d_t)
+            if cfg.align is not None:  # the access widths follow their operands into the kernel's order
+                cfg = GemmConfig(**{**cfg.__dict__, "align": cfg.align[::-1]})
         elem = a_t.get_element_type()
         acc_t = lass_tb.AccType((bm, bn), g.acc_type)
 

@@ -2,7 +2,12 @@
 checked against a float64 reference on the GPU, then one 4096^3 timing per element type beside
 cuBLAS (torch) in the same process.  Prints one line per case and two tables last.
 
-    python3 scripts/gpu_matrix.py [--quick] [--arch sm_90a]
+SHAPES are rounded up to the 16-byte access rule (full-width copies); NARROW_SHAPES are run as
+they are, each with the widest access widths (`align`, lasscc.config.widest_align) its sizes
+allow: 1- and 2-byte synchronous copies, 4- and 8-byte cp.async.ca (K = 333, K = 7, 1x7x3 ...).
+The timing table adds the odd-K shape 4097x1000x333 (f16 TN, 2-byte accesses) beside cuBLAS.
+
+    python3 scripts/gpu_matrix.py [--quick] [--narrow-only] [--arch sm_90a]
 
 Kernels are compiled in parallel worker processes (pure CPU), then run one after another.
 """
@@ -29,6 +34,9 @@ DTYPES = [
 ]
 ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}
 SHAPES = [(4097, 1000, 336), (33, 129, 40), (127, 255, 1024), (1, 7, 64), (1000, 1, 200)]
+# run unrounded, with the widest access widths they allow (any M, N, K >= 1)
+NARROW_SHAPES = [(4097, 1000, 333), (33, 17, 333), (129, 65, 7), (1, 7, 3), (255, 257, 8), (1000, 6, 12),
+                 (66, 34, 1026)]
 
 
 def configs(ab: str) -> list[tuple[str, str]]:
@@ -43,8 +51,10 @@ def memref(t: str, layout: str) -> str:
     return f"memref<?x?x{t}>" if layout == "row" else f"memref<?x?x{t}, strided<[1, ?]>>"
 
 
-def mlir(ab: str, d: str, acc: str | None, layouts, cfg: str) -> str:
+def mlir(ab: str, d: str, acc: str | None, layouts, cfg: str, align=None) -> str:
     ta, tb, td = memref(ab, layouts[0]), memref(ab, layouts[1]), memref(d, layouts[2])
+    if align is not None:
+        cfg = f"{cfg}, align = [{align[0]}, {align[1]}]"
     acc_text = f" acc = {acc}," if acc else ""
     return (f"func.func @gemm(%a: {ta}, %b: {tb}, %d: {td}) {{\n"
             f"  lass.gemm {{alpha = 1.0 : f32, beta = 0.5 : f32,{acc_text} config = {{{cfg}}}}}\n"
@@ -109,29 +119,39 @@ def main() -> int:
     p.add_argument("--quick", action="store_true", help="two shapes, default config only")
     p.add_argument("--arch", default="sm_80")
     p.add_argument("--bench-size", type=int, default=4096)
+    p.add_argument("--narrow-only", action="store_true", help="only NARROW_SHAPES (narrow access widths)")
     args = p.parse_args()
+    from lasscc.config import widest_align
     from lasscc.runtime.gemm_runner import _torch_cuda, run_gemm
 
     _torch_cuda()  # torch first: one primary context for both (gemm_runner._torch_cuda)
-    cases = []
+    shapes = [] if args.narrow_only else (SHAPES[:2] if args.quick else SHAPES)
+    narrow = NARROW_SHAPES[:3] if args.quick else NARROW_SHAPES
+    cases = []  # one kernel per (type, layouts, config, access widths) with the shapes it runs
     for name, ab, d, acc, layouts_list in DTYPES:
         cfgs = configs(ab)[:1] if args.quick else configs(ab)
         for layouts, (cname, cfg) in itertools.product(layouts_list, cfgs):
-            cases.append((name, ab, layouts, cname, mlir(ab, d, acc, layouts, cfg)))
+            if shapes:
+                cases.append((name, ab, layouts, cname, mlir(ab, d, acc, layouts, cfg),
+                              [fit(sh, ab, layouts) for sh in shapes]))
+            by_align: dict = {}
+            for sh in narrow:
+                by_align.setdefault(widest_align(*sh, layouts[0], layouts[1], ab), []).append(sh)
+            for align, shs in by_align.items():
+                cases.append((name, ab, layouts, f"{cname} align {align[0]},{align[1]}",
+                              mlir(ab, d, acc, layouts, cfg, align), shs))
     t0 = time.time()
     with ProcessPoolExecutor(max_workers=os.cpu_count()) as pool:
         compiled = list(pool.map(compile_case, [(c[4], args.arch) for c in cases]))
     print(f"compiled {len(cases)} kernels in {time.time() - t0:.0f} s", flush=True)
 
     rows, worst = [], {}
-    shapes = SHAPES[:2] if args.quick else SHAPES
-    for (name, ab, layouts, cname, _), (ptx, spec) in zip(cases, compiled):
-        for shape in shapes:
-            m, n, k = fit(shape, ab, layouts)
+    for (name, ab, layouts, cname, _, case_shapes), (ptx, spec) in zip(cases, compiled):
+        for m, n, k in case_shapes:
             r = run_gemm(ptx, spec, m, n, k, alpha=1.0, beta=0.5, check=True, cublas=False, seed=m * 7 + n)
             ok = "PASS" if r["ok"] else "FAIL"
             rows.append((name, f"A {layouts[0]}, B {layouts[1]}, D {layouts[2]}", m, n, k, cname, r["rel_err"], ok))
-            print(f"{name:7s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {m:5d} {n:5d} {k:5d} {cname:17s} "
+            print(f"{name:7s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {m:5d} {n:5d} {k:5d} {cname:29s} "
                   f"rel_err {r['rel_err']:.2e} (tol {r['tol']:.0e}) {ok}", flush=True)
             key = (name, cname)
             worst[key] = max(worst.get(key, 0.0), r["rel_err"])
@@ -155,6 +175,15 @@ def main() -> int:
         ref = r.get("cublas_tflops") or cublas_tflops(ab, size)
         ratio = r["tflops"] / ref if ref else float("nan")
         print(f"| {name} | {r['rel_err']:.1e} | {r['tflops']:.1f} | {ref:.1f} | {ratio:.2f} |", flush=True)
+    m, n, k = 4097, 1000, 333  # odd K: 2-byte copies of A and B (align = [1, 1])
+    align = widest_align(m, n, k)
+    ptx, spec = compile_case((mlir("f16", "f32", None, ("row", "col", "row"), configs("f16")[0][1], align)
+                              .replace("beta = 0.5", "beta = 0.0"), args.arch))
+    r = run_gemm(ptx, spec, m, n, k, check=True, bench=True, iters=30)
+    ref = r.get("cublas_tflops")
+    print(f"\n{m}x{n}x{k} f16 TN, align = [{align[0]}, {align[1]}]: rel. error {r['rel_err']:.1e}, "
+          f"{r['tflops']:.1f} TFLOP/s" + (f", torch (cuBLAS) {ref:.1f}, ratio {r['tflops'] / ref:.2f}" if ref else ""),
+          flush=True)
     return 1 if fails else 0
 
 

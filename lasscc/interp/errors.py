@@ -29,7 +29,8 @@ class OutOfBoundsError(InterpError):
 
 
 class MisalignedAccessError(InterpError):
-    """A shared-memory access that is not aligned to its width (ldmatrix rows, 16-byte copies)."""
+    """A shared- or global-memory access that is not aligned to its width (ldmatrix rows, copies of
+    4, 8 or 16 bytes, vector loads and stores of D)."""
 
 
 class UninitializedReadError(InterpError):

@@ -132,6 +132,9 @@ class Program:
         a_type = func.attributes.get("lass.a_type")
         # bytes per A/B element: the SMEM size is stages * (BM + BN) * BK * this
         self.elem_bytes = {"i8": 1, "f32": 4}.get(getattr(a_type, "data", "f16"), 2)
+        # bytes per tile-copy access of the kernel's A and B (lass.config `align`; 16 by default)
+        self.access_bytes = (self.config.access_bytes(getattr(a_type, "data", "f16")) if self.config is not None
+                             else (16, 16))
         self._compiled: dict = {}
         self._lines: list | None = None
         for op in self.ops:  # fail before running anything
@@ -185,6 +188,8 @@ def _read_config(func: FuncOp) -> GemmConfig:
     for key in ("stages", "raster"):
         if key in attr.data:
             vals[key] = int(attr.data[key].value.data)
+    if "align" in attr.data:  # elements per copy access of A and B (lasscc-swizzle-smem)
+        vals["align"] = tuple(_int_list(attr.data["align"]))
     cfg = GemmConfig(**{**defaults.__dict__, **vals})
     return cfg
 

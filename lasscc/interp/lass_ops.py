@@ -55,7 +55,7 @@ from lasscc.dialects._common import int_list
 from lasscc.dialects.lass import memref_layout
 from lasscc.interp import mma_math as MM
 from lasscc.interp.bf16 import BF16, as_f32, store_as
-from lasscc.interp.errors import InterpError, OutOfBoundsError, UnsupportedError
+from lasscc.interp.errors import InterpError, MisalignedAccessError, OutOfBoundsError, UnsupportedError
 from lasscc.interp.executor import Executor, handler
 from lasscc.interp.values import (
     GlobalBuffer,
@@ -126,8 +126,20 @@ def _record_banks(ex: Executor, opid: int, actors, addrs, access_bytes: int, gro
     ex.banks.record(opid, table, access_bytes, group)
 
 
-def _gmem_check(ex: Executor, op, buf: GlobalBuffer, idx, lanes, what: str):
-    """idx [n, w] element indices of lanes [n]: raise OutOfBoundsError outside the flat buffer."""
+def _gmem_check(ex: Executor, op, buf: GlobalBuffer, idx, lanes, what: str, nbytes: int = 0):
+    """idx [n, w] element indices of lanes [n]: raise OutOfBoundsError outside the flat buffer and,
+    with `nbytes` (the width of each row's one access), MisalignedAccessError where the access does
+    not start at a multiple of nbytes (the kernel arguments are at least 16-byte aligned, as
+    cudaMalloc's are; a batch view's offset counts)."""
+    if nbytes > buf.dtype.itemsize and len(idx):
+        per = nbytes // buf.dtype.itemsize
+        bad = (idx[:, 0] + buf.offset) % per != 0
+        if bad.any():
+            j = int(np.argmax(bad))
+            raise MisalignedAccessError(
+                f"{ex.where(op)}: {ex.actor(int(lanes[j]))} {what} {nbytes} bytes at element {int(idx[j, 0])} of "
+                f"{buf.where}, which is not {nbytes}-byte aligned (M={ex.launch.m}, N={ex.launch.n}, K={ex.launch.k})"
+            )
     bad = (idx < 0) | (idx >= buf.array.size)
     if bad.any():
         row = int(np.argmax(bad.any(axis=1)))
@@ -290,15 +302,27 @@ def _type_name(dtype) -> str:
         np.dtype(dtype).name, np.dtype(dtype).name)
 
 
-def _tile_map(ex: Executor, lanes, rows: int, bk: int, esize: int, major: str = Lay.K_MAJOR):
-    """Who moves which 16-byte chunk of a rows x bk tile (layout.tile_copy_map)."""
+def _bank_group(nbytes: int) -> int:
+    """Lanes served together by one 128-byte wavefront for accesses of `nbytes` (8 for 16 bytes, 16
+    for 8, the whole warp for 4 bytes and less)."""
+    return min(Lay.WARP_SIZE, Lay.SMEM_WAVEFRONT_BYTES // nbytes)
+
+
+def _copy_width(ex: Executor, operand: str) -> int:
+    """Bytes per copy access of the kernel's operand "A" or "B" (lass.config `align`)."""
+    return ex.prog.access_bytes[0 if operand == "A" else 1]
+
+
+def _tile_map(ex: Executor, lanes, rows: int, bk: int, esize: int, major: str = Lay.K_MAJOR,
+              nbytes: int = Lay.ACCESS_BYTES):
+    """Who moves which `nbytes` access of a rows x bk tile (layout.tile_copy_map)."""
     T = ex.threads
     lane_of, thread, actor = ex.actors_for(lanes)
-    iters = Lay.copy_iterations(rows, bk, esize, T)
-    total = rows * bk * esize // Lay.ACCESS_BYTES
+    iters = Lay.copy_iterations(rows, bk, esize, T, nbytes)
+    total = rows * bk * esize // nbytes
     it = np.arange(iters, dtype=np.int64)
     chunk = it[None, :] * T + thread[:, None]
-    r, kk = Lay.tile_copy_map(thread[:, None], it[None, :], T, rows, bk, esize, major)
+    r, kk = Lay.tile_copy_map(thread[:, None], it[None, :], T, rows, bk, esize, major, nbytes)
     valid = chunk < total
     return lane_of, thread, actor, np.asarray(r, np.int64), np.asarray(kk, np.int64), valid
 
@@ -314,8 +338,8 @@ def _slot_base(ex: Executor, op, ring: RingInfo, slot, who):
     return ring.offset + slot * ring.tile_bytes
 
 
-def _gather_chunks(ex, op, src, ring, lane_of, r, kk, valid, row0, k0, pred):
-    epc = Lay.ACCESS_BYTES // ring.esize
+def _gather_chunks(ex, op, src, ring, lane_of, r, kk, valid, row0, k0, pred, nbytes: int = Lay.ACCESS_BYTES):
+    epc = nbytes // ring.esize
     along = np.arange(epc)  # a chunk's elements run along k (K-major) or along rows (MN-major)
     mn = ring.major == Lay.MN_MAJOR
     gr = ex.at(row0, lane_of)[:, None, None] + r[:, :, None] + (along if mn else 0)
@@ -348,17 +372,18 @@ def _copy_async(ex: Executor, op, vals):
     _check_elem(ex, op, src, ring)
     opid = _opid(ex, op)
     lanes = ex.active_lanes()
-    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, ring.rows, ring.bk, ring.esize, ring.major)
+    w = _copy_width(ex, op.operand.data)
+    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, ring.rows, ring.bk, ring.esize, ring.major, w)
     base = _slot_base(ex, op, ring, ex.at(slot, lane_of), actor)
-    data = _gather_chunks(ex, op, src, ring, lane_of, r, kk, valid, row0, k0, pred)
+    data = _gather_chunks(ex, op, src, ring, lane_of, r, kk, valid, row0, k0, pred, w)
     dst = _chunk_dst(ring, base, r, kk)
     act_v = np.broadcast_to(actor[:, None], dst.shape)[valid]
     dst_v = dst[valid]
-    idx = ex.smem.flat_index(opid, act_v, dst_v, 16, align=16, what="copy_async write")
-    ex.smem.issue_async(opid, act_v, idx, np.ascontiguousarray(data[valid]).view(np.uint8).reshape(-1, 16))
+    idx = ex.smem.flat_index(opid, act_v, dst_v, w, align=w, what="copy_async write")
+    ex.smem.issue_async(opid, act_v, idx, np.ascontiguousarray(data[valid]).view(np.uint8).reshape(-1, w))
     if ex.banks is not None:
         it = np.broadcast_to(np.arange(dst.shape[1])[None, :], dst.shape)[valid]
-        _record_banks(ex, opid, act_v, dst_v, 16, 8, key=it)
+        _record_banks(ex, opid, act_v, dst_v, w, _bank_group(w), key=it)
     return []
 
 
@@ -369,8 +394,9 @@ def _load_regs(ex: Executor, op, vals):
     rows, bk = op.result.type.get_shape()
     ring = RingInfo(0, 1, rows, bk, src.dtype.itemsize, -1, major=op.result.type.major.data)  # geometry only
     lanes = ex.active_lanes()
-    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, rows, bk, ring.esize, ring.major)
-    data = _gather_chunks(ex, op, src, ring, lane_of, r, kk, valid, row0, k0, pred)
+    w = _copy_width(ex, op.operand.data)
+    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, rows, bk, ring.esize, ring.major, w)
+    data = _gather_chunks(ex, op, src, ring, lane_of, r, kk, valid, row0, k0, pred, w)
     per = 1 if ex.prog.simt else ex.threads
     staged = np.zeros((ex.L, per, data.shape[1], data.shape[2]), src.dtype)
     staged[lane_of, thread % per] = data
@@ -382,7 +408,8 @@ def _store_regs(ex: Executor, op, vals):
     staged, ring, slot = vals
     opid = _opid(ex, op)
     lanes = ex.active_lanes()
-    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, ring.rows, ring.bk, ring.esize, ring.major)
+    w = staged.shape[3] * ring.esize  # the staged tile's accesses (load_regs: the operand's width)
+    lane_of, thread, actor, r, kk, valid = _tile_map(ex, lanes, ring.rows, ring.bk, ring.esize, ring.major, w)
     per = staged.shape[1]
     if staged.shape[2] != r.shape[1]:
         raise InterpError(f"{ex.where(op)}: the staged tile does not match the ring's tile shape")
@@ -392,11 +419,11 @@ def _store_regs(ex: Executor, op, vals):
     dst = _chunk_dst(ring, base, r, kk)
     act_v = np.broadcast_to(actor[:, None], dst.shape)[valid]
     dst_v = dst[valid]
-    idx = ex.smem.flat_index(opid, act_v, dst_v, 16, align=16, what="store_regs write")
-    ex.smem.write(opid, act_v, idx, np.ascontiguousarray(data[valid]).view(np.uint8).reshape(-1, 16))
+    idx = ex.smem.flat_index(opid, act_v, dst_v, w, align=w, what="store_regs write")
+    ex.smem.write(opid, act_v, idx, np.ascontiguousarray(data[valid]).view(np.uint8).reshape(-1, w))
     if ex.banks is not None:
         it = np.broadcast_to(np.arange(dst.shape[1])[None, :], dst.shape)[valid]
-        _record_banks(ex, opid, act_v, dst_v, 16, 8, key=it)
+        _record_banks(ex, opid, act_v, dst_v, w, _bank_group(w), key=it)
     return []
 
 
@@ -712,7 +739,7 @@ def _ld_global(ex: Executor, op, vals):
     idx = ex.at(vals[1], lanes).astype(np.int64)[:, None] + np.arange(cnt)
     data = np.zeros((len(lanes), cnt), src.dtype)
     if p.any():
-        _gmem_check(ex, op, src, idx[p], lanes[p], "loads")
+        _gmem_check(ex, op, src, idx[p], lanes[p], "loads", cnt * src.dtype.itemsize if cnt > 1 else 0)
         data[p] = src.array[idx[p]]
     return _scatter_regs(ex, lanes, data, src.dtype)
 
@@ -727,45 +754,63 @@ def _st_global(ex: Executor, op, vals):
     if not p.any():
         return []
     idx = ex.at(vals[1], lanes).astype(np.int64)[:, None] + np.arange(len(values))
-    _gmem_check(ex, op, dest, idx[p], lanes[p], "stores")
+    _gmem_check(ex, op, dest, idx[p], lanes[p], "stores", len(values) * dest.dtype.itemsize if len(values) > 1 else 0)
     data = store_as(np.stack([ex.at(v, lanes) for v in values], axis=1), dest.dtype)
     dest.array[idx[p].reshape(-1)] = data[p].reshape(-1)
     return []
 
 
-def _load16(ex: Executor, op, src: GlobalBuffer, off, pred, lanes, what: str):
-    """[n, 16] uint8: 16 bytes of src at element offset off per lane, zeros where !pred."""
-    epc = Lay.ACCESS_BYTES // src.dtype.itemsize
+def _load_bytes(ex: Executor, op, src: GlobalBuffer, off, pred, lanes, nbytes: int, what: str):
+    """[n, nbytes] uint8: nbytes of src at element offset off per lane (nbytes-aligned), zeros where !pred."""
+    esize = src.dtype.itemsize
+    if nbytes % esize:
+        raise UnsupportedError(f"{ex.where(op)}: a {nbytes}-byte access of {esize}-byte elements of {src.role}")
+    epc = nbytes // esize
     p = np.asarray(ex.at(pred, lanes), bool)
     idx = ex.at(off, lanes).astype(np.int64)[:, None] + np.arange(epc)
     data = np.zeros((len(lanes), epc), src.dtype)
     if p.any():
-        _gmem_check(ex, op, src, idx[p], lanes[p], what)
+        _gmem_check(ex, op, src, idx[p], lanes[p], what, nbytes)
         data[p] = src.array[idx[p]]
-    return data.view(np.uint8).reshape(len(lanes), 16)
+    return data.view(np.uint8).reshape(len(lanes), nbytes)
 
 
 @handler("lass_nv.ld_global_v4")
 def _ld_global_v4(ex: Executor, op, vals):
     src = _buffer(ex, op, vals[0], None, "the source")
     lanes = ex.active_lanes()
-    raw = _load16(ex, op, src, vals[1], vals[2], lanes, "loads (ld.global.v4)")
+    raw = _load_bytes(ex, op, src, vals[1], vals[2], lanes, 16, "loads (ld.global.v4)")
     regs = i32_from_bytes(raw.reshape(-1, 4, 4))
+    return _scatter_regs(ex, lanes, regs, np.int64)
+
+
+@handler("lass_nv.ld_global_b")
+def _ld_global_b(ex: Executor, op, vals):
+    """w = 1, 2, 4 or 8 bytes into max(1, w/4) registers; 1 and 2 bytes zero-extended; zeros when !pred."""
+    src = _buffer(ex, op, vals[0], None, "the source")
+    w = int(op.bytes.value.data)
+    lanes = ex.active_lanes()
+    raw = _load_bytes(ex, op, src, vals[1], vals[2], lanes, w, f"loads ({w}-byte ld.global)")
+    if w < 4:
+        raw = np.concatenate([raw, np.zeros((len(lanes), 4 - w), np.uint8)], axis=1)
+    regs = i32_from_bytes(raw.reshape(len(lanes), -1, 4))
     return _scatter_regs(ex, lanes, regs, np.int64)
 
 
 @handler("lass_nv.cp_async")
 def _cp_async(ex: Executor, op, vals):
+    """cp.async of w = 4, 8 or 16 bytes (w-byte aligned at both ends), zero-filled when !pred."""
     src = _buffer(ex, op, vals[0], None, "the source")
-    if int(op.bytes.value.data) != 16:
-        raise UnsupportedError(f"{ex.where(op)}: only 16-byte cp.async is supported")
+    w = int(op.bytes.value.data)
+    if w not in Lay.CP_ASYNC_CA_BYTES:
+        raise UnsupportedError(f"{ex.where(op)}: expected a cp.async of 4, 8 or 16 bytes, got {w}")
     opid = _opid(ex, op)
     lanes = ex.active_lanes()
-    raw = _load16(ex, op, src, vals[1], vals[3], lanes, "copies (cp.async) from")
+    raw = _load_bytes(ex, op, src, vals[1], vals[3], lanes, w, "copies (cp.async) from")
     dst = ex.at(vals[2], lanes).astype(np.int64)
-    idx = ex.smem.flat_index(opid, lanes, dst, 16, align=16, what="cp.async write")
+    idx = ex.smem.flat_index(opid, lanes, dst, w, align=w, what="cp.async write")
     ex.smem.issue_async(opid, lanes, idx, raw)
-    _record_banks(ex, opid, lanes, dst, 16, 8)
+    _record_banks(ex, opid, lanes, dst, w, _bank_group(w))
     return []
 
 
@@ -778,4 +823,18 @@ def _st_shared_v4(ex: Executor, op, vals):
     data = bytes_from_i32(np.stack([ex.at(v, lanes) for v in vals[1:5]], axis=1)).reshape(-1, 16)
     ex.smem.write(opid, lanes, idx, data)
     _record_banks(ex, opid, lanes, addr, 16, 8)
+    return []
+
+
+@handler("lass_nv.st_shared_b")
+def _st_shared_b(ex: Executor, op, vals):
+    """w = 1, 2, 4 or 8 bytes (the low bytes of the registers), w-byte aligned."""
+    opid = _opid(ex, op)
+    w = int(op.bytes.value.data)
+    lanes = ex.active_lanes()
+    addr = ex.at(vals[0], lanes).astype(np.int64)
+    idx = ex.smem.flat_index(opid, lanes, addr, w, align=w, what=f"{w}-byte st.shared write")
+    data = bytes_from_i32(np.stack([ex.at(v, lanes) for v in vals[1:]], axis=1)).reshape(len(lanes), -1)[:, :w]
+    ex.smem.write(opid, lanes, idx, np.ascontiguousarray(data))
+    _record_banks(ex, opid, lanes, addr, w, _bank_group(w))
     return []

@@ -287,12 +287,13 @@ def test_bad_input_is_a_located_error(case, tmp_path):
 
 
 def test_k_alignment_rule_per_type(tmp_path):
-    """`lasscc run` checks K % (16 / element bytes) before anything else (lasscc.cli.k_align)."""
+    """With 16-byte accesses (--align of the full width) `lasscc run` checks K % (16 / element bytes)
+    before anything else (lasscc.cli.k_align); without --align it narrows the accesses instead."""
     from lasscc.cli import k_align
 
     assert (k_align("f16"), k_align("bf16"), k_align("f32"), k_align("i8")) == (8, 8, 4, 16)
     src = tmp_path / "t.mlir"
     src.write_text(gemm_text("int8", "small-s2"))
     proc = subprocess.run([sys.executable, "-m", "lasscc.cli", "run", str(src), "--target", "cpu", "--m", "8",
-                           "--n", "8", "--k", "24"], capture_output=True, text=True)
+                           "--n", "8", "--k", "24", "--align", "16,16"], capture_output=True, text=True)
     assert proc.returncode == 2 and "option --k: expected a multiple of 16" in proc.stderr, proc.stderr

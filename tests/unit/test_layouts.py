@@ -137,23 +137,27 @@ def _cli(*args, cwd=None):
 
 
 def test_run_rejects_a_misaligned_leading_dimension(tmp_path):
+    """With explicit 16-byte accesses (--align 8,8) N = 63 of a row-major B is an error; without
+    --align, `lasscc run` narrows B's accesses to what N allows (tests/unit/test_align.py)."""
     f = tmp_path / "nn.mlir"
     f.write_text(gemm_src("col", "row", "row", "f16", "tb64-s2"))
-    p = _cli("run", str(f), "--target", "cpu", "--m", "64", "--n", "63", "--k", "33")
+    p = _cli("run", str(f), "--target", "cpu", "--align", "8,8", "--m", "64", "--n", "63", "--k", "33")
     assert p.returncode == 2 and "Traceback" not in p.stderr
-    assert p.stderr.strip() == ("lasscc: option --n: expected a multiple of 8 (a row-major B is read along N in "
-                                "16-byte accesses), got 63") or p.stderr.strip().endswith(
-        "option --n: expected a multiple of 8 (a row-major B is read along N in 16-byte accesses), got 63")
+    assert p.stderr.strip().startswith(
+        "option --n: expected a multiple of 8 (a row-major B is read along N in 16-byte accesses), got 63; "), p.stderr
+    p = _cli("run", str(f), "--target", "cpu", "--m", "64", "--n", "63", "--k", "33")
+    assert p.returncode == 0 and "PASS" in p.stdout, p.stderr
+    assert "align = [8, 1]" in p.stderr
     p = _cli("run", str(f), "--target", "cpu", "--m", "64", "--n", "64", "--k", "33")
     assert p.returncode == 0, p.stderr
-    assert "PASS" in p.stdout
+    assert "PASS" in p.stdout and "note" not in p.stderr
 
 
 def test_api_checks_the_layout_rule_and_feeds_the_layouts():
     import lasscc
     from lasscc.api import LaunchError
 
-    k = lasscc.compile(gemm_src("col", "row", "col", "f16", "tb64-s2"))
+    k = lasscc.compile(gemm_src("col", "row", "col", "f16", "tb64-s2"), align=(8, 8))
     assert (k.spec.a_layout, k.spec.b_layout, k.spec.d_layout) == ("col", "row", "col")
     rng = np.random.default_rng(0)
     a = rng.uniform(-1, 1, (24, 33)).astype(np.float16)  # the user's M x K and K x N views

@@ -63,7 +63,8 @@ def test_compile_uses_tuned_config_only_without_config(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("args,expect", [
     (["bench", "examples/gemm.mlir", "--sizes", "10x"], "option --sizes: expected sizes like 4096"),
-    (["bench", "examples/gemm.mlir", "--sizes", "64x64x12"], "option --sizes: expected K a multiple of 8"),
+    (["bench", "examples/gemm.mlir", "--align", "8,8", "--sizes", "64x64x12"],
+     "option --sizes: expected K a multiple of 8"),
     (["tune", "examples/gemm.mlir", "--stages", "3"], "lasscc tune chooses the config itself"),
 ])
 def test_cli_errors(args, expect):

@@ -4,19 +4,19 @@
 
 // ---- lass_nv.cp_async ----
 
-func.func @cp_async_8_bytes(%A: memref<?x?xf16>, %off: i32, %dst: i32, %p: i1) {
-  lass_nv.cp_async %A[%off], %dst, %p {bytes = 8 : i64} : memref<?x?xf16>
+func.func @cp_async_2_bytes(%A: memref<?x?xf16>, %off: i32, %dst: i32, %p: i1) {
+  lass_nv.cp_async %A[%off], %dst, %p {bytes = 2 : i64} : memref<?x?xf16>
   func.return
 }
-// CHECK: Operation does not verify: expected bytes = 16 (cp.async.cg), got 8
+// CHECK: Operation does not verify: expected bytes = 4, 8 (cp.async.ca) or 16 (cp.async.cg), got 2
 
 // -----
 
-func.func @cp_async_4_bytes(%A: memref<?x?xf16>, %off: i32, %dst: i32, %p: i1) {
-  lass_nv.cp_async %A[%off], %dst, %p {bytes = 4 : i64} : memref<?x?xf16>
+func.func @cp_async_32_bytes(%A: memref<?x?xf16>, %off: i32, %dst: i32, %p: i1) {
+  lass_nv.cp_async %A[%off], %dst, %p {bytes = 32 : i64} : memref<?x?xf16>
   func.return
 }
-// CHECK: Operation does not verify: expected bytes = 16 (cp.async.cg), got 4
+// CHECK: Operation does not verify: expected bytes = 4, 8 (cp.async.ca) or 16 (cp.async.cg), got 32
 
 // -----
 
@@ -190,6 +190,56 @@ func.func @st_global_pred_f32(%D: memref<?x?xf32>, %off: i32, %v: f32) {
   func.return
 }
 // CHECK: Operation does not verify: operand 'pred' at position 2 does not verify:
+
+// -----
+
+// ---- lass_nv.ld_global_b / st_shared_b (narrow accesses) ----
+
+func.func @ld_global_b_16_bytes(%A: memref<?x?xf16>, %off: i32, %p: i1) {
+  %r:4 = lass_nv.ld_global_b %A[%off], %p {bytes = 16 : i64} : memref<?x?xf16> -> i32, i32, i32, i32
+  func.return
+}
+// CHECK: Operation does not verify: expected bytes = 1, 2, 4 or 8, got 16
+
+// -----
+
+func.func @ld_global_b_8_bytes_one_register(%A: memref<?x?xf16>, %off: i32, %p: i1) {
+  %r = lass_nv.ld_global_b %A[%off], %p {bytes = 8 : i64} : memref<?x?xf16> -> i32
+  func.return
+}
+// CHECK: Operation does not verify: expected 2 i32 result(s) for 8 bytes, got 1
+
+// -----
+
+func.func @ld_global_b_result_f32(%A: memref<?x?xf16>, %off: i32, %p: i1) {
+  %r = lass_nv.ld_global_b %A[%off], %p {bytes = 2 : i64} : memref<?x?xf16> -> f32
+  func.return
+}
+// CHECK: Expected attribute i32 but got f32
+
+// -----
+
+func.func @st_shared_b_3_bytes(%addr: i32, %v: i32) {
+  lass_nv.st_shared_b %addr, %v {bytes = 3 : i64} : i32
+  func.return
+}
+// CHECK: Operation does not verify: expected bytes = 1, 2, 4 or 8, got 3
+
+// -----
+
+func.func @st_shared_b_2_bytes_two_registers(%addr: i32, %v: i32) {
+  lass_nv.st_shared_b %addr, %v, %v {bytes = 2 : i64} : i32, i32
+  func.return
+}
+// CHECK: Operation does not verify: expected 1 i32 value(s) for 2 bytes, got 2
+
+// -----
+
+func.func @st_shared_b_missing_bytes(%addr: i32, %v: i32) {
+  lass_nv.st_shared_b %addr, %v : i32
+  func.return
+}
+// CHECK: Operation does not verify: attribute 'bytes' expected in operation 'lass_nv.st_shared_b'
 
 // -----
 

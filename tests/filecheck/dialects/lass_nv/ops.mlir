@@ -37,6 +37,26 @@ func.func @async_copy(%A: memref<?x?xf16>, %off: i32, %dst: i32, %pred: i1) {
   func.return
 }
 
+// Narrow tile-copy accesses (lasscc-swizzle-smem with `align`): cp.async.ca of 8 and 4 bytes, and
+// the synchronous ld.global + st.shared of 2 bytes (no cp.async exists) and of 8 bytes.
+// CHECK-LABEL: func.func @narrow_copies(
+// CHECK-NEXT:    lass_nv.cp_async %A[%off], %dst, %pred {bytes = 8 : i64} : memref<?x?xf16>
+// CHECK-NEXT:    lass_nv.cp_async %A[%off], %dst, %pred {bytes = 4 : i64} : memref<?x?xf16>
+// CHECK-NEXT:    %h = lass_nv.ld_global_b %A[%off], %pred {bytes = 2 : i64} : memref<?x?xf16> -> i32
+// CHECK-NEXT:    lass_nv.st_shared_b %dst, %h {bytes = 2 : i64} : i32
+// CHECK-NEXT:    %q0, %q1 = lass_nv.ld_global_b %A[%off], %pred {bytes = 8 : i64} : memref<?x?xf16> -> i32, i32
+// CHECK-NEXT:    lass_nv.st_shared_b %dst, %q0, %q1 {bytes = 8 : i64} : i32, i32
+// CHECK-NEXT:    func.return
+func.func @narrow_copies(%A: memref<?x?xf16>, %off: i32, %dst: i32, %pred: i1) {
+  lass_nv.cp_async %A[%off], %dst, %pred {bytes = 8 : i64} : memref<?x?xf16>
+  lass_nv.cp_async %A[%off], %dst, %pred {bytes = 4 : i64} : memref<?x?xf16>
+  %h = lass_nv.ld_global_b %A[%off], %pred {bytes = 2 : i64} : memref<?x?xf16> -> i32
+  lass_nv.st_shared_b %dst, %h {bytes = 2 : i64} : i32
+  %q0, %q1 = lass_nv.ld_global_b %A[%off], %pred {bytes = 8 : i64} : memref<?x?xf16> -> i32, i32
+  lass_nv.st_shared_b %dst, %q0, %q1 {bytes = 8 : i64} : i32, i32
+  func.return
+}
+
 // CHECK-LABEL: func.func @warp_mma(
 // CHECK-NEXT:    %a0, %a1, %a2, %a3 = lass_nv.ldmatrix_x4 %addr_a
 // CHECK-NEXT:    %b0, %b1, %b2, %b3 = lass_nv.ldmatrix_x4 %addr_b
