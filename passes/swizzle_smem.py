@@ -42,9 +42,13 @@ from lasscc.layout import (
     SWIZZLE_BITS,
     SWIZZLE_SHIFT,
     WARP_SIZE,
+    S8_MN_PRMT_HI,
+    S8_MN_PRMT_LO,
+    S8_MN_PRMT_SWAP,
     copy_iterations,
     elem_bytes,
     mn_atom_elems,
+    mn_swizzle_params,
     swizzle_offset_split,
 )
 from lasscc.source import op_location
@@ -94,6 +98,22 @@ class _Swizzler:
                      (self.at_row, "ldst_a_row"), (self.at_k, "ldst_a_k"), (self.bt_row, "ldst_b_n"),
                      (self.bt_k, "ldst_b_k")):
             v.name_hint = n
+        # interleaved fragments of MN-major tiles (lasscc.layout, "fragments of MN-major tf32 and
+        # s8 tiles"); unused ones are removed like the others
+        # tf32: ld.shared.v2 of rows 2g, 2g+1 at k-line t (tf32_mn_lane_src)
+        self.tf_row = b.mul(b.shr(lane, 2), 2)
+        self.tf_k = b.and_(lane, 3)
+        # s8: ldmatrix.x4.trans k-line of the lane (s8_mn_trans_lane_src), prmt selectors
+        # (s8_mn_prmt_selectors)
+        swap = b.and_(b.shr(lane, 1), 1)
+        self.s8_k = b.add(b.add(b.mul(b.shr(lane, 4), 16), b.mul(b.and_(b.shr(lane, 1), 3), 4)), b.and_(lane, 1))
+        self.s8_k = b.add(self.s8_k, b.mul(b.v(arith.XOrIOp(b.and_(b.shr(lane, 3), 1), b.and_(b.shr(lane, 2), 1))), 2))
+        swap_sel = b.mul(swap, S8_MN_PRMT_SWAP)
+        self.s8_lo = b.v(arith.XOrIOp(b.c(S8_MN_PRMT_LO), swap_sel))
+        self.s8_hi = b.v(arith.XOrIOp(b.c(S8_MN_PRMT_HI), swap_sel))
+        for v, n in ((self.tf_row, "lds_tf32_row"), (self.tf_k, "lds_tf32_k"), (self.s8_k, "ldst_s8_k"),
+                     (self.s8_lo, "prmt_lo"), (self.s8_hi, "prmt_hi")):
+            v.name_hint = n
 
     def addr(self, b: Builder, ring: SSAValue, slot: SSAValue, row: SSAValue, k: SSAValue,
              lane_k_bytes_max: int | None = None) -> SSAValue:
@@ -113,7 +133,9 @@ class _Swizzler:
                 f"{op_location(self.fn)}: error: expected rings made by lass_pipe.ring in the kernel (their SMEM "
                 "offset is static), got a ring passed in from outside"
             )
+        params = (SWIZZLE_BITS, SWIZZLE_BASE, SWIZZLE_SHIFT)
         if rt.is_mn_major:  # lasscc.layout.mnmajor_tile_offset; the whole offset through the swizzle
+            params = mn_swizzle_params(eb)
             row_c = k_c = xor_c = add_c = 0
             w = mn_atom_elems(rows, eb)
             if rows == w:
@@ -139,8 +161,8 @@ class _Swizzler:
         if self.swizzle:
             phys = b.v(lass_smem.SwizzleOp.build(
                 operands=[logical], result_types=[i32],
-                attributes={"bits": IntegerAttr(SWIZZLE_BITS, 64), "base": IntegerAttr(SWIZZLE_BASE, 64),
-                            "shift": IntegerAttr(SWIZZLE_SHIFT, 64)}))
+                attributes={"bits": IntegerAttr(params[0], 64), "base": IntegerAttr(params[1], 64),
+                            "shift": IntegerAttr(params[2], 64)}))
         else:
             add_c = row_c * bk * eb + k_c * eb
         if xor_c:
@@ -204,6 +226,18 @@ class _Swizzler:
         if isinstance(op, (lass_warp.LoadFragAOp, lass_warp.LoadFragBOp)):
             is_a = isinstance(op, lass_warp.LoadFragAOp)
             trans = op.ring.type.is_mn_major
+            eb = op.ring.type.element_type.bitwidth // 8
+            ilv = op.interleaved is not None
+            if trans and eb != 2 or ilv:
+                if not (trans and eb != 2 and ilv):
+                    raise PassFailedException(
+                        f"{op_location(op)}: error: expected `interleaved` fragment loads exactly on MN-major rings of "
+                        f"32- or 8-bit elements (ldmatrix .trans moves 16-bit ones; lasscc-warp-mma marks them), got "
+                        f"{'an' if ilv else 'a plain'} {op.name} on {op.ring.type}")
+                regs = self.frag_tf32_mn(b, op, is_a) if eb == 4 else self.frag_s8_mn(b, op, is_a)
+                for old, new in zip(op.results, regs):
+                    old.replace_all_uses_with(new)
+                return
             if trans:
                 lr, lk = (self.at_row, self.at_k) if is_a else (self.bt_row, self.bt_k)
                 addr = self.addr(b, op.ring, op.slot, b.add(op.row, lr), b.add(op.k, lk))
@@ -245,6 +279,36 @@ class _Swizzler:
             b.insert(lass_nv.CpAsyncWaitOp.build(attributes={"pending": op.pending}))
         elif isinstance(op, lass_pipe.BarrierOp):
             b.insert(lass_nv.BarSyncOp.build())
+
+    def frag_tf32_mn(self, b: Builder, op, is_a: bool) -> list[SSAValue]:
+        """An interleaved m16n8k8 tf32 fragment from an MN-major tile: two ld.shared.v2 per lane,
+        rows (or n) 2g, 2g+1 at k-lines t and t + 4 (lasscc.layout.tf32_mn_lane_src), as CUTLASS
+        reads 32-bit congruous tiles with LDS (no ldmatrix: .trans moves 16-bit elements).
+        A: (a0, a1) then (a2, a3); B: (block 0 b0, block 1 b0) then the b1s."""
+        row = b.add(op.row, self.tf_row)
+        loads = []
+        for load in range(2):
+            k = b.add(b.add(op.k, self.tf_k), 4 * load)
+            loads.append(list(b.insert(lass_nv.LdSharedOp(self.addr(b, op.ring, op.slot, row, k), 2)).results))
+        (x0, x1), (y0, y1) = loads
+        return [x0, x1, y0, y1] if is_a else [x0, y0, x1, y1]
+
+    def frag_s8_mn(self, b: Builder, op, is_a: bool) -> list[SSAValue]:
+        """An interleaved m16n8k32 s8 fragment from an MN-major tile: ldmatrix.x4.trans at the
+        k-lines of lasscc.layout.s8_mn_trans_lane_src (16 M or N from `row`), then per matrix pair
+        (k half) a prmt for fragment row g (M 2g) and one for row g + 8 (M 2g + 1).
+        A: (a0, a1, a2, a3); B: (block 0 b0, b1, block 1 b0, b1)."""
+        addr = self.addr(b, op.ring, op.slot, op.row, b.add(op.k, self.s8_k))
+        r = b.insert(lass_nv.LdmatrixX4Op.build(operands=[addr], result_types=[i32] * 4,
+                                                properties={"trans": UnitAttr()})).results
+        q = {}
+        for half in range(2):
+            for name, sel in (("lo", self.s8_lo), ("hi", self.s8_hi)):
+                q[name, half] = b.v(lass_nv.PrmtOp.build(operands=[r[2 * half], r[2 * half + 1], sel],
+                                                         result_types=[i32]))
+        if is_a:
+            return [q["lo", 0], q["hi", 0], q["lo", 1], q["hi", 1]]
+        return [q["lo", 0], q["lo", 1], q["hi", 0], q["hi", 1]]
 
     def run(self) -> None:
         ops = [o for o in self.fn.walk() if isinstance(o, _LOGICAL_OPS)]
