@@ -226,8 +226,9 @@ def _parse_sizes(args, module=None) -> list[tuple[int, int, int]]:
     from lasscc.pipeline import operand_layouts
 
     layouts = operand_layouts(module) if module is not None else ("row", "col")
+    ab = _ab_dtype(module) if module is not None else "f16"  # 16 bytes of elements: 4 f32, 16 i8
     for m, n, k in out:
-        bad = alignment_error(m, n, k, *layouts)
+        bad = alignment_error(m, n, k, *layouts, ab_dtype=ab)
         if bad:  # "expected K a multiple of 8 (...), got 12"
             raise LassError(f"option --sizes: expected {bad[0]} {bad[1].removeprefix('expected ')}")
     return out
