@@ -98,22 +98,35 @@ class _Swizzler:
                      (self.at_row, "ldst_a_row"), (self.at_k, "ldst_a_k"), (self.bt_row, "ldst_b_n"),
                      (self.bt_k, "ldst_b_k")):
             v.name_hint = n
-        # interleaved fragments of MN-major tiles (lasscc.layout, "fragments of MN-major tf32 and
-        # s8 tiles"); unused ones are removed like the others
-        # tf32: ld.shared.v2 of rows 2g, 2g+1 at k-line t (tf32_mn_lane_src)
-        self.tf_row = b.mul(b.shr(lane, 2), 2)
-        self.tf_k = b.and_(lane, 3)
-        # s8: ldmatrix.x4.trans k-line of the lane (s8_mn_trans_lane_src), prmt selectors
-        # (s8_mn_prmt_selectors)
-        swap = b.and_(b.shr(lane, 1), 1)
-        self.s8_k = b.add(b.add(b.mul(b.shr(lane, 4), 16), b.mul(b.and_(b.shr(lane, 1), 3), 4)), b.and_(lane, 1))
-        self.s8_k = b.add(self.s8_k, b.mul(b.v(arith.XOrIOp(b.and_(b.shr(lane, 3), 1), b.and_(b.shr(lane, 2), 1))), 2))
-        swap_sel = b.mul(swap, S8_MN_PRMT_SWAP)
-        self.s8_lo = b.v(arith.XOrIOp(b.c(S8_MN_PRMT_LO), swap_sel))
-        self.s8_hi = b.v(arith.XOrIOp(b.c(S8_MN_PRMT_HI), swap_sel))
-        for v, n in ((self.tf_row, "lds_tf32_row"), (self.tf_k, "lds_tf32_k"), (self.s8_k, "ldst_s8_k"),
-                     (self.s8_lo, "prmt_lo"), (self.s8_hi, "prmt_hi")):
-            v.name_hint = n
+        self.lane = lane
+        self._mn_lanes: dict[int, tuple[SSAValue, ...]] = {}
+
+    def mn_lanes(self, eb: int) -> tuple[SSAValue, ...]:
+        """Per-lane values of the interleaved fragment loads of MN-major tiles (lasscc.layout,
+        "fragments of MN-major tf32 and s8 tiles"), built once, on first use, after the other lane
+        values: tf32 (eb 4): (row 2g, k-line t) of its ld.shared.v2 (tf32_mn_lane_src); s8 (eb 1):
+        the k-line of its ldmatrix.x4.trans row (s8_mn_trans_lane_src) and the prmt selectors
+        (s8_mn_prmt_selectors)."""
+        if eb not in self._mn_lanes:
+            anchor = self.bt_k.owner if not self._mn_lanes else self._mn_anchor
+            b = Builder(InsertPoint.after(anchor))
+            lane = self.lane
+            if eb == 4:
+                vals = (b.mul(b.shr(lane, 2), 2), b.and_(lane, 3))
+                names = ("lds_tf32_row", "lds_tf32_k")
+            else:
+                swap = b.and_(b.shr(lane, 1), 1)  # lane % 4 >= 2
+                k = b.add(b.add(b.mul(b.shr(lane, 4), 16), b.mul(b.and_(b.shr(lane, 1), 3), 4)), b.and_(lane, 1))
+                k = b.add(k, b.mul(b.v(arith.XOrIOp(b.and_(b.shr(lane, 3), 1), b.and_(b.shr(lane, 2), 1))), 2))
+                swap_sel = b.mul(swap, S8_MN_PRMT_SWAP)
+                vals = (k, b.v(arith.XOrIOp(b.c(S8_MN_PRMT_LO), swap_sel)),
+                        b.v(arith.XOrIOp(b.c(S8_MN_PRMT_HI), swap_sel)))
+                names = ("ldst_s8_k", "prmt_lo", "prmt_hi")
+            for v, n in zip(vals, names):
+                v.name_hint = n
+            self._mn_anchor = vals[-1].owner
+            self._mn_lanes[eb] = vals
+        return self._mn_lanes[eb]
 
     def addr(self, b: Builder, ring: SSAValue, slot: SSAValue, row: SSAValue, k: SSAValue,
              lane_k_bytes_max: int | None = None) -> SSAValue:
@@ -233,7 +246,7 @@ class _Swizzler:
                     raise PassFailedException(
                         f"{op_location(op)}: error: expected `interleaved` fragment loads exactly on MN-major rings of "
                         f"32- or 8-bit elements (ldmatrix .trans moves 16-bit ones; lasscc-warp-mma marks them), got "
-                        f"{'an' if ilv else 'a plain'} {op.name} on {op.ring.type}")
+                        f"{op.name}{' interleaved' if ilv else ' without it'} on {op.ring.type}")
                 regs = self.frag_tf32_mn(b, op, is_a) if eb == 4 else self.frag_s8_mn(b, op, is_a)
                 for old, new in zip(op.results, regs):
                     old.replace_all_uses_with(new)
@@ -285,10 +298,11 @@ class _Swizzler:
         rows (or n) 2g, 2g+1 at k-lines t and t + 4 (lasscc.layout.tf32_mn_lane_src), as CUTLASS
         reads 32-bit congruous tiles with LDS (no ldmatrix: .trans moves 16-bit elements).
         A: (a0, a1) then (a2, a3); B: (block 0 b0, block 1 b0) then the b1s."""
-        row = b.add(op.row, self.tf_row)
+        tf_row, tf_k = self.mn_lanes(4)
+        row = b.add(op.row, tf_row)
         loads = []
         for load in range(2):
-            k = b.add(b.add(op.k, self.tf_k), 4 * load)
+            k = b.add(b.add(op.k, tf_k), 4 * load)
             loads.append(list(b.insert(lass_nv.LdSharedOp(self.addr(b, op.ring, op.slot, row, k), 2)).results))
         (x0, x1), (y0, y1) = loads
         return [x0, x1, y0, y1] if is_a else [x0, y0, x1, y1]
@@ -298,12 +312,13 @@ class _Swizzler:
         k-lines of lasscc.layout.s8_mn_trans_lane_src (16 M or N from `row`), then per matrix pair
         (k half) a prmt for fragment row g (M 2g) and one for row g + 8 (M 2g + 1).
         A: (a0, a1, a2, a3); B: (block 0 b0, b1, block 1 b0, b1)."""
-        addr = self.addr(b, op.ring, op.slot, op.row, b.add(op.k, self.s8_k))
+        s8_k, s8_lo, s8_hi = self.mn_lanes(1)
+        addr = self.addr(b, op.ring, op.slot, op.row, b.add(op.k, s8_k))
         r = b.insert(lass_nv.LdmatrixX4Op.build(operands=[addr], result_types=[i32] * 4,
                                                 properties={"trans": UnitAttr()})).results
         q = {}
         for half in range(2):
-            for name, sel in (("lo", self.s8_lo), ("hi", self.s8_hi)):
+            for name, sel in (("lo", s8_lo), ("hi", s8_hi)):
                 q[name, half] = b.v(lass_nv.PrmtOp.build(operands=[r[2 * half], r[2 * half + 1], sel],
                                                          result_types=[i32]))
         if is_a:
