@@ -202,7 +202,7 @@ class PrmtOp(IRDLOperation):
             if not 0 <= c < 1 << PRMT_SELECTOR_BITS:
                 raise VerifyException(
                     f"expected a selector of {PRMT_SELECTOR_BITS} bits (four byte selectors, 0 to 0xffff), "
-                    f"got {c:#x}")
+                    f"got {c & 0xFFFFFFFF:#x}")
 
 
 @irdl_op_definition
