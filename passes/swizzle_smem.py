@@ -13,6 +13,25 @@ Output contract: no `lass_pipe`/`lass_warp` ops remain.
 - fragment loads -> `lass_nv.ldmatrix_x4` with per-lane row addresses
   (lasscc.layout.ldmatrix_a_lane_src / ldmatrix_b_lane_src), so register i is mma register i
   (every mma.sync shape reads 32 bytes of K per k-group: the same byte addresses for all types);
+  from an MN-major tile (lasscc.layout.mnmajor_tile_offset: atoms 128 bytes wide along M / N)
+  of 16-bit elements, `ldmatrix_x4 trans` at k-line addresses (ldmatrix_a/b_trans_lane_src);
+- MN-major tiles of 32- and 8-bit elements cannot use .trans (it transposes 16-bit elements);
+  their loads come `interleaved` from lasscc-warp-mma (fragment row g + 8h = tile row 2g + h,
+  lasscc.layout.frag_interleave), which puts the two rows a lane holds next to each other:
+    tf32: two `lass_nv.ld_shared x 2` (ld.shared.v2.b32) per fragment, rows 2g, 2g+1 at k-lines t
+      and t + 4 (layout.tf32_mn_lane_src), as CUTLASS reads 32-bit congruous tiles with LDS.  These
+      tiles use Swizzle<2,5,2> instead of <3,4,3> (layout.MN_SWIZZLE): under <3,4,3> k-lines t and
+      t ^ 1 put a half-warp's 32-byte pieces in the same banks (2 wavefronts instead of 1).
+    s8: one `ldmatrix_x4 trans` at the k-lines of layout.s8_mn_trans_lane_src, which gives each
+      lane a 2 x 2 byte block (M 2g, 2g+1) x (2 k) per matrix, then 4 `lass_nv.prmt` per fragment
+      gather the 4 k of M 2g and of M 2g+1 from a matrix pair (per-lane selectors,
+      layout.s8_mn_prmt_selectors).  Chosen over 4 byte loads + packing per register (16 LDS.U8
+      and 12 ALU ops per fragment, 2-way bank conflicts: k-lines k and k + 8 share banks) and
+      over ldmatrix without .trans (each lane would receive 4 M of one k: the transpose would
+      need shuffles across lanes): 1 ldmatrix + 4 prmt, and the spread k-lines of each 8-row
+      phase are 8 different lines mod 8, so conflict-free under Swizzle<3,4,3>.  (CUTLASS's
+      int8 tensor-op GEMMs read K-major operands only; this path is lasscc's own.)
+  An `interleaved` load on any other ring, or a plain one on these, is rejected;
 - tile copies -> 16-byte accesses under the copy thread map (lasscc.layout.copy_thread_map),
   each predicated on the copy's predicate and on its chunk lying inside the operand (rows < M or
   N, k < K; K a multiple of 16 / e): `lass_nv.cp_async` (zero-fill on a false predicate), or `lass_nv.ld_global_v4` +

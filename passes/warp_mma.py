@@ -15,7 +15,10 @@ Output contract: the program of one thread.
 - each `lass_pipe.mma` -> for every k-group g (BK/IK of them; IK = 16 for f16/bf16, 8 for tf32,
   32 for i8: lasscc.layout.MMA_INPUTS): `lass_warp.load_frag_a` for each 16-row slice and
   `lass_warp.load_frag_b` for each 16-column slice (f32 fragments: each register then rounded to
-  tf32 by `lass_nv.cvt_rna_tf32`), then `lass_nv.mma_sync` over the (WM/16) x (WN/8) grid in
+  tf32 by `lass_nv.cvt_rna_tf32`; on MN-major rings of f32 or i8 the loads are `interleaved`:
+  fragment row g + 8h holds tile row 2g + h, lasscc.layout.frag_interleave, which lets
+  lasscc-swizzle-smem load them without ldmatrix .trans), then `lass_nv.mma_sync` over the
+  (WM/16) x (WN/8) grid in
   serpentine order (n reversed on odd m rows, so
   consecutive mma.sync share an operand).  Fragments are double buffered: the loads of k-group
   g+1 are issued before the mma.sync of k-group g; and when the mma closes its loop iteration
@@ -29,7 +32,10 @@ Output contract: the program of one thread.
   except that with alpha == 1 and no C the exact i32 accumulator is stored) and stores at the
   C/D fragment coordinates of mma.m16n8k16 (the same for every shape): for a block wholly inside D (and N
   even) plain 2-element stores; otherwise predicated ones, 2-element where the pair lies inside D,
-  element by element at the edges (any M, N).  Both tests are uniform branches.
+  element by element at the edges (any M, N).  Both tests are uniform branches.  With interleaved
+  A fragments the rows of a lane are 2g, 2g + 1 (not g, g + 8); with interleaved B its columns
+  are 4t .. 4t+3 of each pair of n8 blocks, stored as pairs of values from the two blocks
+  (`store_pairs`).
 """
 
 from __future__ import annotations
