@@ -260,7 +260,7 @@ class _Swizzler:
             trans = op.ring.type.is_mn_major
             eb = op.ring.type.element_type.bitwidth // 8
             ilv = op.interleaved is not None
-            if trans and eb != 2 or ilv:
+            if (trans and eb != 2) or ilv:
                 if not (trans and eb != 2 and ilv):
                     raise PassFailedException(
                         f"{op_location(op)}: error: expected `interleaved` fragment loads exactly on MN-major rings of "
