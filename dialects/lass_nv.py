@@ -138,6 +138,79 @@ class LdmatrixX4Op(IRDLOperation):
 
 
 @irdl_op_definition
+class LdSharedOp(IRDLOperation):
+    """ld.shared.b32 / ld.shared.v2.b32 / ld.shared.v4.b32 (PTX ISA 9.7.9.8 "ld"): 4, 8 or 16 bytes
+    at shared byte address `addr` (aligned to that size) into 1, 2 or 4 32-bit registers, the
+    lowest-addressed word first.  lasscc-swizzle-smem reads tf32 fragments of MN-major tiles with it
+    (lasscc.layout.tf32_mn_lane_src), as CUTLASS reads 32-bit congruous operands with LDS.
+
+        %r0, %r1 = lass_nv.ld_shared %addr x 2
+    """
+
+    name = "lass_nv.ld_shared"
+    addr = operand_def(i32)
+    values = var_result_def()
+
+    def __init__(self, addr, count: int):
+        super().__init__(operands=[addr], result_types=[[i32] * count])
+
+    def verify_(self) -> None:
+        types = [str(v.type) for v in self.values]
+        if len(types) not in (1, 2, 4) or any(t != "i32" for t in types):
+            raise VerifyException(f"expected 1, 2 or 4 i32 results (ld.shared.b32 / .v2 / .v4), got {types}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.addr)
+        printer.print_string(f" x {len(self.values)}")
+        printer.print_op_attributes(self.attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "LdSharedOp":
+        addr = parser.parse_operand(i32)
+        parser.parse_characters("x", " before the register count")
+        count = parser.parse_integer()
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(addr, count)
+        op.attributes.update(attrs)
+        return op
+
+
+# prmt's generic form reads only the low 16 bits of the selector (four 4-bit byte selectors)
+PRMT_SELECTOR_BITS = 16
+
+
+@irdl_op_definition
+class PrmtOp(IRDLOperation):
+    """prmt.b32 d, a, b, c (PTX ISA 9.7.9 "Data Movement and Conversion Instructions: prmt", the
+    generic form): byte i of d is byte (c >> 4i) & 7 of the 8 bytes {b, a} (a the low word), or its
+    sign replicated when bit 4i + 3 of c is set (lasscc.layout.prmt).  lasscc-swizzle-smem
+    transposes 8-bit elements with it (lasscc.layout.s8_mn_prmt_selectors).  A constant selector
+    must fit in 16 bits (the hardware ignores the rest; a wider one is a mistake).
+
+        %d = lass_nv.prmt %a, %b, %sel
+    """
+
+    name = "lass_nv.prmt"
+    a = operand_def(i32)
+    b = operand_def(i32)
+    sel = operand_def(i32)
+    result = result_def(i32)
+    assembly_format = "$a `,` $b `,` $sel attr-dict"
+
+    def verify_(self) -> None:
+        from xdsl.dialects import arith
+
+        owner = self.sel.owner
+        if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+            c = owner.value.value.data
+            if not 0 <= c < 1 << PRMT_SELECTOR_BITS:
+                raise VerifyException(
+                    f"expected a selector of {PRMT_SELECTOR_BITS} bits (four byte selectors, 0 to 0xffff), "
+                    f"got {c & 0xFFFFFFFF:#x}")
+
+
+@irdl_op_definition
 class MmaSyncOp(IRDLOperation):
     """mma.sync.aligned.{shape}.row.col.{acc}.{ab}.{ab}.{acc} (PTX ISA 9.7.14.5.14 "mma"), by `ab_type`:
 
@@ -420,6 +493,8 @@ LassNV = Dialect(
         CpAsyncWaitOp,
         BarSyncOp,
         LdmatrixX4Op,
+        LdSharedOp,
+        PrmtOp,
         MmaSyncOp,
         CvtRnaTf32Op,
         CvtRniS32Op,

@@ -12,9 +12,9 @@ fragments come from these ops, which still address shared memory logically (ring
 from __future__ import annotations
 
 from lasscc.dialects.lass_pipe import RingType
-from xdsl.dialects.builtin import i32
+from xdsl.dialects.builtin import UnitAttr, i32
 from xdsl.ir import Dialect
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, result_def
 
 
 class _LoadFragBase(IRDLOperation):
@@ -26,7 +26,9 @@ class _LoadFragBase(IRDLOperation):
     r1 = result_def(i32)
     r2 = result_def(i32)
     r3 = result_def(i32)
-    assembly_format = "$ring `[` $slot `]` `,` $row `,` $k attr-dict `:` type($ring)"
+    # rows (A) / columns (B) paired: see the op docstrings and lasscc.layout.frag_interleave
+    interleaved = opt_prop_def(UnitAttr)
+    assembly_format = "$ring `[` $slot `]` `,` $row `,` $k (`interleaved` $interleaved^)? attr-dict `:` type($ring)"
 
 
 @irdl_op_definition
@@ -34,7 +36,9 @@ class LoadFragAOp(_LoadFragBase):
     """This lane's share of the 16-row A fragment of one k-group (32 bytes of K) at (row, k) of
     ring[slot], as the four 32-bit registers of the mma's A operand (PTX ISA fragment layout:
     f16x2 / bf16x2 for m16n8k16, one f32 (to be rounded to tf32) for m16n8k8, four s8 for
-    m16n8k32; lasscc.layout.mma_a_coord)."""
+    m16n8k32; lasscc.layout.mma_a_coord).  With `interleaved`, fragment row g + 8h (h = 0, 1) holds
+    tile row row + 2g + h (lasscc.layout.frag_interleave): lasscc-warp-mma asks for it on MN-major
+    tf32 and s8 tiles, whose loads pair adjacent rows, and stores the accumulators to match."""
 
     name = "lass_warp.load_frag_a"
 
@@ -42,7 +46,11 @@ class LoadFragAOp(_LoadFragBase):
 @irdl_op_definition
 class LoadFragBOp(_LoadFragBase):
     """This lane's share of two 16(k) x 8(n) B fragments at (n, k) and (n + 8, k) of ring[slot]:
-    registers 0, 1 are mma B registers of the first n8 block, 2, 3 those of the second."""
+    registers 0, 1 are mma B registers of the first n8 block, 2, 3 those of the second.  With
+    `interleaved`, column g of block h holds tile column n + 2g + h (lasscc.layout.frag_interleave).
+
+        %b0, %b1, %b2, %b3 = lass_warp.load_frag_b %rb[%slot], %n, %k interleaved : !lass_pipe.ring<3x128x16xf32, mn>
+    """
 
     name = "lass_warp.load_frag_b"
 

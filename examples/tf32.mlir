@@ -1,5 +1,6 @@
 // f32 inputs multiplied as tf32 (mma.sync m16n8k8; each fragment rounded by cvt.rna.tf32.f32, as
-// CUTLASS rounds), f32 accumulation and output; BK = 16 f32 = 64-byte SMEM rows.  TN only.
+// CUTLASS rounds), f32 accumulation and output; BK = 16 f32 = 64-byte SMEM rows.  TN here;
+// every layout works (tf32_nn.mlir).
 // Run: lasscc compile examples/tf32.mlir -o tf32.ptx -v; lasscc run examples/tf32.mlir --target cpu --m 129 --n 65 --k 132 --check
 func.func @gemm(%a: memref<?x?xf32>, %b: memref<?x?xf32, strided<[1, ?]>>, %d: memref<?x?xf32>) {
   lass.gemm {alpha = 1.0 : f32, beta = 0.0 : f32,

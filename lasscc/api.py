@@ -9,7 +9,7 @@
     k(a, b, d)                      # D = alpha * A.B + beta * D on the GPU
 
 Operands of `k(a, b, d, alpha=None, beta=None)`: A is M x K, B is K x N (for a TN kernel, the
-default layout, A row-major and B column-major; `k.spec.a_layout` / `b_layout` say), both of the kernel's input type (f16 or bf16, `k.spec.a_dtype`); D is M x N
+default layout, A row-major and B column-major; `k.spec.a_layout` / `b_layout` say), both of the kernel's input type (f16, bf16, f32 or i8, `k.spec.a_dtype`); D is M x N
 of the kernel's D type (`k.spec.d_dtype`: f32, or the input type), holding C on entry when
 beta != 0, row-major, or column-major for a kernel compiled with a column-major D
 (`k.spec.d_layout == "col"`: `lasscc.gemm(d_layout="col")`, a `strided<[1, ?]>` D memref).  numpy arrays are copied to the GPU and D is copied back into `d` (a
@@ -415,7 +415,7 @@ def _unsupported_param(msg: str) -> str | None:
         return "a_dtype"
     if " D (" in msg or " D, got" in msg or " D for " in msg:
         return "d_dtype"
-    if "row-major (identity layout) or column-major" in msg or "needs A row-major" in msg:
+    if "row-major (identity layout) or column-major" in msg:
         return "layout"
     return None
 
@@ -428,10 +428,9 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
 
     layout gives A and B (BLAS letters); d_layout gives D: 'row' (M x N row-major) or 'col'
     (column-major, element (i, j) at j*M + i; computed as D^T = B^T . A^T).
-    A dtype or layout the compiler does not support yet (today: A/B f16 or bf16 in every layout TN /
-    NN / NT / TT, D f32 or the input type; f32 (tf32) -> f32 D and i8 -> i32 or f32 D, layout 'TN';
-    f16 with acc='f16' -> f16 or f32 D) is a CompileError naming the parameter, followed by the
-    compiler's text.  align: (A, B) elements per global copy access (see `compile`).
+    A dtype or layout the compiler does not support yet (today, in every layout TN / NN / NT / TT:
+    A/B f16 or bf16 with D f32 or the input type; f32 (tf32) -> f32 D; i8 -> i32 or f32 D; f16 with
+    acc='f16' -> f16 or f32 D) is a CompileError naming the parameter, followed by the compiler's text.  align: (A, B) elements per global copy access (see `compile`).
     """
     text = gemm_mlir(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
                      d_layout=d_layout, acc=acc)

@@ -120,15 +120,33 @@ def mn_atom_elems(rows, elem_bytes):
     return math.gcd(int(rows), MN_ATOM_BYTES // elem_bytes)
 
 
+# The swizzle of MN-major tiles, by element bytes.  16- and 8-bit tiles use Swizzle<3,4,3>: the 8
+# k-lines an ldmatrix .trans phase reads (8 consecutive ones for 16-bit elements, the spread set of
+# s8_mn_trans_lane_src for 8-bit ones) land in 8 different 16-byte bank groups.  32-bit tiles are
+# read with ld.shared (tf32_mn_lane_src): a half-warp reads 32 bytes (8 M or N) of 4 consecutive
+# k-lines, and under Swizzle<3,4,3> lines k and k^1 put the two 16-byte chunks of a 32-byte piece
+# in swapped places, i.e. the same banks (2 wavefronts instead of 1).  Swizzle<2,5,2> permutes
+# 32-byte pieces by the line index mod 4 instead (CUTLASS's TensorOpMultiplicandCongruous<32, 32>:
+# vector c of line s at c ^ 2s): 4 lines x 32 bytes hit all 32 banks once.  Both keep every
+# 16-byte chunk whole inside its 128-byte line, so the 16-byte copies stay conflict-free.
+MN_SWIZZLE = {1: (3, 4, 3), 2: (3, 4, 3), 4: (2, 5, 2)}  # elem bytes -> (bits, base, shift)
+
+
+def mn_swizzle_params(elem_bytes):
+    """(bits, base, shift) of the Swizzle an MN-major tile of `elem_bytes` elements uses."""
+    return MN_SWIZZLE[elem_bytes]
+
+
 def mnmajor_tile_offset(row, k, rows, bk, elem_bytes, swizzled=True):
     """Byte offset of element (row, k) in an MN-major SMEM tile of logical shape rows x bk.
 
     Logical layout: atom row // W, line k, element row % W (W = mn_atom_elems); with `swizzled`,
-    Swizzle<3,4,3> on the byte offset (the same formula as for K-major tiles).
+    the Swizzle of mn_swizzle_params(elem_bytes) on the byte offset (Swizzle<3,4,3>, the K-major
+    one, for 8- and 16-bit elements; Swizzle<2,5,2> for 32-bit ones).
     """
     w = mn_atom_elems(rows, elem_bytes)
     logical = (((row // w) * bk + k) * w + row % w) * elem_bytes
-    return swizzle_byte_offset(logical) if swizzled else logical
+    return swizzle(logical, *mn_swizzle_params(elem_bytes)) if swizzled else logical
 
 
 def tile_offset(row, k, rows, bk, elem_bytes, major=K_MAJOR, swizzled=True):
@@ -239,6 +257,74 @@ def ldmatrix_b_trans_lane_src(lane):
     supplies for a B x4.trans load of two n8 blocks from an N-major tile; matrices as in
     ldmatrix_b_lane_src: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15)."""
     return 8 * (lane >> 4), (lane & 7) + 8 * ((lane >> 3) & 1)
+
+
+# ---- fragments of MN-major tf32 and s8 tiles ------------------------------------------------------
+# ldmatrix .trans moves 16-bit elements, so it cannot transpose 32- or 8-bit ones.  These loads
+# instead pair adjacent M (or N) elements: a lane's fragment row g + 8h (A; for B: column g of n8
+# block h) holds tile row (column) 2g + h of the 16 the fragment covers, which puts a lane's two
+# rows next to each other in the MN-major line.  lasscc-warp-mma writes the epilogue for that
+# order (mma_c_coord through frag_interleave) and marks the loads `interleaved`.
+def frag_interleave(i):
+    """Tile row (A) or column (B) offset of fragment row / column i (0..15; for B, i = 8 * block +
+    column) when the fragment is `interleaved`: 2 (i % 8) + i // 8, and blocks of 16 stay put."""
+    return 16 * (i // 16) + 2 * (i % 8) + (i // 8) % 2
+
+
+def tf32_mn_lane_src(lane, load):
+    """(row, k) of the two adjacent 32-bit elements lane `lane` reads with ld.shared.v2 number
+    `load` (0, 1) of an interleaved m16n8k8 tf32 A fragment (or B: row = n) from an MN-major tile.
+
+    They are (2g, t + 4 load) and (2g + 1, t + 4 load), g = lane / 4, t = lane % 4: registers
+    a_{2 load} and a_{2 load + 1} of the PTX m16n8k8 table (rows g and g + 8 there), or for B the
+    b_load registers of the two n8 blocks."""
+    return 2 * (lane >> 2), (lane & 3) + 4 * load
+
+
+# An s8 fragment from an MN-major tile: one ldmatrix.x4.trans (b16) and 4 prmt.  With .trans,
+# lane (g, t) receives from matrix j the b16 element g of stored rows 2t and 2t + 1: bytes
+# (2g, 2g + 1) of two k-lines, i.e. a 2 x 2 block (M or N 2g, 2g+1) x (two k).  Two matrices
+# give it the 4 k of its m16n8k32 register (k 4t .. 4t+3 of a 16-k half) for both M 2g (fragment
+# row g) and 2g + 1 (row g + 8): a prmt picks the M 2g bytes of both, another the M 2g + 1 bytes.
+# Matrices 2p, 2p + 1 cover k half p (k 16p .. 16p + 15); of the 4 k of lane t, one matrix holds
+# k 4t, 4t+1 and the other 4t+2, 4t+3, swapped for t >= 2 so that each matrix's 8 k-lines are 8
+# different lines mod 8 (different bank groups under Swizzle<3,4,3>; consecutive pairs would put
+# lines k and k + 8 in one phase).
+S8_MN_PRMT_LO, S8_MN_PRMT_HI = 0x6420, 0x7531  # bytes 0, 2 of a and of b; bytes 1, 3 of a and b
+S8_MN_PRMT_SWAP = 0x4444  # XORed in for lanes with t >= 2: take b's bytes first (0x2064, 0x3175)
+
+
+def s8_mn_trans_lane_src(lane):
+    """(row, k) of the 16 contiguous s8 elements (M or N row..row+15 at one k-line) whose address
+    `lane` supplies for the x4.trans load of an interleaved m16n8k32 fragment from an MN-major
+    tile: matrix j = lane / 8, its stored row r = lane % 8 (received by lanes t = r / 2) is k-line
+    16 (j / 2) + 4 (r / 2) + r % 2 + 2 ((j % 2) ^ (r / 4))."""
+    j, r = lane >> 3, lane & 7
+    return 0, 16 * (j >> 1) + 4 * (r >> 1) + (r & 1) + 2 * ((j & 1) ^ (r >> 2))
+
+
+def s8_mn_prmt_selectors(lane):
+    """(lo, hi) prmt selectors of `lane`: lo gathers its fragment row g (M 2g) from the pair of
+    ldmatrix registers (matrix 2p, 2p + 1), hi row g + 8 (M 2g + 1)."""
+    swap = ((lane >> 1) & 1) * S8_MN_PRMT_SWAP
+    return S8_MN_PRMT_LO ^ swap, S8_MN_PRMT_HI ^ swap
+
+
+def prmt(a, b, c):
+    """prmt.b32 d, a, b, c (generic form; PTX ISA "prmt"): byte i of d is byte (c >> 4i) & 7 of
+    the 8-byte {b, a} (a the low word), or that byte's sign replicated when bit (4i + 3) of c is
+    set.  Ints or numpy arrays of unsigned 32-bit values."""
+    import numpy as np
+
+    a, b, c = (np.asarray(x, np.int64) & 0xFFFFFFFF for x in (a, b, c))
+    src = a | (b << 32)
+    out = np.zeros(np.broadcast(a, b, c).shape, np.int64)
+    for i in range(4):
+        ctl = (c >> (4 * i)) & 0xF
+        byte = (src >> (8 * (ctl & 7))) & 0xFF
+        byte = np.where(ctl & 8, np.where(byte & 0x80, 0xFF, 0), byte)
+        out |= byte << (8 * i)
+    return int(out) if out.ndim == 0 else out
 
 
 # ---- thread maps for tile copies --------------------------------------------------------------

@@ -11,11 +11,12 @@ in address space 3: the dynamic shared memory that every i32 shared address is a
 Structured control flow becomes blocks: `scf.for` -> header (phi, compare) / body / exit;
 `scf.if` -> then / else / merge.  PTX instructions become NVVM intrinsics where LLVM has them
 (`llvm.nvvm.mma.m16n8k16.row.col.f32.f32`, `.bf16` and `.f16.f16`, `mma.m16n8k8.row.col.tf32`,
-`mma.m16n8k32.row.col.satfinite.s8`, `f2tf32.rna`, `f2i.rn`, `ldmatrix...x4[.trans].b16.p3`, `cp.async.cg...16.s`,
+`mma.m16n8k32.row.col.satfinite.s8`, `f2tf32.rna`, `f2i.rn`, `prmt`, `ldmatrix...x4[.trans].b16.p3`, `cp.async.cg...16.s`,
 `cp.async.commit/wait.group`, `barrier0`, `read.ptx.sreg.*`; `cp.async.ca...4.s` / `.8.s` for
-narrow copies) and inline PTX for the predicated 16-byte global load and the narrow (1, 2, 4, 8
-byte) ones of `lass_nv.ld_global_b` (as CUTLASS's `global_load` does); `lass_nv.st_shared_b` is
-an LLVM store of i8 / i16 / i32 / <2 x i32>.  The kernel attributes (`lass.config`,
+narrow copies), plain LLVM integer loads for `ld.shared` (64 / 128 bits for .v2 / .v4), and inline
+PTX for the predicated 16-byte global load and the narrow (1, 2, 4, 8 byte) ones of
+`lass_nv.ld_global_b` (as CUTLASS's `global_load` does); `lass_nv.st_shared_b` is an LLVM store of
+i8 / i16 / i32 / <2 x i32>.  The kernel attributes (`lass.config`,
 `lass.alpha`, `lass.beta`) are kept on the `llvm.func` for the launcher.
 """
 
@@ -258,6 +259,19 @@ class _Lowerer:
             call = self.intrinsic(name, [self.shared_ptr(self.v(op.addr))], [st])
             for old, new in zip(op.results, self.struct_fields(call.results[0], [i32] * 4)):
                 m[old] = new
+        elif isinstance(op, lass_nv.LdSharedOp):
+            # ld.shared.b32 / .v2 / .v4: one aligned integer load of 32 n bits (NVPTX emits
+            # ld.shared.b32 / .b64 / .v2.b64), word i = bits 32i.. (little endian: address order)
+            n = len(op.values)
+            wide = IntegerType(32 * n)
+            word = self.emit(llvm.LoadOp(self.shared_ptr(self.v(op.addr)), wide, alignment=4 * n))
+            for i, res in enumerate(op.values):
+                part = word if i == 0 else self.emit(llvm.LShrOp(word, self.emit(
+                    llvm.ConstantOp(IntegerAttr(32 * i, wide), wide))))
+                m[res] = part if n == 1 else self.emit(llvm.TruncOp(part, i32))
+        elif isinstance(op, lass_nv.PrmtOp):
+            m[op.result] = self.intrinsic("llvm.nvvm.prmt", [self.v(op.a), self.v(op.b), self.v(op.sel)],
+                                          [i32]).results[0]
         elif isinstance(op, lass_nv.MmaSyncOp):
             ins = [self.v(x) for x in (op.a0, op.a1, op.a2, op.a3, op.b0, op.b1)]
             accs = [self.v(x) for x in (op.c0, op.c1, op.c2, op.c3)]

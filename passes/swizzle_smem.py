@@ -13,12 +13,32 @@ Output contract: no `lass_pipe`/`lass_warp` ops remain.
 - fragment loads -> `lass_nv.ldmatrix_x4` with per-lane row addresses
   (lasscc.layout.ldmatrix_a_lane_src / ldmatrix_b_lane_src), so register i is mma register i
   (every mma.sync shape reads 32 bytes of K per k-group: the same byte addresses for all types);
+  from an MN-major tile (lasscc.layout.mnmajor_tile_offset: atoms 128 bytes wide along M / N)
+  of 16-bit elements, `ldmatrix_x4 trans` at k-line addresses (ldmatrix_a/b_trans_lane_src);
+- MN-major tiles of 32- and 8-bit elements cannot use .trans (it transposes 16-bit elements);
+  their loads come `interleaved` from lasscc-warp-mma (fragment row g + 8h = tile row 2g + h,
+  lasscc.layout.frag_interleave), which puts the two rows a lane holds next to each other:
+    tf32: two `lass_nv.ld_shared x 2` (ld.shared.v2.b32) per fragment, rows 2g, 2g+1 at k-lines t
+      and t + 4 (layout.tf32_mn_lane_src), as CUTLASS reads 32-bit congruous tiles with LDS.  These
+      tiles use Swizzle<2,5,2> instead of <3,4,3> (layout.MN_SWIZZLE): under <3,4,3> k-lines t and
+      t ^ 1 put a half-warp's 32-byte pieces in the same banks (2 wavefronts instead of 1).
+    s8: one `ldmatrix_x4 trans` at the k-lines of layout.s8_mn_trans_lane_src, which gives each
+      lane a 2 x 2 byte block (M 2g, 2g+1) x (2 k) per matrix, then 4 `lass_nv.prmt` per fragment
+      gather the 4 k of M 2g and of M 2g+1 from a matrix pair (per-lane selectors,
+      layout.s8_mn_prmt_selectors).  Chosen over 4 byte loads + packing per register (16 LDS.U8
+      and 12 ALU ops per fragment, 2-way bank conflicts: k-lines k and k + 8 share banks) and
+      over ldmatrix without .trans (each lane would receive 4 M of one k: the transpose would
+      need shuffles across lanes): 1 ldmatrix + 4 prmt, and the spread k-lines of each 8-row
+      phase are 8 different lines mod 8, so conflict-free under Swizzle<3,4,3>.  (CUTLASS's
+      int8 tensor-op GEMMs read K-major operands only; this path is lasscc's own.)
+  An `interleaved` load on any other ring, or a plain one on these, is rejected;
 - tile copies -> accesses of w bytes (w = `align` of lass.config times the element bytes for
   the copied operand, 16 by default) under the copy thread map (lasscc.layout.tile_copy_map),
   each predicated on the copy's predicate and on the access lying inside the operand (rows < M or
   N, k < K; the contiguous dimension a multiple of w / e, so an access is wholly in or out).  A
-  w-byte access starts at a multiple of w, so it stays inside one 16-byte swizzle chunk and the
-  Swizzle<3,4,3> address of its first byte is that of the whole access.  Multistage copies
+  w-byte access starts at a multiple of w, so it stays inside one swizzle chunk (16 bytes under
+  Swizzle<3,4,3>, 32 under the <2,5,2> of 32-bit MN-major tiles) and the swizzled address of its
+  first byte is that of the whole access.  Multistage copies
   (lasscc.layout.copy_kind): w = 16 `lass_nv.cp_async {bytes = 16}` (cp.async.cg), w = 8 or 4
   `lass_nv.cp_async {bytes = w}` (cp.async.ca), zero-fill on a false predicate; w = 2 or 1 (no
   cp.async exists) `lass_nv.ld_global_b` (zeros on a false predicate) + `lass_nv.st_shared_b`,
@@ -50,10 +70,14 @@ from lasscc.layout import (
     SWIZZLE_BITS,
     SWIZZLE_SHIFT,
     WARP_SIZE,
+    S8_MN_PRMT_HI,
+    S8_MN_PRMT_LO,
+    S8_MN_PRMT_SWAP,
     copy_iterations,
     copy_kind,
     elem_bytes,
     mn_atom_elems,
+    mn_swizzle_params,
     swizzle_offset_split,
 )
 from lasscc.source import op_location
@@ -110,6 +134,35 @@ class _Swizzler:
                      (self.at_row, "ldst_a_row"), (self.at_k, "ldst_a_k"), (self.bt_row, "ldst_b_n"),
                      (self.bt_k, "ldst_b_k")):
             v.name_hint = n
+        self.lane = lane
+        self._mn_lanes: dict[int, tuple[SSAValue, ...]] = {}
+
+    def mn_lanes(self, eb: int) -> tuple[SSAValue, ...]:
+        """Per-lane values of the interleaved fragment loads of MN-major tiles (lasscc.layout,
+        "fragments of MN-major tf32 and s8 tiles"), built once, on first use, after the other lane
+        values: tf32 (eb 4): (row 2g, k-line t) of its ld.shared.v2 (tf32_mn_lane_src); s8 (eb 1):
+        the k-line of its ldmatrix.x4.trans row (s8_mn_trans_lane_src) and the prmt selectors
+        (s8_mn_prmt_selectors)."""
+        if eb not in self._mn_lanes:
+            anchor = self.bt_k.owner if not self._mn_lanes else self._mn_anchor
+            b = Builder(InsertPoint.after(anchor))
+            lane = self.lane
+            if eb == 4:
+                vals = (b.mul(b.shr(lane, 2), 2), b.and_(lane, 3))
+                names = ("lds_tf32_row", "lds_tf32_k")
+            else:
+                swap = b.and_(b.shr(lane, 1), 1)  # lane % 4 >= 2
+                k = b.add(b.add(b.mul(b.shr(lane, 4), 16), b.mul(b.and_(b.shr(lane, 1), 3), 4)), b.and_(lane, 1))
+                k = b.add(k, b.mul(b.v(arith.XOrIOp(b.and_(b.shr(lane, 3), 1), b.and_(b.shr(lane, 2), 1))), 2))
+                swap_sel = b.mul(swap, S8_MN_PRMT_SWAP)
+                vals = (k, b.v(arith.XOrIOp(b.c(S8_MN_PRMT_LO), swap_sel)),
+                        b.v(arith.XOrIOp(b.c(S8_MN_PRMT_HI), swap_sel)))
+                names = ("ldst_s8_k", "prmt_lo", "prmt_hi")
+            for v, n in zip(vals, names):
+                v.name_hint = n
+            self._mn_anchor = vals[-1].owner
+            self._mn_lanes[eb] = vals
+        return self._mn_lanes[eb]
 
     def addr(self, b: Builder, ring: SSAValue, slot: SSAValue, row: SSAValue, k: SSAValue,
              lane_k_bytes_max: int | None = None) -> SSAValue:
@@ -129,7 +182,9 @@ class _Swizzler:
                 f"{op_location(self.fn)}: error: expected rings made by lass_pipe.ring in the kernel (their SMEM "
                 "offset is static), got a ring passed in from outside"
             )
+        params = (SWIZZLE_BITS, SWIZZLE_BASE, SWIZZLE_SHIFT)
         if rt.is_mn_major:  # lasscc.layout.mnmajor_tile_offset; the whole offset through the swizzle
+            params = mn_swizzle_params(eb)
             row_c = k_c = xor_c = add_c = 0
             w = mn_atom_elems(rows, eb)
             if rows == w:
@@ -155,8 +210,8 @@ class _Swizzler:
         if self.swizzle:
             phys = b.v(lass_smem.SwizzleOp.build(
                 operands=[logical], result_types=[i32],
-                attributes={"bits": IntegerAttr(SWIZZLE_BITS, 64), "base": IntegerAttr(SWIZZLE_BASE, 64),
-                            "shift": IntegerAttr(SWIZZLE_SHIFT, 64)}))
+                attributes={"bits": IntegerAttr(params[0], 64), "base": IntegerAttr(params[1], 64),
+                            "shift": IntegerAttr(params[2], 64)}))
         else:
             add_c = row_c * bk * eb + k_c * eb
         if xor_c:
@@ -254,6 +309,18 @@ class _Swizzler:
         if isinstance(op, (lass_warp.LoadFragAOp, lass_warp.LoadFragBOp)):
             is_a = isinstance(op, lass_warp.LoadFragAOp)
             trans = op.ring.type.is_mn_major
+            eb = op.ring.type.element_type.bitwidth // 8
+            ilv = op.interleaved is not None
+            if (trans and eb != 2) or ilv:
+                if not (trans and eb != 2 and ilv):
+                    raise PassFailedException(
+                        f"{op_location(op)}: error: expected `interleaved` fragment loads exactly on MN-major rings of "
+                        f"32- or 8-bit elements (ldmatrix .trans moves 16-bit ones; lasscc-warp-mma marks them), got "
+                        f"{op.name}{' interleaved' if ilv else ' without it'} on {op.ring.type}")
+                regs = self.frag_tf32_mn(b, op, is_a) if eb == 4 else self.frag_s8_mn(b, op, is_a)
+                for old, new in zip(op.results, regs):
+                    old.replace_all_uses_with(new)
+                return
             if trans:
                 lr, lk = (self.at_row, self.at_k) if is_a else (self.bt_row, self.bt_k)
                 addr = self.addr(b, op.ring, op.slot, b.add(op.row, lr), b.add(op.k, lk))
@@ -312,6 +379,38 @@ class _Swizzler:
             b.insert(lass_nv.CpAsyncWaitOp.build(attributes={"pending": op.pending}))
         elif isinstance(op, lass_pipe.BarrierOp):
             b.insert(lass_nv.BarSyncOp.build())
+
+    def frag_tf32_mn(self, b: Builder, op, is_a: bool) -> list[SSAValue]:
+        """An interleaved m16n8k8 tf32 fragment from an MN-major tile: two ld.shared.v2 per lane,
+        rows (or n) 2g, 2g+1 at k-lines t and t + 4 (lasscc.layout.tf32_mn_lane_src), as CUTLASS
+        reads 32-bit congruous tiles with LDS (no ldmatrix: .trans moves 16-bit elements).
+        A: (a0, a1) then (a2, a3); B: (block 0 b0, block 1 b0) then the b1s."""
+        tf_row, tf_k = self.mn_lanes(4)
+        row = b.add(op.row, tf_row)
+        loads = []
+        for load in range(2):
+            k = b.add(b.add(op.k, tf_k), 4 * load)
+            loads.append(list(b.insert(lass_nv.LdSharedOp(self.addr(b, op.ring, op.slot, row, k), 2)).results))
+        (x0, x1), (y0, y1) = loads
+        return [x0, x1, y0, y1] if is_a else [x0, y0, x1, y1]
+
+    def frag_s8_mn(self, b: Builder, op, is_a: bool) -> list[SSAValue]:
+        """An interleaved m16n8k32 s8 fragment from an MN-major tile: ldmatrix.x4.trans at the
+        k-lines of lasscc.layout.s8_mn_trans_lane_src (16 M or N from `row`), then per matrix pair
+        (k half) a prmt for fragment row g (M 2g) and one for row g + 8 (M 2g + 1).
+        A: (a0, a1, a2, a3); B: (block 0 b0, b1, block 1 b0, b1)."""
+        s8_k, s8_lo, s8_hi = self.mn_lanes(1)
+        addr = self.addr(b, op.ring, op.slot, op.row, b.add(op.k, s8_k))
+        r = b.insert(lass_nv.LdmatrixX4Op.build(operands=[addr], result_types=[i32] * 4,
+                                                properties={"trans": UnitAttr()})).results
+        q = {}
+        for half in range(2):
+            for name, sel in (("lo", s8_lo), ("hi", s8_hi)):
+                q[name, half] = b.v(lass_nv.PrmtOp.build(operands=[r[2 * half], r[2 * half + 1], sel],
+                                                         result_types=[i32]))
+        if is_a:
+            return [q["lo", 0], q["hi", 0], q["lo", 1], q["hi", 1]]
+        return [q["lo", 0], q["lo", 1], q["hi", 0], q["hi", 1]]
 
     def run(self) -> None:
         ops = [o for o in self.fn.walk() if isinstance(o, _LOGICAL_OPS)]

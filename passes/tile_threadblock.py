@@ -6,8 +6,10 @@ arguments (A M x K and B K x N, each row- or column-major; D M x N row- or colum
 alike) with the accumulator (`acc`) and D types each allows:
     f16  acc f32: D f32 or f16      acc f16: D f16 or f32  (mma m16n8k16 .f16 accumulators)
     bf16 acc f32: D f32 or bf16
-    f32  acc f32: D f32            (multiplied as tf32, mma m16n8k8; TN only)
-    i8   acc i32: D i32 or f32     (s8, mma m16n8k32; TN only)
+    f32  acc f32: D f32            (multiplied as tf32, mma m16n8k8)
+    i8   acc i32: D i32 or f32     (s8, mma m16n8k32)
+every type in every layout of A and B (NN, NT, TN, TT; the MN-major tf32 and s8 fragments are
+loaded by lasscc-swizzle-smem without ldmatrix .trans, see there).
 A `config` without `instruction` gets the type's mma.sync shape.  `align = [a, b]` (elements per
 global copy access of A and B, CUTLASS's AlignmentA/B; absent: 16 bytes) must be powers of two of
 at most 16 bytes (GemmConfig.validate); with a column-major D the kernel's A is the caller's B, so
@@ -24,7 +26,7 @@ inside, then `lass_tb.epilogue`.  Each tile is stored the way its operand is con
 function keeps the caller's operand layouts as `lass.a_layout` / `lass.b_layout`.
 
 Rejected (PassFailedException naming file:line:col): other element types, a layout that is
-neither row- nor column-major (f32 and i8 need A row-major and B column-major), a config that
+neither row- nor column-major, a config that
 fails GemmConfig.validate, a `lass.gemm` not on the function's arguments.
 """
 
@@ -83,14 +85,6 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
                 f"{where}: error: expected {name} row-major (identity layout) or column-major (strided<[1, ?]>), "
                 f"got {t.layout}"
             )
-    layouts = (lass.memref_layout(ta), lass.memref_layout(tb), lass.memref_layout(td))
-    if et in ("i8", "f32") and layouts[:2] != ("row", "col"):
-        what = ("int8 needs A row-major and B column-major (TN): the s8 mma.sync fragments are K-major "
-                "(CUTLASS has the same restriction)" if et == "i8"
-                else "tf32 with MN-major operands is not supported yet: f32 needs A row-major and B column-major (TN)")
-        raise PassFailedException(
-            f"{where}: error: {what}; got A {layouts[0]}-major, B {layouts[1]}-major"
-        )
 
 
 def _swapped_types(ta: MemRefType, tb: MemRefType, td: MemRefType):

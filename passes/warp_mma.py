@@ -15,7 +15,10 @@ Output contract: the program of one thread.
 - each `lass_pipe.mma` -> for every k-group g (BK/IK of them; IK = 16 for f16/bf16, 8 for tf32,
   32 for i8: lasscc.layout.MMA_INPUTS): `lass_warp.load_frag_a` for each 16-row slice and
   `lass_warp.load_frag_b` for each 16-column slice (f32 fragments: each register then rounded to
-  tf32 by `lass_nv.cvt_rna_tf32`), then `lass_nv.mma_sync` over the (WM/16) x (WN/8) grid in
+  tf32 by `lass_nv.cvt_rna_tf32`; on MN-major rings of f32 or i8 the loads are `interleaved`:
+  fragment row g + 8h holds tile row 2g + h, lasscc.layout.frag_interleave, which lets
+  lasscc-swizzle-smem load them without ldmatrix .trans), then `lass_nv.mma_sync` over the
+  (WM/16) x (WN/8) grid in
   serpentine order (n reversed on odd m rows, so
   consecutive mma.sync share an operand).  Fragments are double buffered: the loads of k-group
   g+1 are issued before the mma.sync of k-group g; and when the mma closes its loop iteration
@@ -29,7 +32,10 @@ Output contract: the program of one thread.
   except that with alpha == 1 and no C the exact i32 accumulator is stored) and stores at the
   C/D fragment coordinates of mma.m16n8k16 (the same for every shape): for a block wholly inside D (and N
   even) plain 2-element stores; otherwise predicated ones, 2-element where the pair lies inside D,
-  element by element at the edges (any M, N).  Both tests are uniform branches.
+  element by element at the edges (any M, N).  Both tests are uniform branches.  With interleaved
+  A fragments the rows of a lane are 2g, 2g + 1 (not g, g + 8); with interleaved B its columns
+  are 4t .. 4t+3 of each pair of n8 blocks, stored as pairs of values from the two blocks
+  (`store_pairs`).
 """
 
 from __future__ import annotations
@@ -40,14 +46,14 @@ from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_warp
 from lasscc.passes._build import Builder, is_kernel, kernel_ab_type, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IntegerType, ModuleOp, StringAttr, f32, i1, i32
+from xdsl.dialects.builtin import IntegerType, ModuleOp, StringAttr, UnitAttr, f32, i1, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from lasscc.config import GemmConfig
-from lasscc.layout import MMA_INPUTS, MMA_M, MMA_N, WARP_SIZE
+from lasscc.layout import MMA_INPUTS, MMA_M, MMA_N, WARP_SIZE, elem_bytes, frag_interleave, mma_c_coord
 from lasscc.source import op_location
 
 # The cross-stage prefetch keeps a third fragment set live across the barrier.  Before
@@ -96,6 +102,20 @@ class _WarpLowering:
         self.rows_a = [b.add(wm0, mi * MMA_M) for mi in range(self.mi)]
         self.cols_b = [b.add(wn0, nj * 2 * MMA_N) for nj in range(self.ni // 2)]
         self.ks = [b.c(g * self.ik) for g in range(self.kg)]
+        # MN-major tf32 / s8 tiles: fragments with paired rows (A) / columns (B), see lass_warp
+        mmas = [o for o in fn.walk() if isinstance(o, lass_pipe.MmaOp)]
+        self.ilv_a = any(self.interleaved(o.a.type) for o in mmas)
+        self.ilv_b = any(self.interleaved(o.b.type) for o in mmas)
+        for o in mmas:
+            if (self.interleaved(o.a.type), self.interleaved(o.b.type)) != (self.ilv_a, self.ilv_b):
+                raise PassFailedException(
+                    f"{op_location(o)}: error: expected every lass_pipe.mma of the kernel on rings of the same "
+                    f"majorness (one epilogue serves them), got {o.a.type} and {o.b.type}")
+
+    def interleaved(self, ring_t) -> bool:
+        """Fragments of this ring are loaded `interleaved` (lasscc.layout.frag_interleave): MN-major
+        tiles of 32- or 8-bit elements, which ldmatrix .trans (16-bit) cannot transpose."""
+        return ring_t.is_mn_major and elem_bytes(self.ab) != 2
 
     def n_acc(self) -> int:
         return self.mi * self.ni * 4
@@ -251,13 +271,15 @@ class _WarpLowering:
 
     def load_frags(self, b: Builder, op: lass_pipe.MmaOp, slot: SSAValue, g: int):
         """A fragments per 16-row slice, B register pairs per n8 block, of k-group g of `slot`."""
+        props_a = {"interleaved": UnitAttr()} if self.ilv_a else {}
+        props_b = {"interleaved": UnitAttr()} if self.ilv_b else {}
         fa = [self.tf32(b, b.insert(lass_warp.LoadFragAOp.build(
-            operands=[op.a, slot, row, self.ks[g]], result_types=[i32] * 4)).results)
+            operands=[op.a, slot, row, self.ks[g]], result_types=[i32] * 4, properties=props_a)).results)
             for row in self.rows_a]
         fb: list[list[SSAValue]] = []
         for col in self.cols_b:
             r = self.tf32(b, b.insert(lass_warp.LoadFragBOp.build(
-                operands=[op.b, slot, col, self.ks[g]], result_types=[i32] * 4)).results)
+                operands=[op.b, slot, col, self.ks[g]], result_types=[i32] * 4, properties=props_b)).results)
             fb += [[r[0], r[1]], [r[2], r[3]]]
         return fa, fb
 
@@ -302,6 +324,31 @@ class _WarpLowering:
         self.acc[op.result] = acc
         self.dead.append(op)
 
+    def store_pairs(self) -> list[tuple[int, int, tuple[int, int]]]:
+        """(row, column, (i0, i1)): the epilogue's 2-element stores, at (row0 + row, col0 + column)
+        and one column right, of accumulator values i0, i1 (index (mi * WN/8 + ni) * 4 + idx).
+
+        mma_c_coord puts value idx of mma (mi, ni) at fragment row g + 8 (idx >> 1), column
+        2t + (idx & 1) of n8 block ni; interleaved fragments (lasscc.layout.frag_interleave) move
+        fragment row r of the 16 to tile row 2 (r % 8) + r // 8 and column c of the 16 columns of
+        blocks 2p, 2p + 1 to 16p + 2 (c % 8) + c // 8.  Values next to each other in a row pair up
+        (from one n8 block, or for interleaved B from blocks 2p and 2p + 1)."""
+        cells: dict[tuple[int, int], int] = {}
+        for mi in range(self.mi):
+            for ni in range(self.ni):
+                for idx in range(4):
+                    r, c = mma_c_coord(0, idx)  # lane 0: g = t = 0 (the lane part is row0 / col0)
+                    row = mi * MMA_M + (frag_interleave(r) if self.ilv_a else r)
+                    c16 = (ni % 2) * MMA_N + c
+                    col = (ni // 2) * 2 * MMA_N + (frag_interleave(c16) if self.ilv_b else c16)
+                    cells[(row, col)] = (mi * self.ni + ni) * 4 + idx
+        pairs = []
+        for (row, col), i0 in sorted(cells.items()):
+            if col % 2 == 0:
+                pairs.append((row, col, (i0, cells[(row, col + 1)])))
+        assert 2 * len(pairs) == len(cells), "every accumulator value belongs to one pair"
+        return sorted(pairs, key=lambda p: p[2])  # in accumulator order (mi, ni, h when not interleaved)
+
     def epilogue(self, op: lass_tb.EpilogueOp) -> None:
         """Per-thread stores of alpha*acc (+ beta*C) at the mma C-fragment coordinates.
 
@@ -327,8 +374,10 @@ class _WarpLowering:
             if int_d:
                 return bb.v(lass_nv.CvtRniS32Op.build(operands=[x], result_types=[i32]))
             return x if out_t == f32 else bb.v(arith.TruncFOp(x, out_t))
-        group = b.shr(self.lane, 2)
-        tig2 = b.mul(b.and_(self.lane, 3), 2)
+        # lane part of the C-fragment coordinates (mma_c_coord: row g, column 2t; interleaved
+        # fragments: row 2g, column 4t, see store_pairs)
+        group = b.mul(b.shr(self.lane, 2), 2 if self.ilv_a else 1)
+        tig2 = b.mul(b.and_(self.lane, 3), 4 if self.ilv_b else 2)
         row0 = b.add(b.add(op.m0, self.wm0), group)
         col0 = b.add(b.add(op.n0, self.wn0), tig2)
         zero = b.cf(0.0, f32)
@@ -342,37 +391,34 @@ class _WarpLowering:
         false = b.c(0, i1)
 
         def stores(bb: Builder, with_c: bool, guarded: bool) -> None:
-            for mi in range(self.mi):
-                for ni in range(self.ni):
-                    for h in range(2):
-                        row = bb.add(row0, mi * MMA_M + 8 * h)
-                        col = bb.add(col0, ni * MMA_N)
-                        if guarded:
-                            row_ok = bb.ult(row, M)
-                            ok = [bb.and_(row_ok, bb.ult(col, N)), bb.and_(row_ok, bb.ult(bb.add(col, 1), N))]
-                            pair = bb.and_(ok[1], n_even)
-                            single = [bb.and_(o, bb.v(arith.XOrIOp(pair, true))) for o in ok]
-                        else:
-                            pair, single = true, [false, false]
-                        off = bb.add(bb.mul(row, N), col)
-                        offs = [off, bb.add(off, 1)]
-                        base = (mi * self.ni + ni) * 4 + 2 * h
-                        vals = [bb.v(arith.MulfOp(op.alpha, to_f32(bb, acc[base + j]))) for j in range(2)]
-                        if with_c:
-                            both = list(bb.insert(lass_nv.LdGlobalOp(D, off, pair, 2)).results)
-                            old = both
-                            if guarded:
-                                one = [bb.insert(lass_nv.LdGlobalOp(D, offs[j], single[j], 1)).results[0] for j in range(2)]
-                                old = [bb.v(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
-                            old = [to_f32(bb, x) for x in old]
-                            vals = [bb.v(arith.AddfOp(v, bb.v(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
-                        vals = [from_f32(bb, v) for v in vals]
-                        if int_d and not with_c:
-                            vals = [bb.v(arith.SelectOp(alpha_one, acc[base + j], vals[j])) for j in range(2)]
-                        bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, pair, vals]))
-                        if guarded:
-                            for j in range(2):
-                                bb.insert(lass_nv.StGlobalOp.build(operands=[D, offs[j], single[j], [vals[j]]]))
+            for row_c, col_c, pair_idx in self.store_pairs():
+                row = bb.add(row0, row_c)
+                col = bb.add(col0, col_c)
+                if guarded:
+                    row_ok = bb.ult(row, M)
+                    ok = [bb.and_(row_ok, bb.ult(col, N)), bb.and_(row_ok, bb.ult(bb.add(col, 1), N))]
+                    pair = bb.and_(ok[1], n_even)
+                    single = [bb.and_(o, bb.v(arith.XOrIOp(pair, true))) for o in ok]
+                else:
+                    pair, single = true, [false, false]
+                off = bb.add(bb.mul(row, N), col)
+                offs = [off, bb.add(off, 1)]
+                vals = [bb.v(arith.MulfOp(op.alpha, to_f32(bb, acc[pair_idx[j]]))) for j in range(2)]
+                if with_c:
+                    both = list(bb.insert(lass_nv.LdGlobalOp(D, off, pair, 2)).results)
+                    old = both
+                    if guarded:
+                        one = [bb.insert(lass_nv.LdGlobalOp(D, offs[j], single[j], 1)).results[0] for j in range(2)]
+                        old = [bb.v(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
+                    old = [to_f32(bb, x) for x in old]
+                    vals = [bb.v(arith.AddfOp(v, bb.v(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
+                vals = [from_f32(bb, v) for v in vals]
+                if int_d and not with_c:
+                    vals = [bb.v(arith.SelectOp(alpha_one, acc[pair_idx[j]], vals[j])) for j in range(2)]
+                bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, pair, vals]))
+                if guarded:
+                    for j in range(2):
+                        bb.insert(lass_nv.StGlobalOp.build(operands=[D, offs[j], single[j], [vals[j]]]))
             bb.insert(scf.YieldOp())
 
         def branch(bb: Builder, cond, then_fn, else_fn) -> None:

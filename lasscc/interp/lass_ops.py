@@ -19,9 +19,10 @@
                      matrix, or all of them when pred is false, are zero-filled.  copy_async
                      lands at the wait that retires its group; lass_pipe.mma reads both slots as
                      a read by every thread of the block.
-  lass_warp.*        (level 3) load_frag_a/b: the lane's mma.m16n8k16 fragment registers read from
+  lass_warp.*        (level 3) load_frag_a/b: the lane's mma fragment registers read from
                      the logical (unswizzled) ring slot, per layout.mma_a_coord / mma_b_coord
-                     (an MN-major slot element by element: the pairs are not adjacent there);
+                     (through layout.frag_interleave with `interleaved`; an MN-major slot element
+                     by element: the elements of a register are a line apart there);
                      (slot, row, k) must be the same for all 32 lanes of a warp.
   lass_smem.swizzle  (level 4) phys = x ^ (((x >> (base + shift)) & (2^bits - 1)) << base).
   lass_nv.*          (levels 3-4) one PTX instruction each, per thread: thread_id, block_id,
@@ -32,7 +33,8 @@
                      maps, one batched float32 matmul over all warps, D scattered back), cp_async
                      (16 bytes, zero-filled when !pred, lands at the retiring cp_async_wait),
                      cp_async_commit / cp_async_wait (per-thread groups), bar_sync, ld_global(_v4),
-                     st_global, st_shared_v4.  Registers holding f16x2 (or bf16x2: mma_sync
+                     st_global, st_shared_v4, ld_shared (1, 2 or 4 words, aligned to their size),
+                     prmt (layout.prmt).  Registers holding f16x2 (or bf16x2: mma_sync
                      with ab_type = "bf16") are i32: low half = the element with the smaller
                      column / k index.
 
@@ -513,12 +515,14 @@ def _load_frag(ex: Executor, op, vals, which: str):
     r0 = ex.at(row, lanes)[:, None]
     k0 = ex.at(k, lanes)[:, None]
     eb = ring.esize  # each register: the 4 bytes from element (row, k) on (layout.mma_a/b_coord)
+    # `interleaved`: fragment row (A) / column (B) i of the 16 is tile row / column frag_interleave(i)
+    ilv = Lay.frag_interleave if op.interleaved is not None else (lambda i: i)
     if which == "a":
         rr, kk = Lay.mma_a_coord(lane_in, _REG[None, :], 0, eb)
-        rows, cols = r0 + rr, k0 + kk
+        rows, cols = r0 + ilv(rr), k0 + kk
     else:
         kk, nn = Lay.mma_b_coord(lane_in, (_REG % 2)[None, :], 0, eb)
-        rows, cols = r0 + 8 * (_REG // 2)[None, :] + nn, k0 + kk
+        rows, cols = r0 + ilv(8 * (_REG // 2)[None, :] + nn), k0 + kk
     bad = (rows < 0) | (rows >= ring.rows) | (cols < 0) | (cols + 4 // eb - 1 >= ring.bk)
     if bad.any():
         j = int(np.argmax(bad.any(axis=1)))
@@ -531,14 +535,14 @@ def _load_frag(ex: Executor, op, vals, which: str):
     actors = np.repeat(lanes, 4)
     what = f"load_frag_{which} read"
     if ring.major == Lay.MN_MAJOR:
-        # the two halves of a register (k, k+1) lie a line apart: two 2-byte reads
-        halves = [base[:, None] + ring.offsets(rows, cols + h) for h in range(2)]  # [n, 4] each
-        idx = np.concatenate([ex.smem.flat_index(opid, actors, x.reshape(-1), 2, align=ring.esize, what=what)
-                              for x in halves], axis=1)
+        # the 4 / eb elements of a register (k, k+1, ..) lie a line apart: one eb-byte read each
+        parts = [base[:, None] + ring.offsets(rows, cols + h) for h in range(4 // eb)]  # [n, 4] each
+        idx = np.concatenate([ex.smem.flat_index(opid, actors, x.reshape(-1), eb, align=eb, what=what)
+                              for x in parts], axis=1)
         regs = i32_from_bytes(ex.smem.read(opid, actors, idx)).reshape(-1, 4)
         if ex.banks is not None:
-            for x in halves:
-                ex.banks.record(opid, np.swapaxes(x.reshape(-1, 32, 4), 1, 2).reshape(-1, 32), 2, 32)
+            for x in parts:
+                ex.banks.record(opid, np.swapaxes(x.reshape(-1, 32, 4), 1, 2).reshape(-1, 32), eb, 32)
         return _scatter_regs(ex, lanes, regs, np.int64)
     byte = base[:, None] + ring.offsets(rows, cols)  # [n, 4]
     idx = ex.smem.flat_index(opid, actors, byte.reshape(-1), 4, align=ring.esize, what=what)
@@ -812,6 +816,28 @@ def _cp_async(ex: Executor, op, vals):
     ex.smem.issue_async(opid, lanes, idx, raw)
     _record_banks(ex, opid, lanes, dst, w, _bank_group(w))
     return []
+
+
+@handler("lass_nv.ld_shared")
+def _ld_shared(ex: Executor, op, vals):
+    """ld.shared.b32 / .v2 / .v4: 4 n bytes at the (4 n-aligned) address, n registers, lowest word
+    first; bank conflicts counted per 128 bytes of lanes (32, 16 or 8 lanes a group)."""
+    opid = _opid(ex, op)
+    n = len(op.values)
+    lanes = ex.active_lanes()
+    addr = ex.at(vals[0], lanes).astype(np.int64)
+    idx = ex.smem.flat_index(opid, lanes, addr, 4 * n, align=4 * n, what=f"ld.shared{'' if n == 1 else f'.v{n}'} read")
+    raw = ex.smem.read(opid, lanes, idx)
+    regs = i32_from_bytes(np.ascontiguousarray(raw).reshape(-1, 4)).reshape(len(lanes), n)
+    _record_banks(ex, opid, lanes, addr, 4 * n, Lay.SMEM_WAVEFRONT_BYTES // (4 * n))
+    return _scatter_regs(ex, lanes, regs, np.int64)
+
+
+@handler("lass_nv.prmt")
+def _prmt(ex: Executor, op, vals):
+    """prmt.b32 (generic form): layout.prmt of the unsigned registers, as a signed i32."""
+    r = Lay.prmt(*vals)
+    return [wrap(np.asarray(r, np.int64) if any(is_lanes(v) for v in vals) else int(r), 32)]
 
 
 @handler("lass_nv.st_shared_v4")

@@ -49,6 +49,33 @@ func.func @gemm_nt(%a: memref<?x?xf16, strided<[1, ?]>>, %b: memref<?x?xf16, str
   func.return
 }
 
+// ---- tf32 and int8 in every layout too (their MN-major fragments are lasscc-swizzle-smem's
+// business): TT tf32 (B MN-major), NN int8 with a column-major D (swapped: A = B^T K-major,
+// B = A^T MN-major) ----
+
+// CHECK-LABEL: func.func @gemm_tf32_tt(
+// CHECK-SAME:    %A: memref<?x?xf32>, %B: memref<?x?xf32>, %D: memref<?x?xf32>,
+// CHECK-SAME:    lass.a_type = "f32", lass.a_layout = "row", lass.b_layout = "row"} {
+// CHECK:         lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf32> -> !lass_tb.tile<64x16xf32>
+// CHECK-NEXT:    lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf32> -> !lass_tb.tile<64x16xf32, mn>
+func.func @gemm_tf32_tt(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %d: memref<?x?xf32>) {
+  lass.gemm {config = {threadblock = [64, 64, 16], warp = [32, 32, 16]}}
+      ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%d : memref<?x?xf32>)
+  func.return
+}
+
+// CHECK-LABEL: func.func @gemm_i8_nn_col_d(
+// CHECK-SAME:    %A: memref<?x?xi8>, %B: memref<?x?xi8>, %D: memref<?x?xi32>,
+// CHECK-SAME:    lass.a_type = "i8", lass.a_layout = "col", lass.b_layout = "col", lass.swap_ab} {
+// CHECK:         lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xi8> -> !lass_tb.tile<64x64xi8>
+// CHECK-NEXT:    lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xi8> -> !lass_tb.tile<64x64xi8, mn>
+func.func @gemm_i8_nn_col_d(%a: memref<?x?xi8, strided<[1, ?]>>, %b: memref<?x?xi8, strided<[1, ?]>>,
+                            %d: memref<?x?xi32, strided<[1, ?]>>) {
+  lass.gemm {config = {threadblock = [64, 64, 64], warp = [32, 32, 64]}}
+      ins(%a, %b : memref<?x?xi8, strided<[1, ?]>>, memref<?x?xi8, strided<[1, ?]>>) outs(%d : memref<?x?xi32, strided<[1, ?]>>)
+  func.return
+}
+
 // ---- left alone: a function without lass.gemm ----
 
 // CHECK-LABEL: func.func @no_gemm(%x: memref<?x?xf16, strided<[1, ?]>>) {
