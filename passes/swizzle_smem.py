@@ -261,10 +261,11 @@ class _Swizzler:
             return b.ult(b.add(op.k0, k), kernel_arg(self.fn, "K"))
 
         column, column_ok, line_ok = (r, row_ok, k_ok) if mn else (k, k_ok, row_ok)
+        line = line_ok()
         key = (op, column)
         if key not in self.k_ok:  # shared by the chunks of one copy in the same column
             self.k_ok[key] = b.and_(op.pred, column_ok())
-        return b.and_(self.k_ok[key], line_ok())
+        return b.and_(self.k_ok[key], line)
 
     def accesses(self, b: Builder, op, ring_t: lass_pipe.RingType, w: int, emit) -> None:
         """emit(builder, row, k) for each of this thread's w-byte accesses of a tile copy: unrolled
@@ -288,7 +289,7 @@ class _Swizzler:
         if self.threads % per_row == 0:  # one column per thread (as in `chunks`); its bound tested once
             r0 = b.div(self.tid, per_row)
             c = b.mul(b.rem(self.tid, per_row), w // eb)
-            self.in_bounds(b, op, c, c, mn)  # caches the column test outside the loop
+            self.in_bounds(b, op, c, c, mn)  # caches the column test outside the loop (its line test is dead)
             line = bb.add(r0, bb.mul(it, self.threads // per_row))
         else:
             chunk = bb.add(self.tid, bb.mul(it, self.threads))
