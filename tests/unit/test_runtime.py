@@ -462,7 +462,7 @@ def test_bad_ptx_reports_jit_log():
 @pytest.mark.parametrize("d_dtype, beta, m, n, k", [("f32", 0.0, 100, 72, 40), ("f32", 0.5, 64, 48, 33),
                                                      ("f16", 0.0, 50, 64, 64), ("f16", -1.0, 32, 17, 128)])
 def test_run_gemm_naive_kernel(d_dtype, beta, m, n, k):
-    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1, d_dtype=d_dtype)
+    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1, a_align=1, b_align=1, d_dtype=d_dtype)
     res = gemm_runner.run_gemm(naive_gemm_ptx(d_dtype), spec, m, n, k, alpha=1.5, beta=beta, seed=1)
     assert res["ok"], gemm_runner.format_report(res, m, n, k)
     assert res["rel_err"] < (1e-6 if d_dtype == "f32" else 1e-3) and res["local_bytes"] == 0 and res["regs"] > 0
@@ -470,7 +470,7 @@ def test_run_gemm_naive_kernel(d_dtype, beta, m, n, k):
 
 @gpu_test
 def test_run_gemm_detects_wrong_result():
-    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1)
+    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1, a_align=1, b_align=1)
     # read B as row-major by swapping the roles of A's and B's strides: wrong, must not pass
     wrong = naive_gemm_ptx("f32").replace("mul.wide.u32 %rd5, %r12, %r3;", "mul.wide.u32 %rd5, %r12, 1;")
     res = gemm_runner.run_gemm(wrong, spec, 64, 64, 64, seed=2)
@@ -479,7 +479,7 @@ def test_run_gemm_detects_wrong_result():
 
 @gpu_test
 def test_run_gemm_bench_small():
-    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1)
+    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1, a_align=1, b_align=1)
     res = gemm_runner.run_gemm(naive_gemm_ptx("f32"), spec, 256, 256, 256, bench=True, warmup=2, iters=5, seed=3)
     assert res["ok"] and res["ms_median"] > 0 and res["tflops"] > 0
     if "cublas_ms" in res:
@@ -490,7 +490,7 @@ def test_run_gemm_bench_small():
 @pytest.mark.parametrize("d_dtype, beta, m, n, k", [("f32", 0.0, 100, 72, 40), ("f32", 0.5, 64, 48, 33),
                                                      ("bf16", 0.0, 50, 64, 64), ("bf16", -1.0, 32, 17, 128)])
 def test_run_gemm_naive_bf16_kernel(d_dtype, beta, m, n, k):
-    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1,
+    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1, a_align=1, b_align=1,
                       a_dtype="bf16", b_dtype="bf16", d_dtype=d_dtype)
     res = gemm_runner.run_gemm(naive_gemm_ptx(d_dtype, ab="bf16"), spec, m, n, k, alpha=1.5, beta=beta, seed=1)
     assert res["ok"], gemm_runner.format_report(res, m, n, k)
@@ -500,7 +500,7 @@ def test_run_gemm_naive_bf16_kernel(d_dtype, beta, m, n, k):
 @gpu_test
 def test_run_gemm_bf16_data_read_as_f16_fails():
     """The runner really hands bf16 patterns over: an f16 kernel reading them computes garbage."""
-    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1,
+    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1, a_align=1, b_align=1,
                       a_dtype="bf16", b_dtype="bf16")
     res = gemm_runner.run_gemm(naive_gemm_ptx("f32", ab="f16"), spec, 64, 64, 64, seed=2)
     assert res["ok"] is False
@@ -509,7 +509,7 @@ def test_run_gemm_bf16_data_read_as_f16_fails():
 @gpu_test
 @pytest.mark.parametrize("d_dtype, beta", [("f32", 0.0), ("f32", 0.5), ("bf16", 0.0), ("bf16", 0.5)])
 def test_run_gemm_bench_bf16_beside_cublas(d_dtype, beta):
-    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1,
+    spec = KernelSpec(name="naive_gemm", threads=256, smem_bytes=0, tile_m=16, tile_n=16, raster=1, a_align=1, b_align=1,
                       a_dtype="bf16", b_dtype="bf16", d_dtype=d_dtype)
     res = gemm_runner.run_gemm(naive_gemm_ptx(d_dtype, ab="bf16"), spec, 256, 256, 256, alpha=1.5, beta=beta,
                                bench=True, warmup=2, iters=5, seed=3)
