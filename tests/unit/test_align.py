@@ -92,8 +92,11 @@ def test_copy_map_covers_the_tile_once_inside_swizzle_chunks(eb, major):
                 start = L.tile_offset(cells[0][0], cells[0][1], rows, bk, eb, major, swizzled=False)
                 assert start % w == 0  # a w-aligned logical offset ...
                 assert start // 16 == (start + w - 1) // 16  # ... inside one 16-byte chunk, so
-                for j, (rr, kk) in enumerate(cells):  # the swizzle moves the access as a whole
-                    assert L.tile_offset(rr, kk, rows, bk, eb, major) == L.swizzle(start) + j * eb
+                # the tile's swizzle (MN-major 32-bit tiles: Swizzle<2,5,2>, 32-byte chunks) moves
+                # the access as a whole
+                params = L.mn_swizzle_params(eb) if major == L.MN_MAJOR else ()
+                for j, (rr, kk) in enumerate(cells):
+                    assert L.tile_offset(rr, kk, rows, bk, eb, major) == L.swizzle(start, *params) + j * eb
         assert (seen == 1).all(), (w, major)
 
 
