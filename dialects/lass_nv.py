@@ -483,6 +483,61 @@ class StGlobalOp(IRDLOperation):
             raise VerifyException(f"expected 1, 2 or 4 values of type {et}, got {[str(v.type) for v in self.values]}")
 
 
+@irdl_op_definition
+class StSharedOp(IRDLOperation):
+    """st.shared (.v2 / .v4) of 2 or 4 consecutive values of one 16- or 32-bit type at shared byte
+    address `addr`, aligned to their total size, lowest-addressed value first (PTX ISA 9.7.9.9).
+    The staged epilogue writes accumulator pairs with it (lasscc-warp-mma).
+
+        lass_nv.st_shared %addr, %v0, %v1 : f32, f32
+    """
+
+    name = "lass_nv.st_shared"
+    addr = operand_def(i32)
+    values = var_operand_def()
+    assembly_format = "$addr `,` $values attr-dict `:` type($values)"
+
+    def verify_(self) -> None:
+        types = [v.type for v in self.values]
+        ok = {"f16", "bf16", "f32", "i32"}
+        if len(types) not in (2, 4) or len(set(types)) != 1 or str(types[0]) not in ok:
+            raise VerifyException(f"expected 2 or 4 values of one type of {sorted(ok)}, got {[str(t) for t in types]}")
+
+
+@irdl_op_definition
+class StGlobalV4Op(IRDLOperation):
+    """st.global.v4.b32: the 16 bytes of r0..r3 (r0 at the lowest address) at dest[offset]
+    (elements; 16-byte aligned), only where `pred` is true (PTX ISA 9.7.9.9).  The staged
+    epilogue's coalesced stores (lasscc-warp-mma)."""
+
+    name = "lass_nv.st_global_v4"
+    dest = operand_def(MemRefType)
+    offset = operand_def(i32)
+    r0 = operand_def(i32)
+    r1 = operand_def(i32)
+    r2 = operand_def(i32)
+    r3 = operand_def(i32)
+    pred = operand_def(i1)
+    assembly_format = "$dest `[` $offset `]` `,` $r0 `,` $r1 `,` $r2 `,` $r3 `if` $pred attr-dict `:` type($dest)"
+
+
+@irdl_op_definition
+class AlignedOp(IRDLOperation):
+    """True when the address of `source` (its element 0) is a multiple of `bytes`: the uniform test
+    that guards 16-byte accesses to a kernel argument the caller may have offset."""
+
+    name = "lass_nv.aligned"
+    source = operand_def(MemRefType)
+    bytes = attr_def(IntegerAttr)
+    result = result_def(i1)
+    assembly_format = "$source attr-dict `:` type($source)"
+
+    def verify_(self) -> None:
+        w = self.bytes.value.data
+        if w < 1 or w & (w - 1):
+            raise VerifyException(f"expected bytes a power of two, got {w}")
+
+
 LassNV = Dialect(
     "lass_nv",
     [
@@ -504,6 +559,9 @@ LassNV = Dialect(
         StSharedBOp,
         LdGlobalOp,
         StGlobalOp,
+        StSharedOp,
+        StGlobalV4Op,
+        AlignedOp,
     ],
     [],
 )

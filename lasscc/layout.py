@@ -375,6 +375,30 @@ def copy_iterations(rows, row_elems, elem_bytes, threads, access_bytes=ACCESS_BY
     return -(-accesses // threads)
 
 
+
+
+# ---- the staged epilogue (lasscc-warp-mma) -------------------------------------------------------
+def epilogue_stage_stride(warp_n, out_bytes):
+    """Bytes per row of a warp's epilogue staging buffer in shared memory: the warp tile's row of D
+    plus padding that keeps the accumulator-pair writes conflict-free.
+
+    Lane 4g + t writes its pair of row g at column 2t (+ 8 per n8 block): 4 bytes for 16-bit D, one
+    wavefront for the warp when the 8 rows start 4 banks apart (row words = 4 mod 8, e.g. 144 bytes
+    for 64 f16); 8 bytes for 32-bit D, two wavefronts (half-warps of rows g < 4) when the rows start
+    8 banks apart (288 bytes for 64 f32).  tests/unit/test_layout.py counts the wavefronts.
+    """
+    row = warp_n * out_bytes
+    return row + (16 if out_bytes == 2 else 32)
+
+
+def epilogue_read_map(lane, row_bytes):
+    """(row offset, 16-byte chunk) that `lane` reads back from the staging buffer in each pass: a
+    row of `row_bytes` (a multiple of 16, at most 512) is read by row_bytes / 16 consecutive lanes,
+    so each quarter-warp reads (and then stores to D) 128 contiguous bytes; a pass covers
+    32 * 16 / row_bytes rows."""
+    chunks = row_bytes // ACCESS_BYTES
+    return lane // chunks, lane % chunks
+
 # ---- warps in a threadblock -------------------------------------------------------------------
 def warp_tile_coord(warp, warps_m):
     """(warp_m, warp_n) of the warp tile that warp `warp` computes (lasscc-warp-mma): warps walk

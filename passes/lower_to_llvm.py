@@ -362,6 +362,30 @@ class _Lowerer:
             self.emit(llvm.BrOp(merge))
             head.add_op(llvm.CondBrOp(self.v(op.pred), store_b, [], merge, []))
             self.cur = merge
+        elif isinstance(op, lass_nv.StSharedOp):
+            et = op.values[0].type
+            n = len(op.values)
+            vec = self.emit(llvm.UndefOp(VectorType(et, [n])))
+            for i, x in enumerate(op.values):
+                vec = self.emit(llvm.InsertElementOp(vec, self.v(x), self.const(i)))
+            self.emit(llvm.StoreOp(vec, self.shared_ptr(self.v(op.addr)), alignment=n * et.bitwidth // 8))
+        elif isinstance(op, lass_nv.StGlobalV4Op):
+            # guarded 16-byte store: branch around it (a uniform branch in the staged epilogue)
+            head = self.cur
+            store_b = self.new_block()
+            self.cur = store_b
+            vec = self.emit(llvm.UndefOp(VectorType(i32, [4])))
+            for i, x in enumerate((op.r0, op.r1, op.r2, op.r3)):
+                vec = self.emit(llvm.InsertElementOp(vec, self.v(x), self.const(i)))
+            self.emit(llvm.StoreOp(vec, self.global_ptr(self.v(op.dest), self.v(op.offset)), alignment=16))
+            merge = self.new_block()
+            self.emit(llvm.BrOp(merge))
+            head.add_op(llvm.CondBrOp(self.v(op.pred), store_b, [], merge, []))
+            self.cur = merge
+        elif isinstance(op, lass_nv.AlignedOp):
+            addr = self.emit(llvm.PtrToIntOp(self.v(op.source), i64))
+            low = self.emit(llvm.AndOp(addr, self.const(op.bytes.value.data - 1, i64)))
+            m[op.result] = self.emit(llvm.ICmpOp(low, self.const(0, i64), IntegerAttr(_ICMP["eq"], 64)))
         else:
             raise PassFailedException(
                 f"{op_location(op)}: error: '{op.name}' has no lowering; expected the ops lasscc-swizzle-smem leaves "

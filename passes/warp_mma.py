@@ -46,14 +46,33 @@ from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_warp
 from lasscc.passes._build import Builder, is_kernel, kernel_ab_type, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IntegerType, ModuleOp, StringAttr, UnitAttr, f32, i1, i32
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    UnitAttr,
+    f32,
+    i1,
+    i32,
+)
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from lasscc.config import GemmConfig
-from lasscc.layout import MMA_INPUTS, MMA_M, MMA_N, WARP_SIZE, elem_bytes, frag_interleave, mma_c_coord
+from lasscc.layout import (
+    ACCESS_BYTES,
+    MMA_INPUTS,
+    MMA_M,
+    MMA_N,
+    WARP_SIZE,
+    elem_bytes,
+    epilogue_stage_stride,
+    frag_interleave,
+    mma_c_coord,
+)
 from lasscc.source import op_location
 
 # The cross-stage prefetch keeps a third fragment set live across the barrier.  Before
@@ -62,6 +81,13 @@ from lasscc.source import op_location
 # ptxas 13.0; now 128x256x64 fits in 254 registers without spills (BENCHMARKS.md).  Above this many
 # k-groups per tile the prefetch is left out.
 PREFETCH_MAX_KGROUPS = 4
+
+# D element sizes whose full-block epilogue goes through shared memory (`stage_plan`).  Measured on
+# the H100 (BENCHMARKS.md, 2026-11-23 session 4, 256x128x64 / 4 stages, 4096^3, three rounds in one
+# call): f16 D 455.8 -> 484.7 TFLOP/s (+6%: a lane's 4-byte pair stores fill half of each 32-byte
+# sector, the staged 16-byte stores whole lines); f32 D 473.5 -> 470.8 (-0.6%: its 8-byte pairs
+# already fill the sectors, the staging only adds shared-memory traffic and barriers).
+STAGED_EPILOGUE_BYTES = (2,)
 
 
 def serpentine(mi_count: int, ni_count: int) -> list[tuple[int, int]]:
@@ -324,6 +350,28 @@ class _WarpLowering:
         self.acc[op.result] = acc
         self.dead.append(op)
 
+    def stage_plan(self, out_bytes: int) -> tuple[int, int] | None:
+        """(rows per chunk, row stride) of the staged epilogue, or None when it does not apply.
+
+        Each warp stages its tile through its own shared-memory buffer of `rows` x stride bytes
+        (lasscc.layout.epilogue_stage_stride), reusing the rings' space, for the D element sizes of
+        STAGED_EPILOGUE_BYTES (16-bit D): the most m16 bands per
+        chunk (a divisor of WM/16) whose buffers for all warps fit in the kernel's dynamic shared
+        memory, so the fewest barriers.  None when even one band does not fit, or a row of the
+        warp tile is not a whole number of 16-byte chunks or exceeds 32 of them."""
+        row_bytes = self.cfg.warp[1] * out_bytes
+        if out_bytes not in STAGED_EPILOGUE_BYTES or row_bytes % ACCESS_BYTES or row_bytes // ACCESS_BYTES > WARP_SIZE:
+            return None
+        rings = [o for o in self.fn.walk() if isinstance(o, lass_pipe.RingOp)]
+        smem = max((o.offset.value.data + o.result.type.get_shape()[0] * o.result.type.tile_bytes() for o in rings),
+                   default=0)
+        stride = epilogue_stage_stride(self.cfg.warp[1], out_bytes)
+        warps = self.cfg.threads // WARP_SIZE
+        for bands in sorted((d for d in range(1, self.mi + 1) if self.mi % d == 0), reverse=True):
+            if warps * bands * MMA_M * stride <= smem:
+                return bands * MMA_M, stride
+        return None
+
     def store_pairs(self) -> list[tuple[int, int, tuple[int, int]]]:
         """(row, column, (i0, i1)): the epilogue's 2-element stores, at (row0 + row, col0 + column)
         and one column right, of accumulator values i0, i1 (index (mi * WN/8 + ni) * 4 + idx).
@@ -433,7 +481,61 @@ class _WarpLowering:
                 bb.insert(scf.YieldOp())
             return emit
 
-        branch(b, has_c, with_c(True), with_c(False))
+        ob = out_t.bitwidth // 8
+        plan = self.stage_plan(ob)
+
+        def staged(bb: Builder) -> None:
+            """Whole block, no C: each warp writes its pairs (alpha * acc, converted) to its staging
+            buffer, then reads rows back 16 bytes a lane and stores them to D, each quarter-warp
+            128 contiguous bytes (CUTLASS's shared-memory epilogue).  `rows` rows per chunk;
+            bar.sync around each chunk (the first one: every warp is done with the rings)."""
+            rows, stride = plan
+            bb.insert(lass_nv.BarSyncOp())
+            base = bb.mul(bb.shr(self.tid, 5), rows * stride)
+            wr = bb.add(base, bb.add(bb.mul(group, stride), bb.mul(tig2, ob)))  # this lane's pair slot
+            row_bytes = self.cfg.warp[1] * ob
+            per_row = row_bytes // ACCESS_BYTES
+            lr, lc = bb.div(self.lane, per_row), bb.rem(self.lane, per_row)  # lasscc.layout.epilogue_read_map
+            rd = bb.add(base, bb.add(bb.mul(lr, stride), bb.mul(lc, ACCESS_BYTES)))
+            g_row = bb.add(bb.add(op.m0, self.wm0), lr)
+            g_col = bb.add(bb.add(op.n0, self.wn0), bb.mul(lc, ACCESS_BYTES // ob))
+            g0 = bb.add(bb.mul(g_row, N), g_col)
+            pairs = self.store_pairs()
+            chunks = self.cfg.warp[0] // rows
+            for ch in range(chunks):
+                for row_c, col_c, pair_idx in pairs:
+                    if not ch * rows <= row_c < (ch + 1) * rows:
+                        continue
+                    vals = [bb.v(arith.MulfOp(op.alpha, to_f32(bb, acc[pair_idx[j]]))) for j in range(2)]
+                    vals = [from_f32(bb, v) for v in vals]
+                    if int_d:
+                        vals = [bb.v(arith.SelectOp(alpha_one, acc[pair_idx[j]], vals[j])) for j in range(2)]
+                    addr = bb.add(wr, (row_c - ch * rows) * stride + col_c * ob)
+                    bb.insert(lass_nv.StSharedOp.build(operands=[addr, vals]))
+                bb.insert(lass_nv.BarSyncOp())
+                for p in range(rows * per_row // WARP_SIZE):
+                    r_off = p * (WARP_SIZE // per_row)
+                    regs = bb.insert(lass_nv.LdSharedOp(bb.add(rd, r_off * stride), 4)).results
+                    off = bb.add(g0, bb.mul(N, ch * rows + r_off)) if ch * rows + r_off else g0
+                    bb.insert(lass_nv.StGlobalV4Op.build(operands=[D, off, *regs, true]))
+                if ch + 1 < chunks:
+                    bb.insert(lass_nv.BarSyncOp())
+            bb.insert(scf.YieldOp())
+
+        if plan is None:
+            branch(b, has_c, with_c(True), with_c(False))
+        else:
+            # 16-byte stores need whole 16-byte row pieces: N a multiple of 16 / ob and D aligned
+            vec = 16 // ob
+            n_vec = b.v(arith.CmpiOp(b.rem(N, vec), b.c(0), "eq"))
+            d_aligned = b.v(lass_nv.AlignedOp.build(operands=[D], attributes={"bytes": IntegerAttr(16, 64)},
+                                                    result_types=[i1]))
+            stage_ok = b.and_(b.and_(full, n_vec), d_aligned)
+
+            def no_c(bb: Builder) -> None:
+                branch(bb, stage_ok, staged, with_c(False))
+                bb.insert(scf.YieldOp())
+            branch(b, has_c, with_c(True), no_c)
         self.dead.append(op)
 
 

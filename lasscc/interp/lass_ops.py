@@ -864,3 +864,45 @@ def _st_shared_b(ex: Executor, op, vals):
     ex.smem.write(opid, lanes, idx, np.ascontiguousarray(data))
     _record_banks(ex, opid, lanes, addr, w, _bank_group(w))
     return []
+
+
+@handler("lass_nv.st_shared")
+def _st_shared(ex: Executor, op, vals):
+    """st.shared(.v2/.v4) of 2 or 4 typed values, aligned to their total size, lowest first."""
+    opid = _opid(ex, op)
+    dtype = numpy_dtype(op.values[0].type)
+    n = len(op.values)
+    w = n * dtype.itemsize
+    lanes = ex.active_lanes()
+    addr = ex.at(vals[0], lanes).astype(np.int64)
+    idx = ex.smem.flat_index(opid, lanes, addr, w, align=w, what=f"{w}-byte st.shared write")
+    data = store_as(np.stack([np.broadcast_to(ex.at(v, lanes), lanes.shape) for v in vals[1:]], axis=1), dtype)
+    ex.smem.write(opid, lanes, idx, np.ascontiguousarray(data).view(np.uint8).reshape(len(lanes), w))
+    _record_banks(ex, opid, lanes, addr, w, _bank_group(w))
+    return []
+
+
+@handler("lass_nv.st_global_v4")
+def _st_global_v4(ex: Executor, op, vals):
+    """16 raw bytes (4 registers, lowest first) at dest[offset], 16-byte aligned, where pred."""
+    dest = _buffer(ex, op, vals[0], None, "the destination")
+    lanes = ex.active_lanes()
+    p = np.broadcast_to(np.asarray(ex.at(vals[6], lanes), bool), lanes.shape)
+    if not p.any():
+        return []
+    per = 16 // dest.dtype.itemsize
+    idx = ex.at(vals[1], lanes).astype(np.int64)[:, None] + np.arange(per)
+    _gmem_check(ex, op, dest, idx[p], lanes[p], "stores (st.global.v4)", 16)
+    raw = bytes_from_i32(np.stack([np.broadcast_to(ex.at(v, lanes), lanes.shape) for v in vals[2:6]], axis=1))
+    data = np.ascontiguousarray(raw.reshape(len(lanes), 16)).view(dest.dtype)
+    dest.array[idx[p].reshape(-1)] = data[p].reshape(-1)
+    return []
+
+
+@handler("lass_nv.aligned")
+def _aligned(ex: Executor, op, vals):
+    """The executor's kernel arguments start 16-byte aligned (as cudaMalloc's, see _gmem_check); a
+    batch view is aligned when its element offset is."""
+    buf = _buffer(ex, op, vals[0], None, "the argument")
+    w = int(op.bytes.value.data)
+    return [bool((buf.offset * buf.dtype.itemsize) % min(w, 16) == 0)]

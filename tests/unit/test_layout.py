@@ -619,3 +619,50 @@ def test_mnmajor_copy_map_covers_coalesces_and_is_conflict_free(rows, bk, thread
 
 def test_tile_copy_map_kmajor_is_copy_thread_map():
     assert L.tile_copy_map(37, 2, 128, 128, 32, F16) == L.copy_thread_map(37, 2, 128, 32, F16)
+
+
+# ---- the staged epilogue -------------------------------------------------------------------------
+def _conflicting_wavefronts(addrs, width):
+    """Extra wavefronts of one shared-memory access of `width` bytes per lane at byte `addrs`
+    (lanes in order): lanes are served 128 // width at a time; within such a group two different
+    4-byte words in one bank cost one more wavefront each."""
+    per = max(1, L.SMEM_WAVEFRONT_BYTES // width)
+    extra = 0
+    for g0 in range(0, len(addrs), per):
+        words = {a // 4 + i for a in addrs[g0:g0 + per] for i in range(max(1, width // 4))}
+        banks = [w % L.SMEM_BANKS for w in words]
+        extra += max(banks.count(b) for b in set(banks)) - 1
+    return extra
+
+
+@pytest.mark.parametrize("warp_n", [16, 32, 64, 128])
+@pytest.mark.parametrize("out_bytes", [2, 4])
+def test_epilogue_stage_pair_writes_are_conflict_free(warp_n, out_bytes):
+    """Lane 4g + t writes the pair of row g (and g + 8), column 2t + 8 n: each such write of the
+    warp takes the ideal wavefronts with the padded stride."""
+    stride = L.epilogue_stage_stride(warp_n, out_bytes)
+    assert stride >= warp_n * out_bytes and stride % 16 == 0
+    for h in (0, 8):
+        for n in range(warp_n // 8):
+            addrs = [(l // 4 + h) * stride + (2 * (l % 4) + 8 * n) * out_bytes for l in range(32)]
+            assert _conflicting_wavefronts(addrs, 2 * out_bytes) == 0, (h, n, addrs)
+    # unpadded rows would conflict (why the padding exists)
+    flat = [(l // 4) * warp_n * out_bytes + 2 * (l % 4) * out_bytes for l in range(32)]
+    assert warp_n * out_bytes % 128 or _conflicting_wavefronts(flat, 2 * out_bytes) > 0
+
+
+@pytest.mark.parametrize("row_bytes", [128, 256, 512])
+def test_epilogue_read_map_reads_whole_lines(row_bytes):
+    """Each quarter-warp reads 128 contiguous bytes of one row (conflict-free, and stored to D as
+    one 128-byte line); a pass covers 512 / row_bytes rows, every chunk once."""
+    stride = row_bytes + 16
+    seen = set()
+    for lane in range(32):
+        r, c = L.epilogue_read_map(lane, row_bytes)
+        seen.add((r, c))
+    assert seen == {(r, c) for r in range(512 // row_bytes) for c in range(row_bytes // 16)}
+    addrs = [L.epilogue_read_map(l, row_bytes)[0] * stride + 16 * L.epilogue_read_map(l, row_bytes)[1] for l in range(32)]
+    assert _conflicting_wavefronts(addrs, 16) == 0
+    for q in range(4):
+        quarter = addrs[8 * q: 8 * q + 8]
+        assert quarter == list(range(quarter[0], quarter[0] + 128, 16))

@@ -1,6 +1,6 @@
 // lasscc-warp-mma (passes/warp_mma.py): pipelined threadblock MMA -> the program of one thread:
 // warp coordinates, rasterized tile origin, unrolled serpentine mma.sync on double-buffered
-// fragments, per-thread epilogue.
+// fragments, per-thread epilogue (16-bit D without C: staged through shared memory).
 // Config: threadblock 64x32x32, warp 32x16x32 (2 x 2 warps = 128 threads), mma m16n8k16:
 //   mma.sync per lass_pipe.mma = (WM/16) * (WN/8) * (BK/16) = 2 * 2 * 2 = 8,
 //   load_frag_a per k-group = WM/16 = 2, load_frag_b per k-group = WN/16 = 1 (two n8 blocks each),
@@ -116,6 +116,14 @@
 // CHECK-NEXT:    [[NIN:%[0-9]+]] = arith.cmpi ule, [[NEND]], %N : i32
 // CHECK-NEXT:    [[BOTH:%[0-9]+]] = arith.andi [[MIN]], [[NIN]] : i1
 // CHECK-NEXT:    [[FULL:%[0-9]+]] = arith.andi [[BOTH]], {{%[0-9]+}} : i1
+//                16-bit D without C goes through shared memory (the staged epilogue) when the block
+//                is whole, N a multiple of 8 (16-byte row pieces) and D 16-byte aligned
+// CHECK-NEXT:    [[C8:%[0-9]+]] = arith.constant 8 : i32
+// CHECK-NEXT:    [[NR:%[0-9]+]] = arith.remui %N, [[C8]] : i32
+// CHECK-NEXT:    [[NV:%[0-9]+]] = arith.cmpi eq, [[NR]], %c0 : i32
+// CHECK-NEXT:    [[AL:%[0-9]+]] = lass_nv.aligned %D {bytes = 16 : i64} : memref<?x?xf16>
+// CHECK-NEXT:    [[F1:%[0-9]+]] = arith.andi [[FULL]], [[NV]] : i1
+// CHECK-NEXT:    [[STAGE:%[0-9]+]] = arith.andi [[F1]], [[AL]] : i1
 // CHECK-NEXT:    scf.if [[HASC]] {
 //                  whole block: C is read by the 2-element load alone (no single-element
 //                  fallback loads, no select between them): D = alpha acc + beta C
@@ -157,14 +165,49 @@
 // CHECK-NOT:         lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if
 // CHECK:           }
 // CHECK-NEXT:    } else {
-// CHECK-NEXT:      scf.if [[FULL]] {
-// CHECK-NOT:         lass_nv.ld_global
-// CHECK-COUNT-8:     lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if %true : memref<?x?xf16>, f16, f16
+//                  staged: bar.sync (every warp is done with the rings), this warp's buffer of
+//                  32 rows x 48 bytes (32 bytes of D + 16 of padding: lasscc.layout.epilogue_stage_stride)
+// CHECK-NEXT:      scf.if [[STAGE]] {
+// CHECK-NEXT:        lass_nv.bar_sync
+// CHECK-NEXT:        [[C1536:%[0-9]+]] = arith.constant 1536 : i32
+// CHECK-NEXT:        [[WB:%[0-9]+]] = arith.muli %warp, [[C1536]] : i32
+// CHECK-NEXT:        [[C48:%[0-9]+]] = arith.constant 48 : i32
+// CHECK-NEXT:        [[GR:%[0-9]+]] = arith.muli {{%[0-9]+}}, [[C48]] : i32
+// CHECK-NEXT:        [[TB:%[0-9]+]] = arith.muli {{%[0-9]+}}, {{%[0-9a-z]+}} : i32
+// CHECK-NEXT:        [[LO:%[0-9]+]] = arith.addi [[GR]], [[TB]] : i32
+// CHECK-NEXT:        [[WR:%[0-9]+]] = arith.addi [[WB]], [[LO]] : i32
+//                  read map: 2 lanes per 32-byte row (lasscc.layout.epilogue_read_map)
+// CHECK-NEXT:        [[LR:%[0-9]+]] = arith.divui %lane, {{%[0-9a-z]+}} : i32
+// CHECK-NEXT:        [[LC:%[0-9]+]] = arith.remui %lane, {{%[0-9a-z]+}} : i32
+// CHECK:             [[RD:%[0-9]+]] = arith.addi [[WB]], {{%[0-9]+}} : i32
+// CHECK:             [[GRN:%[0-9]+]] = arith.muli {{%[0-9]+}}, %N : i32
+// CHECK-NEXT:        [[G0:%[0-9]+]] = arith.addi [[GRN]], {{%[0-9]+}} : i32
+//                  8 pairs of alpha * acc (f16) into the buffer: rows g and g + 8 (384 = 8 x 48)
+// CHECK:             lass_nv.st_shared [[WR]], {{%[0-9]+}}, {{%[0-9]+}} : f16, f16
+// CHECK:             [[C384:%[0-9]+]] = arith.constant 384 : i32
+// CHECK-NEXT:        [[W1:%[0-9]+]] = arith.addi [[WR]], [[C384]] : i32
+// CHECK-NEXT:        lass_nv.st_shared [[W1]], {{%[0-9]+}}, {{%[0-9]+}} : f16, f16
+// CHECK-COUNT-6:     lass_nv.st_shared
+// CHECK-NEXT:        lass_nv.bar_sync
+//                  back in 2 passes of 16 bytes a lane (16 rows each), stored 16 bytes a lane
+// CHECK-NEXT:        [[V0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.ld_shared [[RD]] x 4
+// CHECK-NEXT:        lass_nv.st_global_v4 %D{{\[}}[[G0]]{{\]}}, [[V0]] if %true : memref<?x?xf16>
+// CHECK-NEXT:        [[RD1:%[0-9]+]] = arith.addi [[RD]], {{%[0-9]+}} : i32
+// CHECK-NEXT:        [[V1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.ld_shared [[RD1]] x 4
+// CHECK-NEXT:        [[S16:%[0-9]+]] = arith.muli %N, {{%[0-9a-z]+}} : i32
+// CHECK-NEXT:        [[G1:%[0-9]+]] = arith.addi [[G0]], [[S16]] : i32
+// CHECK-NEXT:        lass_nv.st_global_v4 %D{{\[}}[[G1]]{{\]}}, [[V1]] if %true : memref<?x?xf16>
 // CHECK-NEXT:      } else {
-// CHECK-NOT:         lass_nv.ld_global
-// CHECK-COUNT-8:     lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf16>, f16, f16
-// CHECK-NOT:         lass_nv.ld_global
-// CHECK:           }
+//                  not staged: the per-thread stores
+// CHECK-NEXT:        scf.if [[FULL]] {
+// CHECK-NOT:           lass_nv.ld_global
+// CHECK-COUNT-8:       lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if %true : memref<?x?xf16>, f16, f16
+// CHECK-NEXT:        } else {
+// CHECK-NOT:           lass_nv.ld_global
+// CHECK-COUNT-8:       lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf16>, f16, f16
+// CHECK-NOT:           lass_nv.ld_global
+// CHECK:             }
+// CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
