@@ -35,7 +35,12 @@ Output contract: the program of one thread.
   element by element at the edges (any M, N).  Both tests are uniform branches.  With interleaved
   A fragments the rows of a lane are 2g, 2g + 1 (not g, g + 8); with interleaved B its columns
   are 4t .. 4t+3 of each pair of n8 blocks, stored as pairs of values from the two blocks
-  (`store_pairs`).
+  (`store_pairs`).  A 16-bit D without C, for a whole block with N a multiple of 8 and D 16-byte
+  aligned (`lass_nv.aligned`), is staged instead (`stage_plan`, CUTLASS's shared-memory
+  epilogue): after a bar.sync each warp writes its pairs (`lass_nv.st_shared`) to its own padded
+  buffer in the rings' space (lasscc.layout.epilogue_stage_stride: conflict-free), bar.sync, then
+  reads rows back 16 bytes a lane (`lass_nv.ld_shared` x 4, lasscc.layout.epilogue_read_map) and
+  stores them with `lass_nv.st_global_v4`: each quarter-warp writes one 128-byte line of D.
 """
 
 from __future__ import annotations
