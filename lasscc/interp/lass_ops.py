@@ -34,7 +34,8 @@
                      (16 bytes, zero-filled when !pred, lands at the retiring cp_async_wait),
                      cp_async_commit / cp_async_wait (per-thread groups), bar_sync, ld_global(_v4),
                      st_global, st_shared_v4, ld_shared (1, 2 or 4 words, aligned to their size),
-                     prmt (layout.prmt).  Registers holding f16x2 (or bf16x2: mma_sync
+                     prmt (layout.prmt); the staged epilogue's st_shared (2 or 4 typed values),
+                     st_global_v4 (16 raw bytes) and aligned (arguments are 16-byte aligned).  Registers holding f16x2 (or bf16x2: mma_sync
                      with ab_type = "bf16") are i32: low half = the element with the smaller
                      column / k index.
 
