@@ -150,6 +150,24 @@ class _Lowerer:
     def struct_fields(self, value: SSAValue, types) -> list[SSAValue]:
         return [self.emit(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), value, t)) for i, t in enumerate(types)]
 
+    def vector(self, values, elem_t) -> SSAValue:
+        """<n x elem_t> of the (already lowered) values, element i = values[i] (lowest address)."""
+        vec = self.emit(llvm.UndefOp(VectorType(elem_t, [len(values)])))
+        for i, x in enumerate(values):
+            vec = self.emit(llvm.InsertElementOp(vec, x, self.const(i)))
+        return vec
+
+    def guarded(self, pred: SSAValue, emit_body) -> None:
+        """emit_body() in a block that runs only where `pred` holds (a branch around it)."""
+        head = self.cur
+        body = self.new_block()
+        self.cur = body
+        emit_body()
+        merge = self.new_block()
+        self.emit(llvm.BrOp(merge))
+        head.add_op(llvm.CondBrOp(pred, body, [], merge, []))
+        self.cur = merge
+
     # -- structure ---------------------------------------------------------------------------
     def run(self) -> llvm.FuncOp:
         self.lower_block(self.fn.body.block)
@@ -237,10 +255,7 @@ class _Lowerer:
             ptr = self.shared_ptr(self.v(op.addr))
             vals = [self.v(x) for x in op.values]
             if w == 8:
-                vt = VectorType(i32, [2])
-                val = self.emit(llvm.UndefOp(vt))
-                for i, x in enumerate(vals):
-                    val = self.emit(llvm.InsertElementOp(val, x, self.const(i)))
+                val = self.vector(vals, i32)
             elif w == 4:
                 val = vals[0]
             else:  # the low 8 or 16 bits of the register
@@ -323,10 +338,7 @@ class _Lowerer:
             for old, new in zip(op.results, self.struct_fields(res, [i32] * 4)):
                 m[old] = new
         elif isinstance(op, lass_nv.StSharedV4Op):
-            vt = VectorType(i32, [4])
-            vec = self.emit(llvm.UndefOp(vt))
-            for i, x in enumerate((op.v0, op.v1, op.v2, op.v3)):
-                vec = self.emit(llvm.InsertElementOp(vec, self.v(x), self.const(i)))
+            vec = self.vector([self.v(x) for x in (op.v0, op.v1, op.v2, op.v3)], i32)
             self.emit(llvm.StoreOp(vec, self.shared_ptr(self.v(op.addr)), alignment=16))
         elif isinstance(op, lass_nv.LdGlobalOp):
             # guarded load: branch around it, zeros flow in through the merge block's arguments
@@ -348,40 +360,24 @@ class _Lowerer:
                 m[res] = arg
             self.cur = merge
         elif isinstance(op, lass_nv.StGlobalOp):
-            # guarded store: branch around it
             et = op.dest.type.get_element_type()
-            store_b, merge = self.new_block(), None
-            head = self.cur
-            self.cur = store_b
-            ptr = self.global_ptr(self.v(op.dest), self.v(op.offset))
-            n = len(op.values)
-            for i, val in enumerate(op.values):
-                p = ptr if i == 0 else self.emit(llvm.GEPOp(ptr, [i], et, result_type=_ptr(GLOBAL_AS)))
-                self.emit(llvm.StoreOp(self.v(val), p, alignment=(et.bitwidth // 8) * (n if i == 0 else 1)))
-            merge = self.new_block()
-            self.emit(llvm.BrOp(merge))
-            head.add_op(llvm.CondBrOp(self.v(op.pred), store_b, [], merge, []))
-            self.cur = merge
+
+            def store() -> None:
+                ptr = self.global_ptr(self.v(op.dest), self.v(op.offset))
+                n = len(op.values)
+                for i, val in enumerate(op.values):
+                    p = ptr if i == 0 else self.emit(llvm.GEPOp(ptr, [i], et, result_type=_ptr(GLOBAL_AS)))
+                    self.emit(llvm.StoreOp(self.v(val), p, alignment=(et.bitwidth // 8) * (n if i == 0 else 1)))
+            self.guarded(self.v(op.pred), store)
         elif isinstance(op, lass_nv.StSharedOp):
             et = op.values[0].type
-            n = len(op.values)
-            vec = self.emit(llvm.UndefOp(VectorType(et, [n])))
-            for i, x in enumerate(op.values):
-                vec = self.emit(llvm.InsertElementOp(vec, self.v(x), self.const(i)))
-            self.emit(llvm.StoreOp(vec, self.shared_ptr(self.v(op.addr)), alignment=n * et.bitwidth // 8))
+            vec = self.vector([self.v(x) for x in op.values], et)
+            self.emit(llvm.StoreOp(vec, self.shared_ptr(self.v(op.addr)), alignment=len(op.values) * et.bitwidth // 8))
         elif isinstance(op, lass_nv.StGlobalV4Op):
-            # guarded 16-byte store: branch around it (a uniform branch in the staged epilogue)
-            head = self.cur
-            store_b = self.new_block()
-            self.cur = store_b
-            vec = self.emit(llvm.UndefOp(VectorType(i32, [4])))
-            for i, x in enumerate((op.r0, op.r1, op.r2, op.r3)):
-                vec = self.emit(llvm.InsertElementOp(vec, self.v(x), self.const(i)))
-            self.emit(llvm.StoreOp(vec, self.global_ptr(self.v(op.dest), self.v(op.offset)), alignment=16))
-            merge = self.new_block()
-            self.emit(llvm.BrOp(merge))
-            head.add_op(llvm.CondBrOp(self.v(op.pred), store_b, [], merge, []))
-            self.cur = merge
+            def store_v4() -> None:
+                vec = self.vector([self.v(x) for x in (op.r0, op.r1, op.r2, op.r3)], i32)
+                self.emit(llvm.StoreOp(vec, self.global_ptr(self.v(op.dest), self.v(op.offset)), alignment=16))
+            self.guarded(self.v(op.pred), store_v4)
         elif isinstance(op, lass_nv.AlignedOp):
             addr = self.emit(llvm.PtrToIntOp(self.v(op.source), i64))
             low = self.emit(llvm.AndOp(addr, self.const(op.bytes.value.data - 1, i64)))

@@ -367,9 +367,7 @@ class _WarpLowering:
         row_bytes = self.cfg.warp[1] * out_bytes
         if out_bytes not in STAGED_EPILOGUE_BYTES or row_bytes % ACCESS_BYTES or row_bytes // ACCESS_BYTES > WARP_SIZE:
             return None
-        rings = [o for o in self.fn.walk() if isinstance(o, lass_pipe.RingOp)]
-        smem = max((o.offset.value.data + o.result.type.get_shape()[0] * o.result.type.tile_bytes() for o in rings),
-                   default=0)
+        smem = self.cfg.smem_bytes(elem_bytes(self.ab))  # the kernel's dynamic shared memory (KernelSpec)
         stride = epilogue_stage_stride(self.cfg.warp[1], out_bytes)
         warps = self.cfg.threads // WARP_SIZE
         for bands in sorted((d for d in range(1, self.mi + 1) if self.mi % d == 0), reverse=True):
@@ -443,6 +441,14 @@ class _WarpLowering:
         full = b.and_(inside, n_even)  # uniform per block: no bound can fail, every pair is aligned
         false = b.c(0, i1)
 
+        def no_c_values(bb: Builder, pair_idx) -> list[SSAValue]:
+            """D's values of an accumulator pair without C: alpha * acc in D's type (an i32 D keeps
+            the exact accumulator when alpha == 1)."""
+            vals = [from_f32(bb, bb.v(arith.MulfOp(op.alpha, to_f32(bb, acc[i])))) for i in pair_idx]
+            if int_d:
+                vals = [bb.v(arith.SelectOp(alpha_one, acc[i], v)) for i, v in zip(pair_idx, vals)]
+            return vals
+
         def stores(bb: Builder, with_c: bool, guarded: bool) -> None:
             for row_c, col_c, pair_idx in self.store_pairs():
                 row = bb.add(row0, row_c)
@@ -456,7 +462,7 @@ class _WarpLowering:
                     pair, single = true, [false, false]
                 off = bb.add(bb.mul(row, N), col)
                 offs = [off, bb.add(off, 1)]
-                vals = [bb.v(arith.MulfOp(op.alpha, to_f32(bb, acc[pair_idx[j]]))) for j in range(2)]
+                vals = [bb.v(arith.MulfOp(op.alpha, to_f32(bb, acc[i]))) for i in pair_idx]
                 if with_c:
                     both = list(bb.insert(lass_nv.LdGlobalOp(D, off, pair, 2)).results)
                     old = both
@@ -465,9 +471,7 @@ class _WarpLowering:
                         old = [bb.v(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
                     old = [to_f32(bb, x) for x in old]
                     vals = [bb.v(arith.AddfOp(v, bb.v(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
-                vals = [from_f32(bb, v) for v in vals]
-                if int_d and not with_c:
-                    vals = [bb.v(arith.SelectOp(alpha_one, acc[pair_idx[j]], vals[j])) for j in range(2)]
+                vals = [from_f32(bb, v) for v in vals] if with_c else no_c_values(bb, pair_idx)
                 bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, pair, vals]))
                 if guarded:
                     for j in range(2):
@@ -511,10 +515,7 @@ class _WarpLowering:
                 for row_c, col_c, pair_idx in pairs:
                     if not ch * rows <= row_c < (ch + 1) * rows:
                         continue
-                    vals = [bb.v(arith.MulfOp(op.alpha, to_f32(bb, acc[pair_idx[j]]))) for j in range(2)]
-                    vals = [from_f32(bb, v) for v in vals]
-                    if int_d:
-                        vals = [bb.v(arith.SelectOp(alpha_one, acc[pair_idx[j]], vals[j])) for j in range(2)]
+                    vals = no_c_values(bb, pair_idx)
                     addr = bb.add(wr, (row_c - ch * rows) * stride + col_c * ob)
                     bb.insert(lass_nv.StSharedOp.build(operands=[addr, vals]))
                 bb.insert(lass_nv.BarSyncOp())
