@@ -21,6 +21,7 @@ SMEM_BANKS = 32  # shared-memory banks, each 4 bytes wide (CUDA C guide, compute
 SMEM_BANK_BYTES = 4
 SMEM_WAVEFRONT_BYTES = SMEM_BANKS * SMEM_BANK_BYTES  # 128 bytes served per wavefront
 ACCESS_BYTES = 16  # widest per-thread access: cp.async.cg 16, ld/st .v4.b32, one ldmatrix row
+ACCESS_LANES_PER_WAVEFRONT = SMEM_WAVEFRONT_BYTES // ACCESS_BYTES  # 8 lanes of 16-byte accesses fill one wavefront (a quarter-warp)
 LDMATRIX_ROWS = 8  # an 8x8 b16 matrix: 8 rows of 16 bytes, one row address per lane of a phase
 # cp.async (PTX ISA 9.7.9.25.3): .cg (cache at L2 only) copies exactly 16 bytes; .ca (all levels)
 # copies 4, 8 or 16.  Narrower accesses have no cp.async: a predicated ld.global + st.shared.
@@ -392,12 +393,24 @@ def epilogue_stage_stride(warp_n, out_bytes):
 
 
 def epilogue_read_map(lane, row_bytes):
-    """(row offset, 16-byte chunk) that `lane` reads back from the staging buffer in each pass: a
-    row of `row_bytes` (a multiple of 16, at most 512) is read by row_bytes / 16 consecutive lanes,
-    so each quarter-warp reads (and then stores to D) 128 contiguous bytes; a pass covers
-    32 * 16 / row_bytes rows."""
+    """(row, 16-byte chunk) that `lane` reads back from the staging buffer in the first pass; pass
+    p reads rows p * 512 / row_bytes further.  `row_bytes` is a power of two from 32 to 512 (a
+    row of whole 16-byte chunks; a pass is 32 lanes x 16 bytes = 512 / row_bytes rows).
+
+    Rows of 128 bytes or more: row_bytes / 16 consecutive lanes read a row, so each quarter-warp
+    reads (and then stores to D) 128 contiguous bytes.  Narrower rows (c = row_bytes / 16 < 8
+    chunks): a quarter-warp serves 8 lanes at once and so reads 8 / c rows; with the padded
+    stride (row words = 4 mod 8, epilogue_stage_stride) consecutive rows start 4 (mod 8) banks
+    apart, so quarter-warp q takes rows c apart, (q % c) + 8 (q // c) + c i, whose starts are
+    32 / (8 / c) banks apart: conflict-free, and each piece of D is still whole 32-byte sectors.
+    Works on ints and on numpy arrays (power-of-two divisions).
+    """
     chunks = row_bytes // ACCESS_BYTES
-    return lane // chunks, lane % chunks
+    if chunks >= ACCESS_LANES_PER_WAVEFRONT:
+        return lane // chunks, lane % chunks
+    q, i = lane // ACCESS_LANES_PER_WAVEFRONT, lane % ACCESS_LANES_PER_WAVEFRONT
+    return q % chunks + ACCESS_LANES_PER_WAVEFRONT * (q // chunks) + chunks * (i // chunks), i % chunks
+
 
 # ---- warps in a threadblock -------------------------------------------------------------------
 def warp_tile_coord(warp, warps_m):

@@ -69,6 +69,7 @@ from xdsl.utils.exceptions import PassFailedException
 from lasscc.config import GemmConfig
 from lasscc.layout import (
     ACCESS_BYTES,
+    ACCESS_LANES_PER_WAVEFRONT,
     MMA_INPUTS,
     MMA_M,
     MMA_N,
@@ -363,9 +364,13 @@ class _WarpLowering:
         STAGED_EPILOGUE_BYTES (16-bit D): the most m16 bands per
         chunk (a divisor of WM/16) whose buffers for all warps fit in the kernel's dynamic shared
         memory, so the fewest barriers.  None when even one band does not fit, or a row of the
-        warp tile is not a whole number of 16-byte chunks or exceeds 32 of them."""
+        warp tile is not a power of two of 16-byte chunks from 2 to 32 (WN = 48 f16: direct stores)."""
         row_bytes = self.cfg.warp[1] * out_bytes
-        if out_bytes not in STAGED_EPILOGUE_BYTES or row_bytes % ACCESS_BYTES or row_bytes // ACCESS_BYTES > WARP_SIZE:
+        per_row = row_bytes // ACCESS_BYTES
+        # epilogue_read_map needs rows of a power of two of 16-byte chunks (2 to 32): a pass of the
+        # warp's 32 lanes then covers whole rows (a 48-wide f16 row, 6 chunks, would not)
+        if out_bytes not in STAGED_EPILOGUE_BYTES or row_bytes % ACCESS_BYTES or not 2 <= per_row <= WARP_SIZE \
+                or per_row & (per_row - 1):
             return None
         smem = self.cfg.smem_bytes(elem_bytes(self.ab))  # the kernel's dynamic shared memory (KernelSpec)
         stride = epilogue_stage_stride(self.cfg.warp[1], out_bytes)
@@ -504,7 +509,14 @@ class _WarpLowering:
             wr = bb.add(base, bb.add(bb.mul(group, stride), bb.mul(tig2, ob)))  # this lane's pair slot
             row_bytes = self.cfg.warp[1] * ob
             per_row = row_bytes // ACCESS_BYTES
-            lr, lc = bb.div(self.lane, per_row), bb.rem(self.lane, per_row)  # lasscc.layout.epilogue_read_map
+            if per_row >= ACCESS_LANES_PER_WAVEFRONT:  # lasscc.layout.epilogue_read_map
+                lr, lc = bb.div(self.lane, per_row), bb.rem(self.lane, per_row)
+            else:  # narrow rows: quarter-warp q reads rows per_row apart (conflict-free)
+                q = bb.div(self.lane, ACCESS_LANES_PER_WAVEFRONT)
+                i = bb.rem(self.lane, ACCESS_LANES_PER_WAVEFRONT)
+                lr = bb.add(bb.add(bb.rem(q, per_row), bb.mul(bb.div(q, per_row), ACCESS_LANES_PER_WAVEFRONT)),
+                            bb.mul(bb.div(i, per_row), per_row))
+                lc = bb.rem(i, per_row)
             rd = bb.add(base, bb.add(bb.mul(lr, stride), bb.mul(lc, ACCESS_BYTES)))
             g_row = bb.add(bb.add(op.m0, self.wm0), lr)
             g_col = bb.add(bb.add(op.n0, self.wn0), bb.mul(lc, ACCESS_BYTES // ob))
