@@ -277,7 +277,10 @@ def cmd_tune(args) -> int:
     module = _load(args)
     _resolve_align(module, [(args.m, args.n, args.k)], "run")
     _gpu_or_fail("tune")
-    out = tune(str(module), args.file, args.arch, args.m, args.n, args.k, iters=args.iters)
+    from lasscc.explain import gemm_config  # also takes linalg.matmul (through import-linalg)
+
+    ab = gemm_config(module, args.arch, args.file).ab_dtype
+    out = tune(str(module), args.file, args.arch, args.m, args.n, args.k, iters=args.iters, ab_type=ab)
     print(f"{'TFLOP/s':>8}  config (threadblock / warp / stages / prefetch)")
     for tflops, label in out["ranking"]:
         print(f"{tflops:8.1f}  {label}")

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from lasscc.config import GemmConfig
 from lasscc.diagnostics import LassError
+from lasscc.layout import elem_bytes, mma_shape
 from lasscc.passes.warp_mma import PREFETCH_MAX_KGROUPS
 
 TUNE_FILE = "tuned.json"
@@ -39,19 +40,25 @@ SEARCH_TILES = [
     ((64, 64, 32), (32, 32, 32)),
     ((128, 64, 32), (64, 32, 32)),
 ]
+F16_BYTES = 2  # SEARCH_TILES' K is in f16 elements
 SEARCH_STAGES = (2, 3, 4, 5)
 SEARCH_PREFETCH = (0, 1)
 
 
-def candidates(arch: str) -> tuple[list[GemmConfig], list[tuple[GemmConfig, str]]]:
-    """(valid configs, [(rejected config, reason)]) of the search space for `arch`."""
+def candidates(arch: str, ab_type: str = "f16") -> tuple[list[GemmConfig], list[tuple[GemmConfig, str]]]:
+    """(valid configs, [(rejected config, reason)]) of the search space for `arch` and A/B elements of
+    MLIR type `ab_type`.  SEARCH_TILES give BK in f16 elements; other types keep its bytes per SMEM
+    row (as CUTLASS's tf32 BK 16 / int8 BK 64 configs mirror f16 BK 32) and take their own mma.sync
+    shape (lasscc.layout.mma_shape)."""
+    eb, inst = elem_bytes(ab_type), mma_shape(ab_type)
     ok, rejected = [], []
     for (tb, w), s, p in itertools.product(SEARCH_TILES, SEARCH_STAGES, SEARCH_PREFETCH):
-        if p and (s < 3 or tb[2] // 16 > PREFETCH_MAX_KGROUPS):  # prefetch: multistage kernels only
+        bk = tb[2] * F16_BYTES // eb
+        if p and (s < 3 or bk // inst[2] > PREFETCH_MAX_KGROUPS):  # prefetch: multistage kernels only
             continue
-        cfg = GemmConfig(threadblock=tb, warp=w, stages=s, prefetch=p)
+        cfg = GemmConfig(threadblock=(tb[0], tb[1], bk), warp=(w[0], w[1], bk), instruction=inst, stages=s, prefetch=p)
         try:
-            cfg.validate(arch)
+            cfg.validate(arch, ab_type=ab_type)
             ok.append(cfg)
         except LassError as e:
             rejected.append((cfg, str(e)))
@@ -181,11 +188,13 @@ def plot_rows(rows: list[dict], path: str) -> None:
     fig.savefig(path, dpi=120)
 
 
-def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, iters: int = 20) -> dict:
+def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, iters: int = 20,
+         ab_type: str = "f16") -> dict:
+    """Time every candidate for A/B elements `ab_type` at M x N x K, check the winner, store it."""
     from lasscc.runtime import cuda
     from lasscc.runtime.gemm_runner import run_gemm
 
-    ok, rejected = candidates(arch)
+    ok, rejected = candidates(arch, ab_type)
     results = []
     for i, cfg in enumerate(ok):
         _progress(i, len(ok), config_label(cfg))

@@ -30,6 +30,25 @@ def test_candidates_are_valid_and_include_the_measured_best(arch):
     assert len(ok) + len(rejected) >= 30
 
 
+@pytest.mark.parametrize("ab,example,bks", [("bf16", "gemm_bf16.mlir", {32, 64}), ("f32", "tf32.mlir", {16, 32}),
+                                             ("i8", "int8.mlir", {64, 128})])
+def test_candidates_follow_the_element_type(ab, example, bks):
+    """tf32 and int8 candidates keep the f16 tiles' bytes per SMEM row and take their own mma.sync
+    shape: every one passes the validator for that type, and one compiles from the example (the
+    f16 candidates' instruction [16, 8, 16] would be rejected for these types)."""
+    from lasscc.layout import mma_shape
+    from lasscc.tune import _compile
+
+    ok, _ = candidates("sm_90a", ab)
+    assert len(ok) >= 40 and {c.threadblock[2] for c in ok} == bks
+    for cfg in ok:
+        cfg.validate("sm_90a", ab_type=ab)
+        assert cfg.instruction == mma_shape(ab) and cfg.warp[2] == cfg.threadblock[2]
+    best = next(c for c in ok if c.threadblock[:2] == (128, 256) and c.stages == 3)
+    res = _compile((ROOT / "examples" / example).read_text(), example, "sm_90a", best)
+    assert ".entry" in res.ptx and "mma.sync" in res.ptx
+
+
 def test_store_and_lookup(tmp_path, monkeypatch):
     monkeypatch.setenv("LASSCC_CACHE_DIR", str(tmp_path))
     spec = KernelSpec(name="gemm", threads=256, smem_bytes=0, tile_m=128, tile_n=256, raster=8)
