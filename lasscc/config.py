@@ -18,6 +18,11 @@ MAX_THREADS_PER_BLOCK = 1024
 SMEM_PER_BLOCK_LIMIT = {"sm_80": 163 * 1024, "sm_90a": 227 * 1024}  # opt-in maximum per block
 SMEM_DEFAULT_LIMIT = 48 * 1024  # above this a kernel must opt in (cuFuncSetAttribute)
 REGISTER_LIMIT = 255  # 32-bit registers per thread
+# stages = 2 with narrow copies: accumulators + two fragment sets + one per copy access must stay
+# this far below REGISTER_LIMIT.  ptxas 13.0, sm_90a (session 5): 240 (128x256x32 f16 at align 1,
+# 48 accesses) never spilled; 256 (128x128x32 f16 align 1, 128x128x64 f16 align 2, 64 accesses)
+# and more spilled 80-480 bytes.
+STAGED_COPY_REG_SLACK = 15
 SUPPORTED_ARCHS = ("sm_80", "sm_90a")
 # Row widths (bytes) of a K-major SMEM tile for which Swizzle<3,4,3> makes every 8-row ldmatrix
 # phase conflict-free (lasscc.layout; a 256-byte row would need a wider swizzle atom).
@@ -156,6 +161,21 @@ class GemmConfig:
                 f"warp tile {wm}x{wn} needs {acc_regs} accumulator + {frag_regs} fragment registers per thread; "
                 f"with ~40 for addresses that passes the {REGISTER_LIMIT}-register limit"
             )
+        if self.stages == 2:
+            # MmaPipelined holds the next k-tile in registers between its global loads and its
+            # shared-memory stores: each access its own register(s), address and predicate
+            from lasscc.layout import copy_iterations
+
+            wa, wb = self.access_bytes(ab_type)
+            copies = copy_iterations(bm, bk, eb, self.threads, wa) + copy_iterations(bn, bk, eb, self.threads, wb)
+            if acc_regs + frag_regs + copies > REGISTER_LIMIT - STAGED_COPY_REG_SLACK:
+                fail(
+                    f"stages = 2 keeps the next k-tile's {copies} copy accesses per thread ({wa}- and {wb}-byte, "
+                    f"align {list(self.align_elems(ab_type))}) in registers beside {acc_regs} accumulator + {frag_regs} "
+                    f"fragment registers: expected at most {REGISTER_LIMIT - STAGED_COPY_REG_SLACK} in all, got "
+                    f"{acc_regs + frag_regs + copies} (ptxas would spill); use stages >= 3 (cp.async), wider "
+                    f"accesses or a smaller warp tile"
+                )
 
 
 def default_config(ab_type: str) -> GemmConfig:

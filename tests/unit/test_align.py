@@ -326,3 +326,40 @@ def test_narrow_kernels_assemble_without_spills(lay, dt, cfg, align, arch):
         if info is None:
             pytest.skip("ptxas not on PATH")
         assert info.spill_stores == 0 and info.spill_loads == 0 and info.stack_bytes == 0, (target, info.line)
+
+
+# ---- the cross-stage prefetch with narrow copies ----------------------------------------------
+PREFETCH_NARROW = [  # (threadblock, warp, stages, align, prefetch kept): spilled 16-376 bytes with it
+    ((128, 256, 32), (64, 64, 32), 4, (1, 1), False),  # 48 copies per thread per k-tile
+    ((256, 128, 64), (64, 64, 64), 4, (4, 4), False),  # 24
+    ((128, 128, 32), (64, 64, 32), 3, (2, 2), False),  # 32
+    ((128, 128, 32), (64, 64, 32), 3, (4, 4), True),   # 16: kept (254 registers, no spill)
+    ((256, 128, 64), (64, 64, 64), 4, (8, 8), True),   # 12: the tuned config
+    ((128, 256, 32), (64, 64, 32), 2, (1, 1), False),  # 2 stages (no prefetch): the most accesses
+                                                       # GemmConfig.validate lets it hold (48)
+]
+
+
+@pytest.mark.parametrize("tb,w,stages,align,kept", PREFETCH_NARROW)
+def test_prefetch_leaves_narrow_copies_without_spills(tb, w, stages, align, kept):
+    """prefetch = 1 carries a third fragment set across the barrier only while the copies per
+    thread are few (passes.warp_mma.prefetch_applies); the kernel assembles without spills."""
+    from lasscc.config import GemmConfig
+    from lasscc.emit import ptxas_info
+    from lasscc.passes.warp_mma import prefetch_applies
+    from lasscc.pipeline import compile_module
+
+    cfg = GemmConfig(threadblock=tb, warp=w, stages=stages, prefetch=1, align=align)
+    cfg.validate("sm_90a")
+    assert prefetch_applies(cfg, "f16") == kept
+    copies = sum(L.copy_iterations(r, tb[2], 2, cfg.threads, 2 * a) for r, a in zip(tb[:2], align))
+    assert kept == (copies <= 16)
+    src = gemm_src("row", "col", "row", "f16", "s3", align).replace(
+        "threadblock = [128, 128, 32]", f"threadblock = [{', '.join(map(str, tb))}]").replace(
+        "warp = [64, 64, 32], stages = 3", f"warp = [{', '.join(map(str, w))}], stages = {stages}, prefetch = 1")
+    assert f"stages = {stages}, prefetch = 1" in src and f"threadblock = [{', '.join(map(str, tb))}]" in src, src
+    res = compile_module(parse_mlir(src), arch="sm_90a")
+    info = ptxas_info(res.ptx, "sm_90a")
+    if info is None:
+        pytest.skip("ptxas not on PATH")
+    assert info.spill_stores == 0 and info.spill_loads == 0 and info.stack_bytes == 0, info.line

@@ -329,3 +329,20 @@ def test_kernel_spec_grid_and_defaults():
     assert spec.params == ("A", "B", "D", "M", "N", "K", "alpha", "beta")
     assert (spec.a_layout, spec.b_layout, spec.d_layout) == ("row", "col", "row")
     assert (spec.a_dtype, spec.b_dtype, spec.d_dtype) == ("f16", "f16", "f32")
+
+
+def test_two_stages_with_narrow_copies_that_would_spill_are_rejected():
+    """stages = 2 keeps the next k-tile's accesses in registers: 64 one-element f16 accesses per
+    thread beside a 64x64 warp tile's 128 accumulators + 64 fragment registers spilled (ptxas 13.0);
+    the same tile at align 2 (32 accesses), 48 accesses on 256 threads, a 32x32 warp tile, or
+    3 stages (cp.async, no registers held) pass."""
+    msg = error_of(cfg(stages=2, align=(1, 1)), "sm_90a")
+    assert msg == ("config: stages = 2 keeps the next k-tile's 64 copy accesses per thread (2- and 2-byte, align "
+                   "[1, 1]) in registers beside 128 accumulator + 64 fragment registers: expected at most 240 in "
+                   "all, got 256 (ptxas would spill); use stages >= 3 (cp.async), wider accesses or a smaller "
+                   "warp tile")
+    for ok in (cfg(stages=2, align=(2, 2)), cfg((128, 256, 32), stages=2, align=(1, 1)),
+               cfg((64, 64, 32), (32, 32, 32), stages=2, align=(1, 1)), cfg(stages=3, align=(1, 1)),
+               cfg((128, 128, 64), (64, 64, 64), stages=2)):
+        ok.validate("sm_90a")
+    assert "64 copy accesses" in error_of(cfg((128, 128, 64), (64, 64, 64), stages=2, align=(2, 2)), "sm_90a")
