@@ -255,8 +255,10 @@ def gemm_info(module, filename: str = "<input>") -> GemmInfo:
         if isinstance(fn, (func.FuncOp, llvm.FuncOp)) and "lass.config" in fn.attributes:
             cfg = config_from_attr(fn.attributes["lass.config"])
             dt = fn.attributes.get("lass.d_type")
-            args = fn.body.block.args if fn.body.blocks else ()
-            ab = str(args[0].type.get_element_type()) if args and isinstance(args[0].type, MemRefType) else "f16"
+            args = fn.body.blocks[0].args if fn.body.blocks else ()
+            a_t = fn.attributes.get("lass.a_type")  # lowered dumps: pointers, the type is in the attribute
+            ab = (a_t.data if a_t is not None else str(args[0].type.get_element_type())
+                  if args and isinstance(args[0].type, MemRefType) else "f16")
             return GemmInfo(cfg, dt.data if dt is not None else "f32", f"{filename}: @{fn.sym_name.data}", fn, ab)
     raise LassError(f"{filename}: error: expected a lass.gemm (or a lasscc dump of one), found no kernel")
 

@@ -423,3 +423,18 @@ def test_png_types(tmp_path):
         files = ex.write_pngs(ex.kernel_config(info, facts), tmp_path / name, "sm_80", None, ex.DEFAULT_GRID,
                               facts.ab, facts.acc, facts.majors)
         assert sorted(f.name for f in files) == sorted(ex.PNGS.values())
+
+
+@pytest.mark.parametrize("path", [TF32, INT8])
+def test_every_mlir_dump_explains_like_its_input(path, tmp_path):
+    """Each MLIR dump (through lasscc-lower-to-llvm, whose kernel has pointer arguments and many
+    blocks) gives the input's explanation, element type included, after the header line."""
+    from lasscc.pipeline import PASS_NAMES, run_passes
+
+    src = path.read_text()
+    want = _text(src, "in.mlir").split("\n", 1)[1]
+    module = parse_mlir(src, "in.mlir")
+    for name in PASS_NAMES:
+        run_passes(module, [name], "sm_80", "in.mlir")
+        got = _text(str(module), f"{name}.mlir").split("\n", 1)[1]
+        assert got == want, name
