@@ -44,6 +44,10 @@ def _load(args):
     from lasscc.source import parse_mlir, read_file
 
     text = sys.stdin.read() if args.file == "-" else read_file(args.file)
+    if args.file.endswith((".ll", ".ptx")):  # the last two dumps are not MLIR: say so, not a lexer error
+        kind = "LLVM IR" if args.file.endswith(".ll") else "PTX text"
+        raise LassError(f"{args.file}:1:1: error: expected MLIR (a lass.gemm, a linalg.matmul or a lasscc dump up to "
+                        f"lasscc-lower-to-llvm), got {kind}")
     module = parse_mlir(text, "<stdin>" if args.file == "-" else args.file)
     _apply_overrides(module, args)
     return module

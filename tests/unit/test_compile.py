@@ -186,3 +186,16 @@ def test_batched_operands_must_agree(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "lasscc.cli", "compile", "t.mlir", "-o", "o.ptx"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2 and "t.mlir:4:3: error: expected 2-d memrefs (or 3-d, batch first" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("name,kind", [("gemm.ll", "LLVM IR"), ("gemm.ptx", "PTX text")])
+@pytest.mark.parametrize("cmd", ["compile", "explain"])
+def test_cli_rejects_the_non_mlir_dumps(tmp_path, name, kind, cmd):
+    """The last two dumps (07-llvm.ll, 08-kernel.ptx) are not inputs: a clear error, not a lexer's."""
+    src = tmp_path / name
+    src.write_text("; ModuleID = ''\n" if name.endswith(".ll") else "//\n.version 8.0\n")
+    out = tmp_path / "out.ptx"
+    args = [cmd, name] + (["-o", str(out)] if cmd == "compile" else [])
+    proc = subprocess.run([sys.executable, "-m", "lasscc.cli", *args], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2 and f"{name}:1:1: error: expected MLIR" in proc.stderr and f"got {kind}" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and not out.exists()
