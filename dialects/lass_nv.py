@@ -363,6 +363,15 @@ def _narrow_regs(nbytes: int) -> int:
     return max(1, nbytes // 4)
 
 
+def _verify_narrow(op, what: str) -> None:
+    """op.bytes is a narrow width and op.values has its registers (`what`: result / value)."""
+    w = op.bytes.value.data
+    if w not in NARROW_BYTES:
+        raise VerifyException(f"expected bytes = 1, 2, 4 or 8, got {w}")
+    if len(op.values) != _narrow_regs(w):
+        raise VerifyException(f"expected {_narrow_regs(w)} i32 {what}(s) for {w} bytes, got {len(op.values)}")
+
+
 @irdl_op_definition
 class LdGlobalBOp(IRDLOperation):
     """ld.global.b{8w} of w = `bytes` (1, 2, 4 or 8) bytes at source[offset] (elements) into
@@ -384,11 +393,7 @@ class LdGlobalBOp(IRDLOperation):
                          attributes={"bytes": IntegerAttr(nbytes, 64)})
 
     def verify_(self) -> None:
-        w = self.bytes.value.data
-        if w not in NARROW_BYTES:
-            raise VerifyException(f"expected bytes = 1, 2, 4 or 8, got {w}")
-        if len(self.values) != _narrow_regs(w):
-            raise VerifyException(f"expected {_narrow_regs(w)} i32 result(s) for {w} bytes, got {len(self.values)}")
+        _verify_narrow(self, "result")
 
 
 @irdl_op_definition
@@ -404,11 +409,7 @@ class StSharedBOp(IRDLOperation):
     assembly_format = "$addr `,` $values attr-dict `:` type($values)"
 
     def verify_(self) -> None:
-        w = self.bytes.value.data
-        if w not in NARROW_BYTES:
-            raise VerifyException(f"expected bytes = 1, 2, 4 or 8, got {w}")
-        if len(self.values) != _narrow_regs(w):
-            raise VerifyException(f"expected {_narrow_regs(w)} i32 value(s) for {w} bytes, got {len(self.values)}")
+        _verify_narrow(self, "value")
 
 
 @irdl_op_definition

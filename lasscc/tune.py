@@ -24,7 +24,7 @@ from pathlib import Path
 from lasscc.config import GemmConfig
 from lasscc.diagnostics import LassError
 from lasscc.layout import elem_bytes, mma_shape
-from lasscc.passes.warp_mma import PREFETCH_MAX_KGROUPS
+from lasscc.passes.warp_mma import prefetch_applies
 
 TUNE_FILE = "tuned.json"
 
@@ -54,9 +54,9 @@ def candidates(arch: str, ab_type: str = "f16") -> tuple[list[GemmConfig], list[
     ok, rejected = [], []
     for (tb, w), s, p in itertools.product(SEARCH_TILES, SEARCH_STAGES, SEARCH_PREFETCH):
         bk = tb[2] * F16_BYTES // eb
-        if p and (s < 3 or bk // inst[2] > PREFETCH_MAX_KGROUPS):  # prefetch: multistage kernels only
-            continue
         cfg = GemmConfig(threadblock=(tb[0], tb[1], bk), warp=(w[0], w[1], bk), instruction=inst, stages=s, prefetch=p)
+        if p and not prefetch_applies(cfg, ab_type):  # the pass would build the prefetch 0 kernel again
+            continue
         try:
             cfg.validate(arch, ab_type=ab_type)
             ok.append(cfg)
