@@ -1,28 +1,80 @@
-"""Run the lit/FileCheck suite in tests/filecheck as one pytest test."""
+"""Run the lit/FileCheck suite in tests/filecheck: one pytest test per lit file.
+
+lit runs once per session, over the files the pytest run selected (`-k`, node ids), in parallel as
+lit does; each file's verdict and lit's output for it are then reported by its own test, so a red run
+names the failing .mlir file instead of one verdict for all of them.
+"""
 
 from __future__ import annotations
 
 import importlib.util
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+LIT_ROOT = REPO_ROOT / "tests" / "filecheck"
+LIT_FILES = sorted(
+    p.relative_to(LIT_ROOT).as_posix() for p in LIT_ROOT.rglob("*.mlir") if "Output" not in p.relative_to(LIT_ROOT).parts
+)
 
 
-def test_filecheck_suite():
+@pytest.fixture(scope="session")
+def lit_results(request, tmp_path_factory) -> dict[str, tuple[str, str]]:
+    """{relative file: (verdict, lit's message)} for every lit file this pytest run selected."""
     if importlib.util.find_spec("lit") is None:
         pytest.skip("lit is not installed (pip install -e '.[test]')")
+    selected = sorted(
+        {item.callspec.params["lit_file"] for item in request.session.items if item.originalname == "test_lit_file"}
+    )
+    xml = tmp_path_factory.mktemp("lit") / "lit.xml"
     proc = subprocess.run(
         # `python -m lit` has no __main__ in the PyPI package; call its entry point directly.
-        [sys.executable, "-c", "import sys; from lit.main import main; sys.exit(main())", "-v", "tests/filecheck"],
+        [sys.executable, "-c", "import sys; from lit.main import main; sys.exit(main())", "-q",
+         f"--xunit-xml-output={xml}", *(str(LIT_ROOT / f) for f in selected)],
         cwd=REPO_ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
-    if proc.returncode != 0:
-        print(proc.stdout)
-    assert proc.returncode == 0, f"lit failed (exit {proc.returncode}):\n{proc.stdout}"
+    # lit's xunit report names a file by classname "<suite>.<dir with '.' as '_'>" (the suite's own
+    # name again for the root folder) and name "<file>": key our relative paths the same way.
+    suite = "lasscc"
+    key_of = {
+        (f"{suite}.{(f.rpartition('/')[0] or suite).replace('.', '_')}", f.rpartition("/")[2]): f for f in selected
+    }
+    results: dict[str, tuple[str, str]] = {}
+    if xml.exists():
+        for case in ET.parse(xml).getroot().iter("testcase"):
+            rel = key_of.get((case.get("classname", ""), case.get("name", "")))
+            if rel is None:
+                continue
+            failure, skipped = case.find("failure"), case.find("skipped")
+            if failure is not None:
+                results[rel] = ("failed", failure.text or "")
+            elif skipped is not None:
+                results[rel] = ("skipped", skipped.get("message", ""))
+            else:
+                results[rel] = ("passed", "")
+    results["<lit>"] = (str(proc.returncode), proc.stdout)
+    return results
+
+
+@pytest.mark.parametrize("lit_file", LIT_FILES)
+def test_lit_file(lit_file, lit_results):
+    if lit_file not in lit_results:
+        code, out = lit_results["<lit>"]
+        pytest.fail(f"lit reported no result for {lit_file} (lit exit {code}):\n{out}")
+    verdict, message = lit_results[lit_file]
+    if verdict == "skipped":
+        pytest.skip(message)
+    assert verdict == "passed", f"tests/filecheck/{lit_file}:\n{message}"
+
+
+def test_every_lit_file_is_collected():
+    """The glob above and lit's own discovery (config.suffixes) agree on what the suite holds."""
+    assert LIT_FILES, "no lit files found"
+    assert all(f.endswith(".mlir") for f in LIT_FILES)
