@@ -96,6 +96,20 @@ def run_pass(module: ModuleOp, p: ModulePass, filename: str = "<input>") -> None
     verify_module(module, filename)
 
 
+def import_gemms(module: ModuleOp, filename: str = "<input>") -> list:
+    """The module's `lass.gemm` ops, after lasscc-import-linalg has turned every `linalg.matmul` into
+    one (a no-op for an input without linalg.matmul).  Whatever edits a GEMM's `config` before the
+    pipeline runs (the tiling options, the chosen access widths, the tuned config; CLI, API,
+    bench and tune alike) goes through this, so a linalg.matmul input gets the edit too."""
+    from xdsl.dialects.linalg.ops import MatmulOp
+
+    from lasscc.dialects.lass import GemmOp
+
+    if any(isinstance(o, MatmulOp) for o in module.walk()):
+        run_pass(module, ImportLinalgPass(), filename)
+    return [o for o in module.walk() if isinstance(o, GemmOp)]
+
+
 # Dump file names: the input, one file per pass in pipeline order, then LLVM IR and PTX.
 INPUT_DUMP = "00-input.mlir"
 LLVM_DUMP = f"{len(PASSES) + 1:02d}-llvm.ll"
