@@ -256,3 +256,26 @@ def test_import_linalg_i8_preserves_the_product(d):
     assert res.level == 0
     ref = c.astype(np.int64) + a.astype(np.int64) @ b_t.astype(np.int64).T
     np.testing.assert_array_equal(out.astype(np.int64), ref)
+
+
+# ---- scripts/gpu_matrix.py: its linalg.matmul cases build without a GPU --------------------------
+def test_gpu_matrix_linalg_cases_build():
+    """The GPU matrix's linalg.matmul cases (f16 and i8 at odd sizes) are lass.gemm texts carrying
+    the widths `lasscc run` would choose, one kernel per (type, layouts, widths)."""
+    import importlib.util
+
+    from lasscc.config import widest_align
+    from lasscc.passes._build import config_from_attr
+
+    spec = importlib.util.spec_from_file_location("gpu_matrix", ROOT / "scripts" / "gpu_matrix.py")
+    gm = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gm)
+    cases = gm.build_cases(linalg_only=True)
+    assert {c[1] for c in cases} == {"f16", "i8"} and len({c[0] for c in cases}) == 3
+    shapes = [sh for c in cases for sh in c[5]]
+    assert {(129, 70, 33), (4097, 1000, 333), (1, 7, 3)} <= set(shapes)
+    assert len(shapes) == len(gm.LINALG_SHAPES) * len(gm.LINALG_DTYPES) * len(gm.LINALG_LAYOUTS)
+    for name, ab, layouts, _, text, shs in cases:
+        (g,) = [o for o in parse_mlir(text).walk() if isinstance(o, GemmOp)]
+        align = config_from_attr(g.config).align_elems(ab)
+        assert g.beta_value == 1.0 and all(widest_align(*sh, layouts[0], layouts[1], ab) == align for sh in shs), name
