@@ -70,20 +70,19 @@ def transposed_type(t: MemRefType) -> MemRefType:
 
 def _convert(v, to):
     """`v` converted to type `to` the way upstream linalg.matmul's body does (cast_signed: signed
-    integers), or None when it already has that type."""
+    integers; a narrower output truncates), or None when it already has that type."""
     from xdsl.dialects import arith
     from xdsl.dialects.builtin import IntegerType
 
     if v.type == to:
         return None
     src_int, dst_int = isinstance(v.type, IntegerType), isinstance(to, IntegerType)
-    if src_int and dst_int:
-        return arith.ExtSIOp(v, to)
+    if src_int != dst_int:
+        return arith.SIToFPOp(v, to) if src_int else arith.FPToSIOp(v, to)
+    narrower = to.bitwidth < v.type.bitwidth
     if src_int:
-        return arith.SIToFPOp(v, to)
-    if dst_int:
-        return arith.FPToSIOp(v, to)
-    return arith.ExtFOp(v, to)
+        return arith.TruncIOp(v, to) if narrower else arith.ExtSIOp(v, to)
+    return arith.TruncFOp(v, to) if narrower else arith.ExtFOp(v, to)
 
 
 def repair_mixed_precision_body(mm: MatmulOp) -> None:

@@ -279,3 +279,17 @@ def test_gpu_matrix_linalg_cases_build():
         (g,) = [o for o in parse_mlir(text).walk() if isinstance(o, GemmOp)]
         align = config_from_attr(g.config).align_elems(ab)
         assert g.beta_value == 1.0 and all(widest_align(*sh, layouts[0], layouts[1], ab) == align for sh in shs), name
+
+
+@pytest.mark.parametrize("ab,d,want", [
+    ("f32", "f16", "expected f32 D for f32 A and B with f32 accumulation, got f16"),  # body: truncf
+    ("i8", "i8", "expected i32 or f32 D for i8 A and B with i32 accumulation, got i8"),
+    ("f16", "i32", "expected f32 or f16 D for f16 A and B with f32 accumulation, got i32"),  # body: fptosi
+])
+def test_linalg_types_lasscc_does_not_run_are_rejected_at_the_op(tmp_path, capsys, ab, d, want):
+    """Every element-type mix parses (the rebuilt body verifies); lasscc-tile-threadblock names
+    the op and what it expects (before: an empty 'does not verify' reason for the mixed ones)."""
+    f = tmp_path / "mm.mlir"
+    f.write_text(linalg_fn("mm", ab, d))
+    assert main(["opt", "-p", "lasscc-import-linalg,lasscc-tile-threadblock", str(f)]) == 2
+    assert capsys.readouterr().err.strip() == f"{f}:2:3: error: {want}"
