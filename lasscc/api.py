@@ -679,7 +679,7 @@ class Kernel:
 
             try:
                 module = parse_mlir(self.input_ir, self.filename)
-                set_module_align(module, want)
+                set_module_align(module, want, self.filename)
                 text = str(module)
                 res = cached_compile(module, self.arch, self.filename, use_cache=self._use_cache)
             except LassError as e:

@@ -268,8 +268,9 @@ def cached_compile(module, arch: str = "sm_80", filename: str = "<input>", dump_
     is a CachedModule; on a miss (or with use_cache=False) this is compile_module itself, whose
     result is then stored.  Errors are never cached: a bad input fails the same way every time.
     """
-    from lasscc.pipeline import PASS_NAMES, CompileResult, compile_module
+    from lasscc.pipeline import PASS_NAMES, CompileResult, compile_module, drop_non_gemm_functions
 
+    drop_non_gemm_functions(module)  # before the key, so a hit prints the same notes as a miss
     if dump_dir is not None:
         dump_dir = Path(dump_dir)
     if not use_cache:

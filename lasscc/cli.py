@@ -57,7 +57,6 @@ def _apply_overrides(module, args) -> None:
     """--threadblock/--warp/--stages/--raster rewrite the `config` of every lass.gemm."""
 
     from lasscc.config import GemmConfig, parse_align, parse_shape
-    from lasscc.dialects.lass import GemmOp
     from lasscc.passes._build import config_from_attr, config_to_attr
 
     over = {}
@@ -77,10 +76,9 @@ def _apply_overrides(module, args) -> None:
         over["align"] = parse_align(args.align, "--align")
     if not over:
         return
-    from lasscc.pipeline import make_pass, run_pass
+    from lasscc.pipeline import import_gemms
 
-    run_pass(module, make_pass("lasscc-import-linalg", args.arch), args.file)  # linalg.matmul -> lass.gemm
-    gemms = [op for op in module.walk() if isinstance(op, GemmOp)]
+    gemms = import_gemms(module, args.file)  # linalg.matmul -> lass.gemm
     if not gemms:
         names = ", ".join(f"--{k}" for k in over)
         raise LassError(f"option {names}: the input holds no lass.gemm (it is already tiled); the tiling is fixed")
@@ -120,13 +118,14 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     """A lass.gemm without `config` and no override options takes `lasscc tune`'s stored winner."""
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
 
-    from lasscc.dialects.lass import GemmOp, memref_layout
+    from lasscc.dialects.lass import memref_layout
     from lasscc.passes._build import config_from_attr, config_to_attr
-    from lasscc.tune import lookup_tuned
+    from lasscc.pipeline import import_gemms
+    from lasscc.tune import load_tuned, lookup_tuned
 
-    if _has_overrides(args):
+    if _has_overrides(args) or not load_tuned():  # nothing stored: the input stays as written
         return
-    for g in (o for o in module.walk() if isinstance(o, GemmOp) and _only_align(o.config)):
+    for g in (o for o in import_gemms(module, args.file) if _only_align(o.config)):
         layout = "".join(memref_layout(v.type) for v in (g.a, g.b, g.d))
         found = lookup_tuned(str(g.a.type.get_element_type()), str(g.d.type.get_element_type()), layout, m, n, k, gpu)
         if found is not None:
@@ -205,7 +204,7 @@ def cmd_run(args) -> int:
         if getattr(args, opt) < 1:
             raise LassError(f"option --{opt}: expected a positive size, got {getattr(args, opt)}")
     module = _load(args)
-    _resolve_align(module, [(args.m, args.n, args.k)], "run")
+    _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file)
     if args.batch > 1 and not _is_batched(module):
         raise LassError(f"option --batch: expected 1 for a non-batched kernel (2-d operands; a batched GEMM "
                         f"takes 3-d batch-first memrefs), got {args.batch}")
@@ -263,7 +262,7 @@ def cmd_bench(args) -> int:
 
     module = _load(args)
     sizes = _parse_sizes(args, module)
-    _resolve_align(module, sizes, "sizes" if args.sizes else "run")
+    _resolve_align(module, sizes, "sizes" if args.sizes else "run", args.file)
     _gpu_or_fail("bench")
     from lasscc.runtime import cuda
 
@@ -279,7 +278,7 @@ def cmd_tune(args) -> int:
     if _has_overrides(args):
         raise LassError("option --threadblock/--warp/--stages/--raster/--prefetch: lasscc tune chooses the config itself")
     module = _load(args)
-    _resolve_align(module, [(args.m, args.n, args.k)], "run")
+    _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file)
     _gpu_or_fail("tune")
     from lasscc.explain import gemm_config  # also takes linalg.matmul (through import-linalg)
 
@@ -343,28 +342,31 @@ def module_align(module) -> tuple[tuple[int, int] | None, bool]:
     return None, False
 
 
-def set_module_align(module, align: tuple[int, int]) -> None:
-    """Write `align` (the caller's A, B elements) into every lass.gemm's config."""
+def set_module_align(module, align: tuple[int, int], filename: str = "<input>") -> None:
+    """Write `align` (the caller's A, B elements) into every lass.gemm's config (a linalg.matmul
+    is imported first: lasscc.pipeline.import_gemms)."""
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
 
-    from lasscc.dialects.lass import GemmOp
+    from lasscc.pipeline import import_gemms
 
-    for g in (o for o in module.walk() if isinstance(o, GemmOp)):
+    for g in import_gemms(module, filename):
         entries = dict(g.config.data) if g.config is not None else {}
         entries["align"] = ArrayAttr([IntegerAttr(int(v), 64) for v in align])
         g.attributes["config"] = DictionaryAttr(entries)
 
 
-def _resolve_align(module, sizes: list[tuple[int, int, int]], option: str = "run") -> None:
+def _resolve_align(module, sizes: list[tuple[int, int, int]], option: str = "run", filename: str = "<input>") -> None:
     """Check the sizes against the access widths (lasscc.config.alignment_rules), or choose them.
 
     With an explicit `align` (config, --align, or a compiled dump) a size it breaks is an error
     naming the option (--m/--n/--k, or --sizes for `option` "sizes").  Without one, the widest
-    widths every size allows (lasscc.config.widest_align) are written into the lass.gemm, with a
-    note on stderr when they are narrower than 16 bytes."""
+    widths every size allows (lasscc.config.widest_align) are written into the lass.gemm (a
+    linalg.matmul is imported first, so it gets them too), with a note on stderr when they are
+    narrower than 16 bytes."""
     from lasscc.config import widest_align
-    from lasscc.pipeline import operand_layouts
+    from lasscc.pipeline import import_gemms, operand_layouts
 
+    import_gemms(module, filename)  # the element type, layouts and config below are the lass.gemm's
     layouts = operand_layouts(module)
     ab = _ab_dtype(module)
     align, fixed = module_align(module)
@@ -376,7 +378,7 @@ def _resolve_align(module, sizes: list[tuple[int, int, int]], option: str = "run
             widths = [min(x, y) for x, y in zip(widths, w)]
         if widths == [full, full]:
             return
-        set_module_align(module, tuple(widths))
+        set_module_align(module, tuple(widths), filename)
         eb = 16 // full
         print(f"lasscc: note: reading A in {widths[0] * eb}-byte and B in {widths[1] * eb}-byte accesses "
               f"(align = [{widths[0]}, {widths[1]}]: the widest the sizes allow; 16 bytes needs each operand's "

@@ -96,6 +96,20 @@ def run_pass(module: ModuleOp, p: ModulePass, filename: str = "<input>") -> None
     verify_module(module, filename)
 
 
+def import_gemms(module: ModuleOp, filename: str = "<input>") -> list:
+    """The module's `lass.gemm` ops, after lasscc-import-linalg has turned every `linalg.matmul` into
+    one (a no-op for an input without linalg.matmul).  Whatever edits a GEMM's `config` before the
+    pipeline runs (the tiling options, the chosen access widths, the tuned config; CLI, API,
+    bench and tune alike) goes through this, so a linalg.matmul input gets the edit too."""
+    from xdsl.dialects.linalg.ops import MatmulOp
+
+    from lasscc.dialects.lass import GemmOp
+
+    if any(isinstance(o, MatmulOp) for o in module.walk()):
+        run_pass(module, ImportLinalgPass(), filename)
+    return [o for o in module.walk() if isinstance(o, GemmOp)]
+
+
 # Dump file names: the input, one file per pass in pipeline order, then LLVM IR and PTX.
 INPUT_DUMP = "00-input.mlir"
 LLVM_DUMP = f"{len(PASSES) + 1:02d}-llvm.ll"
@@ -190,11 +204,48 @@ def operand_layouts(module: ModuleOp) -> tuple[str, str]:
     return "row", "col"
 
 
+def is_gemm_function(fn: func.FuncOp) -> bool:
+    """A function lasscc compiles to a kernel: one holding a `lass.gemm` or `linalg.matmul`, or a
+    kernel of a dump (`lass.config`)."""
+    from xdsl.dialects.linalg.ops import MatmulOp
+
+    from lasscc.dialects.lass import GemmOp
+    from lasscc.passes._build import is_kernel
+
+    return is_kernel(fn) or any(isinstance(o, (GemmOp, MatmulOp)) for o in fn.walk())
+
+
+def drop_non_gemm_functions(module: ModuleOp) -> list[str]:
+    """Leave the module's other functions out of a compile to PTX: every GEMM function becomes one
+    kernel entry, and a `func.func` without a GEMM (a helper, a declaration) has no PTX lowering.
+    Each one dropped gets a note at its location on stderr (also returned).  A module without any
+    GEMM function is left as it is (compile_module names that error)."""
+    import sys
+
+    from lasscc.source import op_location
+
+    funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    if not any(is_gemm_function(f) for f in funcs):
+        return []
+    notes = []
+    for fn in funcs:
+        if not is_gemm_function(fn):
+            notes.append(f"{op_location(fn)}: note: function @{fn.sym_name.data} holds no lass.gemm or "
+                         "linalg.matmul; left out of the PTX (every GEMM function becomes one kernel)")
+            print(notes[-1], file=sys.stderr)
+            fn.detach()
+            fn.erase(safe_erase=False)
+    return notes
+
+
 def compile_module(module: ModuleOp, arch: str = "sm_80", filename: str = "<input>",
                    dump_dir: Path | None = None) -> CompileResult:
-    """Run every pass, then emit LLVM IR and PTX; write numbered dumps when `dump_dir` is set."""
+    """Run every pass, then emit LLVM IR and PTX (one kernel entry per GEMM function; the other
+    functions are left out with a note: drop_non_gemm_functions); write numbered dumps when
+    `dump_dir` is set."""
     from lasscc.emit import to_llvm_ir, to_ptx
 
+    drop_non_gemm_functions(module)
     if dump_dir is not None:
         dump_dir.mkdir(parents=True, exist_ok=True)
         (dump_dir / INPUT_DUMP).write_text(str(module) + "\n")

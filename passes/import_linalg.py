@@ -68,31 +68,51 @@ def transposed_type(t: MemRefType) -> MemRefType:
     return MemRefType(t.get_element_type(), [cols, rows], new_layout)
 
 
+def _convert(v, to):
+    """`v` converted to type `to` the way upstream linalg.matmul's body does (cast_signed: signed
+    integers; a narrower output truncates), or None when it already has that type."""
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import IntegerType
+
+    if v.type == to:
+        return None
+    src_int, dst_int = isinstance(v.type, IntegerType), isinstance(to, IntegerType)
+    if src_int != dst_int:
+        return arith.SIToFPOp(v, to) if src_int else arith.FPToSIOp(v, to)
+    narrower = to.bitwidth < v.type.bitwidth
+    if src_int:
+        return arith.TruncIOp(v, to) if narrower else arith.ExtSIOp(v, to)
+    return arith.TruncFOp(v, to) if narrower else arith.ExtFOp(v, to)
+
+
 def repair_mixed_precision_body(mm: MatmulOp) -> None:
-    """Give a mixed-precision linalg.matmul (f16 x f16 -> f32) the body upstream MLIR prints.
+    """Give a mixed-precision linalg.matmul (f16 x f16 -> f32, i8 x i8 -> i32 or f32) the body
+    upstream MLIR prints.
 
     xDSL 0.74 builds the implicit body of `linalg.matmul` from the input element type alone
-    (`mulf f16; addf (f16, f32) -> f16`), which does not verify when the output is wider; upstream
-    MLIR extends the inputs first.  The body is only a description of the semantics, which
-    lasscc takes from the op itself, so it is rebuilt as `extf, extf, mulf, addf, yield`.
+    (`mulf f16; addf (f16, f32) -> f16`, `muli i8; addi (i8, i32)`), which does not verify when the
+    output is wider; upstream MLIR converts the inputs to the output type first (extf for floats,
+    extsi / sitofp for signed integers).  The body is only a description of the semantics, which
+    lasscc takes from the op itself, so it is rebuilt as `convert, convert, mul, add, yield` with
+    the integer or float arithmetic of the output type.
     """
     from xdsl.dialects import arith
+    from xdsl.dialects.builtin import IntegerType
     from xdsl.dialects.linalg.ops import YieldOp
     from xdsl.ir import Block
 
     body = mm.body.block
     types = [a.type for a in body.args]
-    if len(types) != 3 or types[0] == types[2]:
+    if len(types) != 3 or types[0] == types[1] == types[2]:
         return
     out_t = types[2]
     new = Block(arg_types=types)
-    a, b = (arith.ExtFOp(new.args[i], out_t) if types[i] != out_t else None for i in (0, 1))
-    ops = [o for o in (a, b) if o is not None]
-    lhs = a.result if a is not None else new.args[0]
-    rhs = b.result if b is not None else new.args[1]
-    mul = arith.MulfOp(lhs, rhs)
-    add = arith.AddfOp(new.args[2], mul.result)
-    new.add_ops([*ops, mul, add, YieldOp(add.result)])
+    convs = [_convert(new.args[i], out_t) for i in (0, 1)]
+    lhs, rhs = (c.result if c is not None else new.args[i] for i, c in enumerate(convs))
+    mul_op, add_op = (arith.MuliOp, arith.AddiOp) if isinstance(out_t, IntegerType) else (arith.MulfOp, arith.AddfOp)
+    mul = mul_op(lhs, rhs)
+    add = add_op(new.args[2], mul.result)
+    new.add_ops([*(c for c in convs if c is not None), mul, add, YieldOp(add.result)])
     mm.body.insert_block_before(new, body)
     for o in reversed(list(body.ops)):
         o.detach()

@@ -6,8 +6,14 @@ SHAPES are rounded up to the 16-byte access rule (full-width copies); NARROW_SHA
 they are, each with the widest access widths (`align`, lasscc.config.widest_align) its sizes
 allow: 1- and 2-byte synchronous copies, 4- and 8-byte cp.async.ca (K = 333, K = 7, 1x7x3 ...).
 The timing table adds the odd-K shape 4097x1000x333 (f16 TN, 2-byte accesses) beside cuBLAS.
+LINALG_SHAPES run upstream `linalg.matmul` inputs (f16 -> f32, i8 -> i32, i8 -> f32; A and B row-
+or column-major; C += A.B, so beta = 1) through the path `lasscc run` takes: the access widths are
+chosen for the sizes (lasscc.cli._resolve_align, which imports the linalg.matmul first), default
+tiling.
 
-    python3 scripts/gpu_matrix.py [--quick] [--narrow-only] [--arch sm_90a]
+    python3 scripts/gpu_matrix.py [--quick] [--narrow-only | --linalg-only] [--arch sm_90a] [--list]
+
+`--list` prints the case list and exits (no GPU needed).
 
 Kernels are compiled in parallel worker processes (pure CPU), then run one after another.
 """
@@ -38,6 +44,12 @@ NARROW_SHAPES = [(4097, 1000, 333), (33, 17, 333), (129, 65, 7), (1, 7, 3), (255
                  (66, 34, 1026)]
 
 
+# linalg.matmul inputs: (name, A/B type, C type), A x B layouts, odd sizes run unrounded
+LINALG_DTYPES = [("f16", "f16", "f32"), ("int8", "i8", "i32"), ("int8-f32", "i8", "f32")]
+LINALG_LAYOUTS = [(a, b, "row") for a, b in itertools.product(("row", "col"), ("row", "col"))]
+LINALG_SHAPES = [(129, 70, 33), (4097, 1000, 333), (1, 7, 3), (33, 17, 333), (255, 257, 8)]
+
+
 def configs(ab: str) -> list[tuple[str, str]]:
     """(name, config text) of the two configs: the default and a small register-staged one.
     BK is 64 bytes of K for every type (as lasscc.config.default_config)."""
@@ -58,6 +70,63 @@ def mlir(ab: str, d: str, acc: str | None, layouts, cfg: str, align=None) -> str
     return (f"func.func @gemm(%a: {ta}, %b: {tb}, %d: {td}) {{\n"
             f"  lass.gemm {{alpha = 1.0 : f32, beta = 0.5 : f32,{acc_text} config = {{{cfg}}}}}\n"
             f"      ins(%a, %b : {ta}, {tb}) outs(%d : {td})\n  func.return\n}}\n")
+
+
+def linalg_mlir(ab: str, d: str, layouts) -> str:
+    ta, tb, tc = memref(ab, layouts[0]), memref(ab, layouts[1]), memref(d, layouts[2])
+    return (f"func.func @matmul(%a: {ta}, %b: {tb}, %c: {tc}) {{\n"
+            f"  linalg.matmul ins(%a, %b : {ta}, {tb}) outs(%c : {tc})\n  return\n}}\n")
+
+
+def linalg_cases(shapes) -> list[tuple]:
+    """Cases of linalg.matmul inputs: per type and layouts, one kernel per access widths its
+    shapes get from lasscc.cli._resolve_align (the linalg.matmul imported, the widths written
+    into the lass.gemm: the text compiled is the one `lasscc run` compiles)."""
+    import contextlib
+    import io
+
+    from lasscc.cli import _resolve_align, module_align
+    from lasscc.config import widest_align
+    from lasscc.source import parse_mlir
+
+    out = []
+    for (name, ab, d), layouts in itertools.product(LINALG_DTYPES, LINALG_LAYOUTS):
+        by_align: dict = {}
+        for sh in shapes:
+            by_align.setdefault(widest_align(*sh, layouts[0], layouts[1], ab), []).append(sh)
+        for align, shs in by_align.items():
+            module = parse_mlir(linalg_mlir(ab, d, layouts), "<linalg>")
+            with contextlib.redirect_stderr(io.StringIO()):  # the narrow-width notes
+                _resolve_align(module, shs, "sizes", "<linalg>")
+            got = module_align(module)[0] or widest_align(16, 16, 16, layouts[0], layouts[1], ab)
+            assert tuple(got) == tuple(align), (name, layouts, shs, got, align)
+            out.append((f"linalg {name}", ab, layouts, f"default align {align[0]},{align[1]}", str(module), shs))
+    return out
+
+
+def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: bool = False) -> list[tuple]:
+    """(name, A/B type, layouts, config name, MLIR text, shapes) of every kernel the matrix runs."""
+    from lasscc.config import widest_align
+
+    cases = []  # one kernel per (type, layouts, config, access widths) with the shapes it runs
+    if not linalg_only:
+        shapes = [] if narrow_only else (SHAPES[:2] if quick else SHAPES)
+        narrow = NARROW_SHAPES[:3] if quick else NARROW_SHAPES
+        for name, ab, d, acc, layouts_list in DTYPES:
+            cfgs = configs(ab)[:1] if quick else configs(ab)
+            for layouts, (cname, cfg) in itertools.product(layouts_list, cfgs):
+                if shapes:
+                    cases.append((name, ab, layouts, cname, mlir(ab, d, acc, layouts, cfg),
+                                  [fit(sh, ab, layouts) for sh in shapes]))
+                by_align: dict = {}
+                for sh in narrow:
+                    by_align.setdefault(widest_align(*sh, layouts[0], layouts[1], ab), []).append(sh)
+                for align, shs in by_align.items():
+                    cases.append((name, ab, layouts, f"{cname} align {align[0]},{align[1]}",
+                                  mlir(ab, d, acc, layouts, cfg, align), shs))
+    if not narrow_only:
+        cases += linalg_cases(LINALG_SHAPES[:3] if quick else LINALG_SHAPES)
+    return cases
 
 
 def compile_case(args):
@@ -119,26 +188,22 @@ def main() -> int:
     p.add_argument("--arch", default="sm_80")
     p.add_argument("--bench-size", type=int, default=4096)
     p.add_argument("--narrow-only", action="store_true", help="only NARROW_SHAPES (narrow access widths)")
+    p.add_argument("--linalg-only", action="store_true", help="only the linalg.matmul inputs (LINALG_SHAPES)")
+    p.add_argument("--list", action="store_true", help="print the cases and exit (no GPU needed)")
     args = p.parse_args()
+    if args.narrow_only and args.linalg_only:
+        p.error("--narrow-only and --linalg-only exclude each other")
+    cases = build_cases(args.quick, args.narrow_only, args.linalg_only)
+    if args.list:
+        for name, _, layouts, cname, _, shs in cases:
+            print(f"{name:14s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {cname:29s} "
+                  + " ".join("x".join(map(str, sh)) for sh in shs))
+        print(f"{len(cases)} kernels, {sum(len(c[5]) for c in cases)} checks")
+        return 0
     from lasscc.config import widest_align
     from lasscc.runtime.gemm_runner import _torch_cuda, run_gemm
 
     _torch_cuda()  # torch first: one primary context for both (gemm_runner._torch_cuda)
-    shapes = [] if args.narrow_only else (SHAPES[:2] if args.quick else SHAPES)
-    narrow = NARROW_SHAPES[:3] if args.quick else NARROW_SHAPES
-    cases = []  # one kernel per (type, layouts, config, access widths) with the shapes it runs
-    for name, ab, d, acc, layouts_list in DTYPES:
-        cfgs = configs(ab)[:1] if args.quick else configs(ab)
-        for layouts, (cname, cfg) in itertools.product(layouts_list, cfgs):
-            if shapes:
-                cases.append((name, ab, layouts, cname, mlir(ab, d, acc, layouts, cfg),
-                              [fit(sh, ab, layouts) for sh in shapes]))
-            by_align: dict = {}
-            for sh in narrow:
-                by_align.setdefault(widest_align(*sh, layouts[0], layouts[1], ab), []).append(sh)
-            for align, shs in by_align.items():
-                cases.append((name, ab, layouts, f"{cname} align {align[0]},{align[1]}",
-                              mlir(ab, d, acc, layouts, cfg, align), shs))
     t0 = time.time()
     with ProcessPoolExecutor(max_workers=os.cpu_count()) as pool:
         compiled = list(pool.map(compile_case, [(c[4], args.arch) for c in cases]))
@@ -147,10 +212,12 @@ def main() -> int:
     rows, worst = [], {}
     for (name, ab, layouts, cname, _, case_shapes), (ptx, spec) in zip(cases, compiled):
         for m, n, k in case_shapes:
-            r = run_gemm(ptx, spec, m, n, k, alpha=1.0, beta=0.5, check=True, cublas=False, seed=m * 7 + n)
+            # the lass.gemm cases carry beta 0.5; linalg.matmul's (C += A.B) alpha = beta = 1
+            r = run_gemm(ptx, spec, m, n, k, alpha=spec.alpha, beta=spec.beta, check=True, cublas=False,
+                         seed=m * 7 + n)
             ok = "PASS" if r["ok"] else "FAIL"
             rows.append((name, f"A {layouts[0]}, B {layouts[1]}, D {layouts[2]}", m, n, k, cname, r["rel_err"], ok))
-            print(f"{name:7s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {m:5d} {n:5d} {k:5d} {cname:29s} "
+            print(f"{name:14s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {m:5d} {n:5d} {k:5d} {cname:29s} "
                   f"rel_err {r['rel_err']:.2e} (tol {r['tol']:.0e}) {ok}", flush=True)
             key = (name, cname)
             worst[key] = max(worst.get(key, 0.0), r["rel_err"])
@@ -160,9 +227,12 @@ def main() -> int:
     print("| element type | config | layouts | checks | worst rel. error |\n|---|---|---|---|---|")
     for (name, cname), w in worst.items():
         n_checks = sum(1 for r in rows if r[0] == name and r[5] == cname)
-        lays = "8 (A, B, D row/col)"
+        n_lays = len({r[1] for r in rows if r[0] == name and r[5] == cname})
+        lays = f"{n_lays} (A, B{', D' if n_lays == 8 else ''} row/col)"
         print(f"| {name} | {cname} | {lays} | {n_checks} | {w:.1e} |")
 
+    if args.linalg_only:
+        return 1 if fails else 0
     size = args.bench_size
     print(f"\n{size}^3, default config per type, TN, beta 0, beside torch in the same process:")
     print("| element type | rel. error | TFLOP/s | torch (cuBLAS) | ratio |\n|---|---|---|---|---|")
