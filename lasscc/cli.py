@@ -16,34 +16,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
-from pathlib import Path
+import re
 
-from lasscc.config import ACCESS_ELEMS, access_elems, alignment_error
+from lasscc.config import ACCESS_ELEMS, I32_LIMIT, access_elems, alignment_error, size_limit_error
 from lasscc.diagnostics import EXIT_USER_ERROR, LassError
-
-
-def _write_atomic(path: str, text: str) -> None:
-    """Write via a temporary file in the same folder and rename: no partial output on failure."""
-    target = Path(path)
-    if target.is_dir():
-        raise LassError(f"option -o: '{path}' is a directory, expected a file path")
-    if not target.parent.exists():
-        raise LassError(f"option -o: folder '{target.parent}' does not exist")
-    fd, tmp = tempfile.mkstemp(dir=str(target.parent), prefix=f".{target.name}.")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+from lasscc.outfile import check_output, output_dir, write_output
 
 
 def _load(args):
-    from lasscc.source import parse_mlir, read_file
+    from lasscc.source import decode_text, parse_mlir, read_file
 
-    text = sys.stdin.read() if args.file == "-" else read_file(args.file)
+    text = decode_text(sys.stdin.buffer.read(), "<stdin>") if args.file == "-" else read_file(args.file)
     if args.file.endswith((".ll", ".ptx")):  # the last two dumps are not MLIR: say so, not a lexer error
         kind = "LLVM IR" if args.file.endswith(".ll") else "PTX text"
         raise LassError(f"{args.file}:1:1: error: expected MLIR (a lass.gemm, a linalg.matmul or a lasscc dump up to "
@@ -68,8 +51,8 @@ def _apply_overrides(module, args) -> None:
     for key in ("stages", "raster"):
         val = getattr(args, key)
         if val is not None:
-            if val < 1:
-                raise LassError(f"option --{key}: expected a positive integer, got {val}")
+            if not 1 <= val < I32_LIMIT:
+                raise LassError(f"option --{key}: expected a positive integer below 2^31, got {val}")
             over[key] = val
     if args.prefetch is not None:
         over["prefetch"] = args.prefetch
@@ -103,7 +86,11 @@ def _apply_overrides(module, args) -> None:
             from lasscc.source import op_location
 
             raise LassError(f"{op_location(g)}: error: {e}") from None
-        g.attributes["config"] = config_to_attr(GemmConfig(**{**cfg.__dict__, **over}))
+        merged = GemmConfig(**{**cfg.__dict__, **over})
+        tiling = [f"--{k}" for k in over if k != "align"]
+        if tiling and merged != cfg:  # a rule the options break is theirs, not the file's
+            merged.validate(args.arch, f"option {'/'.join(tiling)}: config", ab)
+        g.attributes["config"] = config_to_attr(merged)
 
 
 def _has_overrides(args) -> bool:
@@ -141,13 +128,14 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
 def cmd_compile(args) -> int:
     from lasscc.cache import cached_compile
 
+    check_output(args.output)  # a bad -o or --dump-dir fails before seconds of compiling
+    dump = output_dir(args.dump_dir) if args.dump_dir else None
     module = _load(args)
     _apply_tuned(module, args)
-    dump = Path(args.dump_dir) if args.dump_dir else None
     res = cached_compile(module, args.arch, args.file, dump, use_cache=not args.no_cache)
     text = {"ptx": res.ptx, "llvm": res.llvm_ir, "mlir": str(res.module) + "\n"}[args.emit]
-    if args.output and args.output != "-":
-        _write_atomic(args.output, text)
+    if args.output:
+        write_output(args.output, text)
     else:
         sys.stdout.write(text)
     if args.verbose:
@@ -164,23 +152,28 @@ def _split_passes(text: str) -> list[str]:
     for ch in text:
         depth += ch == "{"
         depth -= ch == "}"
+        if depth < 0:
+            raise LassError(f"option -p: expected '}}' only after a '{{' (pass options), got '{text}'")
         if ch == "," and depth == 0:
             out.append(cur)
             cur = ""
         else:
             cur += ch
+    if depth:
+        raise LassError(f"option -p: expected a closing '}}' for every '{{' (pass options), got '{text}'")
     return [p.strip() for p in out + [cur] if p.strip()]
 
 
 def cmd_opt(args) -> int:
     from lasscc.pipeline import run_passes
 
+    check_output(args.output)
     module = _load(args)
     names = _split_passes(args.passes or "")
     run_passes(module, names, args.arch, args.file)
     text = str(module) + "\n"
-    if args.output and args.output != "-":
-        _write_atomic(args.output, text)
+    if args.output:
+        write_output(args.output, text)
     else:
         sys.stdout.write(text)
     return 0
@@ -405,8 +398,51 @@ def _run_cpu(module, args) -> int:
     return run_cli(module, args)
 
 
+class _UsageError(LassError):
+    """A command line argparse rejects, reworded as `option --x: expected ..., got ...`."""
+
+
+COMMANDS = ("compile", "opt", "run", "bench", "tune", "explain")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the project's wording: `option --x: expected ..., got ...`, raised as a LassError
+    (exit 2 through main) instead of argparse's usage text and sys.exit."""
+
+    def error(self, message: str):
+        m = re.match(r"argument (\S+?)(?:/\S+)?: invalid choice: '?(.*?)'? \(choose from (.*)\)$", message)
+        if m:
+            opt, got, choices = m.groups()
+            if opt in ("cmd", "{compile,opt,run,bench,tune,explain}"):
+                raise _UsageError(f"lasscc: error: unknown command '{got}'; expected one of {', '.join(COMMANDS)}")
+            choices = ", ".join(c.strip(" '") for c in choices.split(","))
+            raise _UsageError(f"option {opt}: expected one of {choices}, got '{got}'")
+        m = re.match(r"argument (\S+?)(?:/\S+)?: invalid (int|float) value: '(.*)'$", message)
+        if m:
+            opt, kind, got = m.groups()
+            what = "an integer" if kind == "int" else "a number"
+            raise _UsageError(f"option {opt}: expected {what}, got '{got}'")
+        m = re.match(r"argument (\S+?)(?:/\S+)?: (.*)$", message)
+        if m:
+            raise _UsageError(f"option {m.group(1)}: {m.group(2)}")
+        if "required: cmd" in message:
+            raise _UsageError(f"lasscc: error: expected a command: {', '.join(COMMANDS)} (lasscc --help)")
+        m = re.match(r"the following arguments are required: (.*)$", message)
+        if m:
+            what = m.group(1)
+            if what == "file":
+                raise _UsageError(f"lasscc {self.prog.split()[-1]}: error: expected an input file (.mlir, or '-' "
+                                  "for stdin)")
+            raise _UsageError(f"lasscc {self.prog.split()[-1]}: error: expected {what}")
+        m = re.match(r"unrecognized arguments: (.*)$", message)
+        if m:
+            raise _UsageError(f"{self.prog}: error: unknown option or extra argument: {m.group(1)} "
+                              f"({self.prog} --help)")
+        raise _UsageError(f"{self.prog}: error: {message}")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="lasscc", description="GEMM compiler: lass.gemm (MLIR) -> PTX")
+    p = _Parser(prog="lasscc", description="GEMM compiler: lass.gemm (MLIR) -> PTX")
     sub = p.add_subparsers(dest="cmd", required=True)
 
     def common(sp):
@@ -491,8 +527,8 @@ def _default_arch(args) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)
         if getattr(args, "arch", "") is None:
             args.arch = _default_arch(args)
         return args.fn(args)
