@@ -193,11 +193,81 @@ def _is_batched(module) -> bool:
     return False
 
 
+def _size_option(option: str, dim: str) -> str:
+    """The option to blame for size `dim` ("M", "N", "K", "batch"): --m ..., or --sizes."""
+    return "option --sizes" if option == "sizes" else f"option --{dim.lower()}"
+
+
+def _check_limits(sizes: list[tuple[int, int, int]], option: str = "run", batch: int = 1, cpu: bool = False) -> None:
+    """The kernel's 32-bit sizes and offsets hold every size (config.size_limit_error); for a CPU
+    run, its memory fits the budget (lasscc.interp.check.cpu_run_error)."""
+    for m, n, k in sizes:
+        bad = size_limit_error(m, n, k, batch)
+        if bad:
+            raise LassError(f"{_size_option(option, bad[0])}: {bad[1]}")
+        if cpu:
+            from lasscc.interp.check import cpu_run_error
+
+            msg = cpu_run_error(m, n, k, batch)
+            if msg:
+                raise LassError(f"option --m/--n/--k: {msg}")
+
+
+def static_shape_error(module, m: int, n: int, k: int) -> tuple[str, str] | None:
+    """None when the GEMM's static memref sizes (lass.gemm or linalg.matmul operands: A M x K,
+    B K x N, D M x N, batch first) agree with M, N, K, else (size name, 'expected ..., got ...').
+    A dump's kernel is not checked: its operands are dynamic."""
+    from xdsl.dialects.linalg.ops import MatmulOp
+
+    from lasscc.dialects.lass import GemmOp
+    from lasscc.passes.import_linalg import matmul_operand_types
+
+    for op in module.walk():
+        if isinstance(op, GemmOp):
+            types = [op.a.type, op.b.type, op.d.type]
+        elif isinstance(op, MatmulOp):
+            types = matmul_operand_types(op)
+        else:
+            continue
+        if types is None:
+            return None
+        want = {"M": m, "N": n, "K": k}
+        for name, t, dims in zip("ABD", types, (("M", "K"), ("K", "N"), ("M", "N"))):
+            for dim, size in zip(dims, t.get_shape()[-2:]):
+                if size >= 0 and size != want[dim]:
+                    return dim, f"expected {dim} = {size} ({name} is {t}), got {want[dim]}"
+        return None
+    return None
+
+
+def _check_static_shapes(module, sizes, option: str = "run") -> None:
+    for m, n, k in sizes:
+        bad = static_shape_error(module, m, n, k)
+        if bad:
+            raise LassError(f"{_size_option(option, bad[0])}: {bad[1]}")
+
+
+def _check_scalars(args) -> None:
+    """--alpha / --beta are f32 kernel arguments; --seed seeds numpy (non-negative)."""
+    import math
+
+    f32_max = 3.4028234663852886e38  # the largest finite f32
+    for name in ("alpha", "beta"):
+        v = getattr(args, name, None)
+        if v is not None and not (math.isfinite(v) and abs(v) <= f32_max):
+            raise LassError(f"option --{name}: expected a finite value an f32 holds (|x| <= 3.4e38), got {v:g}")
+    if getattr(args, "seed", None) is not None and args.seed < 0:
+        raise LassError(f"option --seed: expected a non-negative integer, got {args.seed}")
+
+
 def cmd_run(args) -> int:
     for opt in ("m", "n", "k", "batch"):
         if getattr(args, opt) < 1:
             raise LassError(f"option --{opt}: expected a positive size, got {getattr(args, opt)}")
+    _check_scalars(args)
+    _check_limits([(args.m, args.n, args.k)], "run", args.batch, cpu=args.target == "cpu")
     module = _load(args)
+    _check_static_shapes(module, [(args.m, args.n, args.k)])
     _resolve_align(module, [(args.m, args.n, args.k)], "run")
     if args.batch > 1 and not _is_batched(module):
         raise LassError(f"option --batch: expected 1 for a non-batched kernel (2-d operands; a batched GEMM "
@@ -254,8 +324,11 @@ def _gpu_or_fail(what: str) -> None:
 def cmd_bench(args) -> int:
     from lasscc.tune import bench, format_rows
 
+    sizes = _parse_sizes(args)
+    _check_limits(sizes, "sizes" if args.sizes else "run")
+    check_output(args.plot, "--plot")
     module = _load(args)
-    sizes = _parse_sizes(args, module)
+    _check_static_shapes(module, sizes, "sizes" if args.sizes else "run")
     _resolve_align(module, sizes, "sizes" if args.sizes else "run")
     _gpu_or_fail("bench")
     from lasscc.runtime import cuda
@@ -271,7 +344,9 @@ def cmd_tune(args) -> int:
 
     if _has_overrides(args):
         raise LassError("option --threadblock/--warp/--stages/--raster/--prefetch: lasscc tune chooses the config itself")
+    _check_limits([(args.m, args.n, args.k)])
     module = _load(args)
+    _check_static_shapes(module, [(args.m, args.n, args.k)])
     _resolve_align(module, [(args.m, args.n, args.k)], "run")
     _gpu_or_fail("tune")
     from lasscc.explain import gemm_config  # also takes linalg.matmul (through import-linalg)

@@ -56,6 +56,14 @@ def _resolve(path: str, option: str) -> tuple[Path, os.stat_result | None]:
     return real, st
 
 
+def _temp_beside(real: Path, path: str, option: str) -> tuple[int, str]:
+    """A new temporary file in `real`'s folder (renamed over `real` once written)."""
+    try:
+        return tempfile.mkstemp(dir=str(real.parent), prefix=f".{real.name}.")
+    except OSError as e:
+        raise _fail(option, path, f"cannot create a file in folder '{real.parent}' ({_reason(e)})") from None
+
+
 def check_output(path: str | None, option: str = "-o") -> None:
     """Raise the LassError write_output would raise for `path`, without writing it: a regular or
     new file's folder must take a new file (a temporary one is created there and removed)."""
@@ -66,10 +74,7 @@ def check_output(path: str | None, option: str = "-o") -> None:
         if not os.access(real, os.W_OK):
             raise _fail(option, path, "permission denied")
         return
-    try:
-        fd, tmp = tempfile.mkstemp(dir=str(real.parent), prefix=f".{real.name}.")
-    except OSError as e:
-        raise _fail(option, path, _reason(e)) from None
+    fd, tmp = _temp_beside(real, path, option)
     os.close(fd)
     os.unlink(tmp)
 
@@ -91,10 +96,7 @@ def write_output(path: str, data: str | bytes, option: str = "-o") -> None:
             raise _fail(option, path, _reason(e)) from None
         return
     mode = stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask()
-    try:
-        fd, tmp = tempfile.mkstemp(dir=str(real.parent), prefix=f".{real.name}.")
-    except OSError as e:
-        raise _fail(option, path, _reason(e)) from None
+    fd, tmp = _temp_beside(real, path, option)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
