@@ -26,10 +26,13 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     Float32Type,
     FloatAttr,
+    IntegerAttr,
     MemRefType,
+    NoneAttr,
     StridedLayoutAttr,
     f32,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_attr_def
@@ -102,6 +105,10 @@ class GemmOp(IRDLOperation):
                 raise VerifyException(
                     f"expected 2-d memrefs (or 3-d, batch first, for all three) for A, B and D, got {t} for {name}"
                 )
+            if 0 in t.get_shape():
+                raise VerifyException(f"expected non-zero sizes for {name} (a GEMM of an empty matrix), got {t}")
+            if not isinstance(t.memory_space, NoneAttr) and t.memory_space != IntegerAttr(0, i64):
+                raise VerifyException(f"expected {name} in global memory (a memref without a memory space), got {t}")
         if ta.get_element_type() != tb.get_element_type():
             raise VerifyException(
                 f"expected A and B of one element type, got {ta.get_element_type()} and {tb.get_element_type()}"

@@ -714,9 +714,12 @@ class Kernel:
             raise LaunchError(f"d: expected M x N = {m} x {n}, got shape {D.shape}{hint}")
         rules = size_rules(spec)
         tiles = {"M": spec.tile_m, "N": spec.tile_n, "K": spec.tile_k}
+        from lasscc.config import size_limit_error
+
+        bad = size_limit_error(m, n, k)  # the kernel's i32 sizes and element offsets
+        if bad:
+            raise LaunchError(f"{bad[0]} = {dict(M=m, N=n, K=k)[bad[0]]}: {bad[1]}")
         for dim, val in (("M", m), ("N", n), ("K", k)):
-            if val <= 0 or val >= 2**31:
-                raise LaunchError(f"{dim} = {val}: expected 1 <= {dim} < 2^31 (passed as i32)")
             if val % rules[dim]:
                 from lasscc.config import alignment_reasons
 

@@ -16,34 +16,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
-from pathlib import Path
+import re
 
-from lasscc.config import ACCESS_ELEMS, access_elems, alignment_error
+from lasscc.config import ACCESS_ELEMS, I32_LIMIT, access_elems, alignment_error, size_limit_error
 from lasscc.diagnostics import EXIT_USER_ERROR, LassError
-
-
-def _write_atomic(path: str, text: str) -> None:
-    """Write via a temporary file in the same folder and rename: no partial output on failure."""
-    target = Path(path)
-    if target.is_dir():
-        raise LassError(f"option -o: '{path}' is a directory, expected a file path")
-    if not target.parent.exists():
-        raise LassError(f"option -o: folder '{target.parent}' does not exist")
-    fd, tmp = tempfile.mkstemp(dir=str(target.parent), prefix=f".{target.name}.")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+from lasscc.outfile import check_output, output_dir, write_output
 
 
 def _load(args):
-    from lasscc.source import parse_mlir, read_file
+    from lasscc.source import decode_text, parse_mlir, read_file
 
-    text = sys.stdin.read() if args.file == "-" else read_file(args.file)
+    text = decode_text(sys.stdin.buffer.read(), "<stdin>") if args.file == "-" else read_file(args.file)
     if args.file.endswith((".ll", ".ptx")):  # the last two dumps are not MLIR: say so, not a lexer error
         kind = "LLVM IR" if args.file.endswith(".ll") else "PTX text"
         raise LassError(f"{args.file}:1:1: error: expected MLIR (a lass.gemm, a linalg.matmul or a lasscc dump up to "
@@ -67,8 +50,8 @@ def _apply_overrides(module, args) -> None:
     for key in ("stages", "raster"):
         val = getattr(args, key)
         if val is not None:
-            if val < 1:
-                raise LassError(f"option --{key}: expected a positive integer, got {val}")
+            if not 1 <= val < I32_LIMIT:
+                raise LassError(f"option --{key}: expected a positive integer below 2^31, got {val}")
             over[key] = val
     if args.prefetch is not None:
         over["prefetch"] = args.prefetch
@@ -101,7 +84,11 @@ def _apply_overrides(module, args) -> None:
             from lasscc.source import op_location
 
             raise LassError(f"{op_location(g)}: error: {e}") from None
-        g.attributes["config"] = config_to_attr(GemmConfig(**{**cfg.__dict__, **over}))
+        merged = GemmConfig(**{**cfg.__dict__, **over})
+        tiling = [f"--{k}" for k in over if k != "align"]
+        if tiling and merged != cfg:  # a rule the options break is theirs, not the file's
+            merged.validate(args.arch, f"option {'/'.join(tiling)}: config", ab)
+        g.attributes["config"] = config_to_attr(merged)
 
 
 def _has_overrides(args) -> bool:
@@ -140,13 +127,14 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
 def cmd_compile(args) -> int:
     from lasscc.cache import cached_compile
 
+    check_output(args.output)  # a bad -o or --dump-dir fails before seconds of compiling
+    dump = output_dir(args.dump_dir) if args.dump_dir else None
     module = _load(args)
     _apply_tuned(module, args)
-    dump = Path(args.dump_dir) if args.dump_dir else None
     res = cached_compile(module, args.arch, args.file, dump, use_cache=not args.no_cache)
     text = {"ptx": res.ptx, "llvm": res.llvm_ir, "mlir": str(res.module) + "\n"}[args.emit]
-    if args.output and args.output != "-":
-        _write_atomic(args.output, text)
+    if args.output:
+        write_output(args.output, text)
     else:
         sys.stdout.write(text)
     if args.verbose:
@@ -163,23 +151,28 @@ def _split_passes(text: str) -> list[str]:
     for ch in text:
         depth += ch == "{"
         depth -= ch == "}"
+        if depth < 0:
+            raise LassError(f"option -p: expected '}}' only after a '{{' (pass options), got '{text}'")
         if ch == "," and depth == 0:
             out.append(cur)
             cur = ""
         else:
             cur += ch
+    if depth:
+        raise LassError(f"option -p: expected a closing '}}' for every '{{' (pass options), got '{text}'")
     return [p.strip() for p in out + [cur] if p.strip()]
 
 
 def cmd_opt(args) -> int:
     from lasscc.pipeline import run_passes
 
+    check_output(args.output)
     module = _load(args)
     names = _split_passes(args.passes or "")
     run_passes(module, names, args.arch, args.file)
     text = str(module) + "\n"
-    if args.output and args.output != "-":
-        _write_atomic(args.output, text)
+    if args.output:
+        write_output(args.output, text)
     else:
         sys.stdout.write(text)
     return 0
@@ -199,11 +192,81 @@ def _is_batched(module) -> bool:
     return False
 
 
+def _size_option(option: str, dim: str) -> str:
+    """The option to blame for size `dim` ("M", "N", "K", "batch"): --m ..., or --sizes."""
+    return "option --sizes" if option == "sizes" else f"option --{dim.lower()}"
+
+
+def _check_limits(sizes: list[tuple[int, int, int]], option: str = "run", batch: int = 1, cpu: bool = False) -> None:
+    """The kernel's 32-bit sizes and offsets hold every size (config.size_limit_error); for a CPU
+    run, its memory fits the budget (lasscc.interp.check.cpu_run_error)."""
+    for m, n, k in sizes:
+        bad = size_limit_error(m, n, k, batch)
+        if bad:
+            raise LassError(f"{_size_option(option, bad[0])}: {bad[1]}")
+        if cpu:
+            from lasscc.interp.check import cpu_run_error
+
+            msg = cpu_run_error(m, n, k, batch)
+            if msg:
+                raise LassError(f"option --m/--n/--k: {msg}")
+
+
+def static_shape_error(module, m: int, n: int, k: int) -> tuple[str, str] | None:
+    """None when the GEMM's static memref sizes (lass.gemm or linalg.matmul operands: A M x K,
+    B K x N, D M x N, batch first) agree with M, N, K, else (size name, 'expected ..., got ...').
+    A dump's kernel is not checked: its operands are dynamic."""
+    from xdsl.dialects.linalg.ops import MatmulOp
+
+    from lasscc.dialects.lass import GemmOp
+    from lasscc.passes.import_linalg import matmul_operand_types
+
+    for op in module.walk():
+        if isinstance(op, GemmOp):
+            types = [op.a.type, op.b.type, op.d.type]
+        elif isinstance(op, MatmulOp):
+            types = matmul_operand_types(op)
+        else:
+            continue
+        if types is None:
+            return None
+        want = {"M": m, "N": n, "K": k}
+        for name, t, dims in zip("ABD", types, (("M", "K"), ("K", "N"), ("M", "N"))):
+            for dim, size in zip(dims, t.get_shape()[-2:]):
+                if size >= 0 and size != want[dim]:
+                    return dim, f"expected {dim} = {size} ({name} is {t}), got {want[dim]}"
+        return None
+    return None
+
+
+def _check_static_shapes(module, sizes, option: str = "run") -> None:
+    for m, n, k in sizes:
+        bad = static_shape_error(module, m, n, k)
+        if bad:
+            raise LassError(f"{_size_option(option, bad[0])}: {bad[1]}")
+
+
+def _check_scalars(args) -> None:
+    """--alpha / --beta are f32 kernel arguments; --seed seeds numpy (non-negative)."""
+    import math
+
+    f32_max = 3.4028234663852886e38  # the largest finite f32
+    for name in ("alpha", "beta"):
+        v = getattr(args, name, None)
+        if v is not None and not (math.isfinite(v) and abs(v) <= f32_max):
+            raise LassError(f"option --{name}: expected a finite value an f32 holds (|x| <= 3.4e38), got {v:g}")
+    if getattr(args, "seed", None) is not None and args.seed < 0:
+        raise LassError(f"option --seed: expected a non-negative integer, got {args.seed}")
+
+
 def cmd_run(args) -> int:
     for opt in ("m", "n", "k", "batch"):
         if getattr(args, opt) < 1:
             raise LassError(f"option --{opt}: expected a positive size, got {getattr(args, opt)}")
+    _check_scalars(args)
+    _check_limits([(args.m, args.n, args.k)], "run", args.batch, cpu=args.target == "cpu")
     module = _load(args)
+    _check_static_shapes(module, [(args.m, args.n, args.k)])
     _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file)
     if args.batch > 1 and not _is_batched(module):
         raise LassError(f"option --batch: expected 1 for a non-batched kernel (2-d operands; a batched GEMM "
@@ -260,8 +323,11 @@ def _gpu_or_fail(what: str) -> None:
 def cmd_bench(args) -> int:
     from lasscc.tune import bench, format_rows
 
+    sizes = _parse_sizes(args)
+    _check_limits(sizes, "sizes" if args.sizes else "run")
+    check_output(args.plot, "--plot")
     module = _load(args)
-    sizes = _parse_sizes(args, module)
+    _check_static_shapes(module, sizes, "sizes" if args.sizes else "run")
     _resolve_align(module, sizes, "sizes" if args.sizes else "run", args.file)
     _gpu_or_fail("bench")
     from lasscc.runtime import cuda
@@ -277,7 +343,9 @@ def cmd_tune(args) -> int:
 
     if _has_overrides(args):
         raise LassError("option --threadblock/--warp/--stages/--raster/--prefetch: lasscc tune chooses the config itself")
+    _check_limits([(args.m, args.n, args.k)])
     module = _load(args)
+    _check_static_shapes(module, [(args.m, args.n, args.k)])
     _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file)
     _gpu_or_fail("tune")
     from lasscc.explain import gemm_config  # also takes linalg.matmul (through import-linalg)
@@ -407,8 +475,51 @@ def _run_cpu(module, args) -> int:
     return run_cli(module, args)
 
 
+class _UsageError(LassError):
+    """A command line argparse rejects, reworded as `option --x: expected ..., got ...`."""
+
+
+COMMANDS = ("compile", "opt", "run", "bench", "tune", "explain")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the project's wording: `option --x: expected ..., got ...`, raised as a LassError
+    (exit 2 through main) instead of argparse's usage text and sys.exit."""
+
+    def error(self, message: str):
+        m = re.match(r"argument (\S+?)(?:/\S+)?: invalid choice: '?(.*?)'? \(choose from (.*)\)$", message)
+        if m:
+            opt, got, choices = m.groups()
+            if opt in ("cmd", "{compile,opt,run,bench,tune,explain}"):
+                raise _UsageError(f"lasscc: error: unknown command '{got}'; expected one of {', '.join(COMMANDS)}")
+            choices = ", ".join(c.strip(" '") for c in choices.split(","))
+            raise _UsageError(f"option {opt}: expected one of {choices}, got '{got}'")
+        m = re.match(r"argument (\S+?)(?:/\S+)?: invalid (int|float) value: '(.*)'$", message)
+        if m:
+            opt, kind, got = m.groups()
+            what = "an integer" if kind == "int" else "a number"
+            raise _UsageError(f"option {opt}: expected {what}, got '{got}'")
+        m = re.match(r"argument (\S+?)(?:/\S+)?: (.*)$", message)
+        if m:
+            raise _UsageError(f"option {m.group(1)}: {m.group(2)}")
+        if "required: cmd" in message:
+            raise _UsageError(f"lasscc: error: expected a command: {', '.join(COMMANDS)} (lasscc --help)")
+        m = re.match(r"the following arguments are required: (.*)$", message)
+        if m:
+            what = m.group(1)
+            if what == "file":
+                raise _UsageError(f"lasscc {self.prog.split()[-1]}: error: expected an input file (.mlir, or '-' "
+                                  "for stdin)")
+            raise _UsageError(f"lasscc {self.prog.split()[-1]}: error: expected {what}")
+        m = re.match(r"unrecognized arguments: (.*)$", message)
+        if m:
+            raise _UsageError(f"{self.prog}: error: unknown option or extra argument: {m.group(1)} "
+                              f"({self.prog} --help)")
+        raise _UsageError(f"{self.prog}: error: {message}")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="lasscc", description="GEMM compiler: lass.gemm (MLIR) -> PTX")
+    p = _Parser(prog="lasscc", description="GEMM compiler: lass.gemm (MLIR) -> PTX")
     sub = p.add_subparsers(dest="cmd", required=True)
 
     def common(sp):
@@ -493,8 +604,8 @@ def _default_arch(args) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)
         if getattr(args, "arch", "") is None:
             args.arch = _default_arch(args)
         return args.fn(args)

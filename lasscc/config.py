@@ -24,6 +24,11 @@ REGISTER_LIMIT = 255  # 32-bit registers per thread
 # and more spilled 80-480 bytes.
 STAGED_COPY_REG_SLACK = 15
 SUPPORTED_ARCHS = ("sm_80", "sm_90a")
+# The kernel takes M, N and K as i32 and computes each element offset inside one matrix in i32
+# (lasscc-lower-to-llvm widens it to 64 bits only at the pointer): every size, every matrix's
+# element count (M*K, N*K, M*N) and every config integer must stay below 2^31 (size_limit_error).
+I32_LIMIT = 2**31
+MAX_BATCH = 65535  # a batch is the grid's z dimension: CUDA's gridDim.z maximum
 # Row widths (bytes) of a K-major SMEM tile for which Swizzle<3,4,3> makes every 8-row ldmatrix
 # phase conflict-free (lasscc.layout; a 256-byte row would need a wider swizzle atom).
 SWIZZLE_ROW_BYTES = (32, 64, 128)
@@ -134,8 +139,8 @@ class GemmConfig:
                 fail(f"a {rows}x{bk} {ab_type} tile has {chunks} 16-byte chunks, fewer than the {self.threads} threads")
         if self.stages < 2:
             fail(f"expected stages >= 2, got {self.stages}")
-        if self.raster < 1:
-            fail(f"expected raster >= 1, got {self.raster}")
+        if not 1 <= self.raster < I32_LIMIT:
+            fail(f"expected 1 <= raster < 2^31 (an i32 in the kernel), got {self.raster}")
         if self.prefetch not in (0, 1):
             fail(f"expected prefetch = 0 or 1, got {self.prefetch}")
         if self.align is not None:
@@ -319,11 +324,26 @@ def widest_align(m: int, n: int, k: int, a_layout: str = "row", b_layout: str = 
     return (out[0], out[1])
 
 
+def size_limit_error(m: int, n: int, k: int, batch: int = 1) -> tuple[str, str] | None:
+    """None when the kernel's 32-bit sizes and offsets hold an M x N x K GEMM (of `batch`), else
+    (the size to blame: "M", "N", "K" or "batch"; "expected ..., got ...")."""
+    for name, v in (("M", m), ("N", n), ("K", k)):
+        if not 1 <= v < I32_LIMIT:
+            return name, f"expected 1 <= {name} < 2^31 (the kernel takes {name} as i32), got {v}"
+    if not 1 <= batch <= MAX_BATCH:
+        return "batch", f"expected 1 <= batch <= {MAX_BATCH} (the grid's z dimension), got {batch}"
+    for (x, xv), (y, yv), what in ((("M", m), ("K", k), "A"), (("K", k), ("N", n), "B"), (("M", m), ("N", n), "D")):
+        if xv * yv >= I32_LIMIT:
+            return (x if xv >= yv else y), (f"expected {x}*{y} < 2^31 ({what}'s element offsets are i32), got "
+                                            f"{x}*{y} = {xv}*{yv} = {xv * yv}")
+    return None
+
+
 def parse_shape(text: str, n: int, option: str) -> tuple[int, ...]:
     """Parse '128x128x32' for option `option`; raise LassError naming the option."""
     parts = text.lower().split("x")
-    if len(parts) != n or not all(p.isdecimal() and int(p) > 0 for p in parts):
-        raise LassError(f"option {option}: expected {n} positive integers joined by 'x' (e.g. "
+    if len(parts) != n or not all(p.isdecimal() and 0 < int(p) < I32_LIMIT for p in parts):
+        raise LassError(f"option {option}: expected {n} positive integers below 2^31 joined by 'x' (e.g. "
                         f"{'x'.join(['128'] * (n - 1) + ['32'])}), got '{text}'")
     return tuple(int(p) for p in parts)
 

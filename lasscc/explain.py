@@ -1360,22 +1360,26 @@ def write_pngs(cfg, out_dir, arch: str = "sm_80", stage: str | None = None,
 
     matplotlib.use("Agg")
     n = numbers(cfg, arch, ab, acc, majors)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    import io
+
+    from lasscc.outfile import output_dir, write_output
+
+    out = output_dir(out_dir, "--png")
     written = []
     sections = sections_for(stage)
     for sec, fname in PNGS.items():
         if sec not in sections:
             continue
-        path = out / fname
+        path, buf = out / fname, io.BytesIO()  # drawn in memory, written through lasscc.outfile
         if sec == "banks":
-            png_banks(n, path)
+            png_banks(n, buf)
         elif sec == "fragments":
-            png_fragments(path, n)
+            png_fragments(buf, n)
         elif sec == "ldmatrix":
-            png_ldmatrix(path, n)
+            png_ldmatrix(buf, n)
         elif sec == "raster":
-            png_raster(n, path, grid)
+            png_raster(n, buf, grid)
+        write_output(str(path), buf.getvalue(), "--png")
         written.append(path)
     return written
 

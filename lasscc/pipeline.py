@@ -26,6 +26,7 @@ from xdsl.transforms.common_subexpression_elimination import (
 )
 from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 from xdsl.utils.exceptions import (
+    ArgSpecParseError,
     DiagnosticException,
     PassFailedException,
     VerifyException,
@@ -33,6 +34,7 @@ from xdsl.utils.exceptions import (
 
 from lasscc.config import GemmConfig, KernelSpec
 from lasscc.diagnostics import LassError
+from lasscc.outfile import output_dir, write_output
 from lasscc.passes.import_linalg import ImportLinalgPass
 from lasscc.passes.lower_to_llvm import LowerToLLVMPass
 from lasscc.passes.pipeline import PipelinePass
@@ -69,7 +71,7 @@ def make_pass(name: str, arch: str) -> ModulePass:
 
     try:
         (spec,) = list(parse_pipeline(name))
-    except Exception as e:  # noqa: BLE001 -- xDSL raises several kinds for a malformed spec
+    except (Exception, ArgSpecParseError) as e:  # noqa: BLE001 -- xDSL raises several kinds (one a BaseException)
         raise LassError(f"option -p: cannot read pass '{name}': {e}") from None
     cls = {p.name: p for p in PASSES}.get(spec.name)
     if cls is None:
@@ -122,12 +124,12 @@ def stage_dump(name: str) -> str:
 
 def write_dumps(dump_dir: Path, input_text: str, stages: dict[str, str], llvm_ir: str, ptx: str) -> None:
     """Every dump file of a finished compile (the compile cache writes them on a hit too)."""
-    dump_dir.mkdir(parents=True, exist_ok=True)
-    (dump_dir / INPUT_DUMP).write_text(input_text + "\n")
+    output_dir(dump_dir)
+    write_output(str(dump_dir / INPUT_DUMP), input_text + "\n", "--dump-dir")
     for name, text in stages.items():
-        (dump_dir / stage_dump(name)).write_text(text + "\n")
-    (dump_dir / LLVM_DUMP).write_text(llvm_ir)
-    (dump_dir / PTX_DUMP).write_text(ptx)
+        write_output(str(dump_dir / stage_dump(name)), text + "\n", "--dump-dir")
+    write_output(str(dump_dir / LLVM_DUMP), llvm_ir, "--dump-dir")
+    write_output(str(dump_dir / PTX_DUMP), ptx, "--dump-dir")
 
 
 def run_passes(module: ModuleOp, names: list[str], arch: str = "sm_80", filename: str = "<input>",
@@ -140,7 +142,7 @@ def run_passes(module: ModuleOp, names: list[str], arch: str = "sm_80", filename
         run_pass(module, p, filename)
         out[p.name] = str(module)
         if dump_dir is not None:
-            (dump_dir / stage_dump(p.name)).write_text(out[p.name] + "\n")
+            write_output(str(dump_dir / stage_dump(p.name)), out[p.name] + "\n", "--dump-dir")
     return out
 
 
@@ -247,8 +249,8 @@ def compile_module(module: ModuleOp, arch: str = "sm_80", filename: str = "<inpu
 
     drop_non_gemm_functions(module)
     if dump_dir is not None:
-        dump_dir.mkdir(parents=True, exist_ok=True)
-        (dump_dir / INPUT_DUMP).write_text(str(module) + "\n")
+        output_dir(dump_dir)
+        write_output(str(dump_dir / INPUT_DUMP), str(module) + "\n", "--dump-dir")
     res = CompileResult(module)
     res.stages = run_passes(module, PASS_NAMES, arch, filename, dump_dir)
     res.specs = kernel_specs(module)
@@ -257,6 +259,6 @@ def compile_module(module: ModuleOp, arch: str = "sm_80", filename: str = "<inpu
     res.llvm_ir = to_llvm_ir(module)
     res.ptx = to_ptx(res.llvm_ir, arch)
     if dump_dir is not None:
-        (dump_dir / LLVM_DUMP).write_text(res.llvm_ir)
-        (dump_dir / PTX_DUMP).write_text(res.ptx)
+        write_output(str(dump_dir / LLVM_DUMP), res.llvm_ir, "--dump-dir")
+        write_output(str(dump_dir / PTX_DUMP), res.ptx, "--dump-dir")
     return res

@@ -62,11 +62,19 @@ def _loc_str(span) -> str:
 
 def parse_mlir(text: str, filename: str = "<stdin>") -> ModuleOp:
     """Parse and verify; any error becomes a LassError starting with file:line:col."""
+    parser = LocatingParser(make_context(), text, filename)
     try:
-        module = LocatingParser(make_context(), text, filename).parse_module()
+        module = parser.parse_module()
     except ParseError as e:
         first = str(e.msg).strip().splitlines()[0] if e.msg else "parse error"
         raise LassError(f"{_loc_str(e.span)}: error: {first}\n{e}") from None
+    except RecursionError:  # the parser recurses once per bracket
+        raise LassError(f"{_loc_str(parser._current_token.span)}: error: expected brackets nested at most a few "
+                        f"hundred deep (the parser recurses on each), got deeper nesting") from None
+    except (VerifyException, DiagnosticException) as e:  # an attribute or type built while parsing: i64 range,
+        first = str(e).strip().splitlines()  # a tensor where lass.gemm takes a memref
+        raise LassError(f"{_loc_str(parser._current_token.span)}: error: "
+                        f"{first[0] if first else 'invalid value'}") from None
     from xdsl.dialects.linalg.ops import MatmulOp
 
     from lasscc.passes.import_linalg import repair_mixed_precision_body
@@ -111,6 +119,18 @@ def read_file(path: str) -> str:
     if p.is_dir():
         raise LassError(f"{path}: error: is a directory, expected an .mlir file")
     try:
-        return p.read_text()
-    except (OSError, UnicodeDecodeError) as e:
+        raw = p.read_bytes()
+    except OSError as e:
         raise LassError(f"{path}: error: cannot read ({e.__class__.__name__}: {e})") from None
+    return decode_text(raw, path)
+
+
+def decode_text(raw: bytes, path: str) -> str:
+    """`raw` as UTF-8; a byte that is not gets `path:line:col: error` at that byte."""
+    try:
+        return raw.decode()
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise LassError(f"{path}:{line}:{col}: error: expected UTF-8 text (MLIR), got byte 0x{raw[e.start]:02x} "
+                        f"(a binary file?)") from None

@@ -185,7 +185,14 @@ def plot_rows(rows: list[dict], path: str) -> None:
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    import io
+
+    from lasscc.outfile import write_output
+
+    buf = io.BytesIO()
+    fig.savefig(buf, dpi=120, format=Path(path).suffix.lstrip(".").lower() or "png")
+    plt.close(fig)
+    write_output(path, buf.getvalue(), "--plot")
 
 
 def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, iters: int = 20,

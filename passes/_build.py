@@ -8,6 +8,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     IntegerAttr,
+    i1,
     i32,
 )
 from xdsl.dialects.func import FuncOp
@@ -73,8 +74,9 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
                                  f"access), e.g. [8, 8], got {val}")
             kw[key] = tuple(int(v.value.data) for v in val.data)
         elif key in ("stages", "raster", "prefetch"):
-            if not isinstance(val, IntegerAttr):
-                raise ValueError(f"config key '{key}': expected an integer, got {val}")
+            if not isinstance(val, IntegerAttr) or val.type == i1:  # `true` is an i1 -1, not a count
+                got = ("true" if val.value.data else "false") if isinstance(val, IntegerAttr) else val
+                raise ValueError(f"config key '{key}': expected an integer, got {got}")
             kw[key] = int(val.value.data)
         else:
             raise ValueError(

@@ -42,6 +42,45 @@ from lasscc.interp.values import numpy_dtype
 #     most u (1.7e-3 measured at 256^3 and 512x512x1024: the rounding errors average out) plus
 #     the ~1e-6 of accumulation.  1e-2 leaves 2.5x headroom over that worst case while a real
 #     bug (a wrong fragment, tile or lane map) gives errors of order 1e-1 to 1.
+# A CPU run holds float64 copies of its operands: more than this many bytes is refused before
+# any allocation (a typo such as --m 10000000000 would otherwise ask numpy for terabytes).
+# $LASSCC_CPU_MEMORY_GIB overrides it.
+CPU_MEMORY_BUDGET = 4 * 2**30
+
+
+def cpu_memory_budget() -> int:
+    """CPU_MEMORY_BUDGET, or $LASSCC_CPU_MEMORY_GIB GiB when set to a positive number."""
+    import os
+
+    env = os.environ.get("LASSCC_CPU_MEMORY_GIB")
+    try:
+        return int(float(env) * 2**30) if env and float(env) > 0 else CPU_MEMORY_BUDGET
+    except ValueError:
+        return CPU_MEMORY_BUDGET
+
+
+def cpu_run_bytes(m: int, n: int, k: int, batch: int = 1) -> int:
+    """An upper estimate of run_check's peak memory: A and B drawn in float64 and copied twice
+    (typed, and the reference's float64 view), and about four M x N float64 arrays (C, D, the
+    reference and the error)."""
+    return 8 * batch * (3 * (m * k + n * k) + 4 * m * n)
+
+
+def cpu_run_error(m: int, n: int, k: int, batch: int = 1) -> str | None:
+    """None when a CPU run of this size fits the 32-bit kernel limits and the memory budget, else
+    'expected ..., got ...'."""
+    from lasscc.config import size_limit_error
+
+    bad = size_limit_error(m, n, k, batch)
+    if bad:
+        return bad[1]
+    need, budget = cpu_run_bytes(m, n, k, batch), cpu_memory_budget()
+    if need > budget:
+        return (f"expected a CPU run within {budget / 2**30:g} GiB of memory ($LASSCC_CPU_MEMORY_GIB), got "
+                f"M={m} N={n} K={k}{f' batch={batch}' if batch > 1 else ''}, which needs about {need / 2**30:.3g} GiB")
+    return None
+
+
 TOLERANCE = {np.dtype(np.float32): 1e-3, np.dtype(np.float16): 5e-3, BF16: 1e-2}
 
 
@@ -168,6 +207,9 @@ def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True
             f"expected batch = 1 for the non-batched kernel @{prog.name}, got {batch}" if batch > 1
             else f"expected a positive batch, got {batch}"
         )
+    bad = cpu_run_error(m, n, k, batch)
+    if bad:
+        raise KernelArgumentError(bad)
     dt = d_dtype_of(module)
     adt, bdt = ab_dtypes_of(module)
     a, b, c, d = make_inputs(m, n, k, seed, beta, dt, adt, bdt, batch if batched else None)
@@ -231,6 +273,9 @@ def run_cli(module, args) -> int:
 
     stage = getattr(args, "stage", None) or EXECUTABLE_STAGES[-1]
     base = stage.split("{")[0].strip()  # options allowed: lasscc-swizzle-smem{swizzle=false}
+    if stage.count("{") != stage.count("}") or ("{" in stage and not stage.strip().endswith("}")):
+        raise LassError(f"option --stage: expected pass options in one pair of braces, e.g. "
+                        f"lasscc-swizzle-smem{{swizzle=false}}, got '{stage}'")
     if base not in EXECUTABLE_STAGES:
         raise LassError(
             f"option --stage: expected one of {', '.join(EXECUTABLE_STAGES)} (the CPU executor runs the IR "

@@ -109,24 +109,18 @@ def _check_spec(spec, m: int, n: int, k: int, batch: int = 1) -> None:
     if spec.a_dtype != spec.b_dtype:
         raise LassError(f"kernel '{spec.name}': a_dtype = {spec.a_dtype!r} and b_dtype = {spec.b_dtype!r}; "
                         f"the runner (like mma.sync) needs A and B of one type")
-    for name, v in (("M", m), ("N", n), ("K", k)):
-        if v <= 0 or v >= 2**31:
-            raise LassError(f"{name} = {v}: expected 1 <= {name} < 2^31 (passed as i32)")
-    from lasscc.config import alignment_error
+    from lasscc.config import alignment_error, size_limit_error
 
+    if batch != 1 and not getattr(spec, "batched", False):
+        raise LassError(f"kernel '{spec.name}' is not batched (2-d operands): expected batch = 1, got {batch}")
+    bad = size_limit_error(m, n, k, batch)  # i32 sizes and offsets, grid z
+    if bad:
+        raise LassError(f"{bad[0]} = {(m, n, k, batch)[('M', 'N', 'K', 'batch').index(bad[0])]}: {bad[1]}")
     bad = alignment_error(m, n, k, spec.a_layout, spec.b_layout, spec.a_dtype,
                           (getattr(spec, "a_align", 8), getattr(spec, "b_align", 8)))
     if bad:  # the kernel reads each operand in accesses of its align (KernelSpec.a_align / b_align)
         raise LassError(f"{bad[0]} = {(m, n, k)['MNK'.index(bad[0])]}: {bad[1].rsplit(', got', 1)[0]} for kernel "
                         f"'{spec.name}'")
-    if batch != 1 and not getattr(spec, "batched", False):
-        raise LassError(f"kernel '{spec.name}' is not batched (2-d operands): expected batch = 1, got {batch}")
-    if batch <= 0 or batch > 65535:
-        raise LassError(f"batch = {batch}: expected 1 <= batch <= 65535 (the grid's z dimension)")
-    if getattr(spec, "batched", False):
-        for name, v in (("M*K", m * k), ("N*K", n * k), ("M*N", m * n)):
-            if v >= 2**31:
-                raise LassError(f"{name} = {v}: the batch strides are i32; expected {name} < 2^31")
 
 
 def _torch_cuda():

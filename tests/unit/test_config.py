@@ -276,8 +276,9 @@ def test_stages_at_least_two(stages):
     assert f"expected stages >= 2, got {stages}" in error_of(GemmConfig(stages=stages))
 
 
-def test_raster_at_least_one():
-    assert "expected raster >= 1, got 0" in error_of(GemmConfig(raster=0))
+def test_raster_between_one_and_i32():
+    assert "expected 1 <= raster < 2^31 (an i32 in the kernel), got 0" in error_of(GemmConfig(raster=0))
+    assert "got 4294967296" in error_of(GemmConfig(raster=2**32))  # the kernel's i32 would wrap it
 
 
 @pytest.mark.parametrize("arch", ["sm_70", "sm_90", "", "SM_80"])

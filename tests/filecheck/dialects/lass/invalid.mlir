@@ -42,6 +42,22 @@ func.func @d_not_2d(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %d: memref<?xf32>)
 
 // -----
 
+func.func @zero_size(%a: memref<0x32xf16>, %b: memref<?x?xf16>, %d: memref<?x?xf32>) {
+  lass.gemm ins(%a, %b : memref<0x32xf16>, memref<?x?xf16>) outs(%d : memref<?x?xf32>)
+  func.return
+}
+// CHECK: Operation does not verify: expected non-zero sizes for A (a GEMM of an empty matrix), got memref<0x32xf16>
+
+// -----
+
+func.func @shared_memory_operand(%a: memref<?x?xf16>, %b: memref<?x?xf16, 3>, %d: memref<?x?xf32>) {
+  lass.gemm ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, 3>) outs(%d : memref<?x?xf32>)
+  func.return
+}
+// CHECK: Operation does not verify: expected B in global memory (a memref without a memory space), got memref<?x?xf16, 3 : i64>
+
+// -----
+
 func.func @mixed_element_types(%a: memref<?x?xf16>, %b: memref<?x?xf32>, %d: memref<?x?xf32>) {
   lass.gemm ins(%a, %b : memref<?x?xf16>, memref<?x?xf32>) outs(%d : memref<?x?xf32>)
   func.return
