@@ -319,8 +319,9 @@ class Runner:
 
     def path(self, kernel: Kernel) -> Path:
         p = self.workdir / f"kernel_{kernel.index:04d}.mlir"
-        if not p.exists():
-            p.write_text(kernel.mlir())
+        text = kernel.mlir()
+        if not p.exists() or p.read_text() != text:
+            p.write_text(text)
         return p
 
     def run(self, case: Case) -> Case:
