@@ -351,8 +351,8 @@ class Runner:
             tb = traceback.extract_tb(e.__traceback__)[-1]
             case.outcome = "crashed"
             case.detail = f"{type(e).__name__}: {e} (at {Path(tb.filename).name}:{tb.lineno})"
-        if case.known is not None:
-            case.outcome = "fixed" if case.outcome in ("ok", "rejected") else "known"
+        if case.known is not None and case.outcome != "rejected":  # an invalid case says nothing of the bug
+            case.outcome = "fixed" if case.outcome == "ok" else "known"
         case.seconds = time.perf_counter() - t0
         return case
 

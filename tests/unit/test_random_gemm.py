@@ -18,7 +18,7 @@ from lasscc.source import parse_mlir
 # ~1.5 min of CPU per shard (measured: README "Tests").
 SEED = 2026
 SHARDS = 2
-CASES = 40
+CASES = 60
 
 
 @pytest.mark.parametrize("shard", range(SHARDS))
