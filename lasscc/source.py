@@ -1,44 +1,60 @@
 """Reading MLIR text: xDSL's parser, with parse errors and op positions turned into `file:line:col`.
 
-xDSL keeps no source location on operations; `LocatingParser` records where each op started so
-that a pass rejecting an op can name the place in the user's file (`op_location`).
+Every op's source position is its `Operation.location`.  xDSL 0.74's parser sets that field only
+from an explicit trailing `loc(...)`; `LocatingParser` gives every other op the
+`FileLineColLoc` of where it was written (what mlir-opt does), so that a pass rejecting an op can
+name the place in the user's file (`op_location`).  `lasscc.universe` makes `xdsl-opt`'s MLIR
+frontend use the same parser, so both drivers report the same `file:line:col`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, IntAttr, ModuleOp, NameLoc, StringAttr
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
 from lasscc.diagnostics import LassError
 from lasscc.universe import make_context
 
-# op -> "file:line:col"; keyed by id() with the op kept alive alongside (ops are not weakref-able)
-_LOCATIONS: dict[int, tuple[Operation, str]] = {}
+
+def _loc_text(loc: Attribute) -> str | None:
+    """`file:line:col` of a location attribute (a name / call-site / fused location by the file
+    position inside it), None for an unknown one."""
+    if isinstance(loc, FileLineColLoc):
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+    if isinstance(loc, NameLoc):
+        return _loc_text(loc.location)
+    if isinstance(loc, CallSiteLoc):
+        return _loc_text(loc.callee)
+    if isinstance(loc, FusedLoc):
+        for inner in loc.locations.data:
+            if (text := _loc_text(inner)) is not None:
+                return text
+    return None
 
 
 def op_location(op: Operation) -> str:
     """Where `op` (or its nearest located ancestor) was written, or its name when unknown."""
     cur: Operation | None = op
     while cur is not None:
-        hit = _LOCATIONS.get(id(cur))
-        if hit is not None and hit[0] is cur:
-            return hit[1]
+        if (text := _loc_text(cur.location)) is not None:
+            return text
         cur = cur.parent_op()
     return f"<unknown location> ('{op.name}')"
 
 
 def move_location(old: Operation, new: Operation) -> None:
     """Let `new` (a rewrite of `old`) report `old`'s source position."""
-    hit = _LOCATIONS.get(id(old))
-    if hit is not None and hit[0] is old:
-        _LOCATIONS[id(new)] = (new, hit[1])
+    new.location = old.location
 
 
 class LocatingParser(Parser):
+    """xDSL's parser, recording each op's position in `Operation.location` (an explicit
+    `loc(...)` in the text wins) and turning crashes of custom parsers into located errors."""
+
     def parse_operation(self) -> Operation:
         span = self._current_token.span
         try:
@@ -50,14 +66,14 @@ class LocatingParser(Parser):
                     "linalg.matmul {indexing_maps = [...]} ins(...) outs(...)") if span.text.startswith("linalg.") else ""
             self.raise_error(f"could not parse this operation (the parser failed with {type(e).__name__}); "
                              f"check its syntax{hint}", span)
-        loc = span.get_location()
-        _LOCATIONS[id(op)] = (op, f"{loc.filename}:{loc.line}:{loc.col}" if hasattr(loc, "filename") else str(loc))
+        if _loc_text(op.location) is None:
+            loc = span.get_location()
+            op.location = FileLineColLoc(StringAttr(loc.file), IntAttr(loc.line), IntAttr(loc.col))
         return op
 
 
 def _loc_str(span) -> str:
-    loc = span.get_location()
-    return f"{loc.filename}:{loc.line}:{loc.col}" if hasattr(loc, "filename") else str(loc)
+    return str(span.get_location())  # file:line:col
 
 
 def parse_mlir(text: str, filename: str = "<stdin>") -> ModuleOp:

@@ -33,6 +33,38 @@ def _loader(module: str, attr: str):
     return lambda: getattr(importlib.import_module(module), attr)
 
 
+def _locating_xdsl_opt_frontend() -> None:
+    """Make `xdsl-opt`'s MLIR frontend record op positions as lasscc's own driver does.
+
+    xDSL 0.74's parser sets `Operation.location` only from an explicit `loc(...)`, and
+    `xdsl-opt` has no plugin hook for a frontend; `xdsl-opt` loads this module (the entry point)
+    before it registers its frontends, so wrapping its `register_all_frontends` here swaps in
+    `lasscc.source.LocatingParser` for `.mlir` input: lasscc's pass errors then name
+    `file:line:col` under both drivers.  Nothing changes for other users of xDSL's parser."""
+    from xdsl.tools.command_line_tool import CommandLineTool
+
+    original = CommandLineTool.register_all_frontends
+    if getattr(original, "_lasscc", False):
+        return
+
+    def register_all_frontends(self) -> None:
+        original(self)
+
+        def parse_mlir(io):
+            from lasscc.source import LocatingParser
+
+            return LocatingParser(self.ctx, io.read(), self.get_input_name()).parse_module(
+                not self.args.no_implicit_module
+            )
+
+        self.available_frontends["mlir"] = parse_mlir
+
+    register_all_frontends._lasscc = True
+    CommandLineTool.register_all_frontends = register_all_frontends
+
+
+_locating_xdsl_opt_frontend()
+
 LASSCC_UNIVERSE = Universe(
     all_dialects={n: _loader(*v) for n, v in DIALECTS.items()},
     all_passes={n: _loader(*v) for n, v in PASSES.items()},

@@ -183,6 +183,15 @@ def reference(a, b, c, alpha: float, beta: float) -> np.ndarray:
     return ref
 
 
+def reference_scale(a, b, c, alpha: float, beta: float) -> np.ndarray:
+    """|alpha| * |A|.|B| + |beta| * |C| in float64: per element, the sum of the magnitudes of the
+    terms of the reference, which bounds every partial sum (the scale of rounding errors)."""
+    scale = abs(float(alpha)) * (np.abs(as_f64(a)) @ np.swapaxes(np.abs(as_f64(b)), -1, -2))
+    if c is not None and beta != 0:
+        scale = scale + abs(float(beta)) * np.abs(as_f64(c))
+    return scale
+
+
 def rel_error(d, ref) -> float:
     d64 = as_f64(d)
     if not np.isfinite(d64).all():
@@ -195,7 +204,8 @@ def rel_error(d, ref) -> float:
 def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True, batch=1, **kw) -> dict:
     """Run `module`'s kernel on random inputs; returns rel_err, ok, seconds, bank_report (plus
     level, tolerance, d_layout, the M x N result `d` (a transposed view for a column-major D;
-    [batch, M, N] for a batched kernel), `batch` and the ExecResult as `result`).  Executor errors
+    [batch, M, N] for a batched kernel), the float64 reference `ref`, the `inputs` (A [M, K],
+    B [N, K], C or None, as make_inputs draws them), `batch` and the ExecResult as `result`).  Executor errors
     (races, out-of-bounds ...) propagate as LassError subclasses.  Extra keywords go to
     execute_kernel."""
     module = _as_module(module)
@@ -245,6 +255,8 @@ def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True
         "level": res.level,
         "d_layout": d_layout,
         "d": d,
+        "ref": ref,
+        "inputs": (a, b, c),
         "batch": batch,
         "tolerance": tol,
         "result": res,
@@ -265,6 +277,15 @@ def _default_scalar(module, name: str) -> float | None:
     return float(attr.value.data) if attr is not None and hasattr(attr, "value") else None
 
 
+def run_to_stage(module, stage: str = EXECUTABLE_STAGES[-1], arch: str = "sm_80", filename: str = "<input>") -> None:
+    """Run the pipeline's passes on `module` in place, up to and including `stage` (a pass name,
+    options allowed: `lasscc-swizzle-smem{swizzle=false}`); LassError on a rejected input."""
+    from lasscc.pipeline import PASS_NAMES, run_passes
+
+    base = stage.split("{")[0].strip()
+    run_passes(module, PASS_NAMES[: PASS_NAMES.index(base)] + [stage], arch, filename)
+
+
 def run_cli(module, args) -> int:
     """`lasscc run --target cpu`: run the passes up to `--stage` (default: the last executable one,
     lasscc-swizzle-smem), execute on random data, print a PASS/FAIL line (and `--report banks`).
@@ -281,10 +302,7 @@ def run_cli(module, args) -> int:
             f"option --stage: expected one of {', '.join(EXECUTABLE_STAGES)} (the CPU executor runs the IR "
             f"up to the swizzled per-thread level, not the llvm dialect), got '{stage}'"
         )
-    from lasscc.pipeline import PASS_NAMES, run_passes
-
-    names = PASS_NAMES[: PASS_NAMES.index(base)] + [stage]
-    run_passes(module, names, getattr(args, "arch", "sm_80"), getattr(args, "file", "<input>"))
+    run_to_stage(module, stage, getattr(args, "arch", "sm_80"), getattr(args, "file", "<input>"))
     alpha = args.alpha if getattr(args, "alpha", None) is not None else _default_scalar(module, "alpha")
     beta = args.beta if getattr(args, "beta", None) is not None else _default_scalar(module, "beta")
     alpha = 1.0 if alpha is None else alpha

@@ -148,6 +148,52 @@ def tolerance(d_dtype, ab: str = "f16", acc: str = "f32", k: int = 0, ref=None, 
     return base
 
 
+F32_U = 2.0 ** -24  # unit roundoff of f32
+D_ROUNDING = {np.dtype(np.float16): (2.0 ** -11, 2.0 ** -25), BF16: (2.0 ** -8, 2.0 ** -134)}  # (u, half the
+# smallest subnormal) of a 16-bit D's rounding; f32 D's is in the f32 terms below
+
+
+def elementwise_bound(d_dtype, ab: str, acc: str, k: int, scale, ref, alpha: float = 1.0, beta: float = 0.0):
+    """Per element, the |D - ref| allowed (an array like `ref`): atol + rtol * |ref|, with the
+    absolute part proportional to `scale` (lasscc.interp.check.reference_scale: |alpha| |A|.|B| +
+    |beta| |C|, which bounds every partial sum).  Worst-case rounding analysis, no statistics:
+
+      f32 accumulation (f16 / bf16 / tf32 / i8 -> f32): K - 1 float32 additions plus the f32
+        epilogue's alpha * acc + beta * C (and alpha, beta themselves rounded to f32):
+        (K + 4) * 2^-24 * scale.
+      tf32: A and B each rounded to 11 significant bits (cvt.rna): each product off by at most
+        (2u + u^2) |a b|, u = 2^-11; added to the f32 terms.
+      f16 accumulation: each of the S = ceil(K/16) steps (mma_math.mma) rounds the running sum,
+        |partial sum| <= scale, by at most u = 2^-11 relative or, below f16's smallest normal, half
+        a subnormal step 2^-25: S * (u * (1 + S * u) * scale + 2^-25 * |alpha|), plus the f32
+        epilogue.
+      i8 -> i32 accumulation: exact; an i32 D with alpha = 1, beta = 0 is exact (bound 0), else
+        the f32 epilogue's roundings plus 0.5 for cvt.rni to an integer.
+      a 16-bit D: rounding to D's type, u_D * (|ref| + the accumulation bound) + half its
+        smallest subnormal.
+    """
+    d_dtype = np.dtype(d_dtype)
+    scale = np.asarray(scale, np.float64)
+    absref = np.abs(np.asarray(ref, np.float64))
+    k = max(int(k), 1)
+    if ab == "i8":
+        if d_dtype.kind == "i":
+            if alpha == 1.0 and beta == 0.0:
+                return np.zeros_like(absref)
+            return 4 * F32_U * scale + 0.5
+        return 4 * F32_U * scale
+    bound = (k + 4) * F32_U * scale
+    if ab == "f32":
+        bound = bound + (2 * F16_U + F16_U ** 2) * scale
+    if acc == "f16":
+        steps = -(-k // F16_ACC_K)
+        bound = bound + steps * (F16_U * (1 + steps * F16_U) * scale + D_ROUNDING[np.dtype(np.float16)][1] * abs(alpha))
+    if d_dtype in D_ROUNDING:
+        u_d, tiny = D_ROUNDING[d_dtype]
+        bound = bound + u_d * (absref + bound) + tiny
+    return bound
+
+
 def draw(rng, shape, dtype):
     """Random operands: uniform [-1, 1) rounded to a float dtype (uint16: bf16 patterns); integers
     uniform in [-8, 8) (int8 A/B and an i32 C: products and sums stay far from overflow)."""
