@@ -124,7 +124,8 @@ def test_outcomes_rejected_crashed_wrong(tmp_path, monkeypatch):
 
 def test_known_bug_predicates():
     lin = dict(form="linalg.matmul", alpha=1.0, beta=1.0)
-    assert fuzz.known_bug(fuzz.Case(_kernel(**lin, ab="i8", acc="i32", d="i32"), 16, 16, 32, 1.0, 1.0, 0)) == "linalg-i8"
+    i8 = _kernel(**lin, ab="i8", acc="i32", d="i32")
+    assert fuzz.known_bug(fuzz.Case(i8, 16, 16, 32, 1.0, 1.0, 0)) == "linalg-i8"
     assert fuzz.known_bug(fuzz.Case(_kernel(**lin, config=None), 16, 16, 33, 1.0, 1.0, 0)) == "linalg-align"
     assert fuzz.known_bug(fuzz.Case(_kernel(**lin, config=None), 16, 16, 32, 1.0, 1.0, 0)) is None
     assert fuzz.known_bug(fuzz.Case(_kernel(**lin), 16, 16, 33, 1.0, 1.0, 0)) is None  # tiling options given
