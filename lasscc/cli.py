@@ -199,11 +199,24 @@ def _is_batched(module) -> bool:
     return False
 
 
+def _note_first_gemm(module, filename: str) -> None:
+    """run / bench / tune take the module's first GEMM function; say so when it has several."""
+    from xdsl.dialects import func, llvm
+
+    from lasscc.pipeline import is_gemm_function
+
+    names = [f.sym_name.data for f in module.ops if isinstance(f, (func.FuncOp, llvm.FuncOp)) and is_gemm_function(f)]
+    if len(names) > 1:
+        print(f"lasscc: note: {filename}: running @{names[0]}, the first of {len(names)} GEMM functions "
+              f"(not run: {', '.join('@' + n for n in names[1:])})", file=sys.stderr)
+
+
 def cmd_run(args) -> int:
     for opt in ("m", "n", "k", "batch"):
         if getattr(args, opt) < 1:
             raise LassError(f"option --{opt}: expected a positive size, got {getattr(args, opt)}")
     module = _load(args)
+    _note_first_gemm(module, args.file)
     _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file)
     if args.batch > 1 and not _is_batched(module):
         raise LassError(f"option --batch: expected 1 for a non-batched kernel (2-d operands; a batched GEMM "
@@ -261,6 +274,7 @@ def cmd_bench(args) -> int:
     from lasscc.tune import bench, format_rows
 
     module = _load(args)
+    _note_first_gemm(module, args.file)
     sizes = _parse_sizes(args, module)
     _resolve_align(module, sizes, "sizes" if args.sizes else "run", args.file)
     _gpu_or_fail("bench")
@@ -278,6 +292,7 @@ def cmd_tune(args) -> int:
     if _has_overrides(args):
         raise LassError("option --threadblock/--warp/--stages/--raster/--prefetch: lasscc tune chooses the config itself")
     module = _load(args)
+    _note_first_gemm(module, args.file)
     _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file)
     _gpu_or_fail("tune")
     from lasscc.explain import gemm_config  # also takes linalg.matmul (through import-linalg)

@@ -219,6 +219,20 @@ def test_module_with_other_functions_compiles_every_gemm(multi_compiled, capsys)
     assert capsys.readouterr().err.count("note: function @") == 2  # the cache hit prints them too
 
 
+def test_run_takes_the_first_of_several_gemm_functions(tmp_path, capsys):
+    """`lasscc run` (GPU: the first KernelSpec; CPU: the first kernel) runs the first GEMM function
+    and says so; the later one (a lass.gemm with small tiles here) is compiled along."""
+    f = tmp_path / "two.mlir"
+    second = ("func.func @g2(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %d: memref<?x?xf16>) {\n"
+              "  lass.gemm {alpha = 1.0 : f32, beta = 0.0 : f32, config = {threadblock = [64, 64, 32], "
+              "warp = [32, 32, 32], stages = 2}}\n"
+              "      ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%d : memref<?x?xf16>)\n  return\n}\n")
+    f.write_text(linalg_fn("g1", "f16", "f32", "col", "row") + second)
+    rc, out, err = _run_cpu(capsys, f, 17, 9, 7)
+    assert rc == 0 and out.startswith("g1 (cpu") and "check   PASS" in out, (out, err)
+    assert f"lasscc: note: {f}: running @g1, the first of 2 GEMM functions (not run: @g2)" in err
+
+
 def test_module_without_gemm_function_is_rejected(tmp_path, capsys):
     f = tmp_path / "none.mlir"
     f.write_text(HELPER)
