@@ -14,7 +14,6 @@ Every user error prints `place: error: what was expected` and exits 2; no partia
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import re
 
@@ -259,6 +258,18 @@ def _check_scalars(args) -> None:
         raise LassError(f"option --seed: expected a non-negative integer, got {args.seed}")
 
 
+def _note_first_gemm(module, filename: str) -> None:
+    """run / bench / tune take the module's first GEMM function; say so when it has several."""
+    from xdsl.dialects import func, llvm
+
+    from lasscc.pipeline import is_gemm_function
+
+    names = [f.sym_name.data for f in module.ops if isinstance(f, (func.FuncOp, llvm.FuncOp)) and is_gemm_function(f)]
+    if len(names) > 1:
+        print(f"lasscc: note: {filename}: running @{names[0]}, the first of {len(names)} GEMM functions "
+              f"(not run: {', '.join('@' + n for n in names[1:])})", file=sys.stderr)
+
+
 def cmd_run(args) -> int:
     for opt in ("m", "n", "k", "batch"):
         if getattr(args, opt) < 1:
@@ -267,6 +278,7 @@ def cmd_run(args) -> int:
     _check_limits([(args.m, args.n, args.k)], "run", args.batch, cpu=args.target == "cpu")
     module = _load(args)
     _check_static_shapes(module, [(args.m, args.n, args.k)])
+    _note_first_gemm(module, args.file)
     _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file)
     if args.batch > 1 and not _is_batched(module):
         raise LassError(f"option --batch: expected 1 for a non-batched kernel (2-d operands; a batched GEMM "
@@ -298,7 +310,7 @@ def cmd_run(args) -> int:
     return 0 if result.get("ok", True) else 1
 
 
-def _parse_sizes(args, module=None) -> list[tuple[int, int, int]]:
+def _parse_sizes(args) -> list[tuple[int, int, int]]:
     if not args.sizes:
         return [(args.m, args.n, args.k)]
     out = []
@@ -328,6 +340,7 @@ def cmd_bench(args) -> int:
     check_output(args.plot, "--plot")
     module = _load(args)
     _check_static_shapes(module, sizes, "sizes" if args.sizes else "run")
+    _note_first_gemm(module, args.file)
     _resolve_align(module, sizes, "sizes" if args.sizes else "run", args.file)
     _gpu_or_fail("bench")
     from lasscc.runtime import cuda
@@ -346,6 +359,7 @@ def cmd_tune(args) -> int:
     _check_limits([(args.m, args.n, args.k)])
     module = _load(args)
     _check_static_shapes(module, [(args.m, args.n, args.k)])
+    _note_first_gemm(module, args.file)
     _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file)
     _gpu_or_fail("tune")
     from lasscc.explain import gemm_config  # also takes linalg.matmul (through import-linalg)
