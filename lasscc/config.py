@@ -30,21 +30,24 @@ REGISTER_BUDGET = REGISTER_LIMIT - REGISTER_SLACK
 # quads): an m16 x IK A fragment 4, an IK x n8 B fragment 2 (lasscc.layout.MMA_INPUTS shapes).
 FRAG_REGS_A, FRAG_REGS_B = 4, 2
 # Fragment loads from an MN-major tile cost registers beyond the fragments: the swizzle takes the
-# whole offset, so each load of a k-group has its own address (a K-major tile's loads share one
-# base register, lasscc-swizzle-smem), and an s8 load is an ldmatrix.x4.trans into 4 registers
-# that 4 prmt then gather into the fragment's 4.  Registers per load of one k-group (ldmatrix.x4
-# per m16 A fragment / per pair of n8 B fragments; tf32: two ld.shared.v2 per fragment), by
-# element bytes.  ptxas 13.0, sm_90a, 3 stages: i8 NT 128x256x128 / 128x32x128 (10 loads): 248
-# estimated without the prefetch, no spill; with it 288, spilled 180 B; f16 NT 128x256x64 /
-# 128x32x64 with the prefetch: 258, spilled 168 B; f16 NT 256x128x64 / 64x64x64 / 4 stages with
-# the prefetch: 232, no spill.
-MN_LOAD_REGS = {1: 4, 2: 1, 4: 1}
+# whole offset, so each load (ldmatrix.x4 per m16 A fragment / per pair of n8 B fragments; tf32:
+# two ld.shared.v2 per fragment) of each k-group has its own loop-invariant address (a K-major
+# tile's loads share one base register per k-group, lasscc-swizzle-smem).  ptxas 13.0, sm_90a:
+# i8 NT 128x256x128 / 128x32x128 / 3 stages (40 addresses): 248 estimated, no spill; with the
+# prefetch 288, spilled 180 B; f16 NT 128x256x64 / 128x32x64 with the prefetch: 288, spilled
+# 168 B; tf32 TT and NN 128x256x32 / 64x64x32 / 2 stages / align 1: 272, spilled 128 and 24 B.
+MN_LOAD_REGS = 1
 # stages = 2 keeps the next k-tile's copies in registers across the mma: their values, and where
 # the threads do not cover whole lines (lasscc.layout.copy_column_fixed false) each access's own
 # shared address and loop-invariant bound test.  ptxas 13.0, sm_90a, i8 32x128x32 / 32x64x32 /
 # align 1: B K-major (fixed columns) 176 estimated, no spill; B MN-major (64 accesses, own
 # columns): 312 and 320, spilled 224 and 184 B.
 STAGED_OWN_COLUMN_REGS = 2
+# ... and one register per access for its value: session 5's 2-byte accesses (f16 64x64 warp tiles,
+# align 1: 48 accesses at 240 estimated no spill, 64 at 256 spilled 168 B).  Wider accesses hold
+# more, but not for long: ptxas sinks their loads (f16 128x128x64 / 64x64x64 / 2 stages, 16 16-byte
+# accesses: 168 registers, no spill).
+STAGED_ACCESS_REGS = 1
 
 SUPPORTED_ARCHS = ("sm_80", "sm_90a")
 # Row widths (bytes) of a K-major SMEM tile for which Swizzle<3,4,3> makes every 8-row ldmatrix
@@ -206,7 +209,7 @@ class RegisterEstimate:
     acc: int  # accumulators
     frag_set: int  # one k-group's A and B fragments
     sets: int  # fragment sets live at once: 1 with one k-group, 2 (double buffering), 3 with the prefetch
-    mn_loads: int  # fragment loads from MN-major tiles: their addresses (and s8 .trans results)
+    mn_loads: int  # the addresses of the fragment loads from MN-major tiles
     staged: int  # stages = 2: the next k-tile's copy accesses (values, and MN-major shared addresses)
     staged_accesses: int = 0  # how many accesses `staged` holds
 
@@ -217,7 +220,7 @@ class RegisterEstimate:
     def describe(self) -> str:
         parts = [f"{self.acc} accumulators", f"{self.sets} x {self.frag_set} fragments"]
         if self.mn_loads:
-            parts.append(f"{self.mn_loads} for the fragment loads of MN-major tiles")
+            parts.append(f"{self.mn_loads} addresses of MN-major fragment loads")
         if self.staged:
             parts.append(f"{self.staged} for the next k-tile's {self.staged_accesses} copy accesses (stages = 2)")
         return " + ".join(parts)
@@ -242,11 +245,10 @@ def register_estimate(cfg: GemmConfig, ab_type: str = "f16", majors: tuple[str, 
     - fragments: (WM/16) A fragments of FRAG_REGS_A and (WN/8) B fragments of FRAG_REGS_B per
       k-group; two k-groups' worth live (loads of g + 1 before the mma.sync of g), one with a
       single k-group, three with the prefetch;
-    - MN-major tiles: MN_LOAD_REGS per fragment load of a k-group (its own address; s8: the
-      ldmatrix.x4.trans results that the prmt gather);
-    - stages = 2 (MmaPipelined): each of the next k-tile's copy accesses holds its value (one
-      register per 4 bytes) between its ld.global and st.shared, and where the threads do not
-      cover whole lines (lasscc.layout.copy_column_fixed) its own address and bound test
+    - MN-major tiles: MN_LOAD_REGS per fragment load of every k-group (its own address);
+    - stages = 2 (MmaPipelined): each of the next k-tile's copy accesses holds its value between
+      its ld.global and st.shared (STAGED_ACCESS_REGS), and where the threads do not cover whole
+      lines (lasscc.layout.copy_column_fixed) its own address and bound test
       (STAGED_OWN_COLUMN_REGS).
       (cp.async copies hold nothing across the mma: ptxas recomputes their addresses.)"""
     from lasscc.layout import MMA_M, MMA_N, WARP_SIZE, copy_column_fixed, copy_iterations
@@ -260,7 +262,7 @@ def register_estimate(cfg: GemmConfig, ab_type: str = "f16", majors: tuple[str, 
     frag = mi * FRAG_REGS_A + ni * FRAG_REGS_B
     sets = min(2, kg) + (1 if prefetch else 0)
     loads = (2 if eb == 4 else 1) * ((mi if majors[0] == MN_MAJOR else 0) + (ni // 2 if majors[1] == MN_MAJOR else 0))
-    mn = MN_LOAD_REGS.get(eb, 1) * loads
+    mn = MN_LOAD_REGS * loads * kg
     staged = accesses = 0
     if cfg.stages == 2:
         for rows, w, major in zip((bm, bn), cfg.access_bytes(ab_type), majors):
@@ -268,7 +270,7 @@ def register_estimate(cfg: GemmConfig, ab_type: str = "f16", majors: tuple[str, 
             n = copy_iterations(lines, line_elems, eb, cfg.threads, w)
             per = 0 if copy_column_fixed(line_elems, eb, cfg.threads, w) else STAGED_OWN_COLUMN_REGS
             accesses += n
-            staged += n * (-(-w // 4) + per)
+            staged += n * (STAGED_ACCESS_REGS + per)
     return RegisterEstimate(acc, frag, sets, mn, staged, accesses)
 
 
