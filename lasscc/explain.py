@@ -160,7 +160,8 @@ class Numbers:
     ldmatrix_a: int  # fragment loads (ldmatrix.x4 for K-major tiles) per k-group per warp
     ldmatrix_b: int
     frag_sets: int  # fragment sets live at once (double buffering, + cross-stage prefetch)
-    reg_estimate: int  # accumulators + live fragment sets
+    reg_estimate: int  # lasscc.config.register_estimate: what the main loop holds live
+    reg_parts: str  # its parts (RegisterEstimate.describe)
     stages: int
     raster: int
     smem_a_tile: int  # bytes of one stage's A tile
@@ -210,7 +211,7 @@ def numbers(cfg, arch: str = "sm_80", ab: str = "f16", acc: str | None = None,
     """The counts of config `cfg` (in the kernel's operand order) for A/B of MLIR type `ab`,
     accumulator `acc` (default: the type's first, lasscc.dialects.lass.ACC_TYPES) and tiles stored
     `majors`."""
-    from lasscc.config import SMEM_PER_BLOCK_LIMIT
+    from lasscc.config import SMEM_PER_BLOCK_LIMIT, register_estimate
     from lasscc.dialects.lass import ACC_TYPES
     from lasscc.layout import MMA_INPUTS, WARP_SIZE, copy_iterations, elem_bytes, mma_shape
     from lasscc.passes import warp_mma
@@ -235,8 +236,8 @@ def numbers(cfg, arch: str = "sm_80", ab: str = "f16", acc: str | None = None,
     # lasscc-warp-mma: the loads of k-group g+1 are issued before the mma.sync of k-group g (two
     # sets live when there are two k-groups or more); where config prefetch = 1 applies, the next
     # slot's first set is loaded across the barrier and carried into the next iteration
-    prefetch = warp_mma.prefetch_applies(cfg, ab)  # the pass's own test
-    sets = min(2, kgroups) + (1 if prefetch else 0)
+    prefetch = warp_mma.prefetch_applies(cfg, ab, majors, acc)  # the pass's own test
+    regs = register_estimate(cfg, ab, majors, acc, prefetch)  # the config check's model
     limit = SMEM_PER_BLOCK_LIMIT.get(arch, 0)
     threads = cfg.threads
     wa, wb = cfg.access_bytes(ab)
@@ -255,7 +256,7 @@ def numbers(cfg, arch: str = "sm_80", ab: str = "f16", acc: str | None = None,
         mma_m=mma_m, mma_n=mma_n, kgroups=kgroups, mma_per_kgroup=mma_m * mma_n,
         mma_per_ktile=mma_m * mma_n * kgroups, mma_per_ktile_cta=mma_m * mma_n * kgroups * cfg.warps_m * cfg.warps_n,
         a_regs_per_frag=a_rf, b_regs_per_frag=b_rf, c_per_mma=c_mma, a_regs=a_regs, b_regs=b_regs, acc_regs=acc_regs,
-        ldmatrix_a=mma_m, ldmatrix_b=mma_n // 2, frag_sets=sets, reg_estimate=acc_regs + sets * (a_regs + b_regs),
+        ldmatrix_a=mma_m, ldmatrix_b=mma_n // 2, frag_sets=regs.sets, reg_estimate=regs.total, reg_parts=regs.describe(),
         stages=cfg.stages, raster=cfg.raster,
         smem_a_tile=bm * bk * eb, smem_b_tile=bn * bk * eb, smem_stage=stage,
         smem_total=cfg.smem_bytes(eb), smem_limit=limit, stages_fit=limit // stage,
@@ -769,10 +770,12 @@ def section_warp(n: Numbers, cfg, facts: Facts | None = None) -> list[str]:
     out += _table(rows, ["", "made of", "registers", "live"])
     extra = " + cross-stage prefetch (config prefetch = 1)" if n.prefetch else ""
     why = ("double buffering" if n.kgroups >= 2 else "one k-group per k-tile: nothing to double buffer") + extra
+    from lasscc.config import REGISTER_BUDGET, REGISTER_LIMIT
+
     sets = f"{n.frag_sets} fragment set{'s' if n.frag_sets != 1 else ''}"
-    out.append(f"Register estimate: {n.acc_regs} accumulators + {sets} ({why}) "
-               f"x {n.a_regs + n.b_regs} = {n.reg_estimate}, plus addresses and loop state (the config check "
-               "assumes ~40) against 255 per thread")
+    out.append(f"Register estimate: {n.reg_parts} = {n.reg_estimate} ({sets}: {why}), plus indices, pointers and "
+               f"loop state: the config check (lasscc.config.register_estimate) allows {REGISTER_BUDGET} of the "
+               f"{REGISTER_LIMIT} per thread")
     if n.prefetch_asked and not n.prefetch:
         out.append("  config prefetch = 1 does not apply to this config (lasscc-warp-mma: a multistage main loop, few "
                    "enough k-groups and copy accesses per thread; see prefetch_applies / PREFETCH_MAX_KGROUPS)")
@@ -1065,7 +1068,7 @@ def section_ldmatrix(n: Numbers | None = None) -> list[str]:
     return out
 def section_resources(n: Numbers, res, arch: str, why_none: str | None) -> list[str]:
     out = [f"Resources ({arch})"]
-    out.append(f"  estimate: {n.reg_estimate} registers for accumulators and fragments (+ addresses), "
+    out.append(f"  estimate: {n.reg_estimate} registers held across the main loop ({n.reg_parts}; + indices, pointers), "
                f"{n.smem_total} B dynamic shared memory")
     if why_none == "not compiled":
         out.append("  (not compiled: no measured figures)")
@@ -1125,12 +1128,12 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
     info = gemm_config(module, arch, filename)
     facts = gemm_facts(module, info)
     cfg, where, ab = info.config, info.where, facts.ab
-    cfg.validate(arch, where=f"{where}: error: config", ab_type=ab)
+    kcfg = kernel_config(info, facts)
+    kcfg.validate(arch, where=f"{where}: error: config", ab_type=ab, majors=facts.majors, acc_type=facts.acc)
     sections = SECTIONS
     if stage is not None:
         name = resolve_stage(stage, "option --stage")
         sections = STAGE_SECTIONS.get(name, SECTIONS)
-    kcfg = kernel_config(info, facts)
     n = numbers(kcfg, arch, ab, facts.acc, facts.majors)
     la, lb = (LAYOUT_NAME.get(x, x) for x in facts.layouts)
     ld = LAYOUT_NAME.get(facts.d_layout, facts.d_layout)

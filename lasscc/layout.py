@@ -376,6 +376,15 @@ def copy_iterations(rows, row_elems, elem_bytes, threads, access_bytes=ACCESS_BY
     return -(-accesses // threads)
 
 
+def copy_column_fixed(row_elems, elem_bytes, threads, access_bytes=ACCESS_BYTES):
+    """Whether each thread copies one column of a tile stored in lines of `row_elems` elements (a
+    K-major tile's BK, an MN-major one's BM or BN): the threads cover whole lines per iteration, so
+    lasscc-swizzle-smem computes the column and its bound test once and the lines as constant steps.
+    Otherwise (a line of more accesses than threads) every access has its own column, address and
+    bound test."""
+    return threads % (row_elems * elem_bytes // access_bytes) == 0
+
+
 
 
 # ---- the staged epilogue (lasscc-warp-mma) -------------------------------------------------------

@@ -89,6 +89,27 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
 LARGEST_SMEM_ARCH = max(SMEM_PER_BLOCK_LIMIT, key=SMEM_PER_BLOCK_LIMIT.get)
 
 
+def kernel_majors(func: FuncOp) -> tuple[str, str]:
+    """How the kernel's A and B tiles are stored ("k" / "mn", lasscc.dialects.lass.operand_major of
+    its memref arguments); ("k", "k") once they are lowered to pointers."""
+    from xdsl.dialects.builtin import MemRefType
+
+    from lasscc.dialects.lass import operand_major
+    from lasscc.layout import K_MAJOR
+
+    args = func.body.block.args if func.body.blocks else ()
+    if len(args) >= 2 and all(isinstance(a.type, MemRefType) for a in args[:2]):
+        majors = (operand_major(args[0].type, "A"), operand_major(args[1].type, "B"))
+        return (majors[0] or K_MAJOR, majors[1] or K_MAJOR)
+    return (K_MAJOR, K_MAJOR)
+
+
+def kernel_acc_type(func: FuncOp) -> str | None:
+    """MLIR name of the kernel's accumulator (`lass.acc_type`, written by lasscc-tile-threadblock)."""
+    attr = func.attributes.get("lass.acc_type")
+    return attr.data if attr is not None and hasattr(attr, "data") else None
+
+
 def kernel_config(func: FuncOp) -> GemmConfig:
     """The kernel's tiling config; a malformed `lass.config` is a PassFailedException at the kernel."""
     from xdsl.dialects.builtin import DictionaryAttr
@@ -104,7 +125,8 @@ def kernel_config(func: FuncOp) -> GemmConfig:
         cfg = config_from_attr(attr)
         # The SMEM budget of the target was checked by lasscc-tile-threadblock, which knows --arch;
         # later passes do not, so they hold the config to the largest budget lasscc targets.
-        cfg.validate(arch=LARGEST_SMEM_ARCH, where="config", ab_type=kernel_ab_type(func))
+        cfg.validate(arch=LARGEST_SMEM_ARCH, where="config", ab_type=kernel_ab_type(func), majors=kernel_majors(func),
+                     acc_type=kernel_acc_type(func))
     except (ValueError, TypeError, LassError) as e:
         raise PassFailedException(f"{op_location(func)}: error: {CONFIG_ATTR}: {e}") from None
     return cfg

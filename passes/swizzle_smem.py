@@ -73,6 +73,7 @@ from lasscc.layout import (
     S8_MN_PRMT_HI,
     S8_MN_PRMT_LO,
     S8_MN_PRMT_SWAP,
+    copy_column_fixed,
     copy_iterations,
     copy_kind,
     elem_bytes,
@@ -232,7 +233,7 @@ class _Swizzler:
         lines, line_elems = (bk, rows) if mn else (rows, bk)  # the tile in its global (storage) order
         per_row = line_elems * eb // w
         iters = copy_iterations(lines, line_elems, eb, self.threads, w)
-        if self.threads % per_row == 0:
+        if copy_column_fixed(line_elems, eb, self.threads, w):
             # every iteration moves a whole number of lines: one column per thread and lines
             # r0 + it * (threads / per_row), so the column bound is tested once per copy
             r0 = b.div(self.tid, per_row)
@@ -286,7 +287,7 @@ class _Swizzler:
         it = body.args[0]
         it.name_hint = "copy_it"
         bb = Builder(InsertPoint.at_end(body))
-        if self.threads % per_row == 0:  # one column per thread (as in `chunks`); its bound tested once
+        if copy_column_fixed(line_elems, eb, self.threads, w):  # one column per thread (as in `chunks`); its bound tested once
             r0 = b.div(self.tid, per_row)
             c = b.mul(b.rem(self.tid, per_row), w // eb)
             self.in_bounds(b, op, c, c, mn)  # caches the column test outside the loop (its line test is dead)

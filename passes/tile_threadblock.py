@@ -58,6 +58,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from lasscc.config import GemmConfig, default_config
 from lasscc.diagnostics import LassError
+from lasscc.layout import K_MAJOR
 from lasscc.source import op_location
 
 INPUT_TYPES = ("f16", "bf16", "f32", "i8")  # lasscc.layout.MMA_INPUTS: the mma.sync of each
@@ -129,15 +130,6 @@ class TileThreadblockPass(ModulePass):
             raise PassFailedException(f"{op_location(others[0])}: error: expected only lass.gemm and func.return in the function, got '{others[0].name}'")
         _check_operands(g, where)
         ab = str(g.a.type.get_element_type())
-        try:
-            cfg = config_from_attr(g.config, default_config(ab))
-            cfg.validate(self.arch, where=f"{where}: error: config", ab_type=ab)
-        except ValueError as e:
-            raise PassFailedException(f"{where}: error: {e}") from None
-        except LassError as e:
-            raise PassFailedException(str(e)) from None
-
-        bm, bn, bk = cfg.threadblock
         a_t, b_t, d_t = (v.type for v in args)
         # Column-major D: compute D^T = B^T . A^T, a row-major TN product with the operands (and M, N)
         # swapped; the launcher passes (B, A, D, N, M, K) for a kernel marked lass.swap_ab.
@@ -145,8 +137,19 @@ class TileThreadblockPass(ModulePass):
         user_layouts = (lass.memref_layout(a_t), lass.memref_layout(b_t))
         if swap:
             a_t, b_t, d_t = _swapped_types(a_t, b_t, d_t)
-            if cfg.align is not None:  # the access widths follow their operands into the kernel's order
+        try:
+            cfg = config_from_attr(g.config, default_config(ab))
+            if swap and cfg.align is not None:  # the access widths follow their operands into the kernel's order
                 cfg = GemmConfig(**{**cfg.__dict__, "align": cfg.align[::-1]})
+            majors = (lass.operand_major(a_t, "A") or K_MAJOR, lass.operand_major(b_t, "B") or K_MAJOR)
+            cfg.validate(self.arch, where=f"{where}: error: config", ab_type=ab, majors=majors,
+                         acc_type=str(g.acc_type))
+        except ValueError as e:
+            raise PassFailedException(f"{where}: error: {e}") from None
+        except LassError as e:
+            raise PassFailedException(str(e)) from None
+
+        bm, bn, bk = cfg.threadblock
         elem = a_t.get_element_type()
         acc_t = lass_tb.AccType((bm, bn), g.acc_type)
 

@@ -48,7 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_warp
-from lasscc.passes._build import Builder, is_kernel, kernel_ab_type, kernel_arg, kernel_config
+from lasscc.passes._build import Builder, is_kernel, kernel_ab_type, kernel_acc_type, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
@@ -70,7 +70,9 @@ from lasscc.config import GemmConfig
 from lasscc.layout import (
     ACCESS_BYTES,
     ACCESS_LANES_PER_WAVEFRONT,
+    K_MAJOR,
     MMA_INPUTS,
+    MN_MAJOR,
     MMA_M,
     MMA_N,
     WARP_SIZE,
@@ -96,17 +98,26 @@ PREFETCH_MAX_KGROUPS = 4
 PREFETCH_MAX_COPIES = 16
 
 
-def prefetch_applies(cfg, ab_type: str) -> bool:
+def prefetch_applies(cfg, ab_type: str, majors: tuple[str, str] = (K_MAJOR, K_MAJOR),
+                     acc_type: str | None = None) -> bool:
     """Whether lasscc-warp-mma carries the next stage's first fragments across the k-tile barrier
-    for config `cfg` (prefetch = 1 asks for it) with A/B elements `ab_type`: a multistage (cp.async)
-    main loop, at most PREFETCH_MAX_KGROUPS k-groups and PREFETCH_MAX_COPIES copy accesses per thread."""
+    for config `cfg` (prefetch = 1 asks for it) with A/B elements `ab_type`, tiles stored `majors`
+    and accumulator `acc_type` (lasscc.config.register_estimate): a multistage (cp.async) main
+    loop, at most PREFETCH_MAX_KGROUPS k-groups and PREFETCH_MAX_COPIES copy accesses per thread,
+    and the third fragment set within lasscc.config.REGISTER_BUDGET (i8 NT 128x256x128 /
+    128x32x128: 288 estimated, spilled 180 B with it; without it 248, no spill)."""
+    from lasscc.config import REGISTER_BUDGET, register_estimate
+
     bm, bn, bk = cfg.threadblock
     if not cfg.prefetch or cfg.stages < 3 or bk // cfg.instruction[2] > PREFETCH_MAX_KGROUPS:
         return False
     wa, wb = cfg.access_bytes(ab_type)
     eb = elem_bytes(ab_type)
     copies = copy_iterations(bm, bk, eb, cfg.threads, wa) + copy_iterations(bn, bk, eb, cfg.threads, wb)
-    return copies <= PREFETCH_MAX_COPIES
+    if copies > PREFETCH_MAX_COPIES:
+        return False
+    return register_estimate(cfg, ab_type, majors, acc_type, prefetch=True).total <= REGISTER_BUDGET
+
 
 # D element sizes whose full-block epilogue goes through shared memory (`stage_plan`).  Measured on
 # the H100 (BENCHMARKS.md, 2026-11-23 session 4, 256x128x64 / 4 stages, 4096^3, three rounds in one
@@ -330,13 +341,14 @@ class _WarpLowering:
 
     def prefetchable(self, loop: scf.ForOp) -> lass_pipe.MmaOp | None:
         """The mma of `loop` if the body ends `mma; [wait;] barrier; yield` with slot = iv % S."""
-        if not prefetch_applies(self.cfg, self.ab):
-            return None
         ops = list(loop.body.block.ops)
         mmas = [o for o in ops if isinstance(o, lass_pipe.MmaOp)]
         if len(mmas) != 1:
             return None
         op = mmas[0]
+        majors = tuple(MN_MAJOR if t.is_mn_major else K_MAJOR for t in (op.a.type, op.b.type))
+        if not prefetch_applies(self.cfg, self.ab, majors, kernel_acc_type(self.fn)):
+            return None
         tail = [type(o) for o in ops[ops.index(op) + 1:]]
         if tail not in ([lass_pipe.WaitOp, lass_pipe.BarrierOp, scf.YieldOp], [lass_pipe.BarrierOp, scf.YieldOp]):
             return None

@@ -338,9 +338,10 @@ def test_two_stages_with_narrow_copies_that_would_spill_are_rejected():
     the same tile at align 2 (32 accesses), 48 accesses on 256 threads, a 32x32 warp tile, or
     3 stages (cp.async, no registers held) pass."""
     msg = error_of(cfg(stages=2, align=(1, 1)), "sm_90a")
-    assert msg == ("config: stages = 2 keeps the next k-tile's 64 copy accesses per thread (2- and 2-byte, align "
-                   "[1, 1]) in registers beside 128 accumulator + 64 fragment registers: expected at most 240 in "
-                   "all, got 256 (ptxas would spill); use stages >= 3 (cp.async), wider accesses or a smaller "
+    assert msg == ("config: the warp tile 64x64 (2 stages, align [1, 1]) needs ~256 registers per thread (128 "
+                   "accumulators + 2 x 32 fragments + 64 for the next k-tile's 64 copy accesses (stages = 2)); "
+                   "expected at most 248 (the 255-register limit less 7 for indices and pointers): ptxas would "
+                   "spill; use stages >= 3 (cp.async: no registers hold the copies), wider accesses or a smaller "
                    "warp tile")
     for ok in (cfg(stages=2, align=(2, 2)), cfg((128, 256, 32), stages=2, align=(1, 1)),
                cfg((64, 64, 32), (32, 32, 32), stages=2, align=(1, 1)), cfg(stages=3, align=(1, 1)),
