@@ -33,9 +33,9 @@
 // CHECK-NEXT:    %warp = arith.shrui %tid, [[C5]] : i32
 // CHECK-NEXT:    [[C2:%[0-9]+]] = arith.constant 2 : i32
 // CHECK-NEXT:    [[WM:%[0-9]+]] = arith.remui %warp, [[C2]] : i32
+// CHECK-NEXT:    [[WN:%[0-9]+]] = arith.divui %warp, [[C2]] : i32
 // CHECK-NEXT:    [[C32:%[0-9]+]] = arith.constant 32 : i32
 // CHECK-NEXT:    %warp_m0 = arith.muli [[WM]], [[C32]] : i32
-// CHECK-NEXT:    [[WN:%[0-9]+]] = arith.divui %warp, [[C2]] : i32
 // CHECK-NEXT:    [[C16:%[0-9]+]] = arith.constant 16 : i32
 // CHECK-NEXT:    %warp_n0 = arith.muli [[WN]], [[C16]] : i32
 // CHECK-NEXT:    [[ROW1:%[0-9]+]] = arith.addi %warp_m0, [[C16]] : i32
@@ -56,8 +56,8 @@
 // CHECK-NEXT:    [[ING:%[0-9]+]] = arith.remui [[PID]], [[PERG]] : i32
 // CHECK-NEXT:    [[MOFF:%[0-9]+]] = arith.remui [[ING]], [[SIZEM]] : i32
 // CHECK-NEXT:    [[TILEM:%[0-9]+]] = arith.addi [[FIRSTM]], [[MOFF]] : i32
-// CHECK-NEXT:    %m0 = arith.muli [[TILEM]], [[C64]] : i32
 // CHECK-NEXT:    [[TILEN:%[0-9]+]] = arith.divui [[ING]], [[SIZEM]] : i32
+// CHECK-NEXT:    %m0 = arith.muli [[TILEM]], [[C64]] : i32
 // CHECK-NEXT:    %n0 = arith.muli [[TILEN]], [[C32]] : i32
 //                zero_acc -> f32 zeros
 // CHECK-NEXT:    [[ZERO:%[0-9]+]] = arith.constant 0.000000e+00 : f32
