@@ -226,7 +226,8 @@ class _Swizzler:
             # every iteration moves a whole number of lines: the thread part is computed once (one
             # column per thread, so the column bound is tested once per copy) and iteration it adds
             # tile_copy_map(0, it), a constant along the lines
-            r0, k0 = tile_copy_map(b.idx(self.tid), 0, self.threads, rows, bk, eb, major, w)
+            # (as Idx even where a part folds to an int, so every iteration shares its SSA value)
+            r0, k0 = (b.idx(v) for v in tile_copy_map(b.idx(self.tid), 0, self.threads, rows, bk, eb, major, w))
             out = [tile_copy_map(0, it, self.threads, rows, bk, eb, major, w) for it in range(iters)]
             return [(b.val(r0 + dr), b.val(k0 + dk)) for dr, dk in out]
         tid = b.idx(self.tid)
@@ -234,6 +235,7 @@ class _Swizzler:
                 for it in range(iters)]
 
     def _whole_lines(self, ring_t: lass_pipe.RingType, w: int) -> bool:
+        """lasscc.layout.tile_copy_whole_lines of this tile copy."""
         _, rows, bk = ring_t.get_shape()
         return tile_copy_whole_lines(self.threads, rows, bk, ring_t.element_type.bitwidth // 8, ring_t.major.data, w)
 

@@ -176,7 +176,9 @@ class _WarpLowering:
         warp.name_hint = "warp"
         warp_m, warp_n = warp_tile_coord(b.idx(warp), cfg.warps_m)
         wm0, wn0 = b.val(warp_m * cfg.warp[0]), b.val(warp_n * cfg.warp[1])
-        wm0.name_hint, wn0.name_hint = "warp_m0", "warp_n0"
+        for v, name in ((wm0, "warp_m0"), (wn0, "warp_n0")):
+            if not isinstance(v.owner, arith.ConstantOp):  # one warp along m: 0, shared with other zeros
+                v.name_hint = name
         self.wm0, self.wn0 = wm0, wn0
         # warp-tile rows / columns of each fragment, and the k of each k-group
         self.rows_a = [b.add(wm0, mi * MMA_M) for mi in range(self.mi)]

@@ -487,9 +487,10 @@ func.func @kernel_without_mma(%x: i32) -> i32 attributes {lass.config = {threadb
 // cvt.rna before the mma, accumulators of the accumulator type, the i32 / f16 epilogue:
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma %S/Inputs/dtypes.mlir.in | filecheck %s --check-prefix=DT
 // DT-LABEL: func.func @tf32(
-// DT:           [[A0:%[0-9]+]], {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[K0:%[0-9]+]] : !lass_pipe.ring<2x32x16xf32>
+//              one warp along m (warp_tile_coord: warp % 1 == 0): the row of the first fragment is a constant 0
+// DT:           [[A0:%[0-9]+]], {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], [[ROW0:%[0-9a-z_]+]], [[ROW0]] : !lass_pipe.ring<2x32x16xf32>
 // DT-NEXT:      [[T0:%[0-9]+]] = lass_nv.cvt_rna_tf32 [[A0]]
-// DT:           lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[K8:%[0-9]+]] : !lass_pipe.ring<2x32x16xf32>
+// DT:           lass_warp.load_frag_a %ring_a[%slot], [[ROW0]], [[K8:%[0-9]+]] : !lass_pipe.ring<2x32x16xf32>
 // DT:           lass_nv.mma_sync a([[T0]], {{.*}}) b({{.*}}) c({{.*}}) {shape = "m16n8k8", ab_type = "tf32"}{{$}}
 // DT-LABEL: func.func @int8(
 // DT:         [[Z:%[0-9]+]] = arith.constant 0 : i32
