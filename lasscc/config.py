@@ -38,7 +38,7 @@ FRAG_REGS_A, FRAG_REGS_B = 4, 2
 # 168 B; tf32 TT and NN 128x256x32 / 64x64x32 / 2 stages / align 1: 272, spilled 128 and 24 B.
 MN_LOAD_REGS = 1
 # stages = 2 keeps the next k-tile's copies in registers across the mma: their values, and where
-# the threads do not cover whole lines (lasscc.layout.copy_column_fixed false) each access's own
+# the threads do not cover whole lines (lasscc.layout.copy_whole_rows false) each access's own
 # shared address and loop-invariant bound test.  ptxas 13.0, sm_90a, i8 32x128x32 / 32x64x32 /
 # align 1: B K-major (fixed columns) 176 estimated, no spill; B MN-major (64 accesses, own
 # columns): 312 and 320, spilled 224 and 184 B.
@@ -253,10 +253,10 @@ def register_estimate(cfg: GemmConfig, ab_type: str = "f16", majors: tuple[str, 
     - MN-major tiles: MN_LOAD_REGS per fragment load of every k-group (its own address);
     - stages = 2 (MmaPipelined): each of the next k-tile's copy accesses holds its value between
       its ld.global and st.shared (STAGED_ACCESS_REGS), and where the threads do not cover whole
-      lines (lasscc.layout.copy_column_fixed) its own address and bound test
+      lines (lasscc.layout.copy_whole_rows) its own address and bound test
       (STAGED_OWN_COLUMN_REGS).
       (cp.async copies hold nothing across the mma: ptxas recomputes their addresses.)"""
-    from lasscc.layout import MMA_M, MMA_N, WARP_SIZE, copy_column_fixed, copy_iterations
+    from lasscc.layout import MMA_M, MMA_N, WARP_SIZE, copy_iterations, copy_whole_rows
 
     eb = MMA_INPUTS.get(ab_type, MMA_INPUTS["f16"])[0]
     bm, bn, bk = cfg.threadblock
@@ -273,7 +273,7 @@ def register_estimate(cfg: GemmConfig, ab_type: str = "f16", majors: tuple[str, 
         for rows, w, major in zip((bm, bn), cfg.access_bytes(ab_type), majors):
             lines, line_elems = (bk, rows) if major == MN_MAJOR else (rows, bk)  # the tile in its global order
             n = copy_iterations(lines, line_elems, eb, cfg.threads, w)
-            per = 0 if copy_column_fixed(line_elems, eb, cfg.threads, w) else STAGED_OWN_COLUMN_REGS
+            per = 0 if copy_whole_rows(cfg.threads, line_elems, eb, w) else STAGED_OWN_COLUMN_REGS
             accesses += n
             staged += n * (STAGED_ACCESS_REGS + per)
     return RegisterEstimate(acc, frag, sets, mn, staged, accesses)

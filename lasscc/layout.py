@@ -1,8 +1,11 @@
 """Layout math as pure functions: the one place every formula lives.
 
 Passes call these to compute what they write into the IR; the CPU interpreter and the unit
-tests call the same functions, so a formula is written once.  Everything here is plain integer
-arithmetic on Python ints or numpy arrays (broadcasting works), nothing touches IR.
+tests call the same functions, so a formula is written once.  The formulas are plain integer
+arithmetic with Python operators: on ints, on numpy arrays (broadcasting works), and on IR values
+(lasscc.ir_math.Idx), where each operator emits its op, so the passes write the formula tested
+here into the kernel.  They therefore branch only on compile-time ints (shapes, element bytes),
+never on a coordinate, and take a minimum through `minimum`.
 
 Sources: PTX ISA "Matrix Fragments for mma.m16n8k16 with floating point type" and
 "Warp-level matrix load instruction: ldmatrix"; CUTLASS TensorOpMultiplicandCrosswise
@@ -98,7 +101,7 @@ def kmajor_tile_offset(row, k, row_elems, elem_bytes, swizzled=True):
     Logical layout: row-major, rows of row_elems*elem_bytes bytes.  With `swizzled`, the 16-byte
     chunk index is passed through `swizzle_chunk` (the crosswise layout of reference 003).
     """
-    logical = (row * row_elems + k) * elem_bytes
+    logical = row * (row_elems * elem_bytes) + k * elem_bytes
     return swizzle_byte_offset(logical) if swizzled else logical
 
 
@@ -146,7 +149,10 @@ def mnmajor_tile_offset(row, k, rows, bk, elem_bytes, swizzled=True):
     one, for 8- and 16-bit elements; Swizzle<2,5,2> for 32-bit ones).
     """
     w = mn_atom_elems(rows, elem_bytes)
-    logical = (((row // w) * bk + k) * w + row % w) * elem_bytes
+    if w == rows:  # one atom: row // w == 0 and row % w == row for row < rows (no division in IR)
+        logical = k * (w * elem_bytes) + row * elem_bytes
+    else:
+        logical = ((row // w) * bk + k) * (w * elem_bytes) + (row % w) * elem_bytes
     return swizzle(logical, *mn_swizzle_params(elem_bytes)) if swizzled else logical
 
 
@@ -299,9 +305,9 @@ def s8_mn_trans_lane_src(lane):
     """(row, k) of the 16 contiguous s8 elements (M or N row..row+15 at one k-line) whose address
     `lane` supplies for the x4.trans load of an interleaved m16n8k32 fragment from an MN-major
     tile: matrix j = lane / 8, its stored row r = lane % 8 (received by lanes t = r / 2) is k-line
-    16 (j / 2) + 4 (r / 2) + r % 2 + 2 ((j % 2) ^ (r / 4))."""
-    j, r = lane >> 3, lane & 7
-    return 0, 16 * (j >> 1) + 4 * (r >> 1) + (r & 1) + 2 * ((j & 1) ^ (r >> 2))
+    16 (j / 2) + 4 (r / 2) + r % 2 + 2 ((j % 2) ^ (r / 4)), written on the lane's bits (j / 2 =
+    lane >> 4, r / 2 = (lane >> 1) & 3, r / 4 = (lane >> 2) & 1)."""
+    return 0, 16 * (lane >> 4) + 4 * ((lane >> 1) & 3) + (lane & 1) + 2 * (((lane >> 3) & 1) ^ ((lane >> 2) & 1))
 
 
 def s8_mn_prmt_selectors(lane):
@@ -349,11 +355,30 @@ def copy_thread_map(thread, iteration, threads, row_elems, elem_bytes, access_by
     Consecutive threads take consecutive accesses of a row-major tile, so a warp reads contiguous
     global memory (coalesced) and, for 16-byte accesses, writes 8 chunks of each 128-byte line.
     An access of w bytes starts at a multiple of w, so it stays inside one 16-byte swizzle chunk.
+
+    When `threads` is a multiple of the accesses per row, an iteration moves whole rows: the row
+    splits into a thread part and an iteration part and the column does not depend on the
+    iteration, so copy_thread_map(t, it) == copy_thread_map(t, 0) + copy_thread_map(0, it)
+    (lasscc-swizzle-smem computes the thread part once).
     """
     per_row = row_elems * elem_bytes // access_bytes
-    access = iteration * threads + thread
     elems = access_bytes // elem_bytes
+    if copy_whole_rows(threads, row_elems, elem_bytes, access_bytes):
+        return thread // per_row + iteration * (threads // per_row), (thread % per_row) * elems
+    access = thread + iteration * threads
     return access // per_row, (access % per_row) * elems
+
+
+def copy_whole_rows(threads, row_elems, elem_bytes, access_bytes=ACCESS_BYTES):
+    """Whether each iteration of copy_thread_map moves whole rows (`threads` a multiple of the
+    accesses per row), so that copy_thread_map(t, it) == copy_thread_map(t, 0) + copy_thread_map(0, it)."""
+    return threads % (row_elems * elem_bytes // access_bytes) == 0
+
+
+def tile_copy_whole_lines(threads, rows, bk, elem_bytes, major=K_MAJOR, access_bytes=ACCESS_BYTES):
+    """copy_whole_rows of tile_copy_map's walk (lines of bk, or of `rows` when MN-major): then
+    tile_copy_map(t, it, ...) == tile_copy_map(t, 0, ...) + tile_copy_map(0, it, ...)."""
+    return copy_whole_rows(threads, rows if major == MN_MAJOR else bk, elem_bytes, access_bytes)
 
 
 def tile_copy_map(thread, iteration, threads, rows, bk, elem_bytes, major=K_MAJOR, access_bytes=ACCESS_BYTES):
@@ -374,15 +399,6 @@ def copy_iterations(rows, row_elems, elem_bytes, threads, access_bytes=ACCESS_BY
     """Number of `access_bytes` accesses each thread makes to copy a rows x row_elems tile."""
     accesses = rows * row_elems * elem_bytes // access_bytes
     return -(-accesses // threads)
-
-
-def copy_column_fixed(row_elems, elem_bytes, threads, access_bytes=ACCESS_BYTES):
-    """Whether each thread copies one column of a tile stored in lines of `row_elems` elements (a
-    K-major tile's BK, an MN-major one's BM or BN): the threads cover whole lines per iteration, so
-    lasscc-swizzle-smem computes the column and its bound test once and the lines as constant steps.
-    Otherwise (a line of more accesses than threads) every access has its own column, address and
-    bound test."""
-    return threads % (row_elems * elem_bytes // access_bytes) == 0
 
 
 
@@ -436,13 +452,20 @@ def raster_tile(pid, tiles_m, tiles_n, group):
     together share A row-panels and B column-panels in L2 (reference 002, ThreadblockSwizzle).
     """
     per_group = group * tiles_n
-    group_id = pid // per_group
-    first_m = group_id * group
-    size_m = min(tiles_m - first_m, group) if isinstance(pid, int) else _np_min(tiles_m - first_m, group)
-    return first_m + (pid % per_group) % size_m, (pid % per_group) // size_m
+    first_m = pid // per_group * group
+    size_m = minimum(tiles_m - first_m, group)
+    in_group = pid % per_group
+    return first_m + in_group % size_m, in_group // size_m
 
 
-def _np_min(a, b):
+def minimum(a, b):
+    """min(a, b) of ints, numpy arrays or scalars (elementwise), or IR values (lasscc.ir_math.Idx:
+    arith.minui)."""
+    for x, y in ((a, b), (b, a)):
+        if hasattr(x, "minimum"):
+            return x.minimum(y)
+    if isinstance(a, int) and isinstance(b, int):
+        return min(a, b)
     import numpy as np
 
     return np.minimum(a, b)

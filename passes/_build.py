@@ -1,5 +1,6 @@
-"""Small IR-building helpers shared by the passes: i32 arithmetic with an insertion point,
-the kernel's fixed parameter list, and reading `lass.config` back into a GemmConfig."""
+"""Small IR-building helpers shared by the passes: i32 arithmetic with an insertion point (also
+through lasscc.ir_math.Idx, so lasscc.layout's formulas write IR), the kernel's fixed parameter
+list, and reading `lass.config` back into a GemmConfig."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from lasscc.config import SMEM_PER_BLOCK_LIMIT, GemmConfig
+from lasscc.ir_math import Idx
 
 # The kernel ABI, fixed from lasscc-tile-threadblock on (lasscc.config.KernelSpec.params).
 KERNEL_PARAMS = ("A", "B", "D", "M", "N", "K", "alpha", "beta")
@@ -132,8 +134,18 @@ def kernel_config(func: FuncOp) -> GemmConfig:
     return cfg
 
 
+# lasscc.ir_math.Idx operator kinds -> arith ops (unsigned division, remainder and shift: an Idx
+# is a non-negative index)
+ARITH_BINOPS = {
+    "add": arith.AddiOp, "sub": arith.SubiOp, "mul": arith.MuliOp, "div": arith.DivUIOp, "rem": arith.RemUIOp,
+    "and": arith.AndIOp, "or": arith.OrIOp, "xor": arith.XOrIOp, "shl": arith.ShLIOp, "shr": arith.ShRUIOp,
+    "min": arith.MinUIOp,
+}
+
+
 class Builder:
-    """Inserts ops at a point and returns their results: `b.add(x, b.c(4))`."""
+    """Inserts ops at a point and returns their results: `b.add(x, b.c(4))`, or with operators on
+    `b.idx(x)` (lasscc.ir_math.Idx).  Every method takes SSA values, ints and Idx alike."""
 
     def __init__(self, point: InsertPoint):
         self.point = point
@@ -153,8 +165,21 @@ class Builder:
 
         return self.v(arith.ConstantOp(FloatAttr(value, typ)))
 
-    def _int(self, x) -> SSAValue:
-        return self.c(x) if isinstance(x, int) else x
+    def val(self, x) -> SSAValue:
+        """x as an SSA value: an int becomes a constant, an Idx gives its value."""
+        if isinstance(x, int):
+            return self.c(x)
+        return x.value if isinstance(x, Idx) else x
+
+    _int = val
+
+    def idx(self, x) -> Idx:
+        """x (SSA value, int or Idx of another builder) as an Idx emitting here."""
+        return Idx(self.val(x), self)
+
+    def binop(self, kind: str, x: SSAValue, y: SSAValue) -> SSAValue:
+        """The emitter hook of lasscc.ir_math.Idx: one ARITH_BINOPS[kind] op."""
+        return self.v(ARITH_BINOPS[kind](x, y))
 
     def add(self, x, y):
         if isinstance(y, int) and y == 0:

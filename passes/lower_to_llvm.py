@@ -25,7 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_smem, lass_tb
-from lasscc.passes._build import CONFIG_ATTR, is_kernel
+from lasscc.ir_math import Idx
+from lasscc.layout import swizzle
+from lasscc.passes._build import ARITH_BINOPS, CONFIG_ATTR, is_kernel
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, scf
 from xdsl.dialects.builtin import (
@@ -133,6 +135,15 @@ class _Lowerer:
     def v(self, old: SSAValue) -> SSAValue:
         return self.map[old]
 
+    # lasscc.ir_math.Idx emitter hooks: lasscc.layout formulas on lowered values emit llvm ops
+    c = const
+
+    def binop(self, kind: str, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.emit(_BINOPS[ARITH_BINOPS[kind]](x, y))
+
+    def idx_value(self, x) -> SSAValue:
+        return self.const(x) if isinstance(x, int) else x.value
+
     def intrinsic(self, name: str, args, result_types=()) -> Operation:
         op = llvm.CallIntrinsicOp(name, list(args), list(result_types))
         self.emit(op)
@@ -212,12 +223,9 @@ class _Lowerer:
             self.lower_if(op)
         elif isinstance(op, func.ReturnOp):
             self.emit(llvm.ReturnOp())
-        elif isinstance(op, lass_smem.SwizzleOp):  # lasscc.layout.swizzle, in IR
+        elif isinstance(op, lass_smem.SwizzleOp):
             bits, base, shift = op.params()
-            x = self.v(op.logical)
-            hi = self.emit(llvm.LShrOp(x, self.const(base + shift)))
-            masked = self.emit(llvm.AndOp(hi, self.const((1 << bits) - 1)))
-            m[op.result] = self.emit(llvm.XOrOp(x, self.emit(llvm.ShlOp(masked, self.const(base)))))
+            m[op.result] = self.idx_value(swizzle(Idx(self.v(op.logical), self), bits, base, shift))
         elif isinstance(op, lass_nv.ThreadIdOp):
             m[op.result] = self.intrinsic("llvm.nvvm.read.ptx.sreg.tid.x", [], [i32]).results[0]
         elif isinstance(op, lass_nv.BlockIdOp):

@@ -70,16 +70,22 @@ from lasscc.layout import (
     SWIZZLE_BITS,
     SWIZZLE_SHIFT,
     WARP_SIZE,
-    S8_MN_PRMT_HI,
-    S8_MN_PRMT_LO,
-    S8_MN_PRMT_SWAP,
-    copy_column_fixed,
     copy_iterations,
     copy_kind,
     elem_bytes,
-    mn_atom_elems,
+    kmajor_tile_offset,
+    ldmatrix_a_lane_src,
+    ldmatrix_a_trans_lane_src,
+    ldmatrix_b_lane_src,
+    ldmatrix_b_trans_lane_src,
     mn_swizzle_params,
+    mnmajor_tile_offset,
+    s8_mn_prmt_selectors,
+    s8_mn_trans_lane_src,
     swizzle_offset_split,
+    tf32_mn_lane_src,
+    tile_copy_map,
+    tile_copy_whole_lines,
 )
 from lasscc.source import op_location
 
@@ -118,19 +124,15 @@ class _Swizzler:
             self.tid = b.v(lass_nv.ThreadIdOp.build(result_types=[i32]))
             self.tid.name_hint = "tid"
         lane = b.and_(self.tid, WARP_SIZE - 1)
-        # per-lane ldmatrix source rows (lasscc.layout.ldmatrix_a/b_lane_src): 16-byte rows, so the
-        # k offset of the second matrix column is 16 bytes of elements (8 f16, 4 f32, 16 i8)
-        half = ACCESS_BYTES // elem_bytes(kernel_ab_type(fn))
-        self.a_row = b.add(b.and_(lane, 7), b.mul(b.and_(b.shr(lane, 3), 1), 8))
-        self.a_k = b.mul(b.shr(lane, 4), half)
-        self.b_row = b.add(b.and_(lane, 7), b.mul(b.shr(lane, 4), 8))
-        self.b_k = b.mul(b.and_(b.shr(lane, 3), 1), half)
-        # .trans: lane gives k-line (lane & 7) of matrix lane >> 3 (ldmatrix_a/b_trans_lane_src);
-        # unused ones are removed by the dead-code elimination after the pass
-        self.at_row = b.mul(b.and_(b.shr(lane, 3), 1), 8)
-        self.at_k = b.add(b.and_(lane, 7), b.mul(b.shr(lane, 4), 8))
-        self.bt_row = b.mul(b.shr(lane, 4), 8)
-        self.bt_k = b.add(b.and_(lane, 7), b.mul(b.and_(b.shr(lane, 3), 1), 8))
+        # per-lane ldmatrix source rows (lasscc.layout.ldmatrix_a/b_lane_src; 16-byte rows, so the
+        # k offset of the second matrix column is 16 bytes of elements: 8 f16, 4 f32, 16 i8) and,
+        # for .trans, k-lines (ldmatrix_a/b_trans_lane_src); unused ones are removed by the
+        # dead-code elimination after the pass
+        eb = elem_bytes(kernel_ab_type(fn))
+        lane_i = b.idx(lane)
+        self.a_row, self.a_k, self.b_row, self.b_k, self.at_row, self.at_k, self.bt_row, self.bt_k = (
+            b.val(v) for v in (*ldmatrix_a_lane_src(lane_i, eb), *ldmatrix_b_lane_src(lane_i, eb),
+                               *ldmatrix_a_trans_lane_src(lane_i), *ldmatrix_b_trans_lane_src(lane_i)))
         for v, n in ((self.a_row, "lds_a_row"), (self.a_k, "lds_a_k"), (self.b_row, "lds_b_row"), (self.b_k, "lds_b_k"),
                      (self.at_row, "ldst_a_row"), (self.at_k, "ldst_a_k"), (self.bt_row, "ldst_b_n"),
                      (self.bt_k, "ldst_b_k")):
@@ -147,17 +149,12 @@ class _Swizzler:
         if eb not in self._mn_lanes:
             anchor = self.bt_k.owner if not self._mn_lanes else self._mn_anchor
             b = Builder(InsertPoint.after(anchor))
-            lane = self.lane
-            if eb == 4:
-                vals = (b.mul(b.shr(lane, 2), 2), b.and_(lane, 3))
+            lane = b.idx(self.lane)
+            if eb == 4:  # the lane part (load 0); load `load` adds tf32_mn_lane_src(0, load)
+                vals = tuple(b.val(v) for v in tf32_mn_lane_src(lane, 0))
                 names = ("lds_tf32_row", "lds_tf32_k")
             else:
-                swap = b.and_(b.shr(lane, 1), 1)  # lane % 4 >= 2
-                k = b.add(b.add(b.mul(b.shr(lane, 4), 16), b.mul(b.and_(b.shr(lane, 1), 3), 4)), b.and_(lane, 1))
-                k = b.add(k, b.mul(b.v(arith.XOrIOp(b.and_(b.shr(lane, 3), 1), b.and_(b.shr(lane, 2), 1))), 2))
-                swap_sel = b.mul(swap, S8_MN_PRMT_SWAP)
-                vals = (k, b.v(arith.XOrIOp(b.c(S8_MN_PRMT_LO), swap_sel)),
-                        b.v(arith.XOrIOp(b.c(S8_MN_PRMT_HI), swap_sel)))
+                vals = tuple(b.val(v) for v in (s8_mn_trans_lane_src(lane)[1], *s8_mn_prmt_selectors(lane)))
                 names = ("ldst_s8_k", "prmt_lo", "prmt_hi")
             for v, n in zip(vals, names):
                 v.name_hint = n
@@ -184,15 +181,10 @@ class _Swizzler:
                 "offset is static), got a ring passed in from outside"
             )
         params = (SWIZZLE_BITS, SWIZZLE_BASE, SWIZZLE_SHIFT)
-        if rt.is_mn_major:  # lasscc.layout.mnmajor_tile_offset; the whole offset through the swizzle
+        if rt.is_mn_major:  # the whole offset through the swizzle
             params = mn_swizzle_params(eb)
             row_c = k_c = xor_c = add_c = 0
-            w = mn_atom_elems(rows, eb)
-            if rows == w:
-                logical = b.add(b.mul(k, w * eb), b.mul(row, eb))
-            else:
-                line = b.add(b.mul(b.div(row, w), bk), k)
-                logical = b.add(b.mul(line, w * eb), b.mul(b.rem(row, w), eb))
+            logical = mnmajor_tile_offset(b.idx(row), b.idx(k), rows, bk, eb, swizzled=False)
         else:
             row_var, row_c = _split_const(row)
             k_var, k_c = _split_const(k)
@@ -204,10 +196,9 @@ class _Swizzler:
             if split is None:  # the whole offset through the swizzle
                 row_var, row_c, k_var, k_c, split = row, 0, k, 0, (0, 0)
             xor_c, add_c = split
-            logical = b.mul(row_var, bk * eb) if row_var is not None else b.c(0)
-            if k_var is not None:
-                logical = b.add(logical, b.mul(k_var, eb))
-        phys = logical
+            logical = kmajor_tile_offset(0 if row_var is None else b.idx(row_var),
+                                         0 if k_var is None else b.idx(k_var), bk, eb, swizzled=False)
+        phys = logical = b.val(logical)
         if self.swizzle:
             phys = b.v(lass_smem.SwizzleOp.build(
                 operands=[logical], result_types=[i32],
@@ -229,22 +220,24 @@ class _Swizzler:
         w / e elements along k of a K-major tile, along row of an MN-major one."""
         _, rows, bk = ring_t.get_shape()
         eb = ring_t.element_type.bitwidth // 8
-        mn = ring_t.is_mn_major
-        lines, line_elems = (bk, rows) if mn else (rows, bk)  # the tile in its global (storage) order
-        per_row = line_elems * eb // w
-        iters = copy_iterations(lines, line_elems, eb, self.threads, w)
-        if copy_column_fixed(line_elems, eb, self.threads, w):
-            # every iteration moves a whole number of lines: one column per thread and lines
-            # r0 + it * (threads / per_row), so the column bound is tested once per copy
-            r0 = b.div(self.tid, per_row)
-            c = b.mul(b.rem(self.tid, per_row), w // eb)
-            out = [(b.add(r0, it * (self.threads // per_row)), c) for it in range(iters)]
-        else:
-            out = []
-            for it in range(iters):
-                chunk = b.add(self.tid, it * self.threads)
-                out.append((b.div(chunk, per_row), b.mul(b.rem(chunk, per_row), w // eb)))
-        return [(c, line) for line, c in out] if mn else out
+        major = ring_t.major.data
+        iters = copy_iterations(rows, bk, eb, self.threads, w)
+        if self._whole_lines(ring_t, w):
+            # every iteration moves a whole number of lines: the thread part is computed once (one
+            # column per thread, so the column bound is tested once per copy) and iteration it adds
+            # tile_copy_map(0, it), a constant along the lines
+            # (as Idx even where a part folds to an int, so every iteration shares its SSA value)
+            r0, k0 = (b.idx(v) for v in tile_copy_map(b.idx(self.tid), 0, self.threads, rows, bk, eb, major, w))
+            out = [tile_copy_map(0, it, self.threads, rows, bk, eb, major, w) for it in range(iters)]
+            return [(b.val(r0 + dr), b.val(k0 + dk)) for dr, dk in out]
+        tid = b.idx(self.tid)
+        return [tuple(b.val(v) for v in tile_copy_map(tid, it, self.threads, rows, bk, eb, major, w))
+                for it in range(iters)]
+
+    def _whole_lines(self, ring_t: lass_pipe.RingType, w: int) -> bool:
+        """lasscc.layout.tile_copy_whole_lines of this tile copy."""
+        _, rows, bk = ring_t.get_shape()
+        return tile_copy_whole_lines(self.threads, rows, bk, ring_t.element_type.bitwidth // 8, ring_t.major.data, w)
 
     def in_bounds(self, b: Builder, op, r, k, mn: bool) -> SSAValue:
         """The copy's predicate and this access inside the operand: row < M (A) or N (B), k < K.
@@ -276,26 +269,25 @@ class _Swizzler:
         _, rows, bk = ring_t.get_shape()
         eb = ring_t.element_type.bitwidth // 8
         mn = ring_t.is_mn_major
-        lines, line_elems = (bk, rows) if mn else (rows, bk)
-        iters = copy_iterations(lines, line_elems, eb, self.threads, w)
+        major = ring_t.major.data
+        iters = copy_iterations(rows, bk, eb, self.threads, w)
         if iters <= COPY_UNROLL_MAX:
             for r, k in self.chunks(b, ring_t, w):
                 emit(b, r, k)
             return
-        per_row = line_elems * eb // w
         body = Block(arg_types=[i32])
         it = body.args[0]
         it.name_hint = "copy_it"
         bb = Builder(InsertPoint.at_end(body))
-        if copy_column_fixed(line_elems, eb, self.threads, w):  # one column per thread (as in `chunks`); its bound tested once
-            r0 = b.div(self.tid, per_row)
-            c = b.mul(b.rem(self.tid, per_row), w // eb)
+        if self._whole_lines(ring_t, w):  # one column per thread (as in `chunks`); its bound tested once
+            r0, k0 = tile_copy_map(b.idx(self.tid), 0, self.threads, rows, bk, eb, major, w)
+            c = b.val(r0 if mn else k0)
             self.in_bounds(b, op, c, c, mn)  # caches the column test outside the loop (its line test is dead)
-            line = bb.add(r0, bb.mul(it, self.threads // per_row))
+            dr, dk = tile_copy_map(0, bb.idx(it), self.threads, rows, bk, eb, major, w)
+            r, k = bb.idx(r0) + dr, bb.idx(k0) + dk
         else:
-            chunk = bb.add(self.tid, bb.mul(it, self.threads))
-            line, c = bb.div(chunk, per_row), bb.mul(bb.rem(chunk, per_row), w // eb)
-        emit(bb, *((c, line) if mn else (line, c)))
+            r, k = tile_copy_map(bb.idx(self.tid), bb.idx(it), self.threads, rows, bk, eb, major, w)
+        emit(bb, bb.val(r), bb.val(k))
         bb.insert(scf.YieldOp())
         b.insert(scf.ForOp(b.c(0), b.c(iters), b.c(1), [], Region(body)))
 
@@ -391,7 +383,8 @@ class _Swizzler:
         row = b.add(op.row, tf_row)
         loads = []
         for load in range(2):
-            k = b.add(b.add(op.k, tf_k), 4 * load)
+            # tf32_mn_lane_src(lane, load) = its lane part (tf_row, tf_k) + tf32_mn_lane_src(0, load)
+            k = b.add(b.add(op.k, tf_k), tf32_mn_lane_src(0, load)[1])
             loads.append(list(b.insert(lass_nv.LdSharedOp(self.addr(b, op.ring, op.slot, row, k), 2)).results))
         (x0, x1), (y0, y1) = loads
         return [x0, x1, y0, y1] if is_a else [x0, y0, x1, y1]

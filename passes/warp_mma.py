@@ -69,7 +69,6 @@ from xdsl.utils.exceptions import PassFailedException
 from lasscc.config import GemmConfig
 from lasscc.layout import (
     ACCESS_BYTES,
-    ACCESS_LANES_PER_WAVEFRONT,
     K_MAJOR,
     MMA_INPUTS,
     MN_MAJOR,
@@ -78,9 +77,12 @@ from lasscc.layout import (
     WARP_SIZE,
     copy_iterations,
     elem_bytes,
+    epilogue_read_map,
     epilogue_stage_stride,
     frag_interleave,
     mma_c_coord,
+    raster_tile,
+    warp_tile_coord,
 )
 from lasscc.source import op_location
 
@@ -183,10 +185,11 @@ class _WarpLowering:
         self.lane.name_hint = "lane"
         warp = b.shr(self.tid, 5)
         warp.name_hint = "warp"
-        # lasscc.layout.warp_tile_coord, in IR
-        wm0 = b.mul(b.rem(warp, cfg.warps_m), cfg.warp[0])
-        wn0 = b.mul(b.div(warp, cfg.warps_m), cfg.warp[1])
-        wm0.name_hint, wn0.name_hint = "warp_m0", "warp_n0"
+        warp_m, warp_n = warp_tile_coord(b.idx(warp), cfg.warps_m)
+        wm0, wn0 = b.val(warp_m * cfg.warp[0]), b.val(warp_n * cfg.warp[1])
+        for v, name in ((wm0, "warp_m0"), (wn0, "warp_n0")):
+            if not isinstance(v.owner, arith.ConstantOp):  # one warp along m: 0, shared with other zeros
+                v.name_hint = name
         self.wm0, self.wn0 = wm0, wn0
         # warp-tile rows / columns of each fragment, and the k of each k-group
         self.rows_a = [b.add(wm0, mi * MMA_M) for mi in range(self.mi)]
@@ -325,15 +328,11 @@ class _WarpLowering:
         bm, bn = (a.value.data for a in op.tile.data)
         group = op.raster.value.data
         b = Builder(InsertPoint.before(op))
-        pid = b.v(lass_nv.BlockIdOp.build(result_types=[i32]))
-        tiles_m = b.div(b.add(op.M, bm - 1), bm)
-        tiles_n = b.div(b.add(op.N, bn - 1), bn)
-        per_group = b.mul(tiles_n, group)
-        first_m = b.mul(b.div(pid, per_group), group)
-        size_m = b.min(b.sub(tiles_m, first_m), group)
-        in_group = b.rem(pid, per_group)
-        m0 = b.mul(b.add(first_m, b.rem(in_group, size_m)), bm)
-        n0 = b.mul(b.div(in_group, size_m), bn)
+        pid = b.idx(b.v(lass_nv.BlockIdOp.build(result_types=[i32])))
+        tiles_m = (b.idx(op.M) + (bm - 1)) // bm
+        tiles_n = (b.idx(op.N) + (bn - 1)) // bn
+        tile_m, tile_n = raster_tile(pid, tiles_m, tiles_n, group)
+        m0, n0 = b.val(tile_m * bm), b.val(tile_n * bn)
         m0.name_hint, n0.name_hint = "m0", "n0"
         op.m0.replace_all_uses_with(m0)
         op.n0.replace_all_uses_with(n0)
@@ -544,14 +543,7 @@ class _WarpLowering:
             wr = bb.add(base, bb.add(bb.mul(group, stride), bb.mul(tig2, ob)))  # this lane's pair slot
             row_bytes = self.cfg.warp[1] * ob
             per_row = row_bytes // ACCESS_BYTES
-            if per_row >= ACCESS_LANES_PER_WAVEFRONT:  # lasscc.layout.epilogue_read_map
-                lr, lc = bb.div(self.lane, per_row), bb.rem(self.lane, per_row)
-            else:  # narrow rows: quarter-warp q reads rows per_row apart (conflict-free)
-                q = bb.div(self.lane, ACCESS_LANES_PER_WAVEFRONT)
-                i = bb.rem(self.lane, ACCESS_LANES_PER_WAVEFRONT)
-                lr = bb.add(bb.add(bb.rem(q, per_row), bb.mul(bb.div(q, per_row), ACCESS_LANES_PER_WAVEFRONT)),
-                            bb.mul(bb.div(i, per_row), per_row))
-                lc = bb.rem(i, per_row)
+            lr, lc = (bb.val(x) for x in epilogue_read_map(bb.idx(self.lane), row_bytes))
             rd = bb.add(base, bb.add(bb.mul(lr, stride), bb.mul(lc, ACCESS_BYTES)))
             g_row = bb.add(bb.add(op.m0, self.wm0), lr)
             g_col = bb.add(bb.add(op.n0, self.wn0), bb.mul(lc, ACCESS_BYTES // ob))

@@ -22,9 +22,9 @@
 // CHECK:         [[SWAPC:%[0-9]+]] = arith.constant 17476 : i32
 // CHECK-NEXT:    [[SWAP:%[0-9]+]] = arith.muli %{{[0-9]+}}, [[SWAPC]] : i32
 // CHECK-NEXT:    [[LO:%[0-9]+]] = arith.constant 25632 : i32
-// CHECK-NEXT:    %prmt_lo = arith.xori [[LO]], [[SWAP]] : i32
+// CHECK-NEXT:    %prmt_lo = arith.xori [[SWAP]], [[LO]] : i32
 // CHECK-NEXT:    [[HI:%[0-9]+]] = arith.constant 30001 : i32
-// CHECK-NEXT:    %prmt_hi = arith.xori [[HI]], [[SWAP]] : i32
+// CHECK-NEXT:    %prmt_hi = arith.xori [[SWAP]], [[HI]] : i32
 // CHECK:         %slot = arith.remui %kt
 // CHECK-NEXT:    arith.addi %{{[0-9]+}}, %ldst_s8_k : i32
 // CHECK:         lass_smem.swizzle %{{[0-9]+}} {bits = 3 : i64, base = 4 : i64, shift = 3 : i64}

@@ -33,9 +33,9 @@
 // CHECK-NEXT:    %warp = arith.shrui %tid, [[C5]] : i32
 // CHECK-NEXT:    [[C2:%[0-9]+]] = arith.constant 2 : i32
 // CHECK-NEXT:    [[WM:%[0-9]+]] = arith.remui %warp, [[C2]] : i32
+// CHECK-NEXT:    [[WN:%[0-9]+]] = arith.divui %warp, [[C2]] : i32
 // CHECK-NEXT:    [[C32:%[0-9]+]] = arith.constant 32 : i32
 // CHECK-NEXT:    %warp_m0 = arith.muli [[WM]], [[C32]] : i32
-// CHECK-NEXT:    [[WN:%[0-9]+]] = arith.divui %warp, [[C2]] : i32
 // CHECK-NEXT:    [[C16:%[0-9]+]] = arith.constant 16 : i32
 // CHECK-NEXT:    %warp_n0 = arith.muli [[WN]], [[C16]] : i32
 // CHECK-NEXT:    [[ROW1:%[0-9]+]] = arith.addi %warp_m0, [[C16]] : i32
@@ -56,8 +56,8 @@
 // CHECK-NEXT:    [[ING:%[0-9]+]] = arith.remui [[PID]], [[PERG]] : i32
 // CHECK-NEXT:    [[MOFF:%[0-9]+]] = arith.remui [[ING]], [[SIZEM]] : i32
 // CHECK-NEXT:    [[TILEM:%[0-9]+]] = arith.addi [[FIRSTM]], [[MOFF]] : i32
-// CHECK-NEXT:    %m0 = arith.muli [[TILEM]], [[C64]] : i32
 // CHECK-NEXT:    [[TILEN:%[0-9]+]] = arith.divui [[ING]], [[SIZEM]] : i32
+// CHECK-NEXT:    %m0 = arith.muli [[TILEM]], [[C64]] : i32
 // CHECK-NEXT:    %n0 = arith.muli [[TILEN]], [[C32]] : i32
 //                zero_acc -> f32 zeros
 // CHECK-NEXT:    [[ZERO:%[0-9]+]] = arith.constant 0.000000e+00 : f32
@@ -487,9 +487,10 @@ func.func @kernel_without_mma(%x: i32) -> i32 attributes {lass.config = {threadb
 // cvt.rna before the mma, accumulators of the accumulator type, the i32 / f16 epilogue:
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma %S/Inputs/dtypes.mlir.in | filecheck %s --check-prefix=DT
 // DT-LABEL: func.func @tf32(
-// DT:           [[A0:%[0-9]+]], {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[K0:%[0-9]+]] : !lass_pipe.ring<2x32x16xf32>
+//              one warp along m (warp_tile_coord: warp % 1 == 0): the row of the first fragment is a constant 0
+// DT:           [[A0:%[0-9]+]], {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], [[ROW0:%[0-9a-z_]+]], [[ROW0]] : !lass_pipe.ring<2x32x16xf32>
 // DT-NEXT:      [[T0:%[0-9]+]] = lass_nv.cvt_rna_tf32 [[A0]]
-// DT:           lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[K8:%[0-9]+]] : !lass_pipe.ring<2x32x16xf32>
+// DT:           lass_warp.load_frag_a %ring_a[%slot], [[ROW0]], [[K8:%[0-9]+]] : !lass_pipe.ring<2x32x16xf32>
 // DT:           lass_nv.mma_sync a([[T0]], {{.*}}) b({{.*}}) c({{.*}}) {shape = "m16n8k8", ab_type = "tf32"}{{$}}
 // DT-LABEL: func.func @int8(
 // DT:         [[Z:%[0-9]+]] = arith.constant 0 : i32
