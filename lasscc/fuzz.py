@@ -305,6 +305,10 @@ class Runner:
         self._compiled: dict[str, object] = {}
         self.kernels_compiled = 0
 
+    def forget(self) -> None:
+        """Drop the compiled modules (they hold a few MB each)."""
+        self._compiled.clear()
+
     def path(self, kernel: Kernel) -> Path:
         p = self.workdir / f"kernel_{kernel.index:04d}.mlir"
         text = kernel.mlir()
@@ -402,6 +406,7 @@ def run_fuzz(cases: int, seed: int, *, only: int | None = None, tile_mn=TILE_MN,
         indices = [only] if only is not None else range(n_kernels)
         for i in indices:
             kernel = draw_kernel(seed, i, tile_mn)
+            runner.forget()  # another kernel's text: nothing compiled so far can be reused
             todo = draw_cases(kernel, seed, runs_per_kernel)
             if only is None:
                 todo = todo[: cases - i * runs_per_kernel]
