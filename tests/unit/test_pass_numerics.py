@@ -278,6 +278,9 @@ def test_planted_swizzle_bug_fragment_loads_drop_one_xor_bit(monkeypatch):
     from lasscc.passes import swizzle_smem as sw
 
     real_rewrite, real_bits = sw._Swizzler.rewrite, sw.SWIZZLE_BITS
+    tiling, stages = "tb64x64x32-w32x32x32", 3
+    # the real stages first: stage_modules is cached, and must not run (nor cache) the planted pass
+    real = stage_modules(tiling, stages, "f32")
 
     def rewrite(self, op):
         frag = isinstance(op, (lass_warp.LoadFragAOp, lass_warp.LoadFragBOp))
@@ -285,8 +288,7 @@ def test_planted_swizzle_bug_fragment_loads_drop_one_xor_bit(monkeypatch):
         real_rewrite(self, op)
 
     monkeypatch.setattr(sw._Swizzler, "rewrite", rewrite)
-    tiling, stages = "tb64x64x32-w32x32x32", 3
-    warp_level = stage_modules(tiling, stages, "f32")["lasscc-warp-mma"]
+    warp_level = real["lasscc-warp-mma"]
     buggy = warp_level.clone()
     run_passes(buggy, ["lasscc-swizzle-smem"])
     # the planted bug is the one meant: fragment loads 2 bits, copies 3 bits
@@ -304,8 +306,7 @@ def test_planted_swizzle_bug_fragment_loads_drop_one_xor_bit(monkeypatch):
     assert good_in["ok"] and good_in["rel_err"] < 1e-5
     assert not bad_out["ok"] and bad_out["rel_err"] > 0.1, bad_out["rel_err"]
     # the same input through the real pass is right (test_pass_preserves_the_product, and here)
-    assert run_check(stage_modules(tiling, stages, "f32")["lasscc-swizzle-smem"], m, n, k, seed=41, alpha=1.0,
-                     beta=0.0, report_banks=False)["ok"]
+    assert run_check(real["lasscc-swizzle-smem"], m, n, k, seed=41, alpha=1.0, beta=0.0, report_banks=False)["ok"]
 
 
 @pytest.mark.parametrize("stages,writer", [(2, "lass_pipe.store_regs"), (3, "lass_pipe.copy_async"),
