@@ -86,7 +86,9 @@ def _apply_overrides(module, args) -> None:
         merged = GemmConfig(**{**cfg.__dict__, **over})
         tiling = [f"--{k}" for k in over if k != "align"]
         if tiling and merged != cfg:  # a rule the options break is theirs, not the file's
-            merged.validate(args.arch, f"option {'/'.join(tiling)}: config", ab)
+            from lasscc.passes.tile_threadblock import validate_gemm_config
+
+            validate_gemm_config(g, merged, args.arch, f"option {'/'.join(tiling)}: config")
         g.attributes["config"] = config_to_attr(merged)
 
 

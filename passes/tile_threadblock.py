@@ -88,6 +88,21 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
             )
 
 
+def validate_gemm_config(g: lass.GemmOp, cfg: GemmConfig, arch: str, where: str) -> tuple[GemmConfig, tuple[str, str]]:
+    """Validate `cfg` for lass.gemm `g` as its kernel will run it: in the kernel's operand order (a
+    column-major D swaps A and B, and their `align`), with its tiles' storage (K- or MN-major) and
+    accumulator.  Returns the kernel-order config and majors; raises LassError prefixed by `where`.
+    The one check of a GEMM's config: lasscc-tile-threadblock and the CLI's tiling options use it."""
+    a_t, b_t, d_t = g.a.type, g.b.type, g.d.type
+    if lass.memref_layout(d_t) == "col":
+        a_t, b_t, d_t = _swapped_types(a_t, b_t, d_t)
+        if cfg.align is not None:  # the access widths follow their operands into the kernel's order
+            cfg = GemmConfig(**{**cfg.__dict__, "align": cfg.align[::-1]})
+    majors = (lass.operand_major(a_t, "A") or K_MAJOR, lass.operand_major(b_t, "B") or K_MAJOR)
+    cfg.validate(arch, where=where, ab_type=str(g.a.type.get_element_type()), majors=majors, acc_type=str(g.acc_type))
+    return cfg, majors
+
+
 def _swapped_types(ta: MemRefType, tb: MemRefType, td: MemRefType):
     """Kernel operand types of D^T = B^T . A^T (column-major D, reference 002's operand swap):
     B^T is N x K and A^T is K x M, each with the other layout than B / A had (a transpose of the
@@ -139,11 +154,7 @@ class TileThreadblockPass(ModulePass):
             a_t, b_t, d_t = _swapped_types(a_t, b_t, d_t)
         try:
             cfg = config_from_attr(g.config, default_config(ab))
-            if swap and cfg.align is not None:  # the access widths follow their operands into the kernel's order
-                cfg = GemmConfig(**{**cfg.__dict__, "align": cfg.align[::-1]})
-            majors = (lass.operand_major(a_t, "A") or K_MAJOR, lass.operand_major(b_t, "B") or K_MAJOR)
-            cfg.validate(self.arch, where=f"{where}: error: config", ab_type=ab, majors=majors,
-                         acc_type=str(g.acc_type))
+            cfg, _ = validate_gemm_config(g, cfg, self.arch, f"{where}: error: config")
         except ValueError as e:
             raise PassFailedException(f"{where}: error: {e}") from None
         except LassError as e:
