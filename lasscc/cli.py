@@ -1,6 +1,6 @@
 """`lasscc`: compile, opt and run GEMMs written as `lass.gemm` in MLIR.
 
-    lasscc compile FILE.mlir -o out.ptx [--dump-dir DIR] [--arch sm_80|sm_90a] [--emit ptx|llvm|mlir]
+    lasscc compile FILE.mlir -o out.ptx [--dump-dir DIR] [--arch sm_80|sm_90a] [--emit ptx|llvm|mlir] [--timing] [--verify-each]
     lasscc opt -p PASS[,PASS...] FILE.mlir [-o out.mlir]
     lasscc run FILE.mlir --m M --n N --k K [--check] [--bench] [--target gpu|cpu] [--stage PASS] [--report banks]
     lasscc bench FILE.mlir [--sizes 1024,2048,4096] [--plot out.png]
