@@ -30,7 +30,8 @@ from pathlib import Path
 FORMAT = 1  # bump when the entry layout changes
 # top-level modules of the lasscc package that do not decide what a compile produces (every other
 # module, including a new one, is part of the digest; runtime/ and interp/ are sub-packages, not hashed)
-_NOT_COMPILER = {"__init__.py", "__main__.py", "api.py", "cache.py", "cli.py", "explain.py", "outfile.py", "tune.py"}
+_NOT_COMPILER = {"__init__.py", "__main__.py", "api.py", "cache.py", "cli.py", "explain.py", "outfile.py", "timing.py",
+                 "tune.py"}
 _SOURCE_DIGEST: str | None = None
 
 
@@ -260,27 +261,32 @@ class CachedModule:
 
 
 def cached_compile(module, arch: str = "sm_80", filename: str = "<input>", dump_dir: Path | None = None,
-                   use_cache: bool = True):
+                   use_cache: bool = True, keep_stages: bool = True, verify_each: bool = False):
     """`lasscc.pipeline.compile_module` through the cache.
 
     Returns a CompileResult with two more attributes: `cache_hit` (bool) and `kernel_meta`
     ({kernel: {"alpha", "beta", "d_type", "config"}}, see kernel_meta).  On a hit `module` is left as it was and the result's `.module`
     is a CachedModule; on a miss (or with use_cache=False) this is compile_module itself, whose
     result is then stored.  Errors are never cached: a bad input fails the same way every time.
+    Without the cache, `keep_stages=False` skips printing the IR after each pass (the result's
+    `stages` is empty); an entry always holds them.  `verify_each` (debugging the passes) compiles
+    afresh, verifying after every pass, and stores the result.
     """
+    from lasscc import timing
     from lasscc.pipeline import PASS_NAMES, CompileResult, compile_module, drop_non_gemm_functions
 
     drop_non_gemm_functions(module)  # before the key, so a hit prints the same notes as a miss
     if dump_dir is not None:
         dump_dir = Path(dump_dir)
     if not use_cache:
-        res = compile_module(module, arch, filename, dump_dir)
+        res = compile_module(module, arch, filename, dump_dir, keep_stages, verify_each)
         res.cache_hit = False
         res.kernel_meta = kernel_meta(res.module)
         return res
-    input_text = str(module)
-    key = cache_key(input_text, arch, PASS_NAMES)
-    entry = load(key, input_text)
+    with timing.phase("cache lookup"):
+        input_text = str(module)
+        key = cache_key(input_text, arch, PASS_NAMES)
+        entry = None if verify_each else load(key, input_text)
     if entry is not None and set(entry["stages"]) == set(PASS_NAMES):
         final = entry["stages"][PASS_NAMES[-1]]
         res = CompileResult(CachedModule(final, entry["stages"], filename), dict(entry["stages"]), entry["llvm_ir"],
@@ -292,8 +298,9 @@ def cached_compile(module, arch: str = "sm_80", filename: str = "<input>", dump_
 
             write_dumps(dump_dir, input_text, res.stages, res.llvm_ir, res.ptx)
         return res
-    res = compile_module(module, arch, filename, dump_dir)
+    res = compile_module(module, arch, filename, dump_dir, True, verify_each)
     res.cache_hit = False
     res.kernel_meta = kernel_meta(res.module)
-    store(key, input_text, arch, res)
+    with timing.phase("cache store"):
+        store(key, input_text, arch, res)
     return res

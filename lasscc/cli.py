@@ -1,6 +1,6 @@
 """`lasscc`: compile, opt and run GEMMs written as `lass.gemm` in MLIR.
 
-    lasscc compile FILE.mlir -o out.ptx [--dump-dir DIR] [--arch sm_80|sm_90a] [--emit ptx|llvm|mlir]
+    lasscc compile FILE.mlir -o out.ptx [--dump-dir DIR] [--arch sm_80|sm_90a] [--emit ptx|llvm|mlir] [--timing] [--verify-each]
     lasscc opt -p PASS[,PASS...] FILE.mlir [-o out.mlir]
     lasscc run FILE.mlir --m M --n N --k K [--check] [--bench] [--target gpu|cpu] [--stage PASS] [--report banks]
     lasscc bench FILE.mlir [--sizes 1024,2048,4096] [--plot out.png]
@@ -132,8 +132,9 @@ def cmd_compile(args) -> int:
     dump = output_dir(args.dump_dir) if args.dump_dir else None
     module = _load(args)
     _apply_tuned(module, args)
-    res = cached_compile(module, args.arch, args.file, dump, use_cache=not args.no_cache)
-    text = {"ptx": res.ptx, "llvm": res.llvm_ir, "mlir": str(res.module) + "\n"}[args.emit]
+    res = cached_compile(module, args.arch, args.file, dump, use_cache=not args.no_cache, keep_stages=False,
+                         verify_each=args.verify_each)
+    text = {"ptx": lambda: res.ptx, "llvm": lambda: res.llvm_ir, "mlir": lambda: str(res.module) + "\n"}[args.emit]()
     if args.output:
         write_output(args.output, text)
     else:
@@ -170,7 +171,7 @@ def cmd_opt(args) -> int:
     check_output(args.output)
     module = _load(args)
     names = _split_passes(args.passes or "")
-    run_passes(module, names, args.arch, args.file)
+    run_passes(module, names, args.arch, args.file, verify_each=args.verify_each)
     text = str(module) + "\n"
     if args.output:
         write_output(args.output, text)
@@ -559,12 +560,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--dump-dir", help="write the IR after every pass, the LLVM IR and the PTX here")
     c.add_argument("--emit", default="ptx", choices=["ptx", "llvm", "mlir"])
     c.add_argument("-v", "--verbose", action="store_true", help="print ptxas -v's resource line")
+    _debug_flags(c)
     c.set_defaults(fn=cmd_compile)
 
     o = sub.add_parser("opt", help="run named passes and print the IR")
     common(o)
     o.add_argument("-p", "--passes", help="comma-separated pass flags, in order")
     o.add_argument("-o", "--output")
+    _debug_flags(o)
     o.set_defaults(fn=cmd_opt)
 
     r = sub.add_parser("run", help="compile, run, check (and time) on the GPU or the CPU")
@@ -608,6 +611,13 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _debug_flags(sp) -> None:
+    sp.add_argument("--timing", action="store_true", help="print the wall and CPU time of every phase (parse, each "
+                    "pass and its verification / printing, LLVM translation, optimization, NVPTX emit) on stderr")
+    sp.add_argument("--verify-each", action="store_true", help="verify the IR after every pass (default: once, "
+                    "after the last; compiles afresh, bypassing a cache hit)")
+
+
 def _default_arch(args) -> str:
     """The GPU's own target when the command runs on one (so its SMEM budget applies), else sm_80."""
     if args.cmd in ("run", "bench", "tune") and getattr(args, "target", "gpu") != "cpu":
@@ -624,7 +634,10 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if getattr(args, "arch", "") is None:
             args.arch = _default_arch(args)
-        return args.fn(args)
+        from lasscc import timing
+
+        with timing.report_to(sys.stderr, enabled=getattr(args, "timing", False)):
+            return args.fn(args)
     except LassError as e:
         print(str(e), file=sys.stderr)
         return EXIT_USER_ERROR

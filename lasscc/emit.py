@@ -18,6 +18,7 @@ from xdsl.backend.llvm.convert import convert_module
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import BFloat16Type, ModuleOp
 
+from lasscc import timing
 from lasscc.diagnostics import LassError
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
@@ -79,14 +80,16 @@ _convert_op_module._convert_store = _convert_store_any_pointee
 def to_llvm_ir(module: ModuleOp) -> str:
     """LLVM IR text of a module lowered by lasscc-lower-to-llvm (kernels get `ptx_kernel`)."""
     try:
-        ir_mod = convert_module(module, fallback_target_triple=NVPTX_TRIPLE, data_layout=NVPTX_DATALAYOUT)
+        with timing.phase("translate to llvmlite IR"):
+            ir_mod = convert_module(module, fallback_target_triple=NVPTX_TRIPLE, data_layout=NVPTX_DATALAYOUT)
     except NotImplementedError as e:
         raise LassError(f"error: cannot translate to LLVM IR: {e} (run lasscc-lower-to-llvm first)") from None
     kernels = {f.sym_name.data for f in module.ops if isinstance(f, llvm.FuncOp) and "lass.config" in f.attributes}
     for fn in ir_mod.functions:
         if fn.name in kernels:
             fn.calling_convention = "ptx_kernel"
-    return str(ir_mod)
+    with timing.phase("print LLVM IR"):
+        return str(ir_mod)
 
 
 def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:
@@ -99,12 +102,16 @@ def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:
     # 32-bit shared-memory pointers (what the data layout's p3:32 says): half the registers per
     # hoisted SMEM address, and the `[%r]` operands CUTLASS's ldmatrix/cp.async use.
     llvm_b.set_option("", "--nvptx-short-ptr")
-    mod = llvm_b.parse_assembly(llvm_ir)
-    mod.verify()
+    with timing.phase("LLVM parse"):
+        mod = llvm_b.parse_assembly(llvm_ir)
+    with timing.phase("LLVM verify"):
+        mod.verify()
     target = llvm_b.Target.from_triple(NVPTX_TRIPLE)
     tm = target.create_target_machine(cpu=arch, features=ARCH_FEATURES[arch], opt=3)
-    _optimize(mod, tm)
-    return tm.emit_assembly(mod)
+    with timing.phase("LLVM optimize (O3)"):
+        _optimize(mod, tm)
+    with timing.phase("NVPTX emit"):
+        return tm.emit_assembly(mod)
 
 
 def _optimize(mod, tm) -> None:
@@ -135,8 +142,9 @@ def ptxas_info(ptx: str, arch: str = "sm_80") -> PtxasInfo | None:
     with tempfile.TemporaryDirectory() as d:
         src = Path(d) / "k.ptx"
         src.write_text(ptx)
-        proc = subprocess.run([exe, "-v", f"-arch={arch}", str(src), "-o", str(Path(d) / "k.cubin")],
-                              capture_output=True, text=True)
+        with timing.phase("ptxas"):
+            proc = subprocess.run([exe, "-v", f"-arch={arch}", str(src), "-o", str(Path(d) / "k.cubin")],
+                                  capture_output=True, text=True)
     out = proc.stdout + proc.stderr
     if proc.returncode != 0:
         raise LassError(f"error: ptxas rejected the emitted PTX:\n{out}")

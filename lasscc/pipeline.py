@@ -11,6 +11,12 @@
 
 Every pass leaves IR it does not apply to untouched, so any dump restarts the pipeline where it
 was written.  After each pass, CSE and dead-code elimination tidy the IR for reading.
+
+The IR is verified once, after the last pass (`verify_each=True`, the CLI's `--verify-each`,
+verifies after every pass, as mlir-opt does by default); a failure still names the pass that made
+the invalid IR (the pipeline is replayed on a copy of its input, verifying after each pass).  IR
+text is printed only for what needs it: the dumps, the compile cache's entry, the API's stages.
+`lasscc.timing` times every phase (`--timing`).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from xdsl.utils.exceptions import (
     VerifyException,
 )
 
+from lasscc import timing
 from lasscc.config import GemmConfig, KernelSpec
 from lasscc.diagnostics import LassError
 from lasscc.outfile import output_dir, write_output
@@ -41,7 +48,7 @@ from lasscc.passes.pipeline import PipelinePass
 from lasscc.passes.swizzle_smem import SwizzleSmemPass
 from lasscc.passes.tile_threadblock import TileThreadblockPass
 from lasscc.passes.warp_mma import WarpMmaPass
-from lasscc.source import verify_module
+from lasscc.source import move_location, verify_module
 from lasscc.universe import make_context
 
 # The pipeline, in order.  One entry per pass; nothing else lists them.
@@ -85,17 +92,24 @@ def make_pass(name: str, arch: str) -> ModulePass:
         raise LassError(f"option -p: bad options for '{spec.name}': {e}") from None
 
 
-def run_pass(module: ModuleOp, p: ModulePass, filename: str = "<input>") -> None:
+def run_pass(module: ModuleOp, p: ModulePass, filename: str = "<input>", verify: bool = True) -> None:
+    """Apply `p`, then CSE and DCE; verify the result unless `verify` is False (the caller verifies
+    later).  Errors are LassErrors naming the pass."""
     ctx = make_context()
     try:
-        p.apply(ctx, module)
+        with timing.phase("rewrite"):
+            p.apply(ctx, module)
     except PassFailedException as e:
         raise LassError(str(e)) from None
     except (VerifyException, DiagnosticException) as e:
         raise LassError(f"{filename}: error: in {p.name}: {e}") from None
-    CommonSubexpressionElimination().apply(ctx, module)
-    DeadCodeElimination().apply(ctx, module)
-    verify_module(module, filename)
+    with timing.phase("cse"):
+        CommonSubexpressionElimination().apply(ctx, module)
+    with timing.phase("dce"):
+        DeadCodeElimination().apply(ctx, module)
+    if verify:
+        with timing.phase("verify"):
+            verify_module(module, filename, p.name)
 
 
 def import_gemms(module: ModuleOp, filename: str = "<input>") -> list:
@@ -132,17 +146,47 @@ def write_dumps(dump_dir: Path, input_text: str, stages: dict[str, str], llvm_ir
     write_output(str(dump_dir / PTX_DUMP), ptx, "--dump-dir")
 
 
+def _copy_with_locations(module: ModuleOp) -> ModuleOp:
+    """A copy whose ops report the source positions of the originals (lasscc.source.op_location)."""
+    copy = module.clone()
+    for old, new in zip(module.walk(), copy.walk()):
+        move_location(old, new)
+    return copy
+
+
 def run_passes(module: ModuleOp, names: list[str], arch: str = "sm_80", filename: str = "<input>",
-               dump_dir: Path | None = None) -> dict[str, str]:
-    """Run passes in order; with `dump_dir`, each pass's output is written as soon as it exists
-    (so a failing compile still leaves the stages before the failure)."""
+               dump_dir: Path | None = None, keep_text: bool = False, verify_each: bool = False) -> dict[str, str]:
+    """Run passes in order and verify the result; returns {pass name: IR text after it} when
+    `keep_text` (else {}).  With `dump_dir`, each pass's output is written as soon as it exists (so a
+    failing compile still leaves the stages before the failure).  The IR is verified after the last
+    pass only, unless `verify_each`; an invalid result names the pass that produced it either way."""
     out: dict[str, str] = {}
-    for name in names:
-        p = make_pass(name, arch)
-        run_pass(module, p, filename)
-        out[p.name] = str(module)
-        if dump_dir is not None:
-            write_output(str(dump_dir / stage_dump(p.name)), out[p.name] + "\n", "--dump-dir")
+    passes = [make_pass(name, arch) for name in names]
+    # the input, to find the pass that broke the IR when only the end result is verified
+    replay = _copy_with_locations(module) if not verify_each and len(passes) > 1 else None
+    done = 0
+    try:
+        for p in passes:
+            with timing.phase(p.name):
+                run_pass(module, p, filename, verify=verify_each)
+                if keep_text or dump_dir is not None:
+                    with timing.phase("print"):
+                        text = str(module)
+                    if keep_text:
+                        out[p.name] = text
+                    if dump_dir is not None:
+                        write_output(str(dump_dir / stage_dump(p.name)), text + "\n", "--dump-dir")
+            done += 1
+        if not verify_each and passes:
+            with timing.phase("verify"):
+                verify_module(module, filename, passes[-1].name if len(passes) == 1 else None)
+    except Exception:
+        if replay is not None:
+            # an earlier pass may have left invalid IR that the failing step tripped over: name it
+            with timing.phase("replay, verifying after each pass"):
+                for p in passes[:done]:
+                    run_pass(replay, p, filename, verify=True)
+        raise
     return out
 
 
@@ -241,10 +285,11 @@ def drop_non_gemm_functions(module: ModuleOp) -> list[str]:
 
 
 def compile_module(module: ModuleOp, arch: str = "sm_80", filename: str = "<input>",
-                   dump_dir: Path | None = None) -> CompileResult:
+                   dump_dir: Path | None = None, keep_stages: bool = True, verify_each: bool = False) -> CompileResult:
     """Run every pass, then emit LLVM IR and PTX (one kernel entry per GEMM function; the other
     functions are left out with a note: drop_non_gemm_functions); write numbered dumps when
-    `dump_dir` is set."""
+    `dump_dir` is set.  `keep_stages=False` leaves `CompileResult.stages` empty (printing the IR
+    after each pass costs seconds); `verify_each` verifies after every pass instead of once at the end."""
     from lasscc.emit import to_llvm_ir, to_ptx
 
     drop_non_gemm_functions(module)
@@ -252,7 +297,7 @@ def compile_module(module: ModuleOp, arch: str = "sm_80", filename: str = "<inpu
         output_dir(dump_dir)
         write_output(str(dump_dir / INPUT_DUMP), str(module) + "\n", "--dump-dir")
     res = CompileResult(module)
-    res.stages = run_passes(module, PASS_NAMES, arch, filename, dump_dir)
+    res.stages = run_passes(module, PASS_NAMES, arch, filename, dump_dir, keep_stages, verify_each)
     res.specs = kernel_specs(module)
     if not res.specs:
         raise LassError(f"{filename}: error: expected a lass.gemm (or a lasscc dump of one), found no kernel")

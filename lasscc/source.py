@@ -78,9 +78,12 @@ def _loc_str(span) -> str:
 
 def parse_mlir(text: str, filename: str = "<stdin>") -> ModuleOp:
     """Parse and verify; any error becomes a LassError starting with file:line:col."""
+    from lasscc import timing
+
     parser = LocatingParser(make_context(), text, filename)
     try:
-        module = parser.parse_module()
+        with timing.phase("parse"):
+            module = parser.parse_module()
     except ParseError as e:
         first = str(e.msg).strip().splitlines()[0] if e.msg else "parse error"
         raise LassError(f"{_loc_str(e.span)}: error: {first}\n{e}") from None
@@ -97,19 +100,26 @@ def parse_mlir(text: str, filename: str = "<stdin>") -> ModuleOp:
 
     for op in [o for o in module.walk() if isinstance(o, MatmulOp)]:
         repair_mixed_precision_body(op)
-    verify_module(module, filename)
+    with timing.phase("verify input"):
+        verify_module(module, filename)
     return module
 
 
-def verify_module(module: ModuleOp, filename: str = "<input>") -> None:
+def verify_module(module: ModuleOp, filename: str = "<input>", after: str | None = None) -> None:
+    """Verify; an invalid module is a LassError at the failing op's place, naming the pass `after`
+    which the IR was produced by (None: the input, or the end of several passes)."""
+    from lasscc.universe import block_counts_frozen
+
     try:
-        module.verify()
+        with block_counts_frozen():
+            module.verify()
     except (VerifyException, DiagnosticException) as e:
         # find the op that failed to name its place
         bad = _first_failing_op(module)
         where = op_location(bad) if bad is not None else filename
         msg = str(e).strip().splitlines()
-        raise LassError(f"{where}: error: {msg[0] if msg else 'verification failed'}") from None
+        by = f" (invalid IR after {after})" if after else ""
+        raise LassError(f"{where}: error: {msg[0] if msg else 'verification failed'}{by}") from None
 
 
 def _first_failing_op(module: ModuleOp) -> Operation | None:

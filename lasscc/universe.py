@@ -4,6 +4,7 @@ entry point (`xdsl.universe` in pyproject.toml).  Imports are lazy so `xdsl-opt`
 from __future__ import annotations
 
 import importlib
+from contextlib import contextmanager
 
 from xdsl.context import Context
 from xdsl.universe import Universe
@@ -81,3 +82,48 @@ def make_context() -> Context:
     for name, loader in LASSCC_UNIVERSE.all_dialects.items():
         ctx.register_dialect(name, loader)
     return ctx
+
+
+
+def _count_blocks(self) -> int:
+    """len(region.blocks) by following the block list's links (xDSL 0.74 counts through a Python
+    iterator object, several times slower)."""
+    n, block = 0, self._region._first_block
+    while block is not None:
+        n += 1
+        block = block._next_block
+    return n
+
+
+@contextmanager
+def block_counts_frozen():
+    """While the IR does not change (verification): len(region.blocks) counts each region once.
+
+    xDSL's Operation.verify asks for the block count of the region around the last op of every
+    block, which is quadratic in the number of blocks: the ~1,500 blocks after
+    lasscc-lower-to-llvm made one verification of the kernel take 3 s of CPU.  Not for threads
+    that change IR meanwhile (lasscc compiles in one thread; lasscc tune uses processes)."""
+    from xdsl.ir.core import RegionBlocks
+
+    counts: dict[int, tuple[object, int]] = {}  # id(region) -> (region, count); the region kept alive
+
+    def count(self) -> int:
+        hit = counts.get(id(self._region))
+        if hit is None or hit[0] is not self._region:
+            hit = counts[id(self._region)] = (self._region, _count_blocks(self))
+        return hit[1]
+
+    RegionBlocks.__len__ = count
+    try:
+        yield
+    finally:
+        RegionBlocks.__len__ = _count_blocks
+
+
+def _patch_xdsl() -> None:
+    from xdsl.ir.core import RegionBlocks
+
+    RegionBlocks.__len__ = _count_blocks
+
+
+_patch_xdsl()

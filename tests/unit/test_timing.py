@@ -1,0 +1,128 @@
+"""`--timing` (the phase table on stderr) and verification: once after the pipeline by default,
+after every pass with `--verify-each`; an invalid IR names the pass that produced it either way."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from xdsl.dialects import func
+
+from lasscc import pipeline
+from lasscc.cli import main
+from lasscc.passes.tile_threadblock import TileThreadblockPass
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "gemm.mlir"
+SMALL = ROOT / "examples" / "gemm_small_tiles.mlir"  # the cheapest full compile of the examples
+FRONT = "lasscc-import-linalg,lasscc-tile-threadblock,lasscc-pipeline"
+ROW = re.compile(r"^\s+(\d+\.\d{4}) \(\s*(\d+\.\d)%\)\s+(\d+\.\d{4}) \(\s*(\d+\.\d)%\)  ( *)(\S.*)$")
+
+
+def _table(err: str) -> list[tuple[float, float, int, str]]:
+    """(cpu, wall, depth, name) of every row of the report in `err`; asserts the header."""
+    assert "lasscc execution time report" in err
+    assert re.search(r"Total Execution Time: \d+\.\d{4} seconds", err)
+    assert "----User Time----  ----Wall Time----  ----Name----" in err
+    rows = []
+    for line in err.splitlines():
+        m = ROW.match(line)
+        if m:
+            rows.append((float(m.group(1)), float(m.group(3)), len(m.group(5)) // 2, m.group(6)))
+    return rows
+
+
+def test_opt_timing_table(tmp_path, capsys):
+    out = tmp_path / "o.mlir"
+    assert main(["opt", "-p", FRONT, str(EXAMPLE), "-o", str(out), "--timing"]) == 0
+    rows = _table(capsys.readouterr().err)
+    names = [(d, n) for _, _, d, n in rows]
+    # parse, then each pass with its rewrite / cse / dce nested, one verification, Rest, Total
+    assert names[0] == (0, "parse")
+    for p in FRONT.split(","):
+        i = names.index((0, p))
+        assert names[i + 1:i + 4] == [(1, "rewrite"), (1, "cse"), (1, "dce")]
+    assert [n for d, n in names if n == "verify"] == ["verify"]  # once, after the last pass
+    assert names[-2:] == [(0, "Rest"), (0, "Total")]
+    total = rows[-1]
+    assert sum(r[1] for r in rows if r[2] == 0 and r[3] != "Total") == pytest.approx(total[1], abs=2e-3)
+    for i, (cpu, wall, depth, name) in enumerate(rows):  # nested phases fit in their parent
+        if depth == 0 and name not in ("Rest", "Total"):
+            children = [r for r in rows[i + 1:i + 4] if r[2] == 1]
+            assert sum(r[1] for r in children) <= wall + 1e-3
+    assert out.read_text().startswith("builtin.module") or "func.func" in out.read_text()
+
+
+def test_compile_timing_table(tmp_path, capsys):
+    ptx = tmp_path / "k.ptx"
+    assert main(["compile", str(SMALL), "-o", str(ptx), "--no-cache", "--timing"]) == 0
+    names = [n for _, _, d, n in _table(capsys.readouterr().err) if d == 0]
+    assert names == ["parse", "verify input", *pipeline.PASS_NAMES, "verify", "translate to llvmlite IR",
+                     "print LLVM IR", "LLVM parse", "LLVM verify", "LLVM optimize (O3)", "NVPTX emit", "Rest", "Total"]
+    assert ".entry" in ptx.read_text()
+
+
+def test_no_timing_no_table(tmp_path, capsys):
+    assert main(["opt", "-p", FRONT, str(EXAMPLE), "-o", str(tmp_path / "o.mlir")]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def _count_verifications(monkeypatch) -> list[str | None]:
+    calls: list[str | None] = []
+    real = pipeline.verify_module
+
+    def counting(module, filename="<input>", after=None):
+        calls.append(after)
+        return real(module, filename, after)
+
+    monkeypatch.setattr(pipeline, "verify_module", counting)
+    return calls
+
+
+@pytest.mark.parametrize("verify_each,expect", [(False, 1), (True, 3)])
+def test_verification_count(tmp_path, monkeypatch, verify_each, expect):
+    calls = _count_verifications(monkeypatch)
+    argv = ["opt", "-p", FRONT, str(EXAMPLE), "-o", str(tmp_path / "o.mlir")] + ["--verify-each"] * verify_each
+    assert main(argv) == 0
+    assert len(calls) == expect
+
+
+def _break_tile_threadblock(monkeypatch) -> None:
+    """lasscc-tile-threadblock that leaves the kernel without its func.return (invalid IR that the
+    next passes do not look at)."""
+    real = TileThreadblockPass.apply
+
+    def broken(self, ctx, module):
+        real(self, ctx, module)
+        for op in list(module.walk()):
+            if isinstance(op, func.ReturnOp):
+                op.detach()
+                op.erase()
+
+    monkeypatch.setattr(TileThreadblockPass, "apply", broken)
+
+
+@pytest.mark.parametrize("verify_each", [False, True])
+def test_invalid_ir_names_the_pass(tmp_path, monkeypatch, capsys, verify_each):
+    _break_tile_threadblock(monkeypatch)
+    calls = _count_verifications(monkeypatch)
+    out = tmp_path / "o.mlir"
+    argv = ["opt", "-p", FRONT, str(EXAMPLE), "-o", str(out)] + ["--verify-each"] * verify_each
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "error:" in err and "(invalid IR after lasscc-tile-threadblock)" in err, err
+    assert "Traceback" not in err
+    assert str(EXAMPLE) in err.splitlines()[0]  # the place: the kernel function's line in the input
+    assert not out.exists()
+    # --verify-each stops right after the broken pass; the default runs all three, verifies once
+    # at the end, then replays the passes on a copy of the input verifying each (to name the pass)
+    assert calls == ([] if verify_each else [None]) + ["lasscc-import-linalg", "lasscc-tile-threadblock"]
+
+
+def test_compile_verify_each_same_ptx(tmp_path):
+    """--verify-each changes nothing in the output (and compiles afresh past the cache)."""
+    a, b = tmp_path / "a.ptx", tmp_path / "b.ptx"
+    assert main(["compile", str(SMALL), "-o", str(a)]) == 0
+    assert main(["compile", str(SMALL), "-o", str(b), "--verify-each"]) == 0
+    assert a.read_text() == b.read_text()
