@@ -817,7 +817,7 @@ GEMM = """func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?
 def stage_texts(tb, w, s, dt="f32"):
     names, run_passes, make_context, Parser = _pipeline()
     module = Parser(make_context(), GEMM.format(tb=tb, w=w, s=s, dt=dt)).parse_module()
-    return run_passes(module, names[: names.index("lasscc-swizzle-smem") + 1])
+    return run_passes(module, names[: names.index("lasscc-swizzle-smem") + 1], keep_text=True)
 
 
 @pytest.mark.parametrize(

@@ -643,7 +643,7 @@ def bf16_stages(tb, w, s, dt):
     names, run_passes = _pipeline()
     text = GEMM.format(tb=tb, w=w, s=s, dt=dt)
     try:
-        stages = run_passes(_parse(text), names[: names.index("lasscc-swizzle-smem") + 1])
+        stages = run_passes(_parse(text), names[: names.index("lasscc-swizzle-smem") + 1], keep_text=True)
     except LassError as e:
         if "bf16" in str(e) or "f16" in str(e):
             pytest.skip(f"the passes do not take a bf16 lass.gemm yet: {e}")
