@@ -10,7 +10,7 @@ OUT=${OUT:-/tmp/gpu_session}; mkdir -p "$OUT"
 # into the machine's own Python (not --target + PYTHONPATH: lit's `not` runs its commands without
 # the caller's PYTHONPATH, so those RUN lines could not import xdsl or filecheck)
 python3 -m pip install -q --no-index --no-deps --no-compile .whl/*.whl || exit 1
-export PATH="$(dirname "$(readlink -f "$(command -v python3)")"):$PATH" PYTHONUNBUFFERED=1
+export PATH="$(python3 -c 'import os, sys; print(os.path.join(sys.prefix, "bin"))'):$PATH" PYTHONUNBUFFERED=1
 python3 -m pip install -q --no-build-isolation --no-deps --no-index -e . >/dev/null || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 if [[ $what == all || $what == suite ]]; then
