@@ -19,6 +19,8 @@ if [[ $what == all || $what == suite ]]; then
   tail -45 "$OUT/suite.log"
 fi
 if [[ $what == all || $what == matrix ]]; then
+  # the randomized CPU-executor test at a few hundred cases, 4 seeds side by side on the host's cores
+  for seed in 11 12 13 14; do python3 -m lasscc.fuzz --cases 100 --seed $seed > "$OUT/fuzz-$seed.log" 2>&1 & done
   echo "== reproducers on the GPU"
   lasscc run examples/linalg_matmul.mlir --m 129 --n 70 --k 33 --check 2>&1 | tee "$OUT/repro.log"
   lasscc run examples/linalg_matmul.mlir --m 4097 --n 1000 --k 333 --check --beta 0.5 2>&1 | tee -a "$OUT/repro.log"
@@ -26,4 +28,6 @@ if [[ $what == all || $what == matrix ]]; then
   python3 scripts/gpu_matrix.py --arch sm_90a > "$OUT/matrix.log" 2>&1
   grep -E "compiled|FAIL|kernels|^\|.*ratio|TFLOP" "$OUT/matrix.log" | head -20; tail -12 "$OUT/matrix.log"
   echo "failures: $(grep -c FAIL "$OUT/matrix.log")"
+  wait
+  echo "== randomized test"; tail -qn 1 "$OUT"/fuzz-*.log
 fi
