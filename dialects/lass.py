@@ -32,7 +32,8 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute, Dialect
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_attr_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_attr_def, traits_def
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -75,6 +76,7 @@ class GemmOp(IRDLOperation):
     """
 
     name = "lass.gemm"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     a = operand_def(MemRefType)
     b = operand_def(MemRefType)
     d = operand_def(MemRefType)

@@ -25,9 +25,11 @@ from xdsl.irdl import (
     result_def,
     var_operand_def,
     var_result_def,
+    traits_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 CP_ASYNC_BYTES = (4, 8, 16)  # cp.async cp-size: 16 -> .cg (L2 only), 4 and 8 -> .ca (.cg takes 16 only)
@@ -45,6 +47,7 @@ class ThreadIdOp(IRDLOperation):
     """%tid.x (PTX ISA 10.1)."""
 
     name = "lass_nv.thread_id"
+    traits = traits_def(Pure())
     result = result_def(i32)
     assembly_format = "attr-dict"
 
@@ -54,6 +57,7 @@ class BlockIdOp(IRDLOperation):
     """%ctaid.x, or %ctaid.z with `dim = "z"` (the batch of a batched GEMM) (PTX ISA 10.6)."""
 
     name = "lass_nv.block_id"
+    traits = traits_def(Pure())
     result = result_def(i32)
     dim = opt_attr_def(StringAttr)
     assembly_format = "attr-dict"
@@ -77,6 +81,7 @@ class CpAsyncOp(IRDLOperation):
     """
 
     name = "lass_nv.cp_async"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     source = operand_def(MemRefType)
     offset = operand_def(i32)
     dst = operand_def(i32)
@@ -94,6 +99,7 @@ class CpAsyncCommitOp(IRDLOperation):
     """cp.async.commit_group (PTX ISA 9.7.9.25.3.2)."""
 
     name = "lass_nv.cp_async_commit"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     assembly_format = "attr-dict"
 
 
@@ -102,6 +108,7 @@ class CpAsyncWaitOp(IRDLOperation):
     """cp.async.wait_group N (PTX ISA 9.7.9.25.3.3)."""
 
     name = "lass_nv.cp_async_wait"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     pending = attr_def(IntegerAttr)
     assembly_format = "attr-dict"
 
@@ -115,6 +122,7 @@ class BarSyncOp(IRDLOperation):
     """bar.sync 0 (PTX ISA 9.7.13.4)."""
 
     name = "lass_nv.bar_sync"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     assembly_format = "attr-dict"
 
 
@@ -128,6 +136,7 @@ class LdmatrixX4Op(IRDLOperation):
     """
 
     name = "lass_nv.ldmatrix_x4"
+    traits = traits_def(MemoryReadEffect())
     addr = operand_def(i32)
     r0 = result_def(i32)
     r1 = result_def(i32)
@@ -148,6 +157,7 @@ class LdSharedOp(IRDLOperation):
     """
 
     name = "lass_nv.ld_shared"
+    traits = traits_def(MemoryReadEffect())
     addr = operand_def(i32)
     values = var_result_def()
 
@@ -192,6 +202,7 @@ class PrmtOp(IRDLOperation):
     """
 
     name = "lass_nv.prmt"
+    traits = traits_def(Pure())
     a = operand_def(i32)
     b = operand_def(i32)
     sel = operand_def(i32)
@@ -226,6 +237,7 @@ class MmaSyncOp(IRDLOperation):
     """
 
     name = "lass_nv.mma_sync"
+    traits = traits_def(Pure())
     a0 = operand_def(i32)
     a1 = operand_def(i32)
     a2 = operand_def(i32)
@@ -313,6 +325,7 @@ class CvtRnaTf32Op(IRDLOperation):
     """
 
     name = "lass_nv.cvt_rna_tf32"
+    traits = traits_def(Pure())
     x = operand_def(i32)
     result = result_def(i32)
     assembly_format = "$x attr-dict"
@@ -325,6 +338,7 @@ class CvtRniS32Op(IRDLOperation):
     epilogue's conversion (CUTLASS NumericConverter<int32_t, float, round_to_nearest>: __float2int_rn)."""
 
     name = "lass_nv.cvt_rni_s32"
+    traits = traits_def(Pure())
     x = operand_def(f32)
     result = result_def(i32)
     assembly_format = "$x attr-dict"
@@ -335,6 +349,7 @@ class LdGlobalV4Op(IRDLOperation):
     """ld.global.v4.b32: 16 bytes at source[offset] (elements), zeros when !pred (PTX ISA 9.7.9.8)."""
 
     name = "lass_nv.ld_global_v4"
+    traits = traits_def(MemoryReadEffect())
     source = operand_def(MemRefType)
     offset = operand_def(i32)
     pred = operand_def(i1)
@@ -350,6 +365,7 @@ class StSharedV4Op(IRDLOperation):
     """st.shared.v4.b32 [addr], {v0, v1, v2, v3} (PTX ISA 9.7.9.9)."""
 
     name = "lass_nv.st_shared_v4"
+    traits = traits_def(MemoryWriteEffect())
     addr = operand_def(i32)
     v0 = operand_def(i32)
     v1 = operand_def(i32)
@@ -381,6 +397,7 @@ class LdGlobalBOp(IRDLOperation):
     aligned.  The narrow access of a tile copy (lasscc-swizzle-smem)."""
 
     name = "lass_nv.ld_global_b"
+    traits = traits_def(MemoryReadEffect())
     source = operand_def(MemRefType)
     offset = operand_def(i32)
     pred = operand_def(i1)
@@ -403,6 +420,7 @@ class StSharedBOp(IRDLOperation):
     (PTX ISA 9.7.9.9).  `addr` must be w-byte aligned."""
 
     name = "lass_nv.st_shared_b"
+    traits = traits_def(MemoryWriteEffect())
     addr = operand_def(i32)
     values = var_operand_def(i32)
     bytes = attr_def(IntegerAttr)
@@ -418,6 +436,7 @@ class LdGlobalOp(IRDLOperation):
     zeros, and no memory access, where `pred` is false (PTX ISA 9.7.9.8, guarded by a predicate)."""
 
     name = "lass_nv.ld_global"
+    traits = traits_def(MemoryReadEffect())
     source = operand_def(MemRefType)
     offset = operand_def(i32)
     pred = operand_def(i1)
@@ -470,6 +489,7 @@ class StGlobalOp(IRDLOperation):
     where `pred` is true (a guarded store: the epilogue's bounds check)."""
 
     name = "lass_nv.st_global"
+    traits = traits_def(MemoryWriteEffect())
     dest = operand_def(MemRefType)
     offset = operand_def(i32)
     pred = operand_def(i1)
@@ -494,6 +514,7 @@ class StSharedOp(IRDLOperation):
     """
 
     name = "lass_nv.st_shared"
+    traits = traits_def(MemoryWriteEffect())
     addr = operand_def(i32)
     values = var_operand_def()
     assembly_format = "$addr `,` $values attr-dict `:` type($values)"
@@ -512,6 +533,7 @@ class StGlobalV4Op(IRDLOperation):
     epilogue's coalesced stores (lasscc-warp-mma)."""
 
     name = "lass_nv.st_global_v4"
+    traits = traits_def(MemoryWriteEffect())
     dest = operand_def(MemRefType)
     offset = operand_def(i32)
     r0 = operand_def(i32)
@@ -528,6 +550,7 @@ class AlignedOp(IRDLOperation):
     that guards 16-byte accesses to a kernel argument the caller may have offset."""
 
     name = "lass_nv.aligned"
+    traits = traits_def(Pure())
     source = operand_def(MemRefType)
     bytes = attr_def(IntegerAttr)
     result = result_def(i1)

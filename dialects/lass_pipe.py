@@ -41,7 +41,9 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     result_def,
+    traits_def,
 )
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -79,6 +81,7 @@ class RingOp(IRDLOperation):
     """A ring of shared-memory tiles at byte `offset` of the dynamic shared memory."""
 
     name = "lass_pipe.ring"
+    traits = traits_def(Pure())
     offset = attr_def(IntegerAttr)
     result = result_def(RingType)
     assembly_format = "attr-dict `:` type($result)"
@@ -106,6 +109,7 @@ class CopyAsyncOp(IRDLOperation):
     """
 
     name = "lass_pipe.copy_async"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     source = operand_def(MemRefType)
     row0 = operand_def(i32)
     k0 = operand_def(i32)
@@ -126,6 +130,7 @@ class LoadRegsOp(IRDLOperation):
     """Load tile (row0, k0) of `source` into registers (zeros when !pred)."""
 
     name = "lass_pipe.load_regs"
+    traits = traits_def(MemoryReadEffect())
     source = operand_def(MemRefType)
     row0 = operand_def(i32)
     k0 = operand_def(i32)
@@ -143,6 +148,7 @@ class StoreRegsOp(IRDLOperation):
     """Store a register-staged tile into `ring[slot]`."""
 
     name = "lass_pipe.store_regs"
+    traits = traits_def(MemoryWriteEffect())
     value = operand_def(StagedType)
     ring = operand_def(RingType)
     slot = operand_def(i32)
@@ -165,6 +171,7 @@ class CommitOp(IRDLOperation):
     """Close the current group of async copies (cp.async.commit_group)."""
 
     name = "lass_pipe.commit"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     assembly_format = "attr-dict"
 
 
@@ -173,6 +180,7 @@ class WaitOp(IRDLOperation):
     """Wait until at most `pending` committed copy groups are still in flight (cp.async.wait_group)."""
 
     name = "lass_pipe.wait"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     pending = attr_def(IntegerAttr)
     assembly_format = "attr-dict"
 
@@ -186,6 +194,7 @@ class BarrierOp(IRDLOperation):
     """All threads of the block reach this point before any goes on (bar.sync 0)."""
 
     name = "lass_pipe.barrier"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     assembly_format = "attr-dict"
 
 
@@ -194,6 +203,7 @@ class MmaOp(IRDLOperation):
     """acc + a[slot_a] . b[slot_b]^T on ring slots (see lass_tb.mma)."""
 
     name = "lass_pipe.mma"
+    traits = traits_def(MemoryReadEffect())
     a = operand_def(RingType)
     slot_a = operand_def(i32)
     b = operand_def(RingType)

@@ -43,7 +43,9 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     result_def,
+    traits_def,
 )
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -80,6 +82,7 @@ class BlockTileOp(IRDLOperation):
     """
 
     name = "lass_tb.block_tile"
+    traits = traits_def(Pure())
     M = operand_def(i32)
     N = operand_def(i32)
     m0 = result_def(i32)
@@ -101,6 +104,7 @@ class ZeroAccOp(IRDLOperation):
     """A zero accumulator."""
 
     name = "lass_tb.zero_acc"
+    traits = traits_def(Pure())
     result = result_def(AccType)
     assembly_format = "attr-dict `:` type($result)"
 
@@ -115,6 +119,7 @@ class LoadTileOp(IRDLOperation):
     """
 
     name = "lass_tb.load_tile"
+    traits = traits_def(MemoryReadEffect())
     source = operand_def(MemRefType)
     row0 = operand_def(i32)
     k0 = operand_def(i32)
@@ -153,6 +158,7 @@ class MmaOp(IRDLOperation):
     """
 
     name = "lass_tb.mma"
+    traits = traits_def(Pure())
     a = operand_def(TileType)
     b = operand_def(TileType)
     ACC: ClassVar = VarConstraint("ACC", base(AccType))
@@ -178,6 +184,7 @@ class EpilogueOp(IRDLOperation):
     """D[m0 + i, n0 + j] = alpha * acc[i, j] + beta * C[m0 + i, n0 + j]; C is read only when beta != 0."""
 
     name = "lass_tb.epilogue"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     acc = operand_def(AccType)
     dest = operand_def(MemRefType)
     m0 = operand_def(i32)
@@ -194,6 +201,7 @@ class BatchIndexOp(IRDLOperation):
     """Which batch this threadblock works on (the grid's z index) in a batched GEMM."""
 
     name = "lass_tb.batch_index"
+    traits = traits_def(Pure())
     result = result_def(i32)
     assembly_format = "attr-dict"
 
@@ -216,6 +224,7 @@ class BatchViewOp(IRDLOperation):
     """
 
     name = "lass_tb.batch_view"
+    traits = traits_def(Pure())
     source = operand_def(MemRefType)
     index = operand_def(i32)
     stride = operand_def(i32)
