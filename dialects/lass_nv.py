@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, UnitAttr, f16, f32, i1, i32
+from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
 from xdsl.ir import Dialect, SSAValue
 from xdsl.irdl import (
     AnyOf,
@@ -22,6 +23,7 @@ from xdsl.irdl import (
     operand_def,
     opt_attr_def,
     opt_prop_def,
+    prop_def,
     result_def,
     var_operand_def,
     var_result_def,
@@ -54,21 +56,21 @@ class ThreadIdOp(IRDLOperation):
 
 @irdl_op_definition
 class BlockIdOp(IRDLOperation):
-    """%ctaid.x, or %ctaid.z with `dim = "z"` (the batch of a batched GEMM) (PTX ISA 10.6)."""
+    """%ctaid.x (`lass_nv.block_id x`), or %ctaid.z (`lass_nv.block_id z`: the batch of a batched
+    GEMM) (PTX ISA 10.6); the axis is xDSL's gpu dimension attribute, as in gpu.block_id."""
 
     name = "lass_nv.block_id"
     traits = traits_def(Pure())
     result = result_def(i32)
-    dim = opt_attr_def(StringAttr)
-    assembly_format = "attr-dict"
+    dim = prop_def(DimensionAttr)
+    assembly_format = "$dim attr-dict"
+
+    def __init__(self, axis: str = "x"):
+        super().__init__(result_types=[i32], properties={"dim": DimensionAttr(DimensionEnum(axis))})
 
     @property
     def axis(self) -> str:
-        return "x" if self.dim is None else self.dim.data
-
-    def verify_(self) -> None:
-        if self.axis not in ("x", "y", "z"):
-            raise VerifyException(f"expected dim = \"x\", \"y\" or \"z\", got \"{self.axis}\"")
+        return self.dim.data.value
 
 
 @irdl_op_definition

@@ -9,7 +9,7 @@ stages >= 3 (CUTLASS MmaMultistage): `copy_async` (cp.async, completes at `wait`
 stages == 2 (CUTLASS MmaPipelined): `load_regs` (GMEM -> registers) then `store_regs` (-> SMEM).
 
     %ra = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x128x32xf16>
-    lass_pipe.copy_async %A[%m0, %k0], %ra[%slot], %pred {operand = "A"} : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
+    lass_pipe.copy_async A %A[%m0, %k0], %ra[%slot], %pred : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
     lass_pipe.commit
     lass_pipe.wait {pending = 1 : i64}
     lass_pipe.barrier
@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from lasscc.dialects._common import MajorTileBase, check_major
+from lasscc.dialects.lass import OperandAttr
 from lasscc.dialects.lass_tb import AccType
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -40,6 +41,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    prop_def,
     result_def,
     traits_def,
 )
@@ -94,8 +96,6 @@ class RingOp(IRDLOperation):
 
 
 def _check_operand(source: MemRefType, tile_t, operand: str, what: str) -> None:
-    if operand not in ("A", "B"):
-        raise VerifyException(f"expected operand = \"A\" or \"B\", got \"{operand}\"")
     if source.get_element_type() != tile_t.element_type:
         raise VerifyException(f"expected element type {source.get_element_type()}, got {tile_t.element_type}")
     check_major(tile_t, source, operand, what)
@@ -116,9 +116,10 @@ class CopyAsyncOp(IRDLOperation):
     ring = operand_def(RingType)
     slot = operand_def(i32)
     pred = operand_def(i1)
-    operand = attr_def(StringAttr)
+    operand = prop_def(OperandAttr)
     assembly_format = (
-        "$source `[` $row0 `,` $k0 `]` `,` $ring `[` $slot `]` `,` $pred attr-dict `:` type($source) `,` type($ring)"
+        "$operand $source `[` $row0 `,` $k0 `]` `,` $ring `[` $slot `]` `,` $pred attr-dict `:` type($source) `,` "
+        "type($ring)"
     )
 
     def verify_(self) -> None:
@@ -135,9 +136,9 @@ class LoadRegsOp(IRDLOperation):
     row0 = operand_def(i32)
     k0 = operand_def(i32)
     pred = operand_def(i1)
-    operand = attr_def(StringAttr)
+    operand = prop_def(OperandAttr)
     result = result_def(StagedType)
-    assembly_format = "$source `[` $row0 `,` $k0 `]` `,` $pred attr-dict `:` type($source) `->` type($result)"
+    assembly_format = "$operand $source `[` $row0 `,` $k0 `]` `,` $pred attr-dict `:` type($source) `->` type($result)"
 
     def verify_(self) -> None:
         _check_operand(self.source.type, self.result.type, self.operand.data, "staged tile")

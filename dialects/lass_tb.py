@@ -10,8 +10,8 @@ Nothing here says how threads share the work: that is the warp level's job.
     %m0, %n0 = lass_tb.block_tile %M, %N {tile = [128, 128], raster = 8}
     %acc0 = lass_tb.zero_acc : !lass_tb.acc<128x128xf32>
     %r = scf.for %k0 = %c0 to %K step %c32 iter_args(%acc = %acc0) -> (!lass_tb.acc<128x128xf32>) : i32 {
-      %ta = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
-      %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
+      %ta = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
+      %tb = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
       %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<128x32xf16>, !lass_tb.tile<128x32xf16>, !lass_tb.acc<128x128xf32>
       scf.yield %acc1 : !lass_tb.acc<128x128xf32>
     }
@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from lasscc.dialects._common import MajorTileBase, ShapedTileBase, check_major, int_list
+from lasscc.dialects.lass import OperandAttr
 from xdsl.dialects.builtin import (
     ArrayAttr,
     IntAttr,
@@ -42,6 +43,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    prop_def,
     result_def,
     traits_def,
 )
@@ -124,12 +126,10 @@ class LoadTileOp(IRDLOperation):
     row0 = operand_def(i32)
     k0 = operand_def(i32)
     result = result_def(TileType)
-    operand = attr_def(StringAttr)
-    assembly_format = "$source `[` $row0 `,` $k0 `]` attr-dict `:` type($source) `->` type($result)"
+    operand = prop_def(OperandAttr)
+    assembly_format = "$operand $source `[` $row0 `,` $k0 `]` attr-dict `:` type($source) `->` type($result)"
 
     def verify_(self) -> None:
-        if self.operand.data not in ("A", "B"):
-            raise VerifyException(f"expected operand = \"A\" or \"B\", got \"{self.operand.data}\"")
         if self.source.type.get_element_type() != self.result.type.element_type:
             raise VerifyException(
                 f"expected tile element type {self.source.type.get_element_type()}, got {self.result.type.element_type}"
