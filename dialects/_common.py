@@ -1,4 +1,13 @@
-"""Pieces shared by the lasscc dialects: the `<AxBxT>` shaped-type syntax and small helpers."""
+"""Pieces shared by the lasscc dialects: the `<AxBxT>` shaped-type syntax and small helpers.
+
+Every lasscc op declares its memory effects (xDSL traits), so the CSE and dead-code elimination
+that run after every pass see through them, as MLIR's NVGPU / NVVM ops declare theirs: ops that
+compute a value from their operands (and thread / block ids) are `Pure` (merged when identical,
+removed when unused); loads are `MemoryReadEffect` (merged only with an identical load and no write
+in between, removed when unused); stores are `MemoryWriteEffect`; asynchronous copies, cp.async
+commit / wait and barriers read and write, so they are never merged or removed and no load is
+merged across them.
+"""
 
 from __future__ import annotations
 

@@ -34,9 +34,12 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Dialect
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_attr_def
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
+from xdsl.ir import Attribute, Dialect, SpacedOpaqueSyntaxAttribute
+from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, operand_def, opt_attr_def, traits_def
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 
 def memref_layout(t: MemRefType) -> str:
@@ -59,6 +62,25 @@ def memref_layout(t: MemRefType) -> str:
 # is the default.  f16 -> f16 is m16n8k16 .f16.f16.f16.f16; f32 inputs run as tf32 (m16n8k8); i8
 # as s8 (m16n8k32, s32 accumulators).
 ACC_TYPES = {"f16": ("f32", "f16"), "bf16": ("f32",), "f32": ("f32",), "i8": ("i32",)}
+class Operand(StrEnum):
+    """Which GEMM operand a tile copy moves: A (M x K) or B (K x N).  Compares equal to "A" / "B"."""
+
+    A = "A"
+    B = "B"
+
+
+@irdl_attr_definition
+class OperandAttr(EnumAttribute[Operand], SpacedOpaqueSyntaxAttribute):
+    """The `operand` of the tile copies (lass_tb.load_tile, lass_pipe.copy_async / load_regs):
+    `A` or `B` in their syntax, `#lass<operand A>` in the generic form."""
+
+    name = "lass.operand"
+
+
+def operand_attr(operand: str) -> OperandAttr:
+    return OperandAttr(Operand(operand))
+
+
 def operand_major(t: MemRefType, operand: str) -> str | None:
     """How kernel operand `operand` ("A": M x K, "B": K x N) of memref type `t` is stored:
     "k" when K is its contiguous dimension (row-major A, column-major B), "mn" when M or N is
@@ -78,6 +100,7 @@ class GemmOp(IRDLOperation):
     """
 
     name = "lass.gemm"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     a = operand_def(MemRefType)
     b = operand_def(MemRefType)
     d = operand_def(MemRefType)
@@ -149,4 +172,4 @@ class GemmOp(IRDLOperation):
         return 0.0 if self.beta is None else float(self.beta.value.data)
 
 
-Lass = Dialect("lass", [GemmOp], [])
+Lass = Dialect("lass", [GemmOp], [OperandAttr])

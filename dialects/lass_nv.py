@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, UnitAttr, f16, f32, i1, i32
+from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
 from xdsl.ir import Dialect, SSAValue
 from xdsl.irdl import (
     AnyOf,
@@ -22,12 +23,15 @@ from xdsl.irdl import (
     operand_def,
     opt_attr_def,
     opt_prop_def,
+    prop_def,
     result_def,
     var_operand_def,
     var_result_def,
+    traits_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 CP_ASYNC_BYTES = (4, 8, 16)  # cp.async cp-size: 16 -> .cg (L2 only), 4 and 8 -> .ca (.cg takes 16 only)
@@ -45,26 +49,28 @@ class ThreadIdOp(IRDLOperation):
     """%tid.x (PTX ISA 10.1)."""
 
     name = "lass_nv.thread_id"
+    traits = traits_def(Pure())
     result = result_def(i32)
     assembly_format = "attr-dict"
 
 
 @irdl_op_definition
 class BlockIdOp(IRDLOperation):
-    """%ctaid.x, or %ctaid.z with `dim = "z"` (the batch of a batched GEMM) (PTX ISA 10.6)."""
+    """%ctaid.x (`lass_nv.block_id x`), or %ctaid.z (`lass_nv.block_id z`: the batch of a batched
+    GEMM) (PTX ISA 10.6); the axis is xDSL's gpu dimension attribute, as in gpu.block_id."""
 
     name = "lass_nv.block_id"
+    traits = traits_def(Pure())
     result = result_def(i32)
-    dim = opt_attr_def(StringAttr)
-    assembly_format = "attr-dict"
+    dim = prop_def(DimensionAttr)
+    assembly_format = "$dim attr-dict"
+
+    def __init__(self, axis: str = "x"):
+        super().__init__(result_types=[i32], properties={"dim": DimensionAttr(DimensionEnum(axis))})
 
     @property
     def axis(self) -> str:
-        return "x" if self.dim is None else self.dim.data
-
-    def verify_(self) -> None:
-        if self.axis not in ("x", "y", "z"):
-            raise VerifyException(f"expected dim = \"x\", \"y\" or \"z\", got \"{self.axis}\"")
+        return self.dim.data.value
 
 
 @irdl_op_definition
@@ -77,6 +83,7 @@ class CpAsyncOp(IRDLOperation):
     """
 
     name = "lass_nv.cp_async"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     source = operand_def(MemRefType)
     offset = operand_def(i32)
     dst = operand_def(i32)
@@ -94,6 +101,7 @@ class CpAsyncCommitOp(IRDLOperation):
     """cp.async.commit_group (PTX ISA 9.7.9.25.3.2)."""
 
     name = "lass_nv.cp_async_commit"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     assembly_format = "attr-dict"
 
 
@@ -102,6 +110,7 @@ class CpAsyncWaitOp(IRDLOperation):
     """cp.async.wait_group N (PTX ISA 9.7.9.25.3.3)."""
 
     name = "lass_nv.cp_async_wait"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     pending = attr_def(IntegerAttr)
     assembly_format = "attr-dict"
 
@@ -115,6 +124,7 @@ class BarSyncOp(IRDLOperation):
     """bar.sync 0 (PTX ISA 9.7.13.4)."""
 
     name = "lass_nv.bar_sync"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     assembly_format = "attr-dict"
 
 
@@ -128,6 +138,7 @@ class LdmatrixX4Op(IRDLOperation):
     """
 
     name = "lass_nv.ldmatrix_x4"
+    traits = traits_def(MemoryReadEffect())
     addr = operand_def(i32)
     r0 = result_def(i32)
     r1 = result_def(i32)
@@ -148,6 +159,7 @@ class LdSharedOp(IRDLOperation):
     """
 
     name = "lass_nv.ld_shared"
+    traits = traits_def(MemoryReadEffect())
     addr = operand_def(i32)
     values = var_result_def()
 
@@ -192,6 +204,7 @@ class PrmtOp(IRDLOperation):
     """
 
     name = "lass_nv.prmt"
+    traits = traits_def(Pure())
     a = operand_def(i32)
     b = operand_def(i32)
     sel = operand_def(i32)
@@ -226,6 +239,7 @@ class MmaSyncOp(IRDLOperation):
     """
 
     name = "lass_nv.mma_sync"
+    traits = traits_def(Pure())
     a0 = operand_def(i32)
     a1 = operand_def(i32)
     a2 = operand_def(i32)
@@ -313,6 +327,7 @@ class CvtRnaTf32Op(IRDLOperation):
     """
 
     name = "lass_nv.cvt_rna_tf32"
+    traits = traits_def(Pure())
     x = operand_def(i32)
     result = result_def(i32)
     assembly_format = "$x attr-dict"
@@ -325,6 +340,7 @@ class CvtRniS32Op(IRDLOperation):
     epilogue's conversion (CUTLASS NumericConverter<int32_t, float, round_to_nearest>: __float2int_rn)."""
 
     name = "lass_nv.cvt_rni_s32"
+    traits = traits_def(Pure())
     x = operand_def(f32)
     result = result_def(i32)
     assembly_format = "$x attr-dict"
@@ -335,6 +351,7 @@ class LdGlobalV4Op(IRDLOperation):
     """ld.global.v4.b32: 16 bytes at source[offset] (elements), zeros when !pred (PTX ISA 9.7.9.8)."""
 
     name = "lass_nv.ld_global_v4"
+    traits = traits_def(MemoryReadEffect())
     source = operand_def(MemRefType)
     offset = operand_def(i32)
     pred = operand_def(i1)
@@ -350,6 +367,7 @@ class StSharedV4Op(IRDLOperation):
     """st.shared.v4.b32 [addr], {v0, v1, v2, v3} (PTX ISA 9.7.9.9)."""
 
     name = "lass_nv.st_shared_v4"
+    traits = traits_def(MemoryWriteEffect())
     addr = operand_def(i32)
     v0 = operand_def(i32)
     v1 = operand_def(i32)
@@ -381,6 +399,7 @@ class LdGlobalBOp(IRDLOperation):
     aligned.  The narrow access of a tile copy (lasscc-swizzle-smem)."""
 
     name = "lass_nv.ld_global_b"
+    traits = traits_def(MemoryReadEffect())
     source = operand_def(MemRefType)
     offset = operand_def(i32)
     pred = operand_def(i1)
@@ -403,6 +422,7 @@ class StSharedBOp(IRDLOperation):
     (PTX ISA 9.7.9.9).  `addr` must be w-byte aligned."""
 
     name = "lass_nv.st_shared_b"
+    traits = traits_def(MemoryWriteEffect())
     addr = operand_def(i32)
     values = var_operand_def(i32)
     bytes = attr_def(IntegerAttr)
@@ -418,6 +438,7 @@ class LdGlobalOp(IRDLOperation):
     zeros, and no memory access, where `pred` is false (PTX ISA 9.7.9.8, guarded by a predicate)."""
 
     name = "lass_nv.ld_global"
+    traits = traits_def(MemoryReadEffect())
     source = operand_def(MemRefType)
     offset = operand_def(i32)
     pred = operand_def(i1)
@@ -470,6 +491,7 @@ class StGlobalOp(IRDLOperation):
     where `pred` is true (a guarded store: the epilogue's bounds check)."""
 
     name = "lass_nv.st_global"
+    traits = traits_def(MemoryWriteEffect())
     dest = operand_def(MemRefType)
     offset = operand_def(i32)
     pred = operand_def(i1)
@@ -494,6 +516,7 @@ class StSharedOp(IRDLOperation):
     """
 
     name = "lass_nv.st_shared"
+    traits = traits_def(MemoryWriteEffect())
     addr = operand_def(i32)
     values = var_operand_def()
     assembly_format = "$addr `,` $values attr-dict `:` type($values)"
@@ -512,6 +535,7 @@ class StGlobalV4Op(IRDLOperation):
     epilogue's coalesced stores (lasscc-warp-mma)."""
 
     name = "lass_nv.st_global_v4"
+    traits = traits_def(MemoryWriteEffect())
     dest = operand_def(MemRefType)
     offset = operand_def(i32)
     r0 = operand_def(i32)
@@ -528,6 +552,7 @@ class AlignedOp(IRDLOperation):
     that guards 16-byte accesses to a kernel argument the caller may have offset."""
 
     name = "lass_nv.aligned"
+    traits = traits_def(Pure())
     source = operand_def(MemRefType)
     bytes = attr_def(IntegerAttr)
     result = result_def(i1)

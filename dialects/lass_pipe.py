@@ -9,7 +9,7 @@ stages >= 3 (CUTLASS MmaMultistage): `copy_async` (cp.async, completes at `wait`
 stages == 2 (CUTLASS MmaPipelined): `load_regs` (GMEM -> registers) then `store_regs` (-> SMEM).
 
     %ra = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x128x32xf16>
-    lass_pipe.copy_async %A[%m0, %k0], %ra[%slot], %pred {operand = "A"} : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
+    lass_pipe.copy_async A %A[%m0, %k0], %ra[%slot], %pred : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
     lass_pipe.commit
     lass_pipe.wait {pending = 1 : i64}
     lass_pipe.barrier
@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from lasscc.dialects._common import MajorTileBase, check_major
+from lasscc.dialects.lass import OperandAttr
 from lasscc.dialects.lass_tb import AccType
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -40,8 +41,11 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    prop_def,
     result_def,
+    traits_def,
 )
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -79,6 +83,7 @@ class RingOp(IRDLOperation):
     """A ring of shared-memory tiles at byte `offset` of the dynamic shared memory."""
 
     name = "lass_pipe.ring"
+    traits = traits_def(Pure())
     offset = attr_def(IntegerAttr)
     result = result_def(RingType)
     assembly_format = "attr-dict `:` type($result)"
@@ -91,8 +96,6 @@ class RingOp(IRDLOperation):
 
 
 def _check_operand(source: MemRefType, tile_t, operand: str, what: str) -> None:
-    if operand not in ("A", "B"):
-        raise VerifyException(f"expected operand = \"A\" or \"B\", got \"{operand}\"")
     if source.get_element_type() != tile_t.element_type:
         raise VerifyException(f"expected element type {source.get_element_type()}, got {tile_t.element_type}")
     check_major(tile_t, source, operand, what)
@@ -106,15 +109,17 @@ class CopyAsyncOp(IRDLOperation):
     """
 
     name = "lass_pipe.copy_async"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     source = operand_def(MemRefType)
     row0 = operand_def(i32)
     k0 = operand_def(i32)
     ring = operand_def(RingType)
     slot = operand_def(i32)
     pred = operand_def(i1)
-    operand = attr_def(StringAttr)
+    operand = prop_def(OperandAttr)
     assembly_format = (
-        "$source `[` $row0 `,` $k0 `]` `,` $ring `[` $slot `]` `,` $pred attr-dict `:` type($source) `,` type($ring)"
+        "$operand $source `[` $row0 `,` $k0 `]` `,` $ring `[` $slot `]` `,` $pred attr-dict `:` type($source) `,` "
+        "type($ring)"
     )
 
     def verify_(self) -> None:
@@ -126,13 +131,14 @@ class LoadRegsOp(IRDLOperation):
     """Load tile (row0, k0) of `source` into registers (zeros when !pred)."""
 
     name = "lass_pipe.load_regs"
+    traits = traits_def(MemoryReadEffect())
     source = operand_def(MemRefType)
     row0 = operand_def(i32)
     k0 = operand_def(i32)
     pred = operand_def(i1)
-    operand = attr_def(StringAttr)
+    operand = prop_def(OperandAttr)
     result = result_def(StagedType)
-    assembly_format = "$source `[` $row0 `,` $k0 `]` `,` $pred attr-dict `:` type($source) `->` type($result)"
+    assembly_format = "$operand $source `[` $row0 `,` $k0 `]` `,` $pred attr-dict `:` type($source) `->` type($result)"
 
     def verify_(self) -> None:
         _check_operand(self.source.type, self.result.type, self.operand.data, "staged tile")
@@ -143,6 +149,7 @@ class StoreRegsOp(IRDLOperation):
     """Store a register-staged tile into `ring[slot]`."""
 
     name = "lass_pipe.store_regs"
+    traits = traits_def(MemoryWriteEffect())
     value = operand_def(StagedType)
     ring = operand_def(RingType)
     slot = operand_def(i32)
@@ -165,6 +172,7 @@ class CommitOp(IRDLOperation):
     """Close the current group of async copies (cp.async.commit_group)."""
 
     name = "lass_pipe.commit"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     assembly_format = "attr-dict"
 
 
@@ -173,6 +181,7 @@ class WaitOp(IRDLOperation):
     """Wait until at most `pending` committed copy groups are still in flight (cp.async.wait_group)."""
 
     name = "lass_pipe.wait"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     pending = attr_def(IntegerAttr)
     assembly_format = "attr-dict"
 
@@ -186,6 +195,7 @@ class BarrierOp(IRDLOperation):
     """All threads of the block reach this point before any goes on (bar.sync 0)."""
 
     name = "lass_pipe.barrier"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     assembly_format = "attr-dict"
 
 
@@ -194,6 +204,7 @@ class MmaOp(IRDLOperation):
     """acc + a[slot_a] . b[slot_b]^T on ring slots (see lass_tb.mma)."""
 
     name = "lass_pipe.mma"
+    traits = traits_def(MemoryReadEffect())
     a = operand_def(RingType)
     slot_a = operand_def(i32)
     b = operand_def(RingType)

@@ -17,7 +17,9 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     result_def,
+    traits_def,
 )
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -26,6 +28,7 @@ class SwizzleOp(IRDLOperation):
     """phys = logical ^ (((logical >> (base + shift)) & (2^bits - 1)) << base)."""
 
     name = "lass_smem.swizzle"
+    traits = traits_def(Pure())
     logical = operand_def(i32)
     result = result_def(i32)
     bits = attr_def(IntegerAttr)

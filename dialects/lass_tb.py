@@ -10,8 +10,8 @@ Nothing here says how threads share the work: that is the warp level's job.
     %m0, %n0 = lass_tb.block_tile %M, %N {tile = [128, 128], raster = 8}
     %acc0 = lass_tb.zero_acc : !lass_tb.acc<128x128xf32>
     %r = scf.for %k0 = %c0 to %K step %c32 iter_args(%acc = %acc0) -> (!lass_tb.acc<128x128xf32>) : i32 {
-      %ta = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
-      %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
+      %ta = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
+      %tb = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
       %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<128x32xf16>, !lass_tb.tile<128x32xf16>, !lass_tb.acc<128x128xf32>
       scf.yield %acc1 : !lass_tb.acc<128x128xf32>
     }
@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from lasscc.dialects._common import MajorTileBase, ShapedTileBase, check_major, int_list
+from lasscc.dialects.lass import OperandAttr
 from xdsl.dialects.builtin import (
     ArrayAttr,
     IntAttr,
@@ -42,8 +43,11 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    prop_def,
     result_def,
+    traits_def,
 )
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -80,6 +84,7 @@ class BlockTileOp(IRDLOperation):
     """
 
     name = "lass_tb.block_tile"
+    traits = traits_def(Pure())
     M = operand_def(i32)
     N = operand_def(i32)
     m0 = result_def(i32)
@@ -101,6 +106,7 @@ class ZeroAccOp(IRDLOperation):
     """A zero accumulator."""
 
     name = "lass_tb.zero_acc"
+    traits = traits_def(Pure())
     result = result_def(AccType)
     assembly_format = "attr-dict `:` type($result)"
 
@@ -115,16 +121,15 @@ class LoadTileOp(IRDLOperation):
     """
 
     name = "lass_tb.load_tile"
+    traits = traits_def(MemoryReadEffect())
     source = operand_def(MemRefType)
     row0 = operand_def(i32)
     k0 = operand_def(i32)
     result = result_def(TileType)
-    operand = attr_def(StringAttr)
-    assembly_format = "$source `[` $row0 `,` $k0 `]` attr-dict `:` type($source) `->` type($result)"
+    operand = prop_def(OperandAttr)
+    assembly_format = "$operand $source `[` $row0 `,` $k0 `]` attr-dict `:` type($source) `->` type($result)"
 
     def verify_(self) -> None:
-        if self.operand.data not in ("A", "B"):
-            raise VerifyException(f"expected operand = \"A\" or \"B\", got \"{self.operand.data}\"")
         if self.source.type.get_element_type() != self.result.type.element_type:
             raise VerifyException(
                 f"expected tile element type {self.source.type.get_element_type()}, got {self.result.type.element_type}"
@@ -153,6 +158,7 @@ class MmaOp(IRDLOperation):
     """
 
     name = "lass_tb.mma"
+    traits = traits_def(Pure())
     a = operand_def(TileType)
     b = operand_def(TileType)
     ACC: ClassVar = VarConstraint("ACC", base(AccType))
@@ -178,6 +184,7 @@ class EpilogueOp(IRDLOperation):
     """D[m0 + i, n0 + j] = alpha * acc[i, j] + beta * C[m0 + i, n0 + j]; C is read only when beta != 0."""
 
     name = "lass_tb.epilogue"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     acc = operand_def(AccType)
     dest = operand_def(MemRefType)
     m0 = operand_def(i32)
@@ -194,6 +201,7 @@ class BatchIndexOp(IRDLOperation):
     """Which batch this threadblock works on (the grid's z index) in a batched GEMM."""
 
     name = "lass_tb.batch_index"
+    traits = traits_def(Pure())
     result = result_def(i32)
     assembly_format = "attr-dict"
 
@@ -216,6 +224,7 @@ class BatchViewOp(IRDLOperation):
     """
 
     name = "lass_tb.batch_view"
+    traits = traits_def(Pure())
     source = operand_def(MemRefType)
     index = operand_def(i32)
     stride = operand_def(i32)

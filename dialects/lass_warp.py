@@ -14,10 +14,12 @@ from __future__ import annotations
 from lasscc.dialects.lass_pipe import RingType
 from xdsl.dialects.builtin import UnitAttr, i32
 from xdsl.ir import Dialect
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, result_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, result_def, traits_def
+from xdsl.traits import MemoryReadEffect
 
 
 class _LoadFragBase(IRDLOperation):
+    traits = traits_def(MemoryReadEffect())
     ring = operand_def(RingType)
     slot = operand_def(i32)
     row = operand_def(i32)

@@ -8,8 +8,9 @@ Output contract: one `llvm.func` per kernel with the same name and parameters (m
 `!llvm.ptr<1>`, the global address space), keeping the kernel attributes (`lass.config` marks
 it a kernel; the emitter gives it the `ptx_kernel` calling convention), and a module-level `llvm.mlir.global external @lass_smem : !llvm.array<0 x i8>`
 in address space 3: the dynamic shared memory that every i32 shared address is an offset into.
-Structured control flow becomes blocks: `scf.for` -> header (phi, compare) / body / exit;
-`scf.if` -> then / else / merge.  PTX instructions become NVVM intrinsics where LLVM has them
+Structured control flow becomes blocks through xDSL's `convert-scf-to-cf` patterns (`scf.for` ->
+condition block (phi, compare) / body / exit; `scf.if` -> then / else / continuation), whose
+`cf.br` / `cf.cond_br` become `llvm.br` / `llvm.cond_br`.  PTX instructions become NVVM intrinsics where LLVM has them
 (`llvm.nvvm.mma.m16n8k16.row.col.f32.f32`, `.bf16` and `.f16.f16`, `mma.m16n8k8.row.col.tf32`,
 `mma.m16n8k32.row.col.satfinite.s8`, `f2tf32.rna`, `f2i.rn`, `prmt`, `ldmatrix...x4[.trans].b16.p3`, `cp.async.cg...16.s`,
 `cp.async.commit/wait.group`, `barrier0`, `read.ptx.sreg.*`; `cp.async.ca...4.s` / `.8.s` for
@@ -29,7 +30,7 @@ from lasscc.ir_math import Idx
 from lasscc.layout import swizzle
 from lasscc.passes._build import ARITH_BINOPS, CONFIG_ATTR, is_kernel
 from xdsl.context import Context
-from xdsl.dialects import arith, func, llvm, scf
+from xdsl.dialects import arith, cf, func, llvm, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     FloatAttr,
@@ -46,6 +47,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering
 from xdsl.utils.exceptions import PassFailedException
 
 from lasscc.source import op_location
@@ -109,13 +112,21 @@ class _Lowerer:
         in_types = [(_ptr(GLOBAL_AS) if isinstance(t, MemRefType) else t) for t in fn.function_type.inputs.data]
         self.memref_elem = {}
         entry = Block(arg_types=in_types)
-        for old, new in zip(fn.body.block.args, entry.args):
+        for old, new in zip(fn.body.blocks[0].args, entry.args):
             self.map[old] = new
             new.name_hint = old.name_hint
             if isinstance(old.type, MemRefType):
                 self.memref_elem[new] = old.type.get_element_type()
         self.cur = entry
         self.blocks.append(entry)
+        # the kernel's blocks after convert-scf-to-cf (in dominance order), each with its own block here
+        self.block_map = {fn.body.blocks[0]: entry}
+        for old in list(fn.body.blocks)[1:]:
+            new = Block(arg_types=[a.type for a in old.args])
+            for a, b in zip(old.args, new.args):
+                self.map[a] = b
+            self.block_map[old] = new
+            self.blocks.append(new)
         self.smem = self.emit(llvm.AddressOfOp(SMEM_SYMBOL, _ptr(SHARED_AS)))
         self.in_types = in_types
 
@@ -125,8 +136,9 @@ class _Lowerer:
         return op.results[0] if op.results else None
 
     def new_block(self, arg_types=()) -> Block:
+        """A block placed right after the current one (blocks stay in dominance order)."""
         b = Block(arg_types=list(arg_types))
-        self.blocks.append(b)
+        self.blocks.insert(self.blocks.index(self.cur) + 1, b)
         return b
 
     def const(self, value: int, typ=i32) -> SSAValue:
@@ -181,7 +193,9 @@ class _Lowerer:
 
     # -- structure ---------------------------------------------------------------------------
     def run(self) -> llvm.FuncOp:
-        self.lower_block(self.fn.body.block)
+        for old, new in self.block_map.items():
+            self.cur = new
+            self.lower_block(old)
         ftype = llvm.LLVMFunctionType(self.in_types, llvm.LLVMVoidType())
         new = llvm.FuncOp(self.fn.sym_name.data, ftype, linkage=llvm.LinkageAttr("external"),
                           body=Region(self.blocks))
@@ -217,10 +231,11 @@ class _Lowerer:
             m[op.result] = self.emit(llvm.FPTruncOp(self.v(op.input), op.result.type))
         elif isinstance(op, arith.SelectOp):
             m[op.result] = self.emit(llvm.SelectOp(self.v(op.cond), self.v(op.lhs), self.v(op.rhs)))
-        elif isinstance(op, scf.ForOp):
-            self.lower_for(op)
-        elif isinstance(op, scf.IfOp):
-            self.lower_if(op)
+        elif isinstance(op, cf.BranchOp):
+            self.emit(llvm.BrOp(self.block_map[op.successor], *[self.v(x) for x in op.arguments]))
+        elif isinstance(op, cf.ConditionalBranchOp):
+            self.emit(llvm.CondBrOp(self.v(op.cond), self.block_map[op.then_block], [self.v(x) for x in op.then_arguments],
+                                    self.block_map[op.else_block], [self.v(x) for x in op.else_arguments]))
         elif isinstance(op, func.ReturnOp):
             self.emit(llvm.ReturnOp())
         elif isinstance(op, lass_smem.SwizzleOp):
@@ -396,56 +411,17 @@ class _Lowerer:
                 f"(the arith ops lasscc emits, scf.for/scf.if, lass_nv, lass_smem; run the earlier passes first)"
             )
 
-    def lower_for(self, op: scf.ForOp) -> None:
-        iv_t = op.lb.type
-        if not isinstance(iv_t, IntegerType):
-            raise PassFailedException(f"{op_location(op)}: error: expected an integer loop variable, got {iv_t}")
-        carried = [v.type for v in op.iter_args]
-        header = self.new_block([iv_t, *carried])
-        self.emit(llvm.BrOp(header, self.v(op.lb), *[self.v(x) for x in op.iter_args]))
-        self.cur = header
-        cond = self.emit(llvm.ICmpOp(header.args[0], self.v(op.ub), IntegerAttr(_ICMP["slt"], 64)))
-        body = self.new_block()
-        body_ops = op.body.block
-        self.map[body_ops.args[0]] = header.args[0]
-        for old, new in zip(body_ops.args[1:], header.args[1:]):
-            self.map[old] = new
-        # exit block is created after the body so blocks stay in dominance order
-        self.cur = body
-        for inner in body_ops.ops:
-            if isinstance(inner, scf.YieldOp):
-                nxt = self.emit(llvm.AddOp(header.args[0], self.v(op.step)))
-                self.emit(llvm.BrOp(header, nxt, *[self.v(x) for x in inner.operands]))
-            else:
-                self.lower(inner)
-        exit_ = self.new_block(carried)
-        header.add_op(llvm.CondBrOp(cond, body, [], exit_, list(header.args[1:])))
-        for old, new in zip(op.results, exit_.args):
-            self.map[old] = new
-        self.cur = exit_
 
-    def lower_if(self, op: scf.IfOp) -> None:
-        if op.results:
+def _scf_to_cf(fn: func.FuncOp) -> None:
+    """The kernel's scf.for / scf.if as blocks and cf branches (xDSL's convert-scf-to-cf patterns)."""
+    for op in fn.walk():
+        if isinstance(op, scf.ForOp) and not isinstance(op.lb.type, IntegerType):
+            raise PassFailedException(f"{op_location(op)}: error: expected an integer loop variable, got {op.lb.type}")
+        if isinstance(op, scf.IfOp) and op.results:  # lasscc emits none; rejected as before the cf patterns
             raise PassFailedException(f"{op_location(op)}: error: expected scf.if without results")
-        head = self.cur
-        then_b = self.new_block()
-        self.cur = then_b
-        for inner in op.true_region.block.ops:
-            if not isinstance(inner, scf.YieldOp):
-                self.lower(inner)
-        then_end = self.cur
-        else_b = self.new_block()
-        self.cur = else_b
-        if op.false_region.blocks:
-            for inner in op.false_region.block.ops:
-                if not isinstance(inner, scf.YieldOp):
-                    self.lower(inner)
-        else_end = self.cur
-        merge = self.new_block()
-        head.add_op(llvm.CondBrOp(self.v(op.cond), then_b, [], else_b, []))
-        then_end.add_op(llvm.BrOp(merge))
-        else_end.add_op(llvm.BrOp(merge))
-        self.cur = merge
+    # dce off: an op the lowering rejects is reported even where it is dead (the driver's DCE runs after)
+    applier = GreedyRewritePatternApplier([IfLowering(), ForLowering()], dce_enabled=False)
+    PatternRewriteWalker(applier).rewrite_region(fn.body)
 
 
 @dataclass(frozen=True)
@@ -463,6 +439,7 @@ class LowerToLLVMPass(ModulePass):
                 op.body.block.first_op,
             )
         for fn in kernels:
+            _scf_to_cf(fn)
             new = _Lowerer(fn, op).run()
             op.body.block.insert_op_before(new, fn)
             fn.detach()

@@ -35,10 +35,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_pipe, lass_tb
+from lasscc.dialects.lass import operand_attr
 from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i32
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
 from xdsl.ir import Block, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -122,14 +123,14 @@ class PipelinePass(ModulePass):
             if async_:
                 for src, row0, ring, name in ((A, m0, ra, "A"), (B, n0, rb, "B")):
                     bld.insert(lass_pipe.CopyAsyncOp.build(
-                        operands=[src, row0, k0, ring, slot, pred], attributes={"operand": StringAttr(name)}))
+                        operands=[src, row0, k0, ring, slot, pred], properties={"operand": operand_attr(name)}))
                 bld.insert(lass_pipe.CommitOp.build())
                 return None
             staged = []
             for src, row0, rows, name, major in ((A, m0, bm, "A", major_a), (B, n0, bn, "B", major_b)):
                 staged.append(bld.v(lass_pipe.LoadRegsOp.build(
                     operands=[src, row0, k0, pred], result_types=[lass_pipe.StagedType((rows, bk), elem, major)],
-                    attributes={"operand": StringAttr(name)})))
+                    properties={"operand": operand_attr(name)})))
             return staged
 
         def store(bld: Builder, staged, slot):

@@ -201,9 +201,9 @@ class TileThreadblockPass(ModulePass):
         tile_a_t = lass_tb.TileType((bm, bk), elem, lass.operand_major(a_t, "A"))
         tile_b_t = lass_tb.TileType((bn, bk), elem, lass.operand_major(b_t, "B"))
         ta = bb.v(lass_tb.LoadTileOp.build(operands=[A, m0, k0], result_types=[tile_a_t],
-                                           attributes={"operand": StringAttr("A")}))
+                                           properties={"operand": lass.operand_attr("A")}))
         tb_ = bb.v(lass_tb.LoadTileOp.build(operands=[B, n0, k0], result_types=[tile_b_t],
-                                            attributes={"operand": StringAttr("B")}))
+                                            properties={"operand": lass.operand_attr("B")}))
         acc1 = bb.v(lass_tb.MmaOp(ta, tb_, acc))
         bb.insert(scf.YieldOp(acc1))
         loop = b.insert(scf.ForOp(c0, K, step, [acc0], Region(body)))

@@ -8,7 +8,7 @@ Output contract: the program of one thread.
 - warp coordinates: warp = tid / 32, warp_m = warp % (BM/WM), warp_n = warp / (BM/WM); the warp
   tile origin is (warp_m * WM, warp_n * WN) inside the threadblock tile;
 - `lass_tb.block_tile` -> grouped rasterization arithmetic on `lass_nv.block_id`;
-  `lass_tb.batch_index` -> `lass_nv.block_id {dim = "z"}` (`lass_tb.batch_view`s stay: the
+  `lass_tb.batch_index` -> `lass_nv.block_id z` (`lass_tb.batch_view`s stay: the
   lowering turns them into pointer offsets);
 - the accumulator -> (WM/16) * (WN/8) * 4 values per thread of its type (f32, f16 or i32),
   carried by the loops;
@@ -55,7 +55,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
-    StringAttr,
     UnitAttr,
     f32,
     i1,
@@ -228,8 +227,7 @@ class _WarpLowering:
         if isinstance(op, lass_tb.BlockTileOp):
             self.block_tile(op)
         elif isinstance(op, lass_tb.BatchIndexOp):
-            z = Builder(InsertPoint.before(op)).v(
-                lass_nv.BlockIdOp.build(result_types=[i32], attributes={"dim": StringAttr("z")}))
+            z = Builder(InsertPoint.before(op)).v(lass_nv.BlockIdOp("z"))
             op.result.replace_all_uses_with(z)
             self.dead.append(op)
         elif isinstance(op, lass_tb.ZeroAccOp):
@@ -328,7 +326,7 @@ class _WarpLowering:
         bm, bn = (a.value.data for a in op.tile.data)
         group = op.raster.value.data
         b = Builder(InsertPoint.before(op))
-        pid = b.idx(b.v(lass_nv.BlockIdOp.build(result_types=[i32])))
+        pid = b.idx(b.v(lass_nv.BlockIdOp()))
         tiles_m = (b.idx(op.M) + (bm - 1)) // bm
         tiles_n = (b.idx(op.N) + (bn - 1)) // bn
         tile_m, tile_n = raster_tile(pid, tiles_m, tiles_n, group)

@@ -13,6 +13,7 @@ interpreter loop does no type inspection.
 from __future__ import annotations
 
 import numpy as np
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 
 from lasscc.interp.errors import UnsupportedError
@@ -23,16 +24,16 @@ CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 CMPF = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
 
 
-def _prepared(*names):
-    """Register `make(op) -> fn(ex, op, vals)` as the prepare hook of ops `names`."""
+def _prepared(*op_types):
+    """Register `make(op) -> fn(ex, op, vals)` as the prepare hook of ops of classes `op_types`."""
 
     def deco(make):
         def unprepared(ex, op, vals):  # only reached if someone bypasses Program.compiled
             return make(op)(ex, op, vals)
 
         unprepared.prepare = make
-        for n in names:
-            HANDLERS[n] = unprepared
+        for t in op_types:
+            HANDLERS[t] = unprepared
         return make
 
     return deco
@@ -80,7 +81,7 @@ def _floor_div(a, b):
 
 
 # ---- constants -----------------------------------------------------------------------------------
-@_prepared("arith.constant")
+@_prepared(arith.ConstantOp)
 def _constant(op):
     attr = op.value
     t = op.results[0].type
@@ -113,28 +114,28 @@ def _int_binary(fn_for_width):
 
 
 _INT_OPS = {
-    "arith.addi": lambda w: lambda a, b: wrap(a + b, w),
-    "arith.subi": lambda w: lambda a, b: wrap(a - b, w),
-    "arith.muli": lambda w: lambda a, b: wrap(a * b, w),
-    "arith.divsi": lambda w: lambda a, b: wrap(_trunc_div(a, b), w),
-    "arith.remsi": lambda w: lambda a, b: wrap(a - _trunc_div(a, b) * b, w),
-    "arith.divui": lambda w: lambda a, b: wrap(_floor_div(unsigned(a, w), unsigned(b, w)), w),
-    "arith.remui": lambda w: lambda a, b: wrap(
+    arith.AddiOp: lambda w: lambda a, b: wrap(a + b, w),
+    arith.SubiOp: lambda w: lambda a, b: wrap(a - b, w),
+    arith.MuliOp: lambda w: lambda a, b: wrap(a * b, w),
+    arith.DivSIOp: lambda w: lambda a, b: wrap(_trunc_div(a, b), w),
+    arith.RemSIOp: lambda w: lambda a, b: wrap(a - _trunc_div(a, b) * b, w),
+    arith.DivUIOp: lambda w: lambda a, b: wrap(_floor_div(unsigned(a, w), unsigned(b, w)), w),
+    arith.RemUIOp: lambda w: lambda a, b: wrap(
         unsigned(a, w) - _floor_div(unsigned(a, w), unsigned(b, w)) * unsigned(b, w), w
     ),
-    "arith.floordivsi": lambda w: lambda a, b: wrap(_floor_div(a, b), w),
-    "arith.ceildivsi": lambda w: lambda a, b: wrap(-_floor_div(-a, b), w),
-    "arith.ceildivui": lambda w: lambda a, b: wrap(-_floor_div(-unsigned(a, w), unsigned(b, w)), w),
-    "arith.andi": lambda w: (lambda a, b: a & b) if w == 1 else (lambda a, b: wrap(a & b, w)),
-    "arith.ori": lambda w: (lambda a, b: a | b) if w == 1 else (lambda a, b: wrap(a | b, w)),
-    "arith.xori": lambda w: (lambda a, b: a ^ b) if w == 1 else (lambda a, b: wrap(a ^ b, w)),
-    "arith.shli": lambda w: lambda a, b: wrap(_shift(a, b, w, lambda x, s: x << s), w),
-    "arith.shrsi": lambda w: lambda a, b: wrap(_shift(a, b, w, lambda x, s: x >> s, sign=True), w),
-    "arith.shrui": lambda w: lambda a, b: wrap(_shift(unsigned(a, w), b, w, lambda x, s: x >> s), w),
-    "arith.maxsi": lambda w: lambda a, b: np.maximum(a, b) if is_lanes(a) or is_lanes(b) else max(a, b),
-    "arith.minsi": lambda w: lambda a, b: np.minimum(a, b) if is_lanes(a) or is_lanes(b) else min(a, b),
-    "arith.maxui": lambda w: lambda a, b: wrap(_pick(unsigned(a, w), unsigned(b, w), max), w),
-    "arith.minui": lambda w: lambda a, b: wrap(_pick(unsigned(a, w), unsigned(b, w), min), w),
+    arith.FloorDivSIOp: lambda w: lambda a, b: wrap(_floor_div(a, b), w),
+    arith.CeilDivSIOp: lambda w: lambda a, b: wrap(-_floor_div(-a, b), w),
+    arith.CeilDivUIOp: lambda w: lambda a, b: wrap(-_floor_div(-unsigned(a, w), unsigned(b, w)), w),
+    arith.AndIOp: lambda w: (lambda a, b: a & b) if w == 1 else (lambda a, b: wrap(a & b, w)),
+    arith.OrIOp: lambda w: (lambda a, b: a | b) if w == 1 else (lambda a, b: wrap(a | b, w)),
+    arith.XOrIOp: lambda w: (lambda a, b: a ^ b) if w == 1 else (lambda a, b: wrap(a ^ b, w)),
+    arith.ShLIOp: lambda w: lambda a, b: wrap(_shift(a, b, w, lambda x, s: x << s), w),
+    arith.ShRSIOp: lambda w: lambda a, b: wrap(_shift(a, b, w, lambda x, s: x >> s, sign=True), w),
+    arith.ShRUIOp: lambda w: lambda a, b: wrap(_shift(unsigned(a, w), b, w, lambda x, s: x >> s), w),
+    arith.MaxSIOp: lambda w: lambda a, b: np.maximum(a, b) if is_lanes(a) or is_lanes(b) else max(a, b),
+    arith.MinSIOp: lambda w: lambda a, b: np.minimum(a, b) if is_lanes(a) or is_lanes(b) else min(a, b),
+    arith.MaxUIOp: lambda w: lambda a, b: wrap(_pick(unsigned(a, w), unsigned(b, w), max), w),
+    arith.MinUIOp: lambda w: lambda a, b: wrap(_pick(unsigned(a, w), unsigned(b, w), min), w),
 }
 
 
@@ -164,7 +165,7 @@ for _name, _f in _INT_OPS.items():
 
 
 # ---- comparisons and select ----------------------------------------------------------------------
-@_prepared("arith.cmpi")
+@_prepared(arith.CmpiOp)
 def _cmpi(op):
     pred = CMPI[op.predicate.value.data]
     w = _operand_width(op)
@@ -193,7 +194,7 @@ def _cmpi(op):
     return run
 
 
-@_prepared("arith.cmpf")
+@_prepared(arith.CmpfOp)
 def _cmpf(op):
     pred = CMPF[op.predicate.value.data]
     dec = _float_operand(op)[1]
@@ -219,7 +220,7 @@ def _cmpf(op):
     return run
 
 
-@_prepared("arith.select")
+@_prepared(arith.SelectOp)
 def _select(op):
     def run(ex, op, vals):
         c, a, b = vals
@@ -231,7 +232,7 @@ def _select(op):
 
 
 # ---- casts ---------------------------------------------------------------------------------------
-@_prepared("arith.index_cast", "arith.extsi", "arith.index_castui")
+@_prepared(arith.IndexCastOp, arith.ExtSIOp)
 def _extsi(op):
     src_w = _operand_width(op)
     w = _result_width(op)
@@ -249,14 +250,14 @@ def _extsi(op):
     return run
 
 
-@_prepared("arith.extui")
+@_prepared(arith.ExtUIOp)
 def _extui(op):
     src_w = _operand_width(op)
     w = _result_width(op)
     return lambda ex, op, vals: [wrap(unsigned(vals[0], src_w), w)]
 
 
-@_prepared("arith.trunci")
+@_prepared(arith.TruncIOp)
 def _trunci(op):
     w = _result_width(op)
     return lambda ex, op, vals: [wrap(vals[0], w)]
@@ -282,27 +283,27 @@ def _ints_as_float(x):
     return np.asarray(x, np.float64) if is_lanes(x) else np.float64(x)
 
 
-@_prepared("arith.extf", "arith.truncf")
+@_prepared(arith.ExtFOp, arith.TruncFOp)
 def _fcast(op):
     enc = _float_result(op)[0]
     dec = _float_operand(op)[1]
     return lambda ex, op, vals: [enc(dec(vals[0]))]
 
 
-@_prepared("arith.sitofp")
+@_prepared(arith.SIToFPOp)
 def _sitofp(op):
     enc = _float_result(op)[0]
     return lambda ex, op, vals: [enc(_ints_as_float(vals[0]))]
 
 
-@_prepared("arith.uitofp")
+@_prepared(arith.UIToFPOp)
 def _uitofp(op):
     enc = _float_result(op)[0]
     w = _operand_width(op)
     return lambda ex, op, vals: [enc(_ints_as_float(unsigned(vals[0], w)))]
 
 
-@_prepared("arith.fptosi", "arith.fptoui")
+@_prepared(arith.FPToSIOp, arith.FPToUIOp)
 def _fptosi(op):
     w = _result_width(op)
     dec = _float_operand(op)[1]
@@ -317,7 +318,7 @@ def _fptosi(op):
     return run
 
 
-@_prepared("arith.bitcast")
+@_prepared(arith.BitcastOp)
 def _bitcast(op):
     src, dst = op.operands[0].type, op.results[0].type
     sfd, dfd = float_dtype(src), float_dtype(dst)
@@ -392,20 +393,19 @@ def _fmaxnum(a, b):  # maxnumf: NaN ignored
 
 
 for _name, _f in {
-    "arith.addf": lambda a, b: a + b,
-    "arith.subf": lambda a, b: a - b,
-    "arith.mulf": lambda a, b: a * b,
-    "arith.divf": lambda a, b: a / b,
-    "arith.remf": lambda a, b: np.fmod(a, b),
-    "arith.maximumf": _fmax,
-    "arith.minimumf": np.minimum,
-    "arith.maxnumf": _fmaxnum,
-    "arith.minnumf": np.fmin,
+    arith.AddfOp: lambda a, b: a + b,
+    arith.SubfOp: lambda a, b: a - b,
+    arith.MulfOp: lambda a, b: a * b,
+    arith.DivfOp: lambda a, b: a / b,
+    arith.MaximumfOp: _fmax,
+    arith.MinimumfOp: np.minimum,
+    arith.MaxnumfOp: _fmaxnum,
+    arith.MinnumfOp: np.fmin,
 }.items():
     _prepared(_name)(_fbin(_f))
 
 
-@_prepared("arith.negf")
+@_prepared(arith.NegfOp)
 def _negf(op):
     enc, dec, fd = _float_result(op)
     if is_bf16_type(op.results[0].type):  # bf16: flip the sign bit (NaN payloads kept)

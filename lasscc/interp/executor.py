@@ -25,7 +25,7 @@ K) to its parameters, the way the GPU launcher does (KernelSpec.launch_args).
 Batched kernels (3-d batch-first memrefs at level 0, `lass.batched` after the passes): execute_kernel's
 `batch` argument (default 1) is the grid z; the arrays hold `batch` matrices packed one after the
 other (any shape of that size: run_check passes [batch, M, K] ...); lass.gemm does one product per
-batch; lass_tb.batch_index / lass_nv.block_id {dim = "z"} give the block's z, lass_tb.batch_view a
+batch; lass_tb.batch_index / lass_nv.block_id z give the block's z, lass_tb.batch_view a
 view of the kernel argument from element index * stride on, bounds-checked against the whole
 argument.  The grid is run one z at a time.  A non-batched kernel refuses batch > 1.
 
@@ -51,11 +51,14 @@ interpreter core, control flow and the entry point.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects.builtin import DictionaryAttr, MemRefType, ModuleOp
+from xdsl.dialects import func, scf
 from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation
 
 from lasscc.config import GemmConfig
 from lasscc.dialects.lass import memref_layout, operand_major
@@ -74,15 +77,17 @@ from lasscc.interp.smem import SharedMemory
 from lasscc.interp.bf16 import BF16
 from lasscc.interp.values import GlobalBuffer, float_codec, int_width, is_lanes, numpy_dtype
 
-# op name -> handler(ex, op, operand_values) -> list of result values
-HANDLERS: dict = {}
-TERMINATORS = ("scf.yield", "func.return", "scf.condition")
+# op class -> handler(ex, op, operand_values) -> list of result values
+HANDLERS: dict[type[Operation], Callable] = {}
+TERMINATORS = (scf.YieldOp, func.ReturnOp, scf.ConditionOp)
 
 
-def handler(*names):
+def handler(*op_types: type[Operation]):
+    """Register the decorated function as the semantics of ops of these classes."""
+
     def deco(fn):
-        for n in names:
-            HANDLERS[n] = fn
+        for t in op_types:
+            HANDLERS[t] = fn
         return fn
 
     return deco
@@ -138,7 +143,7 @@ class Program:
         self._compiled: dict = {}
         self._lines: list | None = None
         for op in self.ops:  # fail before running anything
-            if op.name not in HANDLERS and op.name not in TERMINATORS:
+            if type(op) not in HANDLERS and not isinstance(op, TERMINATORS):
                 raise UnsupportedError(
                     f"{describe_op(self.opid[op], op)}: the CPU executor has no semantics for '{op.name}'"
                 )
@@ -148,10 +153,10 @@ class Program:
         if entries is None:
             entries = []
             for op in block.ops:
-                if op.name in TERMINATORS:
+                if isinstance(op, TERMINATORS):
                     entries.append((None, op, tuple(op.operands), ()))
                 else:
-                    fn = HANDLERS[op.name]
+                    fn = HANDLERS[type(op)]
                     prep = getattr(fn, "prepare", None)
                     if prep is not None:
                         try:
@@ -385,7 +390,7 @@ class Executor:
 
 
 # ---- control flow --------------------------------------------------------------------------------
-@handler("scf.for")
+@handler(scf.ForOp)
 def _scf_for(ex: Executor, op, vals):
     lb, ub, step, *inits = vals
     body = op.body.block
@@ -427,7 +432,7 @@ def _scf_for(ex: Executor, op, vals):
     return cur
 
 
-@handler("scf.if")
+@handler(scf.IfOp)
 def _scf_if(ex: Executor, op, vals):
     c = vals[0]
     u = ex.uniform(c)
@@ -459,7 +464,7 @@ def _scf_if(ex: Executor, op, vals):
     return [ex.select_lanes(cm, a, b) for a, b in zip(rt, re)]
 
 
-@handler("scf.while")
+@handler(scf.WhileOp)
 def _scf_while(ex: Executor, op, vals):
     before, after = op.before_region.block, op.after_region.block
     env = ex.env
@@ -493,7 +498,7 @@ def _scf_while(ex: Executor, op, vals):
         ex.mask = saved
 
 
-@handler("scf.execute_region")
+@handler(scf.ExecuteRegionOp)
 def _scf_exec_region(ex: Executor, op, vals):
     return ex.run_block(op.region.block)
 

@@ -54,6 +54,7 @@ from __future__ import annotations
 import numpy as np
 
 from lasscc import layout as Lay
+from lasscc.dialects import lass, lass_nv, lass_pipe, lass_smem, lass_tb, lass_warp
 from lasscc.dialects._common import int_list
 from lasscc.dialects.lass import memref_layout
 from lasscc.interp import mma_math as MM
@@ -160,7 +161,7 @@ def _gmem_check(ex: Executor, op, buf: GlobalBuffer, idx, lanes, what: str, nbyt
 
 
 # ---- level 0 -------------------------------------------------------------------------------------
-@handler("lass.gemm")
+@handler(lass.GemmOp)
 def _gemm(ex: Executor, op, vals):
     a, b, d = (_buffer(ex, op, v, r, f"operand {r}") for v, r in zip(vals, "ABD"))
     m, n, k = ex.launch.m, ex.launch.n, ex.launch.k
@@ -177,7 +178,7 @@ def _gemm(ex: Executor, op, vals):
 
 
 # ---- lass_tb ---------------------------------------------------------------------------------------
-@handler("lass_tb.block_tile")
+@handler(lass_tb.BlockTileOp)
 def _block_tile(ex: Executor, op, vals):
     M = int(_uniform(ex, op, vals[0], "M"))
     N = int(_uniform(ex, op, vals[1], "N"))
@@ -187,16 +188,16 @@ def _block_tile(ex: Executor, op, vals):
     return [wrap(np.asarray(tm, np.int64) * bm, 32), wrap(np.asarray(tn, np.int64) * bn, 32)]
 
 
-@handler("lass_tb.zero_acc")
+@handler(lass_tb.ZeroAccOp)
 def _zero_acc(ex: Executor, op, vals):
     _block_level(ex, op)
     return [np.zeros((ex.L, *op.result.type.get_shape()), MM.acc_dtype(str(op.result.type.element_type)))]
 
 
-@handler("lass_tb.load_tile")
+@handler(lass_tb.LoadTileOp)
 def _load_tile(ex: Executor, op, vals):
     _block_level(ex, op)
-    src = _buffer(ex, op, vals[0], op.operand.data, f'operand = "{op.operand.data}"')
+    src = _buffer(ex, op, vals[0], op.operand.data, f"operand {op.operand.data}")
     rows, bk = op.result.type.get_shape()
     lanes = ex.active_lanes()
     r = ex.at(vals[1], lanes)[:, None, None] + np.arange(rows)[None, :, None]
@@ -210,14 +211,14 @@ def _mma_tiles(a, b, acc):
     return MM.mma(a, b, acc)  # the numerics of the tile types (lasscc.interp.mma_math)
 
 
-@handler("lass_tb.mma")
+@handler(lass_tb.MmaOp)
 def _tb_mma(ex: Executor, op, vals):
     _block_level(ex, op)
     a, b, acc = vals
     return [_mma_tiles(a, b, acc)]
 
 
-@handler("lass_tb.epilogue")
+@handler(lass_tb.EpilogueOp)
 def _epilogue(ex: Executor, op, vals):
     _block_level(ex, op)
     acc, dest, m0, n0, alpha, beta = vals
@@ -239,13 +240,13 @@ def _epilogue(ex: Executor, op, vals):
     return []
 
 
-@handler("lass_tb.batch_index")
+@handler(lass_tb.BatchIndexOp)
 def _batch_index(ex: Executor, op, vals):
     """The block's grid z index: the batch it works on (the same for the whole launch slice)."""
     return [ex.batch_z]
 
 
-@handler("lass_tb.batch_view")
+@handler(lass_tb.BatchViewOp)
 def _batch_view(ex: Executor, op, vals):
     """Matrix `index` of a batched operand: the kernel argument's memory from element
     index * stride on (64-bit), as a rows x cols matrix; accesses through it are bounds-checked
@@ -267,7 +268,7 @@ def _batch_view(ex: Executor, op, vals):
 
 
 # ---- lass_pipe ---------------------------------------------------------------------------------------
-@handler("lass_pipe.ring")
+@handler(lass_pipe.RingOp)
 def _ring(ex: Executor, op, vals):
     stages, rows, bk = op.result.type.get_shape()
     et = op.result.type.element_type
@@ -370,10 +371,10 @@ def _check_elem(ex, op, src, ring: RingInfo, what=None):
         )
 
 
-@handler("lass_pipe.copy_async")
+@handler(lass_pipe.CopyAsyncOp)
 def _copy_async(ex: Executor, op, vals):
     src, row0, k0, ring, slot, pred = vals
-    src = _buffer(ex, op, src, op.operand.data, f'operand = "{op.operand.data}"')
+    src = _buffer(ex, op, src, op.operand.data, f"operand {op.operand.data}")
     _check_elem(ex, op, src, ring)
     opid = _opid(ex, op)
     lanes = ex.active_lanes()
@@ -392,10 +393,10 @@ def _copy_async(ex: Executor, op, vals):
     return []
 
 
-@handler("lass_pipe.load_regs")
+@handler(lass_pipe.LoadRegsOp)
 def _load_regs(ex: Executor, op, vals):
     src, row0, k0, pred = vals
-    src = _buffer(ex, op, src, op.operand.data, f'operand = "{op.operand.data}"')
+    src = _buffer(ex, op, src, op.operand.data, f"operand {op.operand.data}")
     rows, bk = op.result.type.get_shape()
     ring = RingInfo(0, 1, rows, bk, src.dtype.itemsize, -1, major=op.result.type.major.data)  # geometry only
     lanes = ex.active_lanes()
@@ -408,7 +409,7 @@ def _load_regs(ex: Executor, op, vals):
     return [staged]
 
 
-@handler("lass_pipe.store_regs")
+@handler(lass_pipe.StoreRegsOp)
 def _store_regs(ex: Executor, op, vals):
     staged, ring, slot = vals
     opid = _opid(ex, op)
@@ -432,14 +433,14 @@ def _store_regs(ex: Executor, op, vals):
     return []
 
 
-@handler("lass_pipe.commit", "lass_nv.cp_async_commit")
+@handler(lass_pipe.CommitOp, lass_nv.CpAsyncCommitOp)
 def _commit(ex: Executor, op, vals):
     _, _, actor = ex.actors_for(ex.active_lanes())
     ex.smem.commit(actor)
     return []
 
 
-@handler("lass_pipe.wait", "lass_nv.cp_async_wait")
+@handler(lass_pipe.WaitOp, lass_nv.CpAsyncWaitOp)
 def _wait(ex: Executor, op, vals):
     pending = int(op.pending.value.data)
     if pending < 0:
@@ -449,13 +450,13 @@ def _wait(ex: Executor, op, vals):
     return []
 
 
-@handler("lass_pipe.barrier", "lass_nv.bar_sync")
+@handler(lass_pipe.BarrierOp, lass_nv.BarSyncOp)
 def _barrier(ex: Executor, op, vals):
     ex.barrier(op)
     return []
 
 
-@handler("lass_pipe.mma")
+@handler(lass_pipe.MmaOp)
 def _pipe_mma(ex: Executor, op, vals):
     _block_level(ex, op)
     ra, sa, rb, sb, acc = vals
@@ -567,29 +568,29 @@ def _scatter_regs(ex: Executor, lanes, regs, dtype):
     return out
 
 
-@handler("lass_warp.load_frag_a")
+@handler(lass_warp.LoadFragAOp)
 def _load_frag_a(ex, op, vals):
     return _load_frag(ex, op, vals, "a")
 
 
-@handler("lass_warp.load_frag_b")
+@handler(lass_warp.LoadFragBOp)
 def _load_frag_b(ex, op, vals):
     return _load_frag(ex, op, vals, "b")
 
 
 # ---- lass_smem ---------------------------------------------------------------------------------------
-@handler("lass_smem.swizzle")
+@handler(lass_smem.SwizzleOp)
 def _swizzle(ex: Executor, op, vals):
     return [wrap(Lay.swizzle(vals[0], *op.params()), 32)]
 
 
 # ---- lass_nv -----------------------------------------------------------------------------------------
-@handler("lass_nv.thread_id")
+@handler(lass_nv.ThreadIdOp)
 def _thread_id(ex: Executor, op, vals):
     return [ex.thread_ids]
 
 
-@handler("lass_nv.block_id")
+@handler(lass_nv.BlockIdOp)
 def _block_id(ex: Executor, op, vals):
     """%ctaid.x: the block's linear index; %ctaid.z: its batch (grid z); %ctaid.y: 0."""
     axis = op.axis
@@ -610,7 +611,7 @@ _LDMT_SUP = (8 * np.arange(4)[None, :, None] + 2 * (np.arange(32) % 4)[:, None, 
 _LDMT_OFF = (2 * (np.arange(32) // 4)[:, None, None] + (np.arange(4) % 2)[None, None, :])  # [32, 1, 4]
 
 
-@handler("lass_nv.ldmatrix_x4")
+@handler(lass_nv.LdmatrixX4Op)
 def _ldmatrix(ex: Executor, op, vals):
     opid = _opid(ex, op)
     warps, lanes = _warp_lanes(ex, op)
@@ -708,7 +709,7 @@ def _mma_sync_run(ex: Executor, op, vals, ab_type: str = "f16"):
     return _scatter_regs(ex, lanes, regs, regs.dtype)
 
 
-@handler("lass_nv.mma_sync")
+@handler(lass_nv.MmaSyncOp)
 def _mma_sync(ex: Executor, op, vals):
     return _mma_sync_run(ex, op, vals, _mma_ab_type(op))
 
@@ -721,7 +722,7 @@ def _prepare_mma_sync(op):
 _mma_sync.prepare = _prepare_mma_sync
 
 
-@handler("lass_nv.cvt_rna_tf32")
+@handler(lass_nv.CvtRnaTf32Op)
 def _cvt_rna_tf32(ex: Executor, op, vals):
     """The f32 in an i32 register rounded to tf32 (to nearest, ties away): mma_math.tf32_rna."""
     x = np.asarray(vals[0]).astype(np.int64) & 0xFFFFFFFF
@@ -729,14 +730,14 @@ def _cvt_rna_tf32(ex: Executor, op, vals):
     return [wrap(r if is_lanes(vals[0]) else int(r), 32)]
 
 
-@handler("lass_nv.cvt_rni_s32")
+@handler(lass_nv.CvtRniS32Op)
 def _cvt_rni_s32(ex: Executor, op, vals):
     """f32 -> s32, to nearest even, saturating, NaN -> 0 (mma_math.f32_to_s32)."""
     r = MM.f32_to_s32(vals[0])
     return [r if is_lanes(vals[0]) else int(r)]
 
 
-@handler("lass_nv.ld_global")
+@handler(lass_nv.LdGlobalOp)
 def _ld_global(ex: Executor, op, vals):
     """Guarded load: zeros and no access where the predicate (vals[2]) is false."""
     src = _buffer(ex, op, vals[0], None, "the source")
@@ -751,7 +752,7 @@ def _ld_global(ex: Executor, op, vals):
     return _scatter_regs(ex, lanes, data, src.dtype)
 
 
-@handler("lass_nv.st_global")
+@handler(lass_nv.StGlobalOp)
 def _st_global(ex: Executor, op, vals):
     """Guarded store: only where the predicate (vals[2]) is true."""
     dest = _buffer(ex, op, vals[0], None, "the destination")
@@ -782,7 +783,7 @@ def _load_bytes(ex: Executor, op, src: GlobalBuffer, off, pred, lanes, nbytes: i
     return data.view(np.uint8).reshape(len(lanes), nbytes)
 
 
-@handler("lass_nv.ld_global_v4")
+@handler(lass_nv.LdGlobalV4Op)
 def _ld_global_v4(ex: Executor, op, vals):
     src = _buffer(ex, op, vals[0], None, "the source")
     lanes = ex.active_lanes()
@@ -791,7 +792,7 @@ def _ld_global_v4(ex: Executor, op, vals):
     return _scatter_regs(ex, lanes, regs, np.int64)
 
 
-@handler("lass_nv.ld_global_b")
+@handler(lass_nv.LdGlobalBOp)
 def _ld_global_b(ex: Executor, op, vals):
     """w = 1, 2, 4 or 8 bytes into max(1, w/4) registers; 1 and 2 bytes zero-extended; zeros when !pred."""
     src = _buffer(ex, op, vals[0], None, "the source")
@@ -804,7 +805,7 @@ def _ld_global_b(ex: Executor, op, vals):
     return _scatter_regs(ex, lanes, regs, np.int64)
 
 
-@handler("lass_nv.cp_async")
+@handler(lass_nv.CpAsyncOp)
 def _cp_async(ex: Executor, op, vals):
     """cp.async of w = 4, 8 or 16 bytes (w-byte aligned at both ends), zero-filled when !pred."""
     src = _buffer(ex, op, vals[0], None, "the source")
@@ -821,7 +822,7 @@ def _cp_async(ex: Executor, op, vals):
     return []
 
 
-@handler("lass_nv.ld_shared")
+@handler(lass_nv.LdSharedOp)
 def _ld_shared(ex: Executor, op, vals):
     """ld.shared.b32 / .v2 / .v4: 4 n bytes at the (4 n-aligned) address, n registers, lowest word
     first; bank conflicts counted per 128 bytes of lanes (32, 16 or 8 lanes a group)."""
@@ -836,14 +837,14 @@ def _ld_shared(ex: Executor, op, vals):
     return _scatter_regs(ex, lanes, regs, np.int64)
 
 
-@handler("lass_nv.prmt")
+@handler(lass_nv.PrmtOp)
 def _prmt(ex: Executor, op, vals):
     """prmt.b32 (generic form): layout.prmt of the unsigned registers, as a signed i32."""
     r = Lay.prmt(*vals)
     return [wrap(np.asarray(r, np.int64) if any(is_lanes(v) for v in vals) else int(r), 32)]
 
 
-@handler("lass_nv.st_shared_v4")
+@handler(lass_nv.StSharedV4Op)
 def _st_shared_v4(ex: Executor, op, vals):
     opid = _opid(ex, op)
     lanes = ex.active_lanes()
@@ -855,7 +856,7 @@ def _st_shared_v4(ex: Executor, op, vals):
     return []
 
 
-@handler("lass_nv.st_shared_b")
+@handler(lass_nv.StSharedBOp)
 def _st_shared_b(ex: Executor, op, vals):
     """w = 1, 2, 4 or 8 bytes (the low bytes of the registers), w-byte aligned."""
     opid = _opid(ex, op)
@@ -869,7 +870,7 @@ def _st_shared_b(ex: Executor, op, vals):
     return []
 
 
-@handler("lass_nv.st_shared")
+@handler(lass_nv.StSharedOp)
 def _st_shared(ex: Executor, op, vals):
     """st.shared(.v2/.v4) of 2 or 4 typed values, aligned to their total size, lowest first."""
     opid = _opid(ex, op)
@@ -885,7 +886,7 @@ def _st_shared(ex: Executor, op, vals):
     return []
 
 
-@handler("lass_nv.st_global_v4")
+@handler(lass_nv.StGlobalV4Op)
 def _st_global_v4(ex: Executor, op, vals):
     """16 raw bytes (4 registers, lowest first) at dest[offset], 16-byte aligned, where pred."""
     dest = _buffer(ex, op, vals[0], None, "the destination")
@@ -902,7 +903,7 @@ def _st_global_v4(ex: Executor, op, vals):
     return []
 
 
-@handler("lass_nv.aligned")
+@handler(lass_nv.AlignedOp)
 def _aligned(ex: Executor, op, vals):
     """The executor's kernel arguments start 16-byte aligned (as cudaMalloc's, see _gmem_check); a
     batch view is aligned when its element offset is."""

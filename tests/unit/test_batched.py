@@ -82,7 +82,7 @@ def test_non_batched_kernel_refuses_batch():
 
 def test_block_id_z_and_batch_view_are_executed():
     text = str(_module("lasscc-warp-mma"))
-    assert 'lass_nv.block_id {dim = "z"}' in text and "lass_tb.batch_view" in text
+    assert 'lass_nv.block_id z' in text and "lass_tb.batch_view" in text
     assert "lass_tb.batch_index" in str(_module("lasscc-pipeline"))
 
 

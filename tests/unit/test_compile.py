@@ -176,7 +176,7 @@ def test_batched_kernel():
     assert spec.batched and spec.grid(256, 256, 7) == (4, 1, 7)
     assert "%ctaid.z" in res.ptx
     assert "lass_tb.batch_view %A[%batch]" in res.stages["lasscc-tile-threadblock"]
-    assert "lass_pipe.copy_async %A_b[" in res.stages["lasscc-pipeline"]
+    assert "lass_pipe.copy_async A %A_b[" in res.stages["lasscc-pipeline"]
     info = ptxas_info(res.ptx)
     if info is not None:
         assert info.spill_stores == 0, info.line

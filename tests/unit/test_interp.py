@@ -111,8 +111,8 @@ func.func @kernel({sig}) {cfg} {{
   %m0, %n0 = lass_tb.block_tile %M, %N {{tile = [32, 32], raster = 2}}
   %acc0 = lass_tb.zero_acc : !lass_tb.acc<32x32xf32>
   %r = scf.for %k0 = %c0 to %K step %cbk iter_args(%acc = %acc0) -> (!lass_tb.acc<32x32xf32>) : i32 {{
-    %ta = lass_tb.load_tile %A[%m0, %k0] {{operand = "A"}} : memref<?x?xf16> -> !lass_tb.tile<32x32xf16>
-    %tb = lass_tb.load_tile %B[%n0, %k0] {{operand = "B"}} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<32x32xf16>
+    %ta = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<32x32xf16>
+    %tb = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<32x32xf16>
     %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<32x32xf16>, !lass_tb.tile<32x32xf16>, !lass_tb.acc<32x32xf32>
     scf.yield %acc1 : !lass_tb.acc<32x32xf32>
   }}
@@ -168,12 +168,12 @@ func.func @kernel({sig}) {cfg} {{
   %kp = arith.addi %K, %c31 : i32
   %kt = arith.divui %kp, %c32 : i32
   %p0 = arith.cmpi ult, %c0, %kt : i32
-  lass_pipe.copy_async %A[%m0, %c0], %ra[%c0], %p0 {{operand = "A"}} : memref<?x?xf16>, {ring}
-  lass_pipe.copy_async %B[%n0, %c0], %rb[%c0], %p0 {{operand = "B"}} : memref<?x?xf16, strided<[1, ?]>>, {ring}
+  lass_pipe.copy_async A %A[%m0, %c0], %ra[%c0], %p0 : memref<?x?xf16>, {ring}
+  lass_pipe.copy_async B %B[%n0, %c0], %rb[%c0], %p0 : memref<?x?xf16, strided<[1, ?]>>, {ring}
   lass_pipe.commit
   %p1 = arith.cmpi ult, %c1, %kt : i32
-  lass_pipe.copy_async %A[%m0, %c32], %ra[%c1], %p1 {{operand = "A"}} : memref<?x?xf16>, {ring}
-  lass_pipe.copy_async %B[%n0, %c32], %rb[%c1], %p1 {{operand = "B"}} : memref<?x?xf16, strided<[1, ?]>>, {ring}
+  lass_pipe.copy_async A %A[%m0, %c32], %ra[%c1], %p1 : memref<?x?xf16>, {ring}
+  lass_pipe.copy_async B %B[%n0, %c32], %rb[%c1], %p1 : memref<?x?xf16, strided<[1, ?]>>, {ring}
   lass_pipe.commit
   %r = scf.for %t = %c0 to %kt step %c1 iter_args(%acc = %acc0) -> (!lass_tb.acc<32x32xf32>) : i32 {{
     lass_pipe.wait {{pending = {pending} : i64}}
@@ -182,8 +182,8 @@ func.func @kernel({sig}) {cfg} {{
     %ns = arith.remui %nt, %c3 : i32
     %np = arith.cmpi ult, %nt, %kt : i32
     %nk = arith.muli %nt, %c32 : i32
-    lass_pipe.copy_async %A[%m0, %nk], %ra[%ns], %np {{operand = "A"}} : memref<?x?xf16>, {ring}
-    lass_pipe.copy_async %B[%n0, %nk], %rb[%ns], %np {{operand = "B"}} : memref<?x?xf16, strided<[1, ?]>>, {ring}
+    lass_pipe.copy_async A %A[%m0, %nk], %ra[%ns], %np : memref<?x?xf16>, {ring}
+    lass_pipe.copy_async B %B[%n0, %nk], %rb[%ns], %np : memref<?x?xf16, strided<[1, ?]>>, {ring}
     lass_pipe.commit
     %s = arith.remui %t, %c3 : i32
     %acc1 = lass_pipe.mma %ra[%s], %rb[%s], %acc : {ring}, {ring}, !lass_tb.acc<32x32xf32>
@@ -219,8 +219,8 @@ func.func @kernel({sig}) {cfg} {{
   %c32 = arith.constant 32 : i32
   %kp = arith.addi %K, %c31 : i32
   %kt = arith.divui %kp, %c32 : i32
-  %sa0 = lass_pipe.load_regs %A[%m0, %c0], %true {{operand = "A"}} : memref<?x?xf16> -> {staged}
-  %sb0 = lass_pipe.load_regs %B[%n0, %c0], %true {{operand = "B"}} : memref<?x?xf16, strided<[1, ?]>> -> {staged}
+  %sa0 = lass_pipe.load_regs A %A[%m0, %c0], %true : memref<?x?xf16> -> {staged}
+  %sb0 = lass_pipe.load_regs B %B[%n0, %c0], %true : memref<?x?xf16, strided<[1, ?]>> -> {staged}
   lass_pipe.store_regs %sa0, %ra[%c0] : {staged}, {ring}
   lass_pipe.store_regs %sb0, %rb[%c0] : {staged}, {ring}
   lass_pipe.barrier
@@ -228,8 +228,8 @@ func.func @kernel({sig}) {cfg} {{
     %nt = arith.addi %t, %c1 : i32
     %np = arith.cmpi ult, %nt, %kt : i32
     %nk = arith.muli %nt, %c32 : i32
-    %na = lass_pipe.load_regs %A[%m0, %nk], %np {{operand = "A"}} : memref<?x?xf16> -> {staged}
-    %nb = lass_pipe.load_regs %B[%n0, %nk], %np {{operand = "B"}} : memref<?x?xf16, strided<[1, ?]>> -> {staged}
+    %na = lass_pipe.load_regs A %A[%m0, %nk], %np : memref<?x?xf16> -> {staged}
+    %nb = lass_pipe.load_regs B %B[%n0, %nk], %np : memref<?x?xf16, strided<[1, ?]>> -> {staged}
     %s = arith.remui %t, %c2 : i32
     %acc1 = lass_pipe.mma %ra[%s], %rb[%s], %acc : {ring}, {ring}, !lass_tb.acc<32x32xf32>
     %ns = arith.remui %nt, %c2 : i32
@@ -574,7 +574,7 @@ func.func @frag({SIG.format(dt="f32")}) {cfg_attr((16, 16, 32), (16, 16, 32), 2)
   %ra = lass_pipe.ring {{offset = 0 : i64}} : {ring}
   %c0 = arith.constant 0 : i32
   %true = arith.constant true
-  lass_pipe.copy_async %A[%m0, %c0], %ra[%c0], %true {{operand = "A"}} : memref<?x?xf16>, {ring}
+  lass_pipe.copy_async A %A[%m0, %c0], %ra[%c0], %true : memref<?x?xf16>, {ring}
   lass_pipe.commit
   lass_pipe.wait {{pending = 0 : i64}}
   lass_pipe.barrier

@@ -284,8 +284,8 @@ func.func @kernel({sig}) {cfg} {{
   %m0, %n0 = lass_tb.block_tile %M, %N {{tile = [32, 32], raster = 2}}
   %acc0 = lass_tb.zero_acc : !lass_tb.acc<32x32xf32>
   %r = scf.for %k0 = %c0 to %K step %cbk iter_args(%acc = %acc0) -> (!lass_tb.acc<32x32xf32>) : i32 {{
-    %ta = lass_tb.load_tile %A[%m0, %k0] {{operand = "A"}} : {am} -> !lass_tb.tile<32x32xbf16>
-    %tb = lass_tb.load_tile %B[%n0, %k0] {{operand = "B"}} : {bm} -> !lass_tb.tile<32x32xbf16>
+    %ta = lass_tb.load_tile A %A[%m0, %k0] : {am} -> !lass_tb.tile<32x32xbf16>
+    %tb = lass_tb.load_tile B %B[%n0, %k0] : {bm} -> !lass_tb.tile<32x32xbf16>
     %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<32x32xbf16>, !lass_tb.tile<32x32xbf16>, !lass_tb.acc<32x32xf32>
     scf.yield %acc1 : !lass_tb.acc<32x32xf32>
   }}
@@ -336,12 +336,12 @@ func.func @kernel({sig}) {cfg} {{
   %kp = arith.addi %K, %c31 : i32
   %kt = arith.divui %kp, %c32 : i32
   %p0 = arith.cmpi ult, %c0, %kt : i32
-  lass_pipe.copy_async %A[%m0, %c0], %ra[%c0], %p0 {{operand = "A"}} : {am}, {ring}
-  lass_pipe.copy_async %B[%n0, %c0], %rb[%c0], %p0 {{operand = "B"}} : {bm}, {ring}
+  lass_pipe.copy_async A %A[%m0, %c0], %ra[%c0], %p0 : {am}, {ring}
+  lass_pipe.copy_async B %B[%n0, %c0], %rb[%c0], %p0 : {bm}, {ring}
   lass_pipe.commit
   %p1 = arith.cmpi ult, %c1, %kt : i32
-  lass_pipe.copy_async %A[%m0, %c32], %ra[%c1], %p1 {{operand = "A"}} : {am}, {ring}
-  lass_pipe.copy_async %B[%n0, %c32], %rb[%c1], %p1 {{operand = "B"}} : {bm}, {ring}
+  lass_pipe.copy_async A %A[%m0, %c32], %ra[%c1], %p1 : {am}, {ring}
+  lass_pipe.copy_async B %B[%n0, %c32], %rb[%c1], %p1 : {bm}, {ring}
   lass_pipe.commit
   %r = scf.for %t = %c0 to %kt step %c1 iter_args(%acc = %acc0) -> (!lass_tb.acc<32x32xf32>) : i32 {{
     lass_pipe.wait {{pending = 1 : i64}}
@@ -350,8 +350,8 @@ func.func @kernel({sig}) {cfg} {{
     %ns = arith.remui %nt, %c3 : i32
     %np = arith.cmpi ult, %nt, %kt : i32
     %nk = arith.muli %nt, %c32 : i32
-    lass_pipe.copy_async %A[%m0, %nk], %ra[%ns], %np {{operand = "A"}} : {am}, {ring}
-    lass_pipe.copy_async %B[%n0, %nk], %rb[%ns], %np {{operand = "B"}} : {bm}, {ring}
+    lass_pipe.copy_async A %A[%m0, %nk], %ra[%ns], %np : {am}, {ring}
+    lass_pipe.copy_async B %B[%n0, %nk], %rb[%ns], %np : {bm}, {ring}
     lass_pipe.commit
     %s = arith.remui %t, %c3 : i32
     %acc1 = lass_pipe.mma %ra[%s], %rb[%s], %acc : {ring}, {ring}, !lass_tb.acc<32x32xf32>

@@ -43,8 +43,8 @@ func.func @k(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memr
   func.return
 }
 
-func.func @not_a_kernel(%D: memref<?x?xf16>, %t: i32, %x: f16) {
+func.func @not_a_kernel(%D: memref<?x?xf16>, %t: i32, %x: f16) -> i1 {
   lass_nv.st_shared %t, %x, %x : f16, f16
   %ok = lass_nv.aligned %D {bytes = 16 : i64} : memref<?x?xf16>
-  func.return
+  func.return %ok : i1
 }

@@ -75,12 +75,13 @@
 // CHECK-NEXT:   [[VEC:%[0-9]+]] = llvm.insertelement [[G3]], [[V36]]{{\[}}[[V37]] : i32] : vector<4xi32>
 // CHECK-NEXT:   [[SPTR:%[0-9]+]] = llvm.getelementptr [[SMEM]]{{\[}}[[PHYS]]{{\]}} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK-NEXT:   llvm.store [[VEC]], [[SPTR]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
-//   scf.for -> branch to a header block carrying iv and iter_args, compare (slt), body, exit block
+//   scf.for (xDSL's convert-scf-to-cf) -> branch to a condition block carrying iv and iter_args,
+//   compare (slt), body, exit block; the loop's results are the condition block's arguments
 // CHECK-NEXT:   [[ZERO:%[0-9]+]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
 // CHECK-NEXT:   llvm.br ^bb1([[C0]], [[ZERO]], [[ZERO]], [[ZERO]], [[ZERO]] : i32, f32, f32, f32, f32)
 // CHECK-NEXT: ^bb1([[IV:%[0-9]+]]: i32, [[X0:%[0-9]+]]: f32, [[X1:%[0-9]+]]: f32, [[X2:%[0-9]+]]: f32, [[X3:%[0-9]+]]: f32):
 // CHECK-NEXT:   [[COND:%[0-9]+]] = llvm.icmp "slt" [[IV]], %K : i32
-// CHECK-NEXT:   llvm.cond_br [[COND]], ^bb2, ^bb3([[X0]], [[X1]], [[X2]], [[X3]] : f32, f32, f32, f32)
+// CHECK-NEXT:   llvm.cond_br [[COND]], ^bb2, ^bb3
 // CHECK-NEXT: ^bb2:
 // CHECK-NEXT:   [[V47:%[0-9]+]] = llvm.mlir.constant(1 : i32) : i32
 //   lass_nv.cp_async_wait {pending = 1} / lass_nv.bar_sync
@@ -105,10 +106,10 @@
 // CHECK-NEXT:   [[D1:%[0-9]+]] = llvm.extractvalue [[MMA]][1] : !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-NEXT:   [[D2:%[0-9]+]] = llvm.extractvalue [[MMA]][2] : !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-NEXT:   [[D3:%[0-9]+]] = llvm.extractvalue [[MMA]][3] : !llvm.struct<(f32, f32, f32, f32)>
-//   scf.yield -> iv + step, back to the header
+//   scf.yield -> iv + step, back to the condition block
 // CHECK-NEXT:   [[NEXT:%[0-9]+]] = llvm.add [[IV]], [[C1]] : i32
 // CHECK-NEXT:   llvm.br ^bb1([[NEXT]], [[D0]], [[D1]], [[D2]], [[D3]] : i32, f32, f32, f32, f32)
-// CHECK-NEXT: ^bb3([[R0:%[0-9]+]]: f32, [[R1:%[0-9]+]]: f32, [[R2:%[0-9]+]]: f32, [[R3:%[0-9]+]]: f32):
+// CHECK-NEXT: ^bb3:
 //   scf.if -> cond_br to then / else blocks that meet in a merge block
 // CHECK-NEXT:   [[HASC:%[0-9]+]] = llvm.fcmp "one" %beta, [[ZERO]] : f32
 // CHECK-NEXT:   llvm.cond_br [[HASC]], ^bb4, ^bb9
@@ -126,7 +127,7 @@
 // CHECK-NEXT:   llvm.br ^bb6([[V74]], [[V76]] : f32, f32)
 // CHECK-NEXT: ^bb6([[CV0:%[0-9]+]]: f32, [[CV1:%[0-9]+]]: f32):
 // CHECK-NEXT:   [[V79:%[0-9]+]] = llvm.fmul %beta, [[CV0]] : f32
-// CHECK-NEXT:   [[V80:%[0-9]+]] = llvm.fadd [[R0]], [[V79]] : f32
+// CHECK-NEXT:   [[V80:%[0-9]+]] = llvm.fadd [[X0]], [[V79]] : f32
 //   lass_nv.st_global if %p: a branch around the stores
 // CHECK-NEXT:   llvm.cond_br [[PRED]], ^bb7, ^bb8
 // CHECK-NEXT: ^bb7:
@@ -144,9 +145,9 @@
 // CHECK-NEXT: ^bb10:
 // CHECK-NEXT:   [[V84:%[0-9]+]] = llvm.sext [[LOGICAL]] : i32 to i64
 // CHECK-NEXT:   [[V85:%[0-9]+]] = llvm.getelementptr %D{{\[}}[[V84]]{{\]}} : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK-NEXT:   llvm.store [[R0]], [[V85]] {alignment = 8 : i64} : f32, !llvm.ptr<1>
+// CHECK-NEXT:   llvm.store [[X0]], [[V85]] {alignment = 8 : i64} : f32, !llvm.ptr<1>
 // CHECK-NEXT:   [[V86:%[0-9]+]] = llvm.getelementptr [[V85]][1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
-// CHECK-NEXT:   llvm.store [[R1]], [[V86]] {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// CHECK-NEXT:   llvm.store [[X1]], [[V86]] {alignment = 4 : i64} : f32, !llvm.ptr<1>
 // CHECK-NEXT:   llvm.br ^bb11
 // CHECK-NEXT: ^bb11:
 // CHECK-NEXT:   llvm.br ^bb12
@@ -161,7 +162,7 @@
 func.func @kernel(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
     attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 3, raster = 2}, lass.alpha = 1.0 : f32, lass.beta = 0.0 : f32, lass.d_type = "f32"} {
   %tid = lass_nv.thread_id
-  %bid = lass_nv.block_id
+  %bid = lass_nv.block_id x
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c16 = arith.constant 16 : i32

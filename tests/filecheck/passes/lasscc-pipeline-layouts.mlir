@@ -20,8 +20,8 @@ func.func @no_loop(%x: memref<?x?xf16, strided<[1, ?]>>) {
 // CHECK-LABEL: func.func @gemm_nn_stages2(
 // CHECK:         %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x64x32xf16, mn>
 // CHECK-NEXT:    %ring_b = lass_pipe.ring {offset = 8192 : i64} : !lass_pipe.ring<2x64x32xf16, mn>
-// CHECK:         [[SA:%[0-9]+]] = lass_pipe.load_regs %A[%m0, %{{[0-9]+}}], %{{[0-9]+}} {operand = "A"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_pipe.staged<64x32xf16, mn>
-// CHECK-NEXT:    [[SB:%[0-9]+]] = lass_pipe.load_regs %B[%n0, %{{[0-9]+}}], %{{[0-9]+}} {operand = "B"} : memref<?x?xf16> -> !lass_pipe.staged<64x32xf16, mn>
+// CHECK:         [[SA:%[0-9]+]] = lass_pipe.load_regs A %A[%m0, %{{[0-9]+}}], %{{[0-9]+}} : memref<?x?xf16, strided<[1, ?]>> -> !lass_pipe.staged<64x32xf16, mn>
+// CHECK-NEXT:    [[SB:%[0-9]+]] = lass_pipe.load_regs B %B[%n0, %{{[0-9]+}}], %{{[0-9]+}} : memref<?x?xf16> -> !lass_pipe.staged<64x32xf16, mn>
 // CHECK-NEXT:    lass_pipe.store_regs [[SA]], %ring_a[%{{[0-9]+}}] : !lass_pipe.staged<64x32xf16, mn>, !lass_pipe.ring<2x64x32xf16, mn>
 // CHECK:         lass_pipe.mma %ring_a[%slot], %ring_b[%slot], %acc : !lass_pipe.ring<2x64x32xf16, mn>, !lass_pipe.ring<2x64x32xf16, mn>, !lass_tb.acc<64x64xf32>
 
@@ -30,8 +30,8 @@ func.func @no_loop(%x: memref<?x?xf16, strided<[1, ?]>>) {
 // CHECK-LABEL: func.func @gemm_tt(
 // CHECK:         %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x64x32xbf16>
 // CHECK-NEXT:    %ring_b = lass_pipe.ring {offset = 12288 : i64} : !lass_pipe.ring<3x64x32xbf16, mn>
-// CHECK:         lass_pipe.copy_async %A[%m0, %{{[0-9]+}}], %ring_a[%{{[0-9]+}}], %{{[0-9]+}} {operand = "A"} : memref<?x?xbf16>, !lass_pipe.ring<3x64x32xbf16>
-// CHECK-NEXT:    lass_pipe.copy_async %B[%n0, %{{[0-9]+}}], %ring_b[%{{[0-9]+}}], %{{[0-9]+}} {operand = "B"} : memref<?x?xbf16>, !lass_pipe.ring<3x64x32xbf16, mn>
+// CHECK:         lass_pipe.copy_async A %A[%m0, %{{[0-9]+}}], %ring_a[%{{[0-9]+}}], %{{[0-9]+}} : memref<?x?xbf16>, !lass_pipe.ring<3x64x32xbf16>
+// CHECK-NEXT:    lass_pipe.copy_async B %B[%n0, %{{[0-9]+}}], %ring_b[%{{[0-9]+}}], %{{[0-9]+}} : memref<?x?xbf16>, !lass_pipe.ring<3x64x32xbf16, mn>
 
 func.func @gemm_nn_stages2(%A: memref<?x?xf16, strided<[1, ?]>>, %B: memref<?x?xf16>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.config = {threadblock = [64 : i64, 64 : i64, 32 : i64], warp = [32 : i64, 32 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 2 : i64, raster = 8 : i64, prefetch = 0 : i64}, lass.alpha = 1.000000e+00 : f32, lass.beta = 0.000000e+00 : f32, lass.d_type = "f32", lass.a_type = "f16", lass.a_layout = "col", lass.b_layout = "row"} {
   %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64 : i64, 64 : i64], raster = 8 : i64}
@@ -39,8 +39,8 @@ func.func @gemm_nn_stages2(%A: memref<?x?xf16, strided<[1, ?]>>, %B: memref<?x?x
   %1 = arith.constant 0 : i32
   %2 = arith.constant 32 : i32
   %3 = scf.for %k0 = %1 to %K step %2 iter_args(%acc = %0) -> (!lass_tb.acc<64x64xf32>) : i32 {
-    %4 = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16, mn>
-    %5 = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16> -> !lass_tb.tile<64x32xf16, mn>
+    %4 = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16, mn>
+    %5 = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16> -> !lass_tb.tile<64x32xf16, mn>
     %6 = lass_tb.mma %4, %5, %acc : !lass_tb.tile<64x32xf16, mn>, !lass_tb.tile<64x32xf16, mn>, !lass_tb.acc<64x64xf32>
     scf.yield %6 : !lass_tb.acc<64x64xf32>
   }
@@ -53,8 +53,8 @@ func.func @gemm_tt(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %D: memref<?x?xf3
   %1 = arith.constant 0 : i32
   %2 = arith.constant 32 : i32
   %3 = scf.for %k0 = %1 to %K step %2 iter_args(%acc = %0) -> (!lass_tb.acc<64x64xf32>) : i32 {
-    %4 = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xbf16> -> !lass_tb.tile<64x32xbf16>
-    %5 = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xbf16> -> !lass_tb.tile<64x32xbf16, mn>
+    %4 = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xbf16> -> !lass_tb.tile<64x32xbf16>
+    %5 = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xbf16> -> !lass_tb.tile<64x32xbf16, mn>
     %6 = lass_tb.mma %4, %5, %acc : !lass_tb.tile<64x32xbf16>, !lass_tb.tile<64x32xbf16, mn>, !lass_tb.acc<64x64xf32>
     scf.yield %6 : !lass_tb.acc<64x64xf32>
   }

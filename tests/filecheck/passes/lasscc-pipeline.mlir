@@ -33,22 +33,22 @@
 // CHECK-NEXT:    [[C0:%[0-9]+]] = arith.constant 0 : i32
 // CHECK-NEXT:    [[P0:%[0-9]+]] = arith.cmpi ult, [[C0]], %k_tiles : i32
 // CHECK-NEXT:    [[K0:%[0-9]+]] = arith.muli [[C0]], [[BK]] : i32
-// CHECK-NEXT:    lass_pipe.copy_async %A[%m0, [[K0]]], %ring_a{{\[}}[[C0]]{{\]}}, [[P0]] {operand = "A"} : memref<?x?xf16>, !lass_pipe.ring<4x64x32xf16>
-// CHECK-NEXT:    lass_pipe.copy_async %B[%n0, [[K0]]], %ring_b{{\[}}[[C0]]{{\]}}, [[P0]] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<4x64x32xf16>
+// CHECK-NEXT:    lass_pipe.copy_async A %A[%m0, [[K0]]], %ring_a{{\[}}[[C0]]{{\]}}, [[P0]] : memref<?x?xf16>, !lass_pipe.ring<4x64x32xf16>
+// CHECK-NEXT:    lass_pipe.copy_async B %B[%n0, [[K0]]], %ring_b{{\[}}[[C0]]{{\]}}, [[P0]] : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<4x64x32xf16>
 // CHECK-NEXT:    lass_pipe.commit
 //                prologue group 1
 // CHECK-NEXT:    [[C1:%[0-9]+]] = arith.constant 1 : i32
 // CHECK-NEXT:    [[P1:%[0-9]+]] = arith.cmpi ult, [[C1]], %k_tiles : i32
 // CHECK-NEXT:    [[K1:%[0-9]+]] = arith.muli [[C1]], [[BK]] : i32
-// CHECK-NEXT:    lass_pipe.copy_async %A[%m0, [[K1]]], %ring_a{{\[}}[[C1]]{{\]}}, [[P1]] {operand = "A"}
-// CHECK-NEXT:    lass_pipe.copy_async %B[%n0, [[K1]]], %ring_b{{\[}}[[C1]]{{\]}}, [[P1]] {operand = "B"}
+// CHECK-NEXT:    lass_pipe.copy_async A %A[%m0, [[K1]]], %ring_a{{\[}}[[C1]]{{\]}}, [[P1]]
+// CHECK-NEXT:    lass_pipe.copy_async B %B[%n0, [[K1]]], %ring_b{{\[}}[[C1]]{{\]}}, [[P1]]
 // CHECK-NEXT:    lass_pipe.commit
 //                prologue group 2
 // CHECK-NEXT:    [[C2:%[0-9]+]] = arith.constant 2 : i32
 // CHECK-NEXT:    [[P2:%[0-9]+]] = arith.cmpi ult, [[C2]], %k_tiles : i32
 // CHECK-NEXT:    [[K2:%[0-9]+]] = arith.muli [[C2]], [[BK]] : i32
-// CHECK-NEXT:    lass_pipe.copy_async %A[%m0, [[K2]]], %ring_a{{\[}}[[C2]]{{\]}}, [[P2]] {operand = "A"}
-// CHECK-NEXT:    lass_pipe.copy_async %B[%n0, [[K2]]], %ring_b{{\[}}[[C2]]{{\]}}, [[P2]] {operand = "B"}
+// CHECK-NEXT:    lass_pipe.copy_async A %A[%m0, [[K2]]], %ring_a{{\[}}[[C2]]{{\]}}, [[P2]]
+// CHECK-NEXT:    lass_pipe.copy_async B %B[%n0, [[K2]]], %ring_b{{\[}}[[C2]]{{\]}}, [[P2]]
 // CHECK-NEXT:    lass_pipe.commit
 // CHECK-NEXT:    lass_pipe.wait {pending = 2 : i64}
 // CHECK-NEXT:    lass_pipe.barrier
@@ -60,8 +60,8 @@
 // CHECK-NEXT:      [[NSLOT:%[0-9]+]] = arith.remui [[NXT]], [[S]] : i32
 // CHECK-NEXT:      [[NP:%[0-9]+]] = arith.cmpi ult, [[NXT]], %k_tiles : i32
 // CHECK-NEXT:      [[NK:%[0-9]+]] = arith.muli [[NXT]], [[BK]] : i32
-// CHECK-NEXT:      lass_pipe.copy_async %A[%m0, [[NK]]], %ring_a{{\[}}[[NSLOT]]{{\]}}, [[NP]] {operand = "A"}
-// CHECK-NEXT:      lass_pipe.copy_async %B[%n0, [[NK]]], %ring_b{{\[}}[[NSLOT]]{{\]}}, [[NP]] {operand = "B"}
+// CHECK-NEXT:      lass_pipe.copy_async A %A[%m0, [[NK]]], %ring_a{{\[}}[[NSLOT]]{{\]}}, [[NP]]
+// CHECK-NEXT:      lass_pipe.copy_async B %B[%n0, [[NK]]], %ring_b{{\[}}[[NSLOT]]{{\]}}, [[NP]]
 // CHECK-NEXT:      lass_pipe.commit
 // CHECK-NEXT:      %slot = arith.remui %kt, [[S]] : i32
 // CHECK-NEXT:      [[ACC1:%[0-9]+]] = lass_pipe.mma %ring_a[%slot], %ring_b[%slot], %acc : !lass_pipe.ring<4x64x32xf16>, !lass_pipe.ring<4x64x32xf16>, !lass_tb.acc<64x64xf32>
@@ -81,8 +81,8 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %r = scf.for %k0 = %c0 to %K step %c32 iter_args(%acc = %acc0) -> (!lass_tb.acc<64x64xf32>) : i32 {
-    %ta = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<64x32xf16>
-    %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16>
+    %ta = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<64x32xf16>
+    %tb = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16>
     %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<64x32xf16>, !lass_tb.tile<64x32xf16>, !lass_tb.acc<64x64xf32>
     scf.yield %acc1 : !lass_tb.acc<64x64xf32>
   }
@@ -107,8 +107,8 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK-NEXT:    [[C0:%[0-9]+]] = arith.constant 0 : i32
 // CHECK-NEXT:    [[P0:%[0-9]+]] = arith.cmpi ult, [[C0]], %k_tiles : i32
 // CHECK-NEXT:    [[K0:%[0-9]+]] = arith.muli [[C0]], [[BK]] : i32
-// CHECK-NEXT:    [[RA0:%[0-9]+]] = lass_pipe.load_regs %A[%m0, [[K0]]], [[P0]] {operand = "A"} : memref<?x?xf16> -> !lass_pipe.staged<64x32xf16>
-// CHECK-NEXT:    [[RB0:%[0-9]+]] = lass_pipe.load_regs %B[%n0, [[K0]]], [[P0]] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_pipe.staged<64x32xf16>
+// CHECK-NEXT:    [[RA0:%[0-9]+]] = lass_pipe.load_regs A %A[%m0, [[K0]]], [[P0]] : memref<?x?xf16> -> !lass_pipe.staged<64x32xf16>
+// CHECK-NEXT:    [[RB0:%[0-9]+]] = lass_pipe.load_regs B %B[%n0, [[K0]]], [[P0]] : memref<?x?xf16, strided<[1, ?]>> -> !lass_pipe.staged<64x32xf16>
 // CHECK-NEXT:    lass_pipe.store_regs [[RA0]], %ring_a{{\[}}[[C0]]{{\]}} : !lass_pipe.staged<64x32xf16>, !lass_pipe.ring<2x64x32xf16>
 // CHECK-NEXT:    lass_pipe.store_regs [[RB0]], %ring_b{{\[}}[[C0]]{{\]}} : !lass_pipe.staged<64x32xf16>, !lass_pipe.ring<2x64x32xf16>
 // CHECK-NEXT:    lass_pipe.barrier
@@ -117,8 +117,8 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK-NEXT:      [[NXT:%[0-9]+]] = arith.addi %kt, [[C1]] : i32
 // CHECK-NEXT:      [[NP:%[0-9]+]] = arith.cmpi ult, [[NXT]], %k_tiles : i32
 // CHECK-NEXT:      [[NK:%[0-9]+]] = arith.muli [[NXT]], [[BK]] : i32
-// CHECK-NEXT:      [[RA:%[0-9]+]] = lass_pipe.load_regs %A[%m0, [[NK]]], [[NP]] {operand = "A"}
-// CHECK-NEXT:      [[RB:%[0-9]+]] = lass_pipe.load_regs %B[%n0, [[NK]]], [[NP]] {operand = "B"}
+// CHECK-NEXT:      [[RA:%[0-9]+]] = lass_pipe.load_regs A %A[%m0, [[NK]]], [[NP]]
+// CHECK-NEXT:      [[RB:%[0-9]+]] = lass_pipe.load_regs B %B[%n0, [[NK]]], [[NP]]
 // CHECK-NEXT:      [[C2:%[0-9]+]] = arith.constant 2 : i32
 // CHECK-NEXT:      %slot = arith.remui %kt, [[C2]] : i32
 // CHECK-NEXT:      [[ACC1:%[0-9]+]] = lass_pipe.mma %ring_a[%slot], %ring_b[%slot], %acc : !lass_pipe.ring<2x64x32xf16>, !lass_pipe.ring<2x64x32xf16>, !lass_tb.acc<64x64xf32>
@@ -138,8 +138,8 @@ func.func @double_buffer(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %r = scf.for %k0 = %c0 to %K step %c32 iter_args(%acc = %acc0) -> (!lass_tb.acc<64x64xf32>) : i32 {
-    %ta = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<64x32xf16>
-    %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16>
+    %ta = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<64x32xf16>
+    %tb = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16>
     %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<64x32xf16>, !lass_tb.tile<64x32xf16>, !lass_tb.acc<64x64xf32>
     scf.yield %acc1 : !lass_tb.acc<64x64xf32>
   }
@@ -153,8 +153,8 @@ func.func @double_buffer(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]
 // CHECK-NEXT:    %c0 = arith.constant 0 : i32
 // CHECK-NEXT:    %c32 = arith.constant 32 : i32
 // CHECK-NEXT:    %r = scf.for %k0 = %c0 to %K step %c32 iter_args(%acc = %acc0) -> (!lass_tb.acc<64x64xf32>) : i32 {
-// CHECK-NEXT:      %ta = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<64x32xf16>
-// CHECK-NEXT:      %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16>
+// CHECK-NEXT:      %ta = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<64x32xf16>
+// CHECK-NEXT:      %tb = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16>
 // CHECK-NEXT:      %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<64x32xf16>, !lass_tb.tile<64x32xf16>, !lass_tb.acc<64x64xf32>
 // CHECK-NEXT:      scf.yield %acc1 : !lass_tb.acc<64x64xf32>
 // CHECK-NEXT:    }
@@ -165,8 +165,8 @@ func.func @not_a_kernel(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %r = scf.for %k0 = %c0 to %K step %c32 iter_args(%acc = %acc0) -> (!lass_tb.acc<64x64xf32>) : i32 {
-    %ta = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<64x32xf16>
-    %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16>
+    %ta = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<64x32xf16>
+    %tb = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16>
     %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<64x32xf16>, !lass_tb.tile<64x32xf16>, !lass_tb.acc<64x64xf32>
     scf.yield %acc1 : !lass_tb.acc<64x64xf32>
   }
@@ -206,7 +206,7 @@ func.func @kernel_other_loop(%K: i32) -> i32
 // DT-LABEL: func.func @tf32(
 // DT:         %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x32x16xf32>
 // DT-NEXT:    %ring_b = lass_pipe.ring {offset = 4096 : i64} : !lass_pipe.ring<2x32x16xf32>
-// DT:         lass_pipe.load_regs %A{{.*}} -> !lass_pipe.staged<32x16xf32>
+// DT:         lass_pipe.load_regs A %A{{.*}} -> !lass_pipe.staged<32x16xf32>
 // DT:         lass_pipe.mma %ring_a[%slot], %ring_b[%slot], %acc : !lass_pipe.ring<2x32x16xf32>, !lass_pipe.ring<2x32x16xf32>, !lass_tb.acc<32x32xf32>
 // DT-LABEL: func.func @int8(
 // DT:         %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x32x64xi8>

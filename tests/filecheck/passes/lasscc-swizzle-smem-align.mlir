@@ -72,7 +72,7 @@ builtin.module {
     %7 = arith.addi %warp_m0, %6 : i32
     %8 = arith.addi %warp_n0, %6 : i32
     %9 = arith.constant 0 : i32
-    %10 = lass_nv.block_id
+    %10 = lass_nv.block_id x
     %11 = arith.constant 63 : i32
     %12 = arith.addi %M, %11 : i32
     %13 = arith.constant 64 : i32
@@ -98,14 +98,14 @@ builtin.module {
     %k_tiles = arith.divui %28, %4 : i32
     %29 = arith.cmpi ult, %9, %k_tiles : i32
     %30 = arith.muli %9, %4 : i32
-    lass_pipe.copy_async %A[%m0, %30], %ring_a[%9], %29 {operand = "A"} : memref<?x?xf16>, !lass_pipe.ring<3x64x32xf16>
-    lass_pipe.copy_async %B[%n0, %30], %ring_b[%9], %29 {operand = "B"} : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x32x32xf16>
+    lass_pipe.copy_async A %A[%m0, %30], %ring_a[%9], %29 : memref<?x?xf16>, !lass_pipe.ring<3x64x32xf16>
+    lass_pipe.copy_async B %B[%n0, %30], %ring_b[%9], %29 : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x32x32xf16>
     lass_pipe.commit
     %31 = arith.constant 1 : i32
     %32 = arith.cmpi ult, %31, %k_tiles : i32
     %33 = arith.muli %31, %4 : i32
-    lass_pipe.copy_async %A[%m0, %33], %ring_a[%31], %32 {operand = "A"} : memref<?x?xf16>, !lass_pipe.ring<3x64x32xf16>
-    lass_pipe.copy_async %B[%n0, %33], %ring_b[%31], %32 {operand = "B"} : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x32x32xf16>
+    lass_pipe.copy_async A %A[%m0, %33], %ring_a[%31], %32 : memref<?x?xf16>, !lass_pipe.ring<3x64x32xf16>
+    lass_pipe.copy_async B %B[%n0, %33], %ring_b[%31], %32 : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x32x32xf16>
     lass_pipe.commit
     lass_pipe.wait {pending = 1 : i64}
     lass_pipe.barrier
@@ -115,8 +115,8 @@ builtin.module {
       %100 = arith.remui %98, %99 : i32
       %101 = arith.cmpi ult, %98, %k_tiles : i32
       %102 = arith.muli %98, %4 : i32
-      lass_pipe.copy_async %A[%m0, %102], %ring_a[%100], %101 {operand = "A"} : memref<?x?xf16>, !lass_pipe.ring<3x64x32xf16>
-      lass_pipe.copy_async %B[%n0, %102], %ring_b[%100], %101 {operand = "B"} : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x32x32xf16>
+      lass_pipe.copy_async A %A[%m0, %102], %ring_a[%100], %101 : memref<?x?xf16>, !lass_pipe.ring<3x64x32xf16>
+      lass_pipe.copy_async B %B[%n0, %102], %ring_b[%100], %101 : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x32x32xf16>
       lass_pipe.commit
       %slot = arith.remui %kt, %99 : i32
       %103, %104, %105, %106 = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, %9 : !lass_pipe.ring<3x64x32xf16>

@@ -78,7 +78,7 @@ builtin.module {
     %warp_n0 = arith.muli %5, %4 : i32
     %6 = arith.constant 0 : i32
     %7 = arith.constant 32 : i32
-    %8 = lass_nv.block_id
+    %8 = lass_nv.block_id x
     %9 = arith.addi %M, %0 : i32
     %10 = arith.divui %9, %7 : i32
     %11 = arith.addi %N, %0 : i32
@@ -103,14 +103,14 @@ builtin.module {
     %k_tiles = arith.divui %24, %25 : i32
     %26 = arith.cmpi ult, %6, %k_tiles : i32
     %27 = arith.muli %6, %25 : i32
-    lass_pipe.copy_async %A[%m0, %27], %ring_a[%6], %26 {operand = "A"} : memref<?x?xi8, strided<[1, ?]>>, !lass_pipe.ring<3x32x64xi8, mn>
-    lass_pipe.copy_async %B[%n0, %27], %ring_b[%6], %26 {operand = "B"} : memref<?x?xi8>, !lass_pipe.ring<3x32x64xi8, mn>
+    lass_pipe.copy_async A %A[%m0, %27], %ring_a[%6], %26 : memref<?x?xi8, strided<[1, ?]>>, !lass_pipe.ring<3x32x64xi8, mn>
+    lass_pipe.copy_async B %B[%n0, %27], %ring_b[%6], %26 : memref<?x?xi8>, !lass_pipe.ring<3x32x64xi8, mn>
     lass_pipe.commit
     %28 = arith.constant 1 : i32
     %29 = arith.cmpi ult, %28, %k_tiles : i32
     %30 = arith.muli %28, %25 : i32
-    lass_pipe.copy_async %A[%m0, %30], %ring_a[%28], %29 {operand = "A"} : memref<?x?xi8, strided<[1, ?]>>, !lass_pipe.ring<3x32x64xi8, mn>
-    lass_pipe.copy_async %B[%n0, %30], %ring_b[%28], %29 {operand = "B"} : memref<?x?xi8>, !lass_pipe.ring<3x32x64xi8, mn>
+    lass_pipe.copy_async A %A[%m0, %30], %ring_a[%28], %29 : memref<?x?xi8, strided<[1, ?]>>, !lass_pipe.ring<3x32x64xi8, mn>
+    lass_pipe.copy_async B %B[%n0, %30], %ring_b[%28], %29 : memref<?x?xi8>, !lass_pipe.ring<3x32x64xi8, mn>
     lass_pipe.commit
     lass_pipe.wait {pending = 1 : i64}
     lass_pipe.barrier
@@ -120,8 +120,8 @@ builtin.module {
       %49 = arith.remui %47, %48 : i32
       %50 = arith.cmpi ult, %47, %k_tiles : i32
       %51 = arith.muli %47, %25 : i32
-      lass_pipe.copy_async %A[%m0, %51], %ring_a[%49], %50 {operand = "A"} : memref<?x?xi8, strided<[1, ?]>>, !lass_pipe.ring<3x32x64xi8, mn>
-      lass_pipe.copy_async %B[%n0, %51], %ring_b[%49], %50 {operand = "B"} : memref<?x?xi8>, !lass_pipe.ring<3x32x64xi8, mn>
+      lass_pipe.copy_async A %A[%m0, %51], %ring_a[%49], %50 : memref<?x?xi8, strided<[1, ?]>>, !lass_pipe.ring<3x32x64xi8, mn>
+      lass_pipe.copy_async B %B[%n0, %51], %ring_b[%49], %50 : memref<?x?xi8>, !lass_pipe.ring<3x32x64xi8, mn>
       lass_pipe.commit
       %slot = arith.remui %kt, %48 : i32
       %52, %53, %54, %55 = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, %6 interleaved : !lass_pipe.ring<3x32x64xi8, mn>
@@ -505,7 +505,7 @@ builtin.module {
     %warp_n0 = arith.muli %5, %4 : i32
     %6 = arith.constant 0 : i32
     %7 = arith.constant 8 : i32
-    %8 = lass_nv.block_id
+    %8 = lass_nv.block_id x
     %9 = arith.addi %M, %0 : i32
     %10 = arith.constant 32 : i32
     %11 = arith.divui %9, %10 : i32
@@ -530,14 +530,14 @@ builtin.module {
     %k_tiles = arith.divui %25, %4 : i32
     %26 = arith.cmpi ult, %6, %k_tiles : i32
     %27 = arith.muli %6, %4 : i32
-    lass_pipe.copy_async %A[%m0, %27], %ring_a[%6], %26 {operand = "A"} : memref<?x?xf32>, !lass_pipe.ring<3x32x16xf32>
-    lass_pipe.copy_async %B[%n0, %27], %ring_b[%6], %26 {operand = "B"} : memref<?x?xf32>, !lass_pipe.ring<3x32x16xf32, mn>
+    lass_pipe.copy_async A %A[%m0, %27], %ring_a[%6], %26 : memref<?x?xf32>, !lass_pipe.ring<3x32x16xf32>
+    lass_pipe.copy_async B %B[%n0, %27], %ring_b[%6], %26 : memref<?x?xf32>, !lass_pipe.ring<3x32x16xf32, mn>
     lass_pipe.commit
     %28 = arith.constant 1 : i32
     %29 = arith.cmpi ult, %28, %k_tiles : i32
     %30 = arith.muli %28, %4 : i32
-    lass_pipe.copy_async %A[%m0, %30], %ring_a[%28], %29 {operand = "A"} : memref<?x?xf32>, !lass_pipe.ring<3x32x16xf32>
-    lass_pipe.copy_async %B[%n0, %30], %ring_b[%28], %29 {operand = "B"} : memref<?x?xf32>, !lass_pipe.ring<3x32x16xf32, mn>
+    lass_pipe.copy_async A %A[%m0, %30], %ring_a[%28], %29 : memref<?x?xf32>, !lass_pipe.ring<3x32x16xf32>
+    lass_pipe.copy_async B %B[%n0, %30], %ring_b[%28], %29 : memref<?x?xf32>, !lass_pipe.ring<3x32x16xf32, mn>
     lass_pipe.commit
     lass_pipe.wait {pending = 1 : i64}
     lass_pipe.barrier
@@ -547,8 +547,8 @@ builtin.module {
       %49 = arith.remui %47, %48 : i32
       %50 = arith.cmpi ult, %47, %k_tiles : i32
       %51 = arith.muli %47, %4 : i32
-      lass_pipe.copy_async %A[%m0, %51], %ring_a[%49], %50 {operand = "A"} : memref<?x?xf32>, !lass_pipe.ring<3x32x16xf32>
-      lass_pipe.copy_async %B[%n0, %51], %ring_b[%49], %50 {operand = "B"} : memref<?x?xf32>, !lass_pipe.ring<3x32x16xf32, mn>
+      lass_pipe.copy_async A %A[%m0, %51], %ring_a[%49], %50 : memref<?x?xf32>, !lass_pipe.ring<3x32x16xf32>
+      lass_pipe.copy_async B %B[%n0, %51], %ring_b[%49], %50 : memref<?x?xf32>, !lass_pipe.ring<3x32x16xf32, mn>
       lass_pipe.commit
       %slot = arith.remui %kt, %48 : i32
       %52, %53, %54, %55 = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, %6 : !lass_pipe.ring<3x32x16xf32>

@@ -66,7 +66,7 @@ func.func @gemm_nn(%A: memref<?x?xf16, strided<[1, ?]>>, %B: memref<?x?xf16>, %D
   %7 = arith.addi %warp_m0, %6 : i32
   %8 = arith.addi %warp_n0, %6 : i32
   %9 = arith.constant 0 : i32
-  %10 = lass_nv.block_id
+  %10 = lass_nv.block_id x
   %11 = arith.constant 127 : i32
   %12 = arith.addi %M, %11 : i32
   %13 = arith.constant 128 : i32
@@ -92,14 +92,14 @@ func.func @gemm_nn(%A: memref<?x?xf16, strided<[1, ?]>>, %B: memref<?x?xf16>, %D
   %k_tiles = arith.divui %28, %4 : i32
   %29 = arith.cmpi ult, %9, %k_tiles : i32
   %30 = arith.muli %9, %4 : i32
-  lass_pipe.copy_async %A[%m0, %30], %ring_a[%9], %29 {operand = "A"} : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x128x32xf16, mn>
-  lass_pipe.copy_async %B[%n0, %30], %ring_b[%9], %29 {operand = "B"} : memref<?x?xf16>, !lass_pipe.ring<3x32x32xf16, mn>
+  lass_pipe.copy_async A %A[%m0, %30], %ring_a[%9], %29 : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x128x32xf16, mn>
+  lass_pipe.copy_async B %B[%n0, %30], %ring_b[%9], %29 : memref<?x?xf16>, !lass_pipe.ring<3x32x32xf16, mn>
   lass_pipe.commit
   %31 = arith.constant 1 : i32
   %32 = arith.cmpi ult, %31, %k_tiles : i32
   %33 = arith.muli %31, %4 : i32
-  lass_pipe.copy_async %A[%m0, %33], %ring_a[%31], %32 {operand = "A"} : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x128x32xf16, mn>
-  lass_pipe.copy_async %B[%n0, %33], %ring_b[%31], %32 {operand = "B"} : memref<?x?xf16>, !lass_pipe.ring<3x32x32xf16, mn>
+  lass_pipe.copy_async A %A[%m0, %33], %ring_a[%31], %32 : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x128x32xf16, mn>
+  lass_pipe.copy_async B %B[%n0, %33], %ring_b[%31], %32 : memref<?x?xf16>, !lass_pipe.ring<3x32x32xf16, mn>
   lass_pipe.commit
   lass_pipe.wait {pending = 1 : i64}
   lass_pipe.barrier
@@ -110,8 +110,8 @@ func.func @gemm_nn(%A: memref<?x?xf16, strided<[1, ?]>>, %B: memref<?x?xf16>, %D
     %101 = arith.remui %99, %100 : i32
     %102 = arith.cmpi ult, %99, %k_tiles : i32
     %103 = arith.muli %99, %4 : i32
-    lass_pipe.copy_async %A[%m0, %103], %ring_a[%101], %102 {operand = "A"} : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x128x32xf16, mn>
-    lass_pipe.copy_async %B[%n0, %103], %ring_b[%101], %102 {operand = "B"} : memref<?x?xf16>, !lass_pipe.ring<3x32x32xf16, mn>
+    lass_pipe.copy_async A %A[%m0, %103], %ring_a[%101], %102 : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x128x32xf16, mn>
+    lass_pipe.copy_async B %B[%n0, %103], %ring_b[%101], %102 : memref<?x?xf16>, !lass_pipe.ring<3x32x32xf16, mn>
     lass_pipe.commit
     %slot = arith.remui %kt, %100 : i32
     %104, %105, %106, %107 = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, %9 : !lass_pipe.ring<3x128x32xf16, mn>

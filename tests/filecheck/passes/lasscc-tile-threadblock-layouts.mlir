@@ -15,8 +15,8 @@
 // CHECK-LABEL: func.func @gemm_nn(
 // CHECK-SAME:    %A: memref<?x?xf16, strided<[1, ?]>>, %B: memref<?x?xf16>, %D: memref<?x?xf32>,
 // CHECK-SAME:    lass.a_layout = "col", lass.b_layout = "row"} {
-// CHECK:         lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16, mn>
-// CHECK-NEXT:    lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16> -> !lass_tb.tile<64x32xf16, mn>
+// CHECK:         lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16, mn>
+// CHECK-NEXT:    lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16> -> !lass_tb.tile<64x32xf16, mn>
 // CHECK-NEXT:    lass_tb.mma %{{[0-9]+}}, %{{[0-9]+}}, %acc : !lass_tb.tile<64x32xf16, mn>, !lass_tb.tile<64x32xf16, mn>, !lass_tb.acc<64x64xf32>
 func.func @gemm_nn(%a: memref<?x?xf16, strided<[1, ?]>>, %b: memref<?x?xf16>, %d: memref<?x?xf32>) {
   lass.gemm {config = {threadblock = [64, 64, 32], warp = [32, 32, 32]}}
@@ -30,8 +30,8 @@ func.func @gemm_nn(%a: memref<?x?xf16, strided<[1, ?]>>, %b: memref<?x?xf16>, %d
 // CHECK-LABEL: func.func @gemm_tt_col_d(
 // CHECK-SAME:    %A: memref<?x?xbf16, strided<[1, ?]>>, %B: memref<?x?xbf16, strided<[1, ?]>>, %D: memref<?x?xf32>,
 // CHECK-SAME:    lass.a_layout = "row", lass.b_layout = "row", lass.swap_ab} {
-// CHECK:         lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xbf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xbf16, mn>
-// CHECK-NEXT:    lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xbf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xbf16>
+// CHECK:         lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xbf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xbf16, mn>
+// CHECK-NEXT:    lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xbf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xbf16>
 func.func @gemm_tt_col_d(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %d: memref<?x?xf32, strided<[1, ?]>>) {
   lass.gemm {config = {threadblock = [64, 64, 32], warp = [32, 32, 32]}}
       ins(%a, %b : memref<?x?xbf16>, memref<?x?xbf16>) outs(%d : memref<?x?xf32, strided<[1, ?]>>)
@@ -56,8 +56,8 @@ func.func @gemm_nt(%a: memref<?x?xf16, strided<[1, ?]>>, %b: memref<?x?xf16, str
 // CHECK-LABEL: func.func @gemm_tf32_tt(
 // CHECK-SAME:    %A: memref<?x?xf32>, %B: memref<?x?xf32>, %D: memref<?x?xf32>,
 // CHECK-SAME:    lass.a_type = "f32", lass.a_layout = "row", lass.b_layout = "row"} {
-// CHECK:         lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf32> -> !lass_tb.tile<64x16xf32>
-// CHECK-NEXT:    lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf32> -> !lass_tb.tile<64x16xf32, mn>
+// CHECK:         lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf32> -> !lass_tb.tile<64x16xf32>
+// CHECK-NEXT:    lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf32> -> !lass_tb.tile<64x16xf32, mn>
 func.func @gemm_tf32_tt(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %d: memref<?x?xf32>) {
   lass.gemm {config = {threadblock = [64, 64, 16], warp = [32, 32, 16]}}
       ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%d : memref<?x?xf32>)
@@ -67,8 +67,8 @@ func.func @gemm_tf32_tt(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %d: memref<?x?
 // CHECK-LABEL: func.func @gemm_i8_nn_col_d(
 // CHECK-SAME:    %A: memref<?x?xi8>, %B: memref<?x?xi8>, %D: memref<?x?xi32>,
 // CHECK-SAME:    lass.a_type = "i8", lass.a_layout = "col", lass.b_layout = "col", lass.swap_ab} {
-// CHECK:         lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xi8> -> !lass_tb.tile<64x64xi8>
-// CHECK-NEXT:    lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xi8> -> !lass_tb.tile<64x64xi8, mn>
+// CHECK:         lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xi8> -> !lass_tb.tile<64x64xi8>
+// CHECK-NEXT:    lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xi8> -> !lass_tb.tile<64x64xi8, mn>
 func.func @gemm_i8_nn_col_d(%a: memref<?x?xi8, strided<[1, ?]>>, %b: memref<?x?xi8, strided<[1, ?]>>,
                             %d: memref<?x?xi32, strided<[1, ?]>>) {
   lass.gemm {config = {threadblock = [64, 64, 64], warp = [32, 32, 64]}}

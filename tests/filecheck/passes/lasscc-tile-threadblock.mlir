@@ -32,8 +32,8 @@
 // CHECK-NEXT:    [[C0:%[0-9]+]] = arith.constant 0 : i32
 // CHECK-NEXT:    [[BK:%[0-9]+]] = arith.constant 32 : i32
 // CHECK-NEXT:    [[R:%[0-9]+]] = scf.for %k0 = [[C0]] to %K step [[BK]] iter_args(%acc = [[ACC0]]) -> (!lass_tb.acc<64x64xf32>) : i32 {
-// CHECK-NEXT:      [[TA:%[0-9]+]] = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<64x32xf16>
-// CHECK-NEXT:      [[TB:%[0-9]+]] = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16>
+// CHECK-NEXT:      [[TA:%[0-9]+]] = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<64x32xf16>
+// CHECK-NEXT:      [[TB:%[0-9]+]] = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16>
 // CHECK-NEXT:      [[ACC1:%[0-9]+]] = lass_tb.mma [[TA]], [[TB]], %acc : !lass_tb.tile<64x32xf16>, !lass_tb.tile<64x32xf16>, !lass_tb.acc<64x64xf32>
 // CHECK-NEXT:      scf.yield [[ACC1]] : !lass_tb.acc<64x64xf32>
 // CHECK-NEXT:    }
@@ -54,8 +54,8 @@ func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: m
 // CHECK-NEXT:    %m0, %n0 = lass_tb.block_tile %M, %N {tile = [128 : i64, 128 : i64], raster = 8 : i64}
 // CHECK-NEXT:    {{%[0-9]+}} = lass_tb.zero_acc : !lass_tb.acc<128x128xf32>
 // CHECK:         scf.for %k0 = {{%[0-9]+}} to %K step {{%[0-9]+}} iter_args
-// CHECK-NEXT:      lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
-// CHECK-NEXT:      lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
+// CHECK-NEXT:      lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
+// CHECK-NEXT:      lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
 // CHECK-NEXT:      lass_tb.mma
 // CHECK-NEXT:      scf.yield
 // CHECK-NEXT:    }
@@ -107,8 +107,8 @@ func.func @gemm_f16_acc(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>
 // CHECK-LABEL: func.func @gemm_bf16(
 // CHECK-SAME:    %A: memref<?x?xbf16>, %B: memref<?x?xbf16, strided<[1, ?]>>, %D: memref<?x?xbf16>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
 // CHECK-SAME:    lass.d_type = "bf16", lass.a_type = "bf16", lass.a_layout = "row", lass.b_layout = "col"} {
-// CHECK:           lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xbf16> -> !lass_tb.tile<64x32xbf16>
-// CHECK-NEXT:      lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xbf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xbf16>
+// CHECK:           lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xbf16> -> !lass_tb.tile<64x32xbf16>
+// CHECK-NEXT:      lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xbf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xbf16>
 // CHECK:         lass_tb.epilogue {{%[0-9]+}}, %D[%m0, %n0], %alpha, %beta : !lass_tb.acc<64x64xf32>, memref<?x?xbf16>
 func.func @gemm_bf16(%a: memref<?x?xbf16>, %b: memref<?x?xbf16, strided<[1, ?]>>, %d: memref<?x?xbf16>) {
   lass.gemm {config = {threadblock = [64, 64, 32], warp = [32, 32, 32]}}

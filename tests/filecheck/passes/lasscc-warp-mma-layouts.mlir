@@ -72,8 +72,8 @@ builtin.module {
     %4 = arith.constant 0 : i32
     %5 = arith.cmpi ult, %4, %k_tiles : i32
     %6 = arith.muli %4, %3 : i32
-    %7 = lass_pipe.load_regs %A[%m0, %6], %5 {operand = "A"} : memref<?x?xi8, strided<[1, ?]>> -> !lass_pipe.staged<64x32xi8, mn>
-    %8 = lass_pipe.load_regs %B[%n0, %6], %5 {operand = "B"} : memref<?x?xi8> -> !lass_pipe.staged<32x32xi8, mn>
+    %7 = lass_pipe.load_regs A %A[%m0, %6], %5 : memref<?x?xi8, strided<[1, ?]>> -> !lass_pipe.staged<64x32xi8, mn>
+    %8 = lass_pipe.load_regs B %B[%n0, %6], %5 : memref<?x?xi8> -> !lass_pipe.staged<32x32xi8, mn>
     lass_pipe.store_regs %7, %ring_a[%4] : !lass_pipe.staged<64x32xi8, mn>, !lass_pipe.ring<2x64x32xi8, mn>
     lass_pipe.store_regs %8, %ring_b[%4] : !lass_pipe.staged<32x32xi8, mn>, !lass_pipe.ring<2x32x32xi8, mn>
     lass_pipe.barrier
@@ -82,8 +82,8 @@ builtin.module {
       %11 = arith.addi %kt, %9 : i32
       %12 = arith.cmpi ult, %11, %k_tiles : i32
       %13 = arith.muli %11, %3 : i32
-      %14 = lass_pipe.load_regs %A[%m0, %13], %12 {operand = "A"} : memref<?x?xi8, strided<[1, ?]>> -> !lass_pipe.staged<64x32xi8, mn>
-      %15 = lass_pipe.load_regs %B[%n0, %13], %12 {operand = "B"} : memref<?x?xi8> -> !lass_pipe.staged<32x32xi8, mn>
+      %14 = lass_pipe.load_regs A %A[%m0, %13], %12 : memref<?x?xi8, strided<[1, ?]>> -> !lass_pipe.staged<64x32xi8, mn>
+      %15 = lass_pipe.load_regs B %B[%n0, %13], %12 : memref<?x?xi8> -> !lass_pipe.staged<32x32xi8, mn>
       %16 = arith.constant 2 : i32
       %slot = arith.remui %kt, %16 : i32
       %17 = lass_pipe.mma %ring_a[%slot], %ring_b[%slot], %acc : !lass_pipe.ring<2x64x32xi8, mn>, !lass_pipe.ring<2x32x32xi8, mn>, !lass_tb.acc<64x32xi32>
@@ -108,8 +108,8 @@ builtin.module {
     %4 = arith.constant 0 : i32
     %5 = arith.cmpi ult, %4, %k_tiles : i32
     %6 = arith.muli %4, %3 : i32
-    %7 = lass_pipe.load_regs %A[%m0, %6], %5 {operand = "A"} : memref<?x?xf32> -> !lass_pipe.staged<64x8xf32>
-    %8 = lass_pipe.load_regs %B[%n0, %6], %5 {operand = "B"} : memref<?x?xf32> -> !lass_pipe.staged<32x8xf32, mn>
+    %7 = lass_pipe.load_regs A %A[%m0, %6], %5 : memref<?x?xf32> -> !lass_pipe.staged<64x8xf32>
+    %8 = lass_pipe.load_regs B %B[%n0, %6], %5 : memref<?x?xf32> -> !lass_pipe.staged<32x8xf32, mn>
     lass_pipe.store_regs %7, %ring_a[%4] : !lass_pipe.staged<64x8xf32>, !lass_pipe.ring<2x64x8xf32>
     lass_pipe.store_regs %8, %ring_b[%4] : !lass_pipe.staged<32x8xf32, mn>, !lass_pipe.ring<2x32x8xf32, mn>
     lass_pipe.barrier
@@ -118,8 +118,8 @@ builtin.module {
       %11 = arith.addi %kt, %9 : i32
       %12 = arith.cmpi ult, %11, %k_tiles : i32
       %13 = arith.muli %11, %3 : i32
-      %14 = lass_pipe.load_regs %A[%m0, %13], %12 {operand = "A"} : memref<?x?xf32> -> !lass_pipe.staged<64x8xf32>
-      %15 = lass_pipe.load_regs %B[%n0, %13], %12 {operand = "B"} : memref<?x?xf32> -> !lass_pipe.staged<32x8xf32, mn>
+      %14 = lass_pipe.load_regs A %A[%m0, %13], %12 : memref<?x?xf32> -> !lass_pipe.staged<64x8xf32>
+      %15 = lass_pipe.load_regs B %B[%n0, %13], %12 : memref<?x?xf32> -> !lass_pipe.staged<32x8xf32, mn>
       %16 = arith.constant 2 : i32
       %slot = arith.remui %kt, %16 : i32
       %17 = lass_pipe.mma %ring_a[%slot], %ring_b[%slot], %acc : !lass_pipe.ring<2x64x8xf32>, !lass_pipe.ring<2x32x8xf32, mn>, !lass_tb.acc<64x32xf32>
@@ -144,8 +144,8 @@ builtin.module {
     %4 = arith.constant 0 : i32
     %5 = arith.cmpi ult, %4, %k_tiles : i32
     %6 = arith.muli %4, %3 : i32
-    %7 = lass_pipe.load_regs %A[%m0, %6], %5 {operand = "A"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_pipe.staged<64x16xf16, mn>
-    %8 = lass_pipe.load_regs %B[%n0, %6], %5 {operand = "B"} : memref<?x?xf16> -> !lass_pipe.staged<32x16xf16, mn>
+    %7 = lass_pipe.load_regs A %A[%m0, %6], %5 : memref<?x?xf16, strided<[1, ?]>> -> !lass_pipe.staged<64x16xf16, mn>
+    %8 = lass_pipe.load_regs B %B[%n0, %6], %5 : memref<?x?xf16> -> !lass_pipe.staged<32x16xf16, mn>
     lass_pipe.store_regs %7, %ring_a[%4] : !lass_pipe.staged<64x16xf16, mn>, !lass_pipe.ring<2x64x16xf16, mn>
     lass_pipe.store_regs %8, %ring_b[%4] : !lass_pipe.staged<32x16xf16, mn>, !lass_pipe.ring<2x32x16xf16, mn>
     lass_pipe.barrier
@@ -154,8 +154,8 @@ builtin.module {
       %11 = arith.addi %kt, %9 : i32
       %12 = arith.cmpi ult, %11, %k_tiles : i32
       %13 = arith.muli %11, %3 : i32
-      %14 = lass_pipe.load_regs %A[%m0, %13], %12 {operand = "A"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_pipe.staged<64x16xf16, mn>
-      %15 = lass_pipe.load_regs %B[%n0, %13], %12 {operand = "B"} : memref<?x?xf16> -> !lass_pipe.staged<32x16xf16, mn>
+      %14 = lass_pipe.load_regs A %A[%m0, %13], %12 : memref<?x?xf16, strided<[1, ?]>> -> !lass_pipe.staged<64x16xf16, mn>
+      %15 = lass_pipe.load_regs B %B[%n0, %13], %12 : memref<?x?xf16> -> !lass_pipe.staged<32x16xf16, mn>
       %16 = arith.constant 2 : i32
       %slot = arith.remui %kt, %16 : i32
       %17 = lass_pipe.mma %ring_a[%slot], %ring_b[%slot], %acc : !lass_pipe.ring<2x64x16xf16, mn>, !lass_pipe.ring<2x32x16xf16, mn>, !lass_tb.acc<64x32xf32>

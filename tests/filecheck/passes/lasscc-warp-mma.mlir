@@ -41,7 +41,7 @@
 // CHECK-NEXT:    [[ROW1:%[0-9]+]] = arith.addi %warp_m0, [[C16]] : i32
 // CHECK-NEXT:    [[K0:%[0-9a-z]+]] = arith.constant 0 : i32
 //                block_tile -> grouped rasterization (lasscc.layout.raster_tile) on the block id, group 2
-// CHECK-NEXT:    [[PID:%[0-9]+]] = lass_nv.block_id
+// CHECK-NEXT:    [[PID:%[0-9]+]] = lass_nv.block_id x
 // CHECK-NEXT:    [[C63:%[0-9]+]] = arith.constant 63 : i32
 // CHECK-NEXT:    [[MP:%[0-9]+]] = arith.addi %M, [[C63]] : i32
 // CHECK-NEXT:    [[C64:%[0-9]+]] = arith.constant 64 : i32
@@ -67,8 +67,8 @@
 // CHECK-NEXT:    %c1 = arith.constant 1 : i32
 // CHECK-NEXT:    %c3 = arith.constant 3 : i32
 // CHECK-NEXT:    %true = arith.constant true
-// CHECK-NEXT:    lass_pipe.copy_async %A[%m0, [[K0]]], %ring_a{{\[}}[[K0]]{{\]}}, %true {operand = "A"}
-// CHECK-NEXT:    lass_pipe.copy_async %B[%n0, [[K0]]], %ring_b{{\[}}[[K0]]{{\]}}, %true {operand = "B"}
+// CHECK-NEXT:    lass_pipe.copy_async A %A[%m0, [[K0]]], %ring_a{{\[}}[[K0]]{{\]}}, %true
+// CHECK-NEXT:    lass_pipe.copy_async B %B[%n0, [[K0]]], %ring_b{{\[}}[[K0]]{{\]}}, %true
 // CHECK-NEXT:    lass_pipe.commit
 // CHECK-NEXT:    lass_pipe.wait {pending = 0 : i64}
 // CHECK-NEXT:    lass_pipe.barrier
@@ -221,8 +221,8 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
   %c1 = arith.constant 1 : i32
   %c3 = arith.constant 3 : i32
   %true = arith.constant true
-  lass_pipe.copy_async %A[%m0, %c0], %ring_a[%c0], %true {operand = "A"} : memref<?x?xf16>, !lass_pipe.ring<3x64x32xf16>
-  lass_pipe.copy_async %B[%n0, %c0], %ring_b[%c0], %true {operand = "B"} : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x32x32xf16>
+  lass_pipe.copy_async A %A[%m0, %c0], %ring_a[%c0], %true : memref<?x?xf16>, !lass_pipe.ring<3x64x32xf16>
+  lass_pipe.copy_async B %B[%n0, %c0], %ring_b[%c0], %true : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x32x32xf16>
   lass_pipe.commit
   lass_pipe.wait {pending = 0 : i64}
   lass_pipe.barrier

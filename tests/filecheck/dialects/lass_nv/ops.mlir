@@ -5,20 +5,20 @@
 
 // CHECK-LABEL: func.func @ids()
 // CHECK-NEXT:    %tid = lass_nv.thread_id
-// CHECK-NEXT:    %bid = lass_nv.block_id
+// CHECK-NEXT:    %bid = lass_nv.block_id x
 // CHECK-NEXT:    func.return %tid, %bid : i32, i32
 func.func @ids() -> (i32, i32) {
   %tid = lass_nv.thread_id
-  %bid = lass_nv.block_id
+  %bid = lass_nv.block_id x
   func.return %tid, %bid : i32, i32
 }
 
 // The batch of a batched GEMM: %ctaid.z.
 // CHECK-LABEL: func.func @batch_id()
-// CHECK-NEXT:    %z = lass_nv.block_id {dim = "z"}
+// CHECK-NEXT:    %z = lass_nv.block_id z
 // CHECK-NEXT:    func.return %z : i32
 func.func @batch_id() -> i32 {
-  %z = lass_nv.block_id {dim = "z"}
+  %z = lass_nv.block_id z
   func.return %z : i32
 }
 

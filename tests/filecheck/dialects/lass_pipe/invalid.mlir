@@ -48,16 +48,16 @@ func.func @ring_missing_offset() {
 
 func.func @copy_bad_operand(%A: memref<?x?xf16>, %i: i32, %p: i1) {
   %r = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x128x32xf16>
-  lass_pipe.copy_async %A[%i, %i], %r[%i], %p {operand = "D"} : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
+  lass_pipe.copy_async D %A[%i, %i], %r[%i], %p : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
   func.return
 }
-// CHECK: Operation does not verify: expected operand = "A" or "B", got "D"
+// CHECK: Expected `A`, or `B`.
 
 // -----
 
 func.func @copy_element_type(%A: memref<?x?xf16>, %i: i32, %p: i1) {
   %r = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x128x32xf32>
-  lass_pipe.copy_async %A[%i, %i], %r[%i], %p {operand = "A"} : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf32>
+  lass_pipe.copy_async A %A[%i, %i], %r[%i], %p : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf32>
   func.return
 }
 // CHECK: Operation does not verify: expected element type f16, got f32
@@ -66,7 +66,7 @@ func.func @copy_element_type(%A: memref<?x?xf16>, %i: i32, %p: i1) {
 
 func.func @copy_pred_not_i1(%A: memref<?x?xf16>, %i: i32) {
   %r = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x128x32xf16>
-  "lass_pipe.copy_async"(%A, %i, %i, %r, %i, %i) {operand = "A"} : (memref<?x?xf16>, i32, i32, !lass_pipe.ring<3x128x32xf16>, i32, i32) -> ()
+  "lass_pipe.copy_async"(%A, %i, %i, %r, %i, %i) <{operand = #lass<operand A>}> : (memref<?x?xf16>, i32, i32, !lass_pipe.ring<3x128x32xf16>, i32, i32) -> ()
   func.return
 }
 // CHECK: Operation does not verify: operand 'pred' at position 5 does not verify:

@@ -4,7 +4,7 @@
 
 func.func @kmajor_ring_of_row_b(%B: memref<?x?xf16>, %n0: i32, %k0: i32, %slot: i32, %pred: i1) {
   %rb = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x128x32xf16>
-  lass_pipe.copy_async %B[%n0, %k0], %rb[%slot], %pred {operand = "B"} : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
+  lass_pipe.copy_async B %B[%n0, %k0], %rb[%slot], %pred : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
   func.return
 }
 // CHECK: expected an MN-major ring for a row-major B, got K-major
@@ -12,7 +12,7 @@ func.func @kmajor_ring_of_row_b(%B: memref<?x?xf16>, %n0: i32, %k0: i32, %slot: 
 // -----
 
 func.func @kmajor_staged_of_col_a(%A: memref<?x?xf16, strided<[1, ?]>>, %m0: i32, %k0: i32, %pred: i1) {
-  %s = lass_pipe.load_regs %A[%m0, %k0], %pred {operand = "A"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_pipe.staged<128x32xf16>
+  %s = lass_pipe.load_regs A %A[%m0, %k0], %pred : memref<?x?xf16, strided<[1, ?]>> -> !lass_pipe.staged<128x32xf16>
   func.return
 }
 // CHECK: expected an MN-major staged tile for a column-major A, got K-major

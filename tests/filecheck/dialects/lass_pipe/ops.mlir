@@ -8,8 +8,8 @@
 // CHECK-SAME:    %A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %m0: i32, %n0: i32, %k0: i32, %slot: i32, %pred: i1, %acc: !lass_tb.acc<128x128xf32>)
 // CHECK-NEXT:    %ra = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x128x32xf16>
 // CHECK-NEXT:    %rb = lass_pipe.ring {offset = 24576 : i64} : !lass_pipe.ring<3x128x32xf16>
-// CHECK-NEXT:    lass_pipe.copy_async %A[%m0, %k0], %ra[%slot], %pred {operand = "A"} : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
-// CHECK-NEXT:    lass_pipe.copy_async %B[%n0, %k0], %rb[%slot], %pred {operand = "B"} : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x128x32xf16>
+// CHECK-NEXT:    lass_pipe.copy_async A %A[%m0, %k0], %ra[%slot], %pred : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
+// CHECK-NEXT:    lass_pipe.copy_async B %B[%n0, %k0], %rb[%slot], %pred : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x128x32xf16>
 // CHECK-NEXT:    lass_pipe.commit
 // CHECK-NEXT:    lass_pipe.wait {pending = 1 : i64}
 // CHECK-NEXT:    lass_pipe.barrier
@@ -19,8 +19,8 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
                       %slot: i32, %pred: i1, %acc: !lass_tb.acc<128x128xf32>) {
   %ra = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x128x32xf16>
   %rb = lass_pipe.ring {offset = 24576 : i64} : !lass_pipe.ring<3x128x32xf16>
-  lass_pipe.copy_async %A[%m0, %k0], %ra[%slot], %pred {operand = "A"} : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
-  lass_pipe.copy_async %B[%n0, %k0], %rb[%slot], %pred {operand = "B"} : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x128x32xf16>
+  lass_pipe.copy_async A %A[%m0, %k0], %ra[%slot], %pred : memref<?x?xf16>, !lass_pipe.ring<3x128x32xf16>
+  lass_pipe.copy_async B %B[%n0, %k0], %rb[%slot], %pred : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<3x128x32xf16>
   lass_pipe.commit
   lass_pipe.wait {pending = 1 : i64}
   lass_pipe.barrier
@@ -32,8 +32,8 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK-LABEL: func.func @two_stage(
 // CHECK-NEXT:    %ra = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x64x16xf16>
 // CHECK-NEXT:    %rb = lass_pipe.ring {offset = 4096 : i64} : !lass_pipe.ring<2x32x16xf16, mn>
-// CHECK-NEXT:    %sa = lass_pipe.load_regs %A[%m0, %k0], %pred {operand = "A"} : memref<?x?xf16> -> !lass_pipe.staged<64x16xf16>
-// CHECK-NEXT:    %sb = lass_pipe.load_regs %B[%n0, %k0], %pred {operand = "B"} : memref<?x?xf16> -> !lass_pipe.staged<32x16xf16, mn>
+// CHECK-NEXT:    %sa = lass_pipe.load_regs A %A[%m0, %k0], %pred : memref<?x?xf16> -> !lass_pipe.staged<64x16xf16>
+// CHECK-NEXT:    %sb = lass_pipe.load_regs B %B[%n0, %k0], %pred : memref<?x?xf16> -> !lass_pipe.staged<32x16xf16, mn>
 // CHECK-NEXT:    lass_pipe.store_regs %sa, %ra[%s0] : !lass_pipe.staged<64x16xf16>, !lass_pipe.ring<2x64x16xf16>
 // CHECK-NEXT:    lass_pipe.store_regs %sb, %rb[%s0] : !lass_pipe.staged<32x16xf16, mn>, !lass_pipe.ring<2x32x16xf16, mn>
 // CHECK-NEXT:    lass_pipe.barrier
@@ -43,8 +43,8 @@ func.func @two_stage(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %m0: i32, %n0: i3
                      %s0: i32, %s1: i32, %pred: i1, %acc: !lass_tb.acc<64x32xf32>) {
   %ra = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x64x16xf16>
   %rb = lass_pipe.ring {offset = 4096 : i64} : !lass_pipe.ring<2x32x16xf16, mn>
-  %sa = lass_pipe.load_regs %A[%m0, %k0], %pred {operand = "A"} : memref<?x?xf16> -> !lass_pipe.staged<64x16xf16>
-  %sb = lass_pipe.load_regs %B[%n0, %k0], %pred {operand = "B"} : memref<?x?xf16> -> !lass_pipe.staged<32x16xf16, mn>
+  %sa = lass_pipe.load_regs A %A[%m0, %k0], %pred : memref<?x?xf16> -> !lass_pipe.staged<64x16xf16>
+  %sb = lass_pipe.load_regs B %B[%n0, %k0], %pred : memref<?x?xf16> -> !lass_pipe.staged<32x16xf16, mn>
   lass_pipe.store_regs %sa, %ra[%s0] : !lass_pipe.staged<64x16xf16>, !lass_pipe.ring<2x64x16xf16>
   lass_pipe.store_regs %sb, %rb[%s0] : !lass_pipe.staged<32x16xf16, mn>, !lass_pipe.ring<2x32x16xf16, mn>
   lass_pipe.barrier

@@ -57,15 +57,15 @@ func.func @block_tile_missing_raster(%M: i32, %N: i32) {
 // ---- lass_tb.load_tile ----
 
 func.func @bad_operand(%A: memref<?x?xf16>, %r: i32, %k: i32) {
-  %t = lass_tb.load_tile %A[%r, %k] {operand = "C"} : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
+  %t = lass_tb.load_tile C %A[%r, %k] : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
   func.return
 }
-// CHECK: Operation does not verify: expected operand = "A" or "B", got "C"
+// CHECK: Expected `A`, or `B`.
 
 // -----
 
 func.func @tile_element_type(%A: memref<?x?xf16>, %r: i32, %k: i32) {
-  %t = lass_tb.load_tile %A[%r, %k] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<128x32xf32>
+  %t = lass_tb.load_tile A %A[%r, %k] : memref<?x?xf16> -> !lass_tb.tile<128x32xf32>
   func.return
 }
 // CHECK: Operation does not verify: expected tile element type f16, got f32
@@ -76,7 +76,7 @@ func.func @load_tile_missing_operand(%A: memref<?x?xf16>, %r: i32, %k: i32) {
   %t = lass_tb.load_tile %A[%r, %k] : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
   func.return
 }
-// CHECK: Operation does not verify: attribute 'operand' expected in operation 'lass_tb.load_tile'
+// CHECK: Expected `A`, or `B`.
 
 // -----
 

@@ -10,7 +10,7 @@ func.func @bad_major(%t: !lass_tb.tile<128x32xf16, kn>) {
 // -----
 
 func.func @kmajor_tile_of_col_a(%A: memref<?x?xf16, strided<[1, ?]>>, %m0: i32, %k0: i32) {
-  %t = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
+  %t = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
   func.return
 }
 // CHECK: expected an MN-major tile for a column-major A, got K-major
@@ -18,7 +18,7 @@ func.func @kmajor_tile_of_col_a(%A: memref<?x?xf16, strided<[1, ?]>>, %m0: i32, 
 // -----
 
 func.func @mnmajor_tile_of_col_b(%B: memref<?x?xf16, strided<[1, ?]>>, %n0: i32, %k0: i32) {
-  %t = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16, mn>
+  %t = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16, mn>
   func.return
 }
 // CHECK: expected a K-major tile for a column-major B, got MN-major

@@ -8,8 +8,8 @@
 // CHECK:         %m0, %n0 = lass_tb.block_tile %M, %N {tile = [128 : i64, 128 : i64], raster = 8 : i64}
 // CHECK-NEXT:    %acc0 = lass_tb.zero_acc : !lass_tb.acc<128x128xf32>
 // CHECK-NEXT:    %r = scf.for %k0 = %c0 to %K step %c32 iter_args(%acc = %acc0) -> (!lass_tb.acc<128x128xf32>) : i32 {
-// CHECK-NEXT:      %ta = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
-// CHECK-NEXT:      %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
+// CHECK-NEXT:      %ta = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
+// CHECK-NEXT:      %tb = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
 // CHECK-NEXT:      %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<128x32xf16>, !lass_tb.tile<128x32xf16>, !lass_tb.acc<128x128xf32>
 // CHECK-NEXT:      scf.yield %acc1 : !lass_tb.acc<128x128xf32>
 // CHECK-NEXT:    }
@@ -22,8 +22,8 @@ func.func @threadblock(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>
   %m0, %n0 = lass_tb.block_tile %M, %N {tile = [128, 128], raster = 8}
   %acc0 = lass_tb.zero_acc : !lass_tb.acc<128x128xf32>
   %r = scf.for %k0 = %c0 to %K step %c32 iter_args(%acc = %acc0) -> (!lass_tb.acc<128x128xf32>) : i32 {
-    %ta = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
-    %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
+    %ta = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<128x32xf16>
+    %tb = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<128x32xf16>
     %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<128x32xf16>, !lass_tb.tile<128x32xf16>, !lass_tb.acc<128x128xf32>
     scf.yield %acc1 : !lass_tb.acc<128x128xf32>
   }
@@ -35,14 +35,14 @@ func.func @threadblock(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>
 // CHECK-LABEL: func.func @rectangular(
 // CHECK-NEXT:    %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64 : i64, 32 : i64], raster = 1 : i64}
 // CHECK-NEXT:    %acc = lass_tb.zero_acc : !lass_tb.acc<64x32xf32>
-// CHECK-NEXT:    %ta = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<64x16xf16>
-// CHECK-NEXT:    %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16> -> !lass_tb.tile<32x16xf16, mn>
+// CHECK-NEXT:    %ta = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<64x16xf16>
+// CHECK-NEXT:    %tb = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16> -> !lass_tb.tile<32x16xf16, mn>
 // CHECK-NEXT:    %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<64x16xf16>, !lass_tb.tile<32x16xf16, mn>, !lass_tb.acc<64x32xf32>
 func.func @rectangular(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %M: i32, %N: i32, %k0: i32) {
   %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64, 32], raster = 1}
   %acc = lass_tb.zero_acc : !lass_tb.acc<64x32xf32>
-  %ta = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<64x16xf16>
-  %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16> -> !lass_tb.tile<32x16xf16, mn>
+  %ta = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<64x16xf16>
+  %tb = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16> -> !lass_tb.tile<32x16xf16, mn>
   %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<64x16xf16>, !lass_tb.tile<32x16xf16, mn>, !lass_tb.acc<64x32xf32>
   func.return
 }

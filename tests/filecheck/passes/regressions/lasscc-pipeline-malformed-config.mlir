@@ -13,8 +13,8 @@ func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: m
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
   %r = scf.for %k0 = %c0 to %K step %c32 iter_args(%acc = %acc0) -> (!lass_tb.acc<64x64xf32>) : i32 {
-    %ta = lass_tb.load_tile %A[%m0, %k0] {operand = "A"} : memref<?x?xf16> -> !lass_tb.tile<64x32xf16>
-    %tb = lass_tb.load_tile %B[%n0, %k0] {operand = "B"} : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16>
+    %ta = lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16> -> !lass_tb.tile<64x32xf16>
+    %tb = lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16>
     %acc1 = lass_tb.mma %ta, %tb, %acc : !lass_tb.tile<64x32xf16>, !lass_tb.tile<64x32xf16>, !lass_tb.acc<64x64xf32>
     scf.yield %acc1 : !lass_tb.acc<64x64xf32>
   }
