@@ -364,7 +364,8 @@ def copy_thread_map(thread, iteration, threads, row_elems, elem_bytes, access_by
     per_row = row_elems * elem_bytes // access_bytes
     elems = access_bytes // elem_bytes
     if copy_whole_rows(threads, row_elems, elem_bytes, access_bytes):
-        return thread // per_row + iteration * (threads // per_row), (thread % per_row) * elems
+        # (+ 0 * iteration: numpy thread and iteration arrays broadcast to one shape; folds away on Idx)
+        return thread // per_row + iteration * (threads // per_row), (thread % per_row) * elems + 0 * iteration
     access = thread + iteration * threads
     return access // per_row, (access % per_row) * elems
 
