@@ -10,7 +10,7 @@
 // ERR: {{^.*}}Inputs/lasscc-lower-to-llvm-unknown-op.mlir.in:9:5: error: 'arith.divsi' has no lowering{{.*$}}
 
 // CHECK-LABEL: llvm.func @k(
-// CHECK-SAME:    align = [1 : i64, 4 : i64]
+// CHECK-SAME:    align = [1, 4]}>}
 // CHECK:         [[P:%[0-9]+]] = llvm.icmp "ult"
 // CHECK-NEXT:    [[C8:%[0-9]+]] = llvm.mlir.constant(8 : i32) : i32
 // CHECK-NEXT:    [[C0:%[0-9]+]] = llvm.mlir.constant(0 : i32) : i32
