@@ -266,7 +266,6 @@ class CachedModule:
     def parsed(self):
         """The real ModuleOp of the final IR (parsed on first use)."""
         if self._full is None:
-            from lasscc.dialects.lass import KERNEL_ATTR
             from lasscc.source import parse_mlir
 
             self._full = parse_mlir(self._text, self._filename)

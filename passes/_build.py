@@ -11,10 +11,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from lasscc.config import SMEM_PER_BLOCK_LIMIT, GemmConfig
 # the config dictionary's decoding lives with the kernel attribute; re-exported for the passes
-from lasscc.dialects.lass import (  # noqa: F401
+from lasscc.dialects.lass import (
     KERNEL_ATTR,
-    config_from_attr,
-    config_to_attr,
+    config_from_attr,  # noqa: F401
+    config_to_attr,  # noqa: F401
     kernel_attr,
     kernel_facts,
 )
