@@ -21,8 +21,13 @@ Example (round-trips):
 
 from __future__ import annotations
 
+import math
+import struct
+from dataclasses import dataclass, field
+
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ArrayAttr,
     DictionaryAttr,
     Float32Type,
     FloatAttr,
@@ -30,16 +35,25 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
+    StringAttr,
+    bf16,
+    f16,
     f32,
+    i1,
+    i8,
     i32,
     i64,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
-from xdsl.ir import Attribute, Dialect, SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute, TypeAttribute
 from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, operand_def, opt_attr_def, traits_def
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
+
+from lasscc.config import GemmConfig, default_config, swap_operands
 
 
 def memref_layout(t: MemRefType) -> str:
@@ -81,14 +95,24 @@ def operand_attr(operand: str) -> OperandAttr:
     return OperandAttr(Operand(operand))
 
 
-def operand_major(t: MemRefType, operand: str) -> str | None:
-    """How kernel operand `operand` ("A": M x K, "B": K x N) of memref type `t` is stored:
+# D types per (A/B input, accumulator): the accumulator's, the input type, or f32 by an epilogue
+# conversion (lasscc-tile-threadblock's contract)
+D_TYPES = {("f16", "f32"): ("f32", "f16"), ("f16", "f16"): ("f16", "f32"), ("bf16", "f32"): ("f32", "bf16"),
+           ("f32", "f32"): ("f32",), ("i8", "i32"): ("i32", "f32")}
+LAYOUTS = ("row", "col")  # of a matrix operand: row-major or column-major
+
+
+def layout_major(layout: str, operand: str) -> str:
+    """How operand `operand` ("A": M x K, "B": K x N) in layout `layout` ("row" / "col") is stored:
     "k" when K is its contiguous dimension (row-major A, column-major B), "mn" when M or N is
-    (column-major A, row-major B); None for another layout."""
-    layout = memref_layout(t)
-    if layout == "other":
-        return None
+    (column-major A, row-major B)."""
     return "k" if (layout == "row") == (operand == "A") else "mn"
+
+
+def operand_major(t: MemRefType, operand: str) -> str | None:
+    """layout_major of the memref type `t`; None for a layout that is neither row- nor column-major."""
+    layout = memref_layout(t)
+    return None if layout == "other" else layout_major(layout, operand)
 
 
 @irdl_op_definition
@@ -172,4 +196,315 @@ class GemmOp(IRDLOperation):
         return 0.0 if self.beta is None else float(self.beta.value.data)
 
 
-Lass = Dialect("lass", [GemmOp], [OperandAttr])
+# ---- the kernel's facts ---------------------------------------------------------------------------
+
+CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align")
+
+
+def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
+    """`align` is written only when set (None: the full 16-byte accesses)."""
+    entries = {key: (ArrayAttr([IntegerAttr(v, 64) for v in val]) if isinstance(val, list) else IntegerAttr(val, 64))
+               for key, val in cfg.as_dict().items()}
+    return DictionaryAttr(entries)
+
+
+def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig()) -> GemmConfig:
+    """GemmConfig from a `config` dictionary; missing keys keep `base`'s values.
+
+    Raises ValueError with the offending key for a malformed entry.
+    """
+    if attr is None:
+        return base
+    kw: dict[str, object] = {}
+    for key, val in attr.data.items():
+        if key in ("threadblock", "warp", "instruction"):
+            if not isinstance(val, ArrayAttr) or len(val.data) != 3 or not all(
+                isinstance(v, IntegerAttr) for v in val.data
+            ):
+                raise ValueError(f"config key '{key}': expected a list of 3 integers, e.g. [128, 128, 32], got {val}")
+            kw[key] = tuple(int(v.value.data) for v in val.data)
+        elif key == "align":
+            if not isinstance(val, ArrayAttr) or len(val.data) != 2 or not all(
+                isinstance(v, IntegerAttr) for v in val.data
+            ):
+                raise ValueError(f"config key 'align': expected a list of 2 integers (A and B elements per "
+                                 f"access), e.g. [8, 8], got {val}")
+            kw[key] = tuple(int(v.value.data) for v in val.data)
+        elif key in ("stages", "raster", "prefetch"):
+            if not isinstance(val, IntegerAttr) or val.type == i1:  # `true` is an i1 -1, not a count
+                got = ("true" if val.value.data else "false") if isinstance(val, IntegerAttr) else val
+                raise ValueError(f"config key '{key}': expected an integer, got {got}")
+            kw[key] = int(val.value.data)
+        else:
+            raise ValueError(f"config key '{key}': unknown; expected one of {', '.join(CONFIG_KEYS)}")
+    return GemmConfig(**{**base.__dict__, **kw})
+
+
+# The function attribute that makes a function a kernel: lasscc-tile-threadblock writes it, every
+# later pass, the launcher, the cache, the executor and explain read it (kernel_facts).
+KERNEL_ATTR = "lass.kernel"
+
+
+@dataclass(frozen=True)
+class KernelFacts:
+    """What lasscc-tile-threadblock fixed about a kernel, typed: the Python side of `#lass.kernel`
+    (KernelAttr), read back with `kernel_facts(func)` and nowhere else.
+
+    Types are MLIR names (`ab_type` of A and B alike); the layouts are the caller's ("row" /
+    "col"), D's included: a column-major D is computed as D^T = B^T . A^T (`swap_ab`).  `config`
+    is in the kernel's operand order (its `align` swapped for swap_ab).  alpha / beta are the values
+    written on the lass.gemm, held as f32: the defaults of `lasscc run` and the API (the kernel
+    takes both at launch).  An omitted `acc_type`, `d_type` or `config` (None) takes the default
+    for `ab_type`: ACC_TYPES' first, then D_TYPES' first, then lasscc.config.default_config."""
+
+    ab_type: str = "f16"
+    acc_type: str = None  # type: ignore[assignment]
+    d_type: str = None  # type: ignore[assignment]
+    a_layout: str = "row"
+    b_layout: str = "col"
+    d_layout: str = "row"
+    batched: bool = False
+    alpha: float = 1.0
+    beta: float = 0.0
+    config: GemmConfig = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        for name in ("alpha", "beta"):  # the kernel takes them as f32
+            if isinstance(getattr(self, name), (int, float)):
+                object.__setattr__(self, name, _to_f32(float(getattr(self, name))))
+        if self.acc_type is None:
+            object.__setattr__(self, "acc_type", ACC_TYPES.get(self.ab_type, ("f32",))[0])
+        if self.d_type is None:
+            object.__setattr__(self, "d_type", D_TYPES.get((self.ab_type, self.acc_type), (self.acc_type,))[0])
+        if self.config is None:
+            object.__setattr__(self, "config", default_config(self.ab_type))
+
+    @classmethod
+    def of_gemm(cls, op: GemmOp, config: GemmConfig) -> KernelFacts:
+        """The facts of the kernel lasscc-tile-threadblock makes of `op` with `config` (the op's,
+        defaults filled in: the caller's operand order)."""
+        a_layout, b_layout, d_layout = (memref_layout(v.type) for v in (op.a, op.b, op.d))
+        if config.align is not None:
+            config = GemmConfig(**{**config.__dict__, "align": swap_operands(config.align, d_layout == "col")})
+        return cls(str(op.a.type.get_element_type()), str(op.acc_type), str(op.d.type.get_element_type()),
+                   a_layout, b_layout, d_layout, op.a.type.get_num_dims() == 3, op.alpha_value, op.beta_value, config)
+
+    @property
+    def swap_ab(self) -> bool:
+        """A column-major D: the kernel computes the row-major D^T = B^T . A^T (lasscc.config.swap_operands)."""
+        return self.d_layout == "col"
+
+    @property
+    def kernel_layouts(self) -> tuple[str, str]:
+        """Layouts of the kernel's A and B: the caller's, or for swap_ab B^T and A^T (the caller's B
+        and A, each the other layout: a transpose of the same memory)."""
+        flip = {"row": "col", "col": "row"} if self.swap_ab else {}
+        return swap_operands(tuple(flip.get(x, x) for x in (self.a_layout, self.b_layout)), self.swap_ab)
+
+    @property
+    def kernel_majors(self) -> tuple[str, str]:
+        """How the kernel's A and B tiles are stored ("k" / "mn", layout_major)."""
+        ka, kb = self.kernel_layouts
+        return tuple(layout_major(x, op) if x in LAYOUTS else None for x, op in ((ka, "A"), (kb, "B")))
+
+    @property
+    def caller_align(self) -> tuple[int, int]:
+        """Elements per copy access of the caller's A and B (the config's are the kernel's)."""
+        return swap_operands(self.config.align_elems(self.ab_type), self.swap_ab)
+
+
+def check_kernel_facts(facts: KernelFacts) -> None:
+    """Raise KernelFactError(key, message) for a fact outside lasscc-tile-threadblock's contract."""
+    ab, acc, d = facts.ab_type, facts.acc_type, facts.d_type
+    if ab not in ACC_TYPES:
+        raise KernelFactError("ab", f"expected ab {', '.join(ACC_TYPES)}, got {ab}")
+    if acc not in ACC_TYPES[ab]:
+        raise KernelFactError("acc", f"expected acc {' or '.join(ACC_TYPES[ab])} for {ab} A and B, got {acc}")
+    if d not in D_TYPES[(ab, acc)]:
+        raise KernelFactError(
+            "d", f"expected d {' or '.join(D_TYPES[(ab, acc)])} for {ab} A and B with {acc} accumulation, got {d}")
+    for name, layout in zip("ABD", (facts.a_layout, facts.b_layout, facts.d_layout)):
+        if layout not in LAYOUTS:
+            raise KernelFactError("layouts", f"expected layouts row or col, got {layout} for {name}")
+    for name in ("alpha", "beta"):
+        if not isinstance(getattr(facts, name), float):
+            raise KernelFactError(name, f"expected {name} a float, got {getattr(facts, name)!r}")
+
+
+class KernelFactError(VerifyException):
+    """A kernel fact outside the contract; `key` names it in `#lass.kernel<...>`."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(message)
+        self.key = key
+
+
+def _to_f32(value: float) -> float:
+    """`value` rounded to the nearest f32 (IEEE: past the largest finite one, inf)."""
+    import numpy as np
+
+    with np.errstate(over="ignore"):
+        return float(np.float32(value))
+
+
+def _text_f32(printer: Printer, value: float) -> None:
+    """The shortest decimal that reads back as the same f32 (`0.5`, `1.0e-05`); inf / nan as the
+    hex bit pattern MLIR prints."""
+    if not math.isfinite(value):
+        printer.print_float(value, f32)
+        return
+    text = next(t for t in (f"{value:.{p}g}" for p in range(1, 10)) if _to_f32(float(t)) == value)
+    if "." not in text:  # an MLIR float literal has a point: 1.0, 1.0e-05
+        mant, _, exp = text.partition("e")
+        text = f"{mant}.0" + (f"e{exp}" if exp else "")
+    printer.print_string(text)
+
+
+def _parse_f32(parser: AttrParser, key: str) -> float:
+    start = parser.pos
+    value = parser.parse_optional_number()
+    if value is None:
+        parser.raise_error(f"expected a number for {key}")
+    text = parser.lexer.input.content[start:parser.pos].strip()
+    if isinstance(value, int) and text.lower().startswith("0x"):  # an f32 bit pattern, as printed for inf / nan
+        return struct.unpack("<f", struct.pack("<I", value & 0xFFFFFFFF))[0]
+    return _to_f32(float(value))
+
+
+@irdl_attr_definition
+class KernelAttr(ParametrizedAttribute):
+    """`#lass.kernel<...>`: a kernel's facts (KernelFacts), on the kernel function as `lass.kernel`.
+
+        #lass.kernel<ab = f16, acc = f32, d = f32, layouts = [row, col, row], alpha = 1.0, beta = 0.0,
+                     config = {threadblock = [128, 128, 32], warp = [64, 64, 32], instruction = [16, 8, 16],
+                               stages = 3, raster = 8, prefetch = 0}>
+
+    `layouts` are the caller's A, B and D; `batched` (a bare keyword) marks a batched kernel;
+    `config` is in the kernel's operand order.  Printed in full; a hand-written one may leave keys
+    out (KernelFacts' defaults) and give them in any order.  Every fact is checked on parsing
+    (check_kernel_facts), the error naming the key."""
+
+    name = "lass.kernel"
+    ab_type: TypeAttribute
+    acc_type: TypeAttribute
+    d_type: TypeAttribute
+    layouts: ArrayAttr[StringAttr]
+    batched: IntegerAttr
+    alpha: FloatAttr
+    beta: FloatAttr
+    config: DictionaryAttr
+
+    @staticmethod
+    def from_facts(facts: KernelFacts) -> KernelAttr:
+        """The attribute of `facts`; KernelFactError for facts outside the contract."""
+        check_kernel_facts(facts)
+        typ = {str(t): t for t in (f16, bf16, f32, i8, i32)}.__getitem__
+        return KernelAttr(typ(facts.ab_type), typ(facts.acc_type), typ(facts.d_type),
+                          ArrayAttr([StringAttr(x) for x in (facts.a_layout, facts.b_layout, facts.d_layout)]),
+                          IntegerAttr(int(facts.batched), i1), FloatAttr(facts.alpha, f32),
+                          FloatAttr(facts.beta, f32), config_to_attr(facts.config))
+
+    @property
+    def facts(self) -> KernelFacts:
+        """The typed facts; VerifyException for a config that does not decode."""
+        ab = str(self.ab_type)
+        try:
+            cfg = config_from_attr(self.config, default_config(ab))
+        except ValueError as e:
+            raise KernelFactError("config", str(e)) from None
+        a, b, d = (x.data for x in self.layouts.data)
+        return KernelFacts(ab, str(self.acc_type), str(self.d_type), a, b, d, bool(self.batched.value.data),
+                           float(self.alpha.value.data), float(self.beta.value.data), cfg)
+
+    def verify(self) -> None:
+        if len(self.layouts.data) != 3:
+            raise VerifyException(f"expected 3 layouts (A, B, D), got {len(self.layouts.data)}")
+        if self.batched.type != i1:
+            raise VerifyException(f"expected batched an i1, got {self.batched.type}")
+        check_kernel_facts(self.facts)
+
+    def print_parameters(self, printer: Printer) -> None:
+        f = self.facts
+        printer.print_string(f"<ab = {f.ab_type}, acc = {f.acc_type}, d = {f.d_type}, "
+                             f"layouts = [{f.a_layout}, {f.b_layout}, {f.d_layout}], ")
+        if f.batched:
+            printer.print_string("batched, ")
+        printer.print_string("alpha = ")
+        _text_f32(printer, f.alpha)
+        printer.print_string(", beta = ")
+        _text_f32(printer, f.beta)
+        cfg = ", ".join(f"{k} = {v}" for k, v in f.config.as_dict().items())
+        printer.print_string(f", config = {{{cfg}}}>")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        keys = ("ab", "acc", "d", "layouts", "batched", "alpha", "beta", "config")
+        given: dict[str, object] = {}
+        spans: dict[str, tuple] = {}
+        first = parser.pos
+
+        def entry() -> None:
+            start = parser.pos
+            key = parser.parse_identifier(" (a #lass.kernel key: " + ", ".join(keys) + ")")
+            if key not in keys:
+                parser.raise_error(f"expected a #lass.kernel key ({', '.join(keys)}), got '{key}'", start, parser.pos)
+            if key in given:
+                parser.raise_error(f"'{key}' given twice", start, parser.pos)
+            if key == "batched":
+                given[key] = True
+            else:
+                parser.parse_punctuation("=")
+                if key in ("ab", "acc", "d"):
+                    given[key] = str(parser.parse_type())
+                elif key == "layouts":
+                    given[key] = parser.parse_comma_separated_list(
+                        parser.Delimiter.SQUARE, lambda: parser.parse_identifier(" (row or col)"))
+                elif key in ("alpha", "beta"):
+                    given[key] = _parse_f32(parser, key)
+                else:
+                    attr = parser.parse_attribute()
+                    if not isinstance(attr, DictionaryAttr):
+                        parser.raise_error(f"expected config a dictionary {{threadblock = [...], ...}}, got {attr}",
+                                           start, parser.pos)
+                    given[key] = attr
+            spans[key] = (start, parser.pos)
+
+        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, entry)
+        layouts = given.get("layouts", ["row", "col", "row"])
+        if len(layouts) != 3:
+            parser.raise_error(f"expected 3 layouts (A, B, D), got {len(layouts)}", *spans["layouts"])
+        ab = given.get("ab", "f16")
+        try:
+            cfg = config_from_attr(given.get("config"), default_config(ab))  # type: ignore[arg-type]
+        except ValueError as e:
+            parser.raise_error(str(e), *spans["config"])
+        facts = KernelFacts(ab, given.get("acc"), given.get("d"), *layouts,  # type: ignore[arg-type]
+                            bool(given.get("batched", False)), given.get("alpha", 1.0),  # type: ignore[arg-type]
+                            given.get("beta", 0.0), cfg)  # type: ignore[arg-type]
+        try:
+            check_kernel_facts(facts)
+        except KernelFactError as e:
+            parser.raise_error(str(e), *spans.get(e.key, (first, parser.pos)))
+        return KernelAttr.from_facts(facts).parameters
+
+
+def kernel_attr(fn: Operation) -> KernelAttr | None:
+    """The `lass.kernel` attribute of a function (func.func or llvm.func), None when it is no
+    kernel; LassError naming the function for an attribute of another kind."""
+    attr = fn.attributes.get(KERNEL_ATTR)
+    if attr is None or isinstance(attr, KernelAttr):
+        return attr
+    from lasscc.diagnostics import LassError
+    from lasscc.source import op_location
+
+    raise LassError(f"{op_location(fn)}: error: {KERNEL_ATTR}: expected #lass.kernel<...>, got {attr}")
+
+
+def kernel_facts(fn: Operation) -> KernelFacts | None:
+    """The one accessor of a kernel's facts (see KernelFacts): None for a function that is no
+    kernel (no `lass.kernel`); LassError naming the function for a malformed one."""
+    attr = kernel_attr(fn)
+    return None if attr is None else attr.facts
+
+
+Lass = Dialect("lass", [GemmOp], [OperandAttr, KernelAttr])

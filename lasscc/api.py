@@ -232,13 +232,11 @@ class GemmInfo(NamedTuple):
 
 def gemm_info(module, filename: str = "<input>") -> GemmInfo:
     """The GEMM of a module: from its `lass.gemm` (the `config`, defaults filled in) or, in a dump,
-    from the kernel function's `lass.config` / `lass.d_type` / A argument.  LassError with the
+    from the kernel function's facts (`#lass.kernel`).  LassError with the
     compiler's text when there is none or the config is malformed."""
     from xdsl.dialects import func, llvm
-    from xdsl.dialects.builtin import MemRefType
 
-    from lasscc.dialects.lass import GemmOp
-    from lasscc.passes._build import config_from_attr
+    from lasscc.dialects.lass import GemmOp, config_from_attr, kernel_facts
     from lasscc.source import op_location
 
     for op in module.walk():
@@ -252,14 +250,9 @@ def gemm_info(module, filename: str = "<input>") -> GemmInfo:
                 raise LassError(f"{where}: error: {e}") from None
             return GemmInfo(cfg, str(op.d.type.get_element_type()), where, op, str(op.a.type.get_element_type()))
     for fn in module.ops:
-        if isinstance(fn, (func.FuncOp, llvm.FuncOp)) and "lass.config" in fn.attributes:
-            cfg = config_from_attr(fn.attributes["lass.config"])
-            dt = fn.attributes.get("lass.d_type")
-            args = fn.body.blocks[0].args if fn.body.blocks else ()
-            a_t = fn.attributes.get("lass.a_type")  # lowered dumps: pointers, the type is in the attribute
-            ab = (a_t.data if a_t is not None else str(args[0].type.get_element_type())
-                  if args and isinstance(args[0].type, MemRefType) else "f16")
-            return GemmInfo(cfg, dt.data if dt is not None else "f32", f"{filename}: @{fn.sym_name.data}", fn, ab)
+        facts = kernel_facts(fn) if isinstance(fn, (func.FuncOp, llvm.FuncOp)) else None
+        if facts is not None:
+            return GemmInfo(facts.config, facts.d_type, f"{filename}: @{fn.sym_name.data}", fn, facts.ab_type)
     raise LassError(f"{filename}: error: expected a lass.gemm (or a lasscc dump of one), found no kernel")
 
 
@@ -874,7 +867,7 @@ class Kernel:
         b_mem = np.ascontiguousarray(B.host if self.spec.b_layout == "row" else B.host.T)
         col_d = getattr(self.spec, "d_layout", "row") == "col"
         # D in its memory order (column-major: N x M row-major storage); the executor binds the
-        # swapped operands of a lass.swap_ab kernel itself
+        # swapped operands of a swap_ab kernel itself
         d_work = np.array(D.host.T if col_d else D.host, order="C", copy=True)
         execute_kernel(self.stages["lasscc-swizzle-smem"], m, n, k, a_mem, b_mem, d_work, alpha, beta)
         D.host[...] = d_work.T if col_d else d_work

@@ -2,7 +2,10 @@
 under a key of everything that decides it, so `lasscc compile` / `lasscc run` / `lasscc.compile`
 skip the passes (seconds) when nothing changed.
 
-    key = sha256(input IR text after the CLI overrides, arch, compiler version, pass list)
+    key = sha256(input IR text after the CLI overrides, compiler version, CompileOptions.hash())
+
+`CompileOptions` (frozen: the target arch and the pass list, after Triton's `CUDAOptions`) holds
+everything besides the input text that decides what a compile produces.
 
 The compiler version is the package version plus a digest of the compiler's own sources
 (`lasscc/*.py`, `dialects/`, `passes/`) and the xdsl / llvmlite versions: editing a pass, or
@@ -24,7 +27,7 @@ import hashlib
 import json
 import os
 import tempfile
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 FORMAT = 1  # bump when the entry layout changes
@@ -89,14 +92,35 @@ def compiler_version() -> str:
             f"llvmlite={_dist_version('llvmlite')}")
 
 
-def cache_key(input_text: str, arch: str, passes: list[str] | None = None) -> str:
-    """sha256 of (input IR text, arch, compiler version, pass list), as hex."""
-    if passes is None:
-        from lasscc.pipeline import PASS_NAMES
+@dataclass(frozen=True)
+class CompileOptions:
+    """Everything besides the input text that decides what a compile produces: the target and the
+    pass list (`passes` empty: lasscc.pipeline.PASS_NAMES).  Tiling overrides are not here: the
+    CLI and the API write them into the input's `config` first.  A new field is part of `hash()`
+    and so of every cache key."""
 
-        passes = PASS_NAMES
+    arch: str = "sm_80"
+    passes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.passes:
+            from lasscc.pipeline import PASS_NAMES
+
+            object.__setattr__(self, "passes", tuple(PASS_NAMES))
+        object.__setattr__(self, "passes", tuple(self.passes))
+
+    def hash(self) -> str:
+        """sha256 (hex) of every field, by name."""
+        h = hashlib.sha256()
+        for f in fields(self):
+            h.update(f"{f.name}={getattr(self, f.name)!r}\0".encode())
+        return h.hexdigest()
+
+
+def cache_key(input_text: str, options: CompileOptions) -> str:
+    """sha256 of (input IR text, compiler version, options.hash()), as hex."""
     h = hashlib.sha256()
-    for part in (f"lasscc-cache-{FORMAT}", input_text, arch, compiler_version(), ",".join(passes)):
+    for part in (f"lasscc-cache-{FORMAT}", input_text, compiler_version(), options.hash()):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()
@@ -110,24 +134,17 @@ def entry_path(key: str) -> Path:
 
 
 def kernel_meta(module) -> dict[str, dict]:
-    """{kernel name: {"alpha", "beta", "d_type", "config": GemmConfig.as_dict()}} from the `lass.*`
-    attributes the passes keep on every kernel function."""
-    from lasscc.passes._build import config_from_attr
+    """{kernel name: {"alpha", "beta", "d_type", "config": GemmConfig.as_dict()}} from the
+    `#lass.kernel` facts the passes keep on every kernel function."""
+    from lasscc.dialects.lass import kernel_facts
 
     out = {}
     for fn in getattr(module, "ops", []):
-        attrs = getattr(fn, "attributes", {})
         name = getattr(getattr(fn, "sym_name", None), "data", None)
-        if name is None or "lass.config" not in attrs:
-            continue
-        meta: dict = {}
-        for key in ("alpha", "beta"):
-            attr = attrs.get(f"lass.{key}")
-            meta[key] = float(attr.value.data) if attr is not None else (1.0 if key == "alpha" else 0.0)
-        d_type = attrs.get("lass.d_type")
-        meta["d_type"] = d_type.data if d_type is not None else "f32"
-        meta["config"] = config_from_attr(attrs["lass.config"]).as_dict()
-        out[name] = meta
+        facts = kernel_facts(fn) if name is not None else None
+        if facts is not None:
+            out[name] = {"alpha": facts.alpha, "beta": facts.beta, "d_type": facts.d_type,
+                         "config": facts.config.as_dict()}
     return out
 
 
@@ -238,10 +255,11 @@ class CachedModule:
         if self._full is not None:
             return self._full.ops
         if self._small is None:
+            from lasscc.dialects.lass import KERNEL_ATTR
             from lasscc.source import parse_mlir
 
             # the shortest stage that already holds the kernel (stages before tile-threadblock do not)
-            kernels = [t for t in self._stages.values() if "lass.config" in t] or [self._text]
+            kernels = [t for t in self._stages.values() if KERNEL_ATTR in t] or [self._text]
             smallest = min(kernels, key=len)
             self._small = parse_mlir(smallest, self._filename)
         return self._small.ops
@@ -262,7 +280,7 @@ class CachedModule:
 
 def cached_compile(module, arch: str = "sm_80", filename: str = "<input>", dump_dir: Path | None = None,
                    use_cache: bool = True, keep_stages: bool = True, verify_each: bool = False):
-    """`lasscc.pipeline.compile_module` through the cache.
+    """`lasscc.pipeline.compile_module` through the cache (key: cache_key with CompileOptions(arch)).
 
     Returns a CompileResult with two more attributes: `cache_hit` (bool) and `kernel_meta`
     ({kernel: {"alpha", "beta", "d_type", "config"}}, see kernel_meta).  On a hit `module` is left as it was and the result's `.module`
@@ -285,7 +303,7 @@ def cached_compile(module, arch: str = "sm_80", filename: str = "<input>", dump_
         return res
     with timing.phase("cache lookup"):
         input_text = str(module)
-        key = cache_key(input_text, arch, PASS_NAMES)
+        key = cache_key(input_text, CompileOptions(arch, tuple(PASS_NAMES)))
         entry = None if verify_each else load(key, input_text)
     if entry is not None and set(entry["stages"]) == set(PASS_NAMES):
         final = entry["stages"][PASS_NAMES[-1]]

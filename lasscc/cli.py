@@ -181,13 +181,17 @@ def cmd_opt(args) -> int:
 
 
 def _is_batched(module) -> bool:
-    """A batched GEMM: a function marked lass.batched, or with 3-d (batch-first) memref arguments."""
+    """A batched GEMM: a kernel whose facts say batched, or a function with 3-d (batch-first)
+    memref arguments."""
     from xdsl.dialects.builtin import MemRefType
     from xdsl.dialects.func import FuncOp
 
+    from lasscc.dialects.lass import kernel_facts
+
     for fn in module.walk():
         if isinstance(fn, FuncOp):
-            if "lass.batched" in fn.attributes:
+            facts = kernel_facts(fn)
+            if facts is not None and facts.batched:
                 return True
             if any(isinstance(t, MemRefType) and t.get_num_dims() == 3 for t in fn.function_type.inputs.data):
                 return True
@@ -391,27 +395,28 @@ def k_align(ab_dtype: str = "f16") -> int:
 
 
 def _ab_dtype(module) -> str:
-    """The A/B element type name of the module's GEMM (lass.gemm, or a kernel's lass.a_type)."""
-    from lasscc.dialects.lass import GemmOp
+    """The A/B element type name of the module's GEMM (lass.gemm, or a kernel's facts)."""
+    from xdsl.dialects import func, llvm
+
+    from lasscc.dialects.lass import GemmOp, kernel_facts
 
     for op in module.walk():
         if isinstance(op, GemmOp):
             return str(op.a.type.get_element_type())
-        attr = op.attributes.get("lass.a_type") if hasattr(op, "attributes") else None
-        if attr is not None and hasattr(attr, "data"):
-            return attr.data
+        facts = kernel_facts(op) if isinstance(op, (func.FuncOp, llvm.FuncOp)) else None
+        if facts is not None:
+            return facts.ab_type
     return "f16"
 
 
 def module_align(module) -> tuple[tuple[int, int] | None, bool]:
     """(align, fixed): the caller's (A, B) access widths in elements that the module gives (a
-    lass.gemm's `config` align, or a kernel's lass.config in a dump: swapped back for lass.swap_ab;
-    a kernel without one has the full width) or None; `fixed` when the module holds no lass.gemm
+    lass.gemm's `config` align, or a kernel's facts in a dump: KernelFacts.caller_align; a kernel
+    without one has the full width) or None; `fixed` when the module holds no lass.gemm
     (a dump: the widths can no longer change)."""
     from xdsl.dialects import func, llvm
 
-    from lasscc.dialects.lass import GemmOp
-    from lasscc.passes._build import config_from_attr
+    from lasscc.dialects.lass import GemmOp, kernel_facts
 
     for op in module.walk():
         if isinstance(op, GemmOp):
@@ -419,11 +424,9 @@ def module_align(module) -> tuple[tuple[int, int] | None, bool]:
                 return tuple(int(v.value.data) for v in op.config.data["align"].data), False
             return None, False
     for fn in module.ops:
-        if isinstance(fn, (func.FuncOp, llvm.FuncOp)) and "lass.config" in fn.attributes:
-            a_type = fn.attributes.get("lass.a_type")
-            cfg = config_from_attr(fn.attributes["lass.config"])
-            aligns = cfg.align_elems(a_type.data if a_type is not None else "f16")
-            return (aligns[::-1] if "lass.swap_ab" in fn.attributes else aligns), True
+        facts = kernel_facts(fn) if isinstance(fn, (func.FuncOp, llvm.FuncOp)) else None
+        if facts is not None:
+            return facts.caller_align, True
     return None, False
 
 

@@ -444,6 +444,14 @@ def parse_shape(text: str, n: int, option: str) -> tuple[int, ...]:
     return tuple(int(p) for p in parts)
 
 
+def swap_operands(pair: tuple, swap_ab: bool) -> tuple:
+    """The operand-swap rule of a column-major D, one way or back: the kernel computes
+    D^T = B^T . A^T, so its (A, B) are the caller's (B, A) (and its (M, N) the caller's (N, M)).
+    `pair` is any per-operand pair (types, access widths, sizes); it comes back swapped when
+    `swap_ab`.  The swap is its own inverse."""
+    return (pair[1], pair[0]) if swap_ab else (pair[0], pair[1])
+
+
 @dataclass(frozen=True)
 class KernelSpec:
     """How to launch one emitted kernel: written by the passes as `lass.launch` on the kernel."""
@@ -478,13 +486,11 @@ class KernelSpec:
 
     def grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
         """Blocks for the user's M x N problem (swapped to N x M for a column-major D), times batch."""
-        if self.swap_ab:
-            m, n = n, m
+        m, n = swap_operands((m, n), self.swap_ab)
         tiles = (-(-m // self.tile_m)) * (-(-n // self.tile_n))
         return (tiles, 1, batch if self.batched else 1)
 
     def launch_args(self, a, b, d, m: int, n: int, k: int, alpha, beta) -> list:
         """Kernel arguments in the kernel's order for the user's (A, B, D, M, N, K, alpha, beta)."""
-        if self.swap_ab:
-            return [b, a, d, n, m, k, alpha, beta]
+        (a, b), (m, n) = swap_operands((a, b), self.swap_ab), swap_operands((m, n), self.swap_ab)
         return [a, b, d, m, n, k, alpha, beta]

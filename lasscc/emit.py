@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import BFloat16Type, ModuleOp
 
 from lasscc import timing
 from lasscc.diagnostics import LassError
+from lasscc.dialects.lass import KERNEL_ATTR
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 NVPTX_DATALAYOUT = "e-p3:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -84,7 +85,7 @@ def to_llvm_ir(module: ModuleOp) -> str:
             ir_mod = convert_module(module, fallback_target_triple=NVPTX_TRIPLE, data_layout=NVPTX_DATALAYOUT)
     except NotImplementedError as e:
         raise LassError(f"error: cannot translate to LLVM IR: {e} (run lasscc-lower-to-llvm first)") from None
-    kernels = {f.sym_name.data for f in module.ops if isinstance(f, llvm.FuncOp) and "lass.config" in f.attributes}
+    kernels = {f.sym_name.data for f in module.ops if isinstance(f, llvm.FuncOp) and KERNEL_ATTR in f.attributes}
     for fn in ir_mod.functions:
         if fn.name in kernels:
             fn.calling_convention = "ptx_kernel"

@@ -68,61 +68,30 @@ class Facts:
     d_dtype: str = "f32"
     beta: float | None = 0.0  # the op's beta (what `lasscc run` passes); None when unknown
     d_layout: str = "row"  # the caller's D: "row" or "col"
-    swap: bool = False  # column-major D: the kernel computes D^T = B^T . A^T (lass.swap_ab)
+    swap: bool = False  # column-major D: the kernel computes D^T = B^T . A^T (KernelFacts.swap_ab)
     majors: tuple[str, str] = (K_MAJOR, K_MAJOR)  # how the kernel's A and B tiles are stored
     layouts: tuple[str, str] = ("row", "col")  # the caller's A and B layouts
 
 
+def _kernel_facts(info):
+    """The KernelFacts of `info`'s GEMM: what lasscc-tile-threadblock makes of the lass.gemm, or a
+    dump's kernel function's own."""
+    from lasscc.dialects.lass import GemmOp, KernelFacts, kernel_facts
+
+    return KernelFacts.of_gemm(info.op, info.config) if isinstance(info.op, GemmOp) else kernel_facts(info.op)
+
+
 def gemm_facts(module, info) -> Facts:
     """Facts of the GEMM of `info` (gemm_config): from the lass.gemm, or a dump's kernel function."""
-    from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, NoneAttr, StridedLayoutAttr, f16
-
-    from lasscc.dialects.lass import ACC_TYPES, GemmOp, memref_layout, operand_major
-    from lasscc.passes.tile_threadblock import _swapped_types
-    from lasscc.pipeline import operand_layouts
-
-    layouts = operand_layouts(module)
-    op = info.op
-    if isinstance(op, GemmOp):
-        ab = str(op.a.type.get_element_type())
-        d_layout = memref_layout(op.d.type)
-        swap = d_layout == "col"
-        types = (op.a.type, op.b.type, op.d.type)
-        if swap:
-            types = _swapped_types(*types)
-        majors = (operand_major(types[0], "A"), operand_major(types[1], "B"))
-        return Facts(ab, str(op.acc_type), info.d_dtype, op.beta_value, d_layout, swap, majors, layouts)
-    attrs = op.attributes
-    ab = attrs["lass.a_type"].data if "lass.a_type" in attrs else info.ab_dtype
-    acc = attrs["lass.acc_type"].data if "lass.acc_type" in attrs else ACC_TYPES.get(ab, ("f32",))[0]
-    beta = float(attrs["lass.beta"].value.data) if "lass.beta" in attrs else None
-    swap = "lass.swap_ab" in attrs
-    args = op.body.blocks[0].args if op.body.blocks else ()
-    if len(args) >= 2 and all(isinstance(a.type, MemRefType) for a in args[:2]):
-        majors = (operand_major(args[0].type, "A"), operand_major(args[1].type, "B"))  # the kernel's own
-    else:  # lowered: the caller's layouts, through the same swap
-        dyn = [DYNAMIC_INDEX, DYNAMIC_INDEX]
-
-        def mem(layout):
-            return MemRefType(f16, dyn, StridedLayoutAttr([1, None]) if layout == "col" else NoneAttr())
-
-        types = (mem(layouts[0]), mem(layouts[1]), mem("col" if swap else "row"))
-        if swap:
-            types = _swapped_types(*types)
-        majors = (operand_major(types[0], "A"), operand_major(types[1], "B"))
-    return Facts(ab, acc, info.d_dtype, beta, "col" if swap else "row", swap, majors, layouts)
+    kf = _kernel_facts(info)
+    return Facts(kf.ab_type, kf.acc_type, info.d_dtype, kf.beta, kf.d_layout, kf.swap_ab, kf.kernel_majors,
+                 (kf.a_layout, kf.b_layout))
 
 
 def kernel_config(info, facts: Facts):
-    """The config of `info` in the kernel's operand order: for a lass.gemm with a column-major D
-    the `align` of A and B swapped (lasscc-tile-threadblock); a dump's config already is."""
-    from lasscc.config import GemmConfig
-    from lasscc.dialects.lass import GemmOp
-
-    cfg = info.config
-    if isinstance(info.op, GemmOp) and facts.swap and cfg.align is not None:
-        return GemmConfig(**{**cfg.__dict__, "align": cfg.align[::-1]})
-    return cfg
+    """The config of `info` in the kernel's operand order (KernelFacts.config: for a column-major D
+    the `align` of A and B swapped)."""
+    return _kernel_facts(info).config
 
 
 # ---- numbers ---------------------------------------------------------------------------------
@@ -656,7 +625,7 @@ def section_hierarchy(n: Numbers, facts: Facts | None = None) -> list[str]:
         out.append("  s8 x s8 products summed into s32 accumulators, .satfinite: a sum out of the s32 range clamps "
                    "instead of wrapping")
     if facts.swap:
-        out.append("  column-major D: the kernel computes D^T = B^T . A^T (lass.swap_ab): its A (BM rows) is the "
+        out.append("  column-major D: the kernel computes D^T = B^T . A^T (KernelFacts.swap_ab): its A (BM rows) is the "
                    "caller's B, its B the caller's A, and its row-major D^T tiles are BM along the caller's N; "
                    "everything below is in the kernel's order")
     return out

@@ -190,52 +190,34 @@ def run_passes(module: ModuleOp, names: list[str], arch: str = "sm_80", filename
     return out
 
 
-def _float_attr(fn, key: str, default: float) -> float:
-    attr = fn.attributes.get(key)
-    return float(attr.value.data) if attr is not None else default
-
-
 def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
-    """Launch contracts of the lowered kernels (from the attributes the passes keep)."""
+    """Launch contracts of the lowered kernels (from their `#lass.kernel` facts)."""
+    from lasscc.dialects.lass import kernel_facts
     from lasscc.layout import elem_bytes
-    from lasscc.passes._build import config_from_attr
 
     specs = []
     for fn in module.ops:
-        if isinstance(fn, (llvm.FuncOp, func.FuncOp)) and "lass.config" in fn.attributes:
-            cfg: GemmConfig = config_from_attr(fn.attributes["lass.config"])
-            d_type = fn.attributes.get("lass.d_type")
-            a_type = fn.attributes.get("lass.a_type")
-            ab = a_type.data if a_type is not None else "f16"
-            acc_type = fn.attributes.get("lass.acc_type")
-            aligns = cfg.align_elems(ab)  # the kernel's (A, B); the caller's are swapped for lass.swap_ab
-            if "lass.swap_ab" in fn.attributes:
-                aligns = aligns[::-1]
-            specs.append(KernelSpec(
-                name=fn.sym_name.data, threads=cfg.threads, smem_bytes=cfg.smem_bytes(elem_bytes(ab)),
-                acc_dtype=acc_type.data if acc_type is not None else ("i32" if ab == "i8" else "f32"),
-                tile_m=cfg.threadblock[0], tile_n=cfg.threadblock[1], tile_k=cfg.threadblock[2], raster=cfg.raster,
-                d_dtype=d_type.data if d_type is not None else "f32", a_dtype=ab, b_dtype=ab,
-                alpha=_float_attr(fn, "lass.alpha", 1.0), beta=_float_attr(fn, "lass.beta", 0.0),
-                swap_ab="lass.swap_ab" in fn.attributes, d_layout="col" if "lass.swap_ab" in fn.attributes else "row",
-                batched="lass.batched" in fn.attributes,
-                a_layout=_str_attr(fn, "lass.a_layout", "row"), b_layout=_str_attr(fn, "lass.b_layout", "col"),
-                a_align=aligns[0], b_align=aligns[1],
-            ))
+        f = kernel_facts(fn) if isinstance(fn, (llvm.FuncOp, func.FuncOp)) else None
+        if f is None:
+            continue
+        cfg: GemmConfig = f.config
+        a_align, b_align = f.caller_align
+        specs.append(KernelSpec(
+            name=fn.sym_name.data, threads=cfg.threads, smem_bytes=cfg.smem_bytes(elem_bytes(f.ab_type)),
+            acc_dtype=f.acc_type, tile_m=cfg.threadblock[0], tile_n=cfg.threadblock[1], tile_k=cfg.threadblock[2],
+            raster=cfg.raster, d_dtype=f.d_type, a_dtype=f.ab_type, b_dtype=f.ab_type, alpha=f.alpha, beta=f.beta,
+            swap_ab=f.swap_ab, d_layout=f.d_layout, batched=f.batched, a_layout=f.a_layout, b_layout=f.b_layout,
+            a_align=a_align, b_align=b_align,
+        ))
     return specs
-
-
-def _str_attr(fn, name: str, default: str) -> str:
-    attr = fn.attributes.get(name)
-    return attr.data if attr is not None else default
 
 
 def operand_layouts(module: ModuleOp) -> tuple[str, str]:
     """The caller's layouts ("row" / "col") of A and B: from the `lass.gemm` (or `linalg.matmul`)
-    of an input, or the kernel's `lass.a_layout` / `lass.b_layout` in a dump; TN when unknown."""
+    of an input, or the kernel's facts (`#lass.kernel`) in a dump; TN when unknown."""
     from xdsl.dialects.linalg.ops import MatmulOp
 
-    from lasscc.dialects.lass import GemmOp, memref_layout
+    from lasscc.dialects.lass import GemmOp, kernel_facts, memref_layout
     from lasscc.passes.import_linalg import matmul_operand_types
 
     for op in module.walk():
@@ -245,8 +227,9 @@ def operand_layouts(module: ModuleOp) -> tuple[str, str]:
             types = matmul_operand_types(op)
             if types is not None:
                 return memref_layout(types[0]), memref_layout(types[1])
-        if isinstance(op, (llvm.FuncOp, func.FuncOp)) and "lass.config" in op.attributes:
-            return _str_attr(op, "lass.a_layout", "row"), _str_attr(op, "lass.b_layout", "col")
+        facts = kernel_facts(op) if isinstance(op, (llvm.FuncOp, func.FuncOp)) else None
+        if facts is not None:
+            return facts.a_layout, facts.b_layout
     return "row", "col"
 
 

@@ -5,7 +5,7 @@ Input contract: a kernel after lasscc-swizzle-smem: only `arith`, `scf.for`/`scf
 alone; any other op is rejected with its name and place.
 
 Output contract: one `llvm.func` per kernel with the same name and parameters (memrefs become
-`!llvm.ptr<1>`, the global address space), keeping the kernel attributes (`lass.config` marks
+`!llvm.ptr<1>`, the global address space), keeping the kernel attribute (`lass.kernel` marks
 it a kernel; the emitter gives it the `ptx_kernel` calling convention), and a module-level `llvm.mlir.global external @lass_smem : !llvm.array<0 x i8>`
 in address space 3: the dynamic shared memory that every i32 shared address is an offset into.
 Structured control flow becomes blocks through xDSL's `convert-scf-to-cf` patterns (`scf.for` ->
@@ -17,8 +17,8 @@ condition block (phi, compare) / body / exit; `scf.if` -> then / else / continua
 narrow copies), plain LLVM integer loads for `ld.shared` (64 / 128 bits for .v2 / .v4), and inline
 PTX for the predicated 16-byte global load and the narrow (1, 2, 4, 8 byte) ones of
 `lass_nv.ld_global_b` (as CUTLASS's `global_load` does); `lass_nv.st_shared_b` is an LLVM store of
-i8 / i16 / i32 / <2 x i32>.  The kernel attributes (`lass.config`,
-`lass.alpha`, `lass.beta`) are kept on the `llvm.func` for the launcher.
+i8 / i16 / i32 / <2 x i32>.  The kernel's `lass.kernel`
+(its facts) is kept on the `llvm.func` for the launcher.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from lasscc.dialects import lass_nv, lass_smem, lass_tb
 from lasscc.ir_math import Idx
 from lasscc.layout import swizzle
-from lasscc.passes._build import ARITH_BINOPS, CONFIG_ATTR, is_kernel
+from lasscc.passes._build import ARITH_BINOPS, KERNEL_ATTR, is_kernel
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, llvm, scf
 from xdsl.dialects.builtin import (
@@ -199,10 +199,7 @@ class _Lowerer:
         ftype = llvm.LLVMFunctionType(self.in_types, llvm.LLVMVoidType())
         new = llvm.FuncOp(self.fn.sym_name.data, ftype, linkage=llvm.LinkageAttr("external"),
                           body=Region(self.blocks))
-        for key in (CONFIG_ATTR, "lass.alpha", "lass.beta", "lass.d_type", "lass.a_type", "lass.acc_type",
-                    "lass.a_layout", "lass.b_layout", "lass.swap_ab", "lass.batched"):
-            if key in self.fn.attributes:
-                new.attributes[key] = self.fn.attributes[key]
+        new.attributes[KERNEL_ATTR] = self.fn.attributes[KERNEL_ATTR]  # the facts, for the launcher
         return new
 
     def lower_block(self, block: Block) -> None:

@@ -1,6 +1,6 @@
 """lasscc-pipeline: the threadblock K loop -> a software pipeline over a ring of SMEM stages.
 
-Input contract: a kernel (`lass.config` on the function) whose K loop is the one
+Input contract: a kernel (`lass.kernel` on the function) whose K loop is the one
 lasscc-tile-threadblock emits: `scf.for %k0 = 0 to %K step BK iter_args(%acc)` with exactly
 `lass_tb.load_tile A`, `lass_tb.load_tile B`, `lass_tb.mma`, `scf.yield` in its body.  Functions
 without such a loop are left alone.

@@ -32,7 +32,7 @@ Output contract: no `lass_pipe`/`lass_warp` ops remain.
       phase are 8 different lines mod 8, so conflict-free under Swizzle<3,4,3>.  (CUTLASS's
       int8 tensor-op GEMMs read K-major operands only; this path is lasscc's own.)
   An `interleaved` load on any other ring, or a plain one on these, is rejected;
-- tile copies -> accesses of w bytes (w = `align` of lass.config times the element bytes for
+- tile copies -> accesses of w bytes (w = `align` of the kernel's config times the element bytes for
   the copied operand, 16 by default) under the copy thread map (lasscc.layout.tile_copy_map),
   each predicated on the copy's predicate and on the access lying inside the operand (rows < M or
   N, k < K; the contiguous dimension a multiple of w / e, so an access is wholly in or out).  A
@@ -212,7 +212,7 @@ class _Swizzler:
         return b.add(b.add(phys, b.add(b.mul(slot, rt.tile_bytes()), offset)), add_c)
 
     def width(self, op) -> int:
-        """Bytes per access of the operand `op` copies (lass.config `align`; 16 by default)."""
+        """Bytes per access of the operand `op` copies (the kernel config's `align`; 16 by default)."""
         return self.access[0 if op.operand.data == "A" else 1]
 
     def chunks(self, b: Builder, ring_t: lass_pipe.RingType, w: int):

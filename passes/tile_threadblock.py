@@ -13,17 +13,16 @@ loaded by lasscc-swizzle-smem without ldmatrix .trans, see there).
 A `config` without `instruction` gets the type's mma.sync shape.  `align = [a, b]` (elements per
 global copy access of A and B, CUTLASS's AlignmentA/B; absent: 16 bytes) must be powers of two of
 at most 16 bytes (GemmConfig.validate); with a column-major D the kernel's A is the caller's B, so
-the kernel's `lass.config` holds them swapped.
+the kernel's config holds them swapped.
 
 Output contract: the function becomes the kernel, with the fixed parameter list
-`(A, B, D, M: i32, N: i32, K: i32, alpha: f32, beta: f32)` and attributes `lass.config` (the
-whole validated tiling config), `lass.alpha` / `lass.beta` (the values written on the op, used
-by `lasscc run`), `lass.a_type` / `lass.d_type` (element type names) and, when it is not the
-default (f32; i32 for i8), `lass.acc_type`.  Its body: `lass_tb.block_tile` (rasterized tile origin), an `scf.for` over K
+`(A, B, D, M: i32, N: i32, K: i32, alpha: f32, beta: f32)` and one attribute, `lass.kernel =
+#lass.kernel<...>` (lass.KernelAttr: the A/B, accumulator and D types, the caller's layouts of A,
+B and D, batched, the op's alpha / beta for `lasscc run`, the whole validated tiling config in the
+kernel's operand order).  Its body: `lass_tb.block_tile` (rasterized tile origin), an `scf.for` over K
 in steps of BK carrying a `!lass_tb.acc`, with `lass_tb.load_tile` for A and B and `lass_tb.mma`
 inside, then `lass_tb.epilogue`.  Each tile is stored the way its operand is contiguous
-(`!lass_tb.tile<..., mn>` for a column-major A or a row-major B: lass.operand_major); the
-function keeps the caller's operand layouts as `lass.a_layout` / `lass.b_layout`.
+(`!lass_tb.tile<..., mn>` for a column-major A or a row-major B: lass.operand_major).
 
 Rejected (PassFailedException naming file:line:col): other element types, a layout that is
 neither row- nor column-major, a config that
@@ -35,19 +34,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass, lass_tb
-from lasscc.passes._build import CONFIG_ATTR, Builder, config_from_attr, config_to_attr
+from lasscc.passes._build import Builder, config_from_attr
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
-    FloatAttr,
     IntegerAttr,
     MemRefType,
     ModuleOp,
     StridedLayoutAttr,
-    StringAttr,
-    UnitAttr,
     f32,
     i32,
 )
@@ -62,9 +58,7 @@ from lasscc.layout import K_MAJOR
 from lasscc.source import op_location
 
 INPUT_TYPES = ("f16", "bf16", "f32", "i8")  # lasscc.layout.MMA_INPUTS: the mma.sync of each
-# D types per (input, accumulator): the accumulator's, the input type, or f32 by an epilogue conversion
-D_TYPES = {("f16", "f32"): ("f32", "f16"), ("f16", "f16"): ("f16", "f32"), ("bf16", "f32"): ("f32", "bf16"),
-           ("f32", "f32"): ("f32",), ("i8", "i32"): ("i32", "f32")}
+D_TYPES = lass.D_TYPES
 
 
 def _check_operands(op: lass.GemmOp, where: str) -> None:
@@ -88,34 +82,29 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
             )
 
 
-def validate_gemm_config(g: lass.GemmOp, cfg: GemmConfig, arch: str, where: str) -> tuple[GemmConfig, tuple[str, str]]:
-    """Validate `cfg` for lass.gemm `g` as its kernel will run it: in the kernel's operand order (a
-    column-major D swaps A and B, and their `align`), with its tiles' storage (K- or MN-major) and
-    accumulator.  Returns the kernel-order config and majors; raises LassError prefixed by `where`.
-    The one check of a GEMM's config: lasscc-tile-threadblock and the CLI's tiling options use it."""
-    a_t, b_t, d_t = g.a.type, g.b.type, g.d.type
-    if lass.memref_layout(d_t) == "col":
-        a_t, b_t, d_t = _swapped_types(a_t, b_t, d_t)
-        if cfg.align is not None:  # the access widths follow their operands into the kernel's order
-            cfg = GemmConfig(**{**cfg.__dict__, "align": cfg.align[::-1]})
-    majors = (lass.operand_major(a_t, "A") or K_MAJOR, lass.operand_major(b_t, "B") or K_MAJOR)
-    cfg.validate(arch, where=where, ab_type=str(g.a.type.get_element_type()), majors=majors, acc_type=str(g.acc_type))
-    return cfg, majors
+def validate_gemm_config(g: lass.GemmOp, cfg: GemmConfig, arch: str, where: str) -> lass.KernelFacts:
+    """Validate `cfg` (the caller's operand order) for lass.gemm `g` as its kernel will run it: in the
+    kernel's operand order (a column-major D swaps A and B, and their `align`: KernelFacts.of_gemm),
+    with its tiles' storage (K- or MN-major) and accumulator.  Returns the kernel's facts; raises
+    LassError prefixed by `where`.  The one check of a GEMM's config: lasscc-tile-threadblock and
+    the CLI's tiling options use it."""
+    facts = lass.KernelFacts.of_gemm(g, cfg)
+    majors = tuple(m or K_MAJOR for m in facts.kernel_majors)
+    facts.config.validate(arch, where=where, ab_type=facts.ab_type, majors=majors, acc_type=facts.acc_type)
+    return facts
 
 
-def _swapped_types(ta: MemRefType, tb: MemRefType, td: MemRefType):
-    """Kernel operand types of D^T = B^T . A^T (column-major D, reference 002's operand swap):
-    B^T is N x K and A^T is K x M, each with the other layout than B / A had (a transpose of the
-    same memory); D^T is N x M row-major (batch first if any)."""
-    batched = ta.get_num_dims() == 3
-    dyn = [DYNAMIC_INDEX] * (3 if batched else 2)
-    elem = ta.get_element_type()
-    col = StridedLayoutAttr([None, 1, None] if batched else [1, None])
-
-    def flipped(t: MemRefType) -> MemRefType:
-        return MemRefType(elem, dyn) if lass.memref_layout(t) == "col" else MemRefType(elem, dyn, col)
-
-    return (flipped(tb), flipped(ta), MemRefType(td.get_element_type(), dyn))
+def _kernel_types(facts: lass.KernelFacts, g: lass.GemmOp) -> tuple[MemRefType, MemRefType, MemRefType]:
+    """The kernel's A, B and D memref types: the op's, or for a column-major D (D^T = B^T . A^T)
+    A and B in facts.kernel_layouts (B^T is N x K and A^T K x M, each in the other layout, a
+    transpose of the same memory) and D row-major (D^T is N x M), batch first if any."""
+    if not facts.swap_ab:
+        return g.a.type, g.b.type, g.d.type
+    elem, d_elem = g.a.type.get_element_type(), g.d.type.get_element_type()
+    dyn = [DYNAMIC_INDEX] * (3 if facts.batched else 2)
+    col = StridedLayoutAttr([None, 1, None] if facts.batched else [1, None])
+    a, b = (MemRefType(elem, dyn, col) if layout == "col" else MemRefType(elem, dyn) for layout in facts.kernel_layouts)
+    return a, b, MemRefType(d_elem, dyn)
 
 
 @dataclass(frozen=True)
@@ -145,23 +134,22 @@ class TileThreadblockPass(ModulePass):
             raise PassFailedException(f"{op_location(others[0])}: error: expected only lass.gemm and func.return in the function, got '{others[0].name}'")
         _check_operands(g, where)
         ab = str(g.a.type.get_element_type())
-        a_t, b_t, d_t = (v.type for v in args)
-        # Column-major D: compute D^T = B^T . A^T, a row-major TN product with the operands (and M, N)
-        # swapped; the launcher passes (B, A, D, N, M, K) for a kernel marked lass.swap_ab.
-        swap = lass.memref_layout(d_t) == "col"
-        user_layouts = (lass.memref_layout(a_t), lass.memref_layout(b_t))
-        if swap:
-            a_t, b_t, d_t = _swapped_types(a_t, b_t, d_t)
         try:
             cfg = config_from_attr(g.config, default_config(ab))
-            cfg, _ = validate_gemm_config(g, cfg, self.arch, f"{where}: error: config")
+            validate_gemm_config(g, cfg, self.arch, f"{where}: error: config")
         except ValueError as e:
             raise PassFailedException(f"{where}: error: {e}") from None
         except LassError as e:
             raise PassFailedException(str(e)) from None
 
+        # Column-major D: compute D^T = B^T . A^T, a row-major product with the operands (and M, N)
+        # swapped (KernelFacts.swap_ab); the launcher passes (B, A, D, N, M, K).  The config's
+        # access widths follow their operands into the kernel's order.
+        facts = lass.KernelFacts.of_gemm(g, cfg)
+        cfg = facts.config
         bm, bn, bk = cfg.threadblock
-        elem = a_t.get_element_type()
+        elem = g.a.type.get_element_type()
+        a_t, b_t, d_t = _kernel_types(facts, g)
         acc_t = lass_tb.AccType((bm, bn), g.acc_type)
 
         # New kernel body on the fixed parameter list.
@@ -170,8 +158,7 @@ class TileThreadblockPass(ModulePass):
         for arg, name in zip(block.args, ("A", "B", "D", "M", "N", "K", "alpha", "beta")):
             arg.name_hint = name
         b = Builder(InsertPoint.at_end(block))
-        batched = a_t.get_num_dims() == 3
-        if batched:
+        if facts.batched:
             # one batch per grid z index; the matrices of a batch are views of the packed operands
             z = b.v(lass_tb.BatchIndexOp.build(result_types=[i32]))
             z.name_hint = "batch"
@@ -218,16 +205,4 @@ class TileThreadblockPass(ModulePass):
             o.erase(safe_erase=False)
         fn.body.detach_block(old)
         fn.function_type = func.FunctionType.from_lists(list(block.arg_types), [])
-        fn.attributes[CONFIG_ATTR] = config_to_attr(cfg)
-        fn.attributes["lass.alpha"] = FloatAttr(g.alpha_value, f32)
-        fn.attributes["lass.beta"] = FloatAttr(g.beta_value, f32)
-        fn.attributes["lass.d_type"] = StringAttr(str(d_t.get_element_type()))
-        fn.attributes["lass.a_type"] = StringAttr(str(elem))
-        if str(g.acc_type) != ("i32" if str(elem) == "i8" else "f32"):  # only a non-default one: f16
-            fn.attributes["lass.acc_type"] = StringAttr(str(g.acc_type))
-        fn.attributes["lass.a_layout"] = StringAttr(user_layouts[0])  # the caller's, for the launcher
-        fn.attributes["lass.b_layout"] = StringAttr(user_layouts[1])
-        if swap:
-            fn.attributes["lass.swap_ab"] = UnitAttr()
-        if batched:
-            fn.attributes["lass.batched"] = UnitAttr()
+        fn.attributes[lass.KERNEL_ATTR] = lass.KernelAttr.from_facts(facts)

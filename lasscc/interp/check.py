@@ -6,14 +6,14 @@ A is M x K row-major, B is K x N column-major (stored as an N x K row-major arra
 (k, j) at j*K + k), both drawn uniform in [-1, 1) and rounded to the element type of the kernel's
 A / B memref (f16, or bf16 kept as uint16 bit patterns: lasscc.interp.bf16).  D has the element
 type of the kernel's D memref and its layout (row-major, or column-major: a `strided<[1, ?]>` D
-at level 0 or a kernel marked lass.swap_ab, handed over as its N x M storage); it is poisoned
+at level 0 or a swap_ab kernel (KernelFacts), handed over as its N x M storage); it is poisoned
 with NaN when beta == 0 (so a kernel that reads C it should not, or leaves elements unwritten,
 fails) and holds random C otherwise.  The reference
 is alpha * A.B + beta * C in float64 from the exact (rounded) inputs; the error is the relative
 Frobenius norm ||D - ref|| / ||ref||.  It passes at or below TOLERANCE[D's dtype]; NaN anywhere
 fails.
 
-Batched kernels (3-d batch-first memrefs at level 0, `lass.batched` after the passes): every
+Batched kernels (3-d batch-first memrefs at level 0, KernelFacts.batched after the passes): every
 array has a leading batch dimension, also when batch == 1 (A [batch, M, K], B [batch, N, K], D
 [batch, M, N] or its column-major storage [batch, N, M]); the reference is one float64 matmul per
 batch and the error is over all batches.  A non-batched kernel takes 2-d arrays and batch == 1.
@@ -30,6 +30,7 @@ from lasscc.dialects.lass import memref_layout
 from lasscc.interp.bf16 import BF16, QNAN, as_f64
 from lasscc.interp.errors import KernelArgumentError
 from lasscc.interp.executor import Program, _as_module, execute_kernel, find_kernel, is_batched, swaps_ab
+from lasscc.interp.executor import _read_facts as _facts
 from lasscc.interp.values import numpy_dtype
 
 # Relative Frobenius error allowed, by D's storage dtype (uint16 = bf16).  The reference is exact
@@ -99,7 +100,7 @@ def d_dtype_of(module) -> np.dtype:
 
 def ab_dtypes_of(module) -> tuple:
     """numpy dtypes of the user's A and B (float16, or uint16 for bf16): the kernel's A and B
-    memrefs, the other way round for a lass.swap_ab kernel (which takes B as its A)."""
+    memrefs, the other way round for a swap_ab kernel (which takes B as its A)."""
     module = _as_module(module)
     memrefs = _memref_types(module)
     if len(memrefs) < 2:
@@ -110,20 +111,19 @@ def ab_dtypes_of(module) -> tuple:
 
 def ab_layouts_of(module) -> tuple[str, str]:
     """The caller's layouts of A and B ("row" / "col"): the lass.gemm's memref types, or after
-    lasscc-tile-threadblock the kernel's `lass.a_layout` / `lass.b_layout` (TN when absent)."""
+    lasscc-tile-threadblock the kernel's facts (KernelFacts.a_layout / b_layout)."""
     prog = Program(find_kernel(module))
     if prog.level == 0:
         memrefs = [x.type for x in prog.func.body.block.args if isinstance(x.type, MemRefType)]
         if len(memrefs) == 3:
             return memref_layout(memrefs[0]), memref_layout(memrefs[1])
-    attrs = prog.func.attributes
-    return tuple(attrs[f"lass.{x}_layout"].data if f"lass.{x}_layout" in attrs else d  # type: ignore
-                 for x, d in (("a", "row"), ("b", "col")))
+    facts = prog.facts or _facts(prog.func)
+    return facts.a_layout, facts.b_layout
 
 
 def d_layout_of(module) -> str:
     """"col" when the kernel writes a column-major D (element (i, j) at j*M + i): a level-0 D memref
-    `strided<[1, ?]>`, or a kernel marked lass.swap_ab after lasscc-tile-threadblock; else "row"."""
+    `strided<[1, ?]>`, or a swap_ab kernel after lasscc-tile-threadblock; else "row"."""
     prog = Program(find_kernel(_as_module(module)))
     if prog.level == 0:
         memrefs = [x.type for x in prog.func.body.block.args if isinstance(x.type, MemRefType)]
@@ -141,14 +141,13 @@ def _draw(rng, shape, dtype):
 
 def types_of(module) -> tuple[str, str]:
     """(A/B, accumulator) MLIR type names of the kernel: from lass.gemm at level 0, from the
-    kernel's lass.a_type / lass.acc_type after lasscc-tile-threadblock."""
+    kernel's facts (KernelFacts) after lasscc-tile-threadblock."""
     func = find_kernel(_as_module(module))
     for op in func.body.walk():
         if op.name == "lass.gemm":
             return str(op.a.type.get_element_type()), str(op.acc_type)
-    a, acc = func.attributes.get("lass.a_type"), func.attributes.get("lass.acc_type")
-    ab = a.data if a is not None else "f16"
-    return ab, (acc.data if acc is not None else ("i32" if ab == "i8" else "f32"))
+    facts = _facts(func)
+    return facts.ab_type, facts.acc_type
 
 
 def make_inputs(m: int, n: int, k: int, seed: int, beta: float, d_dtype=np.float32, ab_dtype=np.float16,
@@ -268,13 +267,12 @@ EXECUTABLE_STAGES = ("lasscc-tile-threadblock", "lasscc-pipeline", "lasscc-warp-
 
 
 def _default_scalar(module, name: str) -> float | None:
-    """alpha / beta written in the IR: a lass.gemm attribute or the kernel's lass.<name>."""
+    """alpha / beta written in the IR: a lass.gemm attribute or the kernel's facts."""
     func = find_kernel(module)
     for op in func.body.walk():
         if op.name == "lass.gemm":
             return getattr(op, f"{name}_value")
-    attr = func.attributes.get(f"lass.{name}")
-    return float(attr.value.data) if attr is not None and hasattr(attr, "value") else None
+    return getattr(_facts(func), name)
 
 
 def run_to_stage(module, stage: str = EXECUTABLE_STAGES[-1], arch: str = "sm_80", filename: str = "<input>") -> None:

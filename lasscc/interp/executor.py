@@ -3,7 +3,7 @@
     execute_kernel(module, m, n, k, a, b, d, alpha, beta, *, report_banks=False) -> ExecResult
 
 What it executes (the kernel is the function holding `lass.gemm`, else the one with a
-`lass.config` attribute, else the only function):
+`lass.kernel` attribute, else the only function):
 
   * level 0 (`lass.gemm` in `func.func @gemm(%a, %b, %d)`): D = alpha * A.B + beta * C once, with
     float32 accumulation of the f16 or bf16 products (arith.constant / func.return may surround it);
@@ -18,18 +18,18 @@ What it executes (the kernel is the function holding `lass.gemm`, else the one w
     batched float32 matmul over all warps of the batch.  lass_pipe ops still present at level 3
     are run per thread: thread t does its share of the tile copy.
 
-Column-major D: after lasscc-tile-threadblock such a kernel (marked `lass.swap_ab`) computes
+Column-major D: after lasscc-tile-threadblock such a kernel (KernelFacts.swap_ab) computes
 D^T = B^T . A^T; execute_kernel still takes the user's (M, N, K, A, B, D) and binds (B, A, D, N, M,
 K) to its parameters, the way the GPU launcher does (KernelSpec.launch_args).
 
-Batched kernels (3-d batch-first memrefs at level 0, `lass.batched` after the passes): execute_kernel's
+Batched kernels (3-d batch-first memrefs at level 0, KernelFacts.batched after the passes): execute_kernel's
 `batch` argument (default 1) is the grid z; the arrays hold `batch` matrices packed one after the
 other (any shape of that size: run_check passes [batch, M, K] ...); lass.gemm does one product per
 batch; lass_tb.batch_index / lass_nv.block_id z give the block's z, lass_tb.batch_view a
 view of the kernel argument from element index * stride on, bounds-checked against the whole
 argument.  The grid is run one z at a time.  A non-batched kernel refuses batch > 1.
 
-Grid: ceil(M/BM) * ceil(N/BN) blocks (BM, BN from `lass.config`), run in batches of several
+Grid: ceil(M/BM) * ceil(N/BN) blocks (BM, BN from the kernel's config), run in batches of several
 blocks vectorised together (`blocks_per_batch`).  Each batch has its own shared memory
 (`SharedMemory`: the configured `stages * (BM + BN) * BK * 2` bytes per block) with the
 uninitialised-read, race and async-copy checks described in smem.py; global memory is the
@@ -55,14 +55,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects.builtin import DictionaryAttr, MemRefType, ModuleOp
 from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 
-from lasscc.config import GemmConfig
-from lasscc.dialects.lass import memref_layout, operand_major
 from lasscc.diagnostics import LassError
+from lasscc.dialects.lass import KERNEL_ATTR, KernelFacts, kernel_facts, memref_layout, operand_major
 from lasscc.interp.banks import BankCounter
 from lasscc.interp.errors import (
     DivergenceError,
@@ -76,6 +75,7 @@ from lasscc.interp.errors import (
 from lasscc.interp.smem import SharedMemory
 from lasscc.interp.bf16 import BF16
 from lasscc.interp.values import GlobalBuffer, float_codec, int_width, is_lanes, numpy_dtype
+from lasscc.layout import elem_bytes
 
 # op class -> handler(ex, op, operand_values) -> list of result values
 HANDLERS: dict[type[Operation], Callable] = {}
@@ -133,13 +133,14 @@ class Program:
         self.uses_smem = any(n.startswith(("lass_pipe.", "lass_warp.")) for n in names) or bool(
             names & {"lass_nv.ldmatrix_x4", "lass_nv.cp_async", "lass_nv.st_shared_v4"}
         )
-        self.config = _read_config(func) if self.level > 0 else None
-        a_type = func.attributes.get("lass.a_type")
+        # the kernel's facts (lasscc.dialects.lass.KernelFacts) after lasscc-tile-threadblock
+        self.facts = _read_facts(func) if self.level > 0 else None
+        self.config = self.facts.config if self.facts is not None else None
+        ab = self.facts.ab_type if self.facts is not None else "f16"
         # bytes per A/B element: the SMEM size is stages * (BM + BN) * BK * this
-        self.elem_bytes = {"i8": 1, "f32": 4}.get(getattr(a_type, "data", "f16"), 2)
-        # bytes per tile-copy access of the kernel's A and B (lass.config `align`; 16 by default)
-        self.access_bytes = (self.config.access_bytes(getattr(a_type, "data", "f16")) if self.config is not None
-                             else (16, 16))
+        self.elem_bytes = elem_bytes(ab)
+        # bytes per tile-copy access of the kernel's A and B (the config's `align`; 16 by default)
+        self.access_bytes = self.config.access_bytes(ab) if self.config is not None else (16, 16)
         self._compiled: dict = {}
         self._lines: list | None = None
         for op in self.ops:  # fail before running anything
@@ -178,32 +179,15 @@ class Program:
         return describe_op(opid, self.ops[opid], self.op_line(opid))
 
 
-def _read_config(func: FuncOp) -> GemmConfig:
-    attr = func.attributes.get("lass.config")
-    if not isinstance(attr, DictionaryAttr):
+def _read_facts(func: FuncOp) -> KernelFacts:
+    """The kernel's facts (the one accessor, kernel_facts); KernelArgumentError when it has none."""
+    facts = kernel_facts(func)
+    if facts is None:
         raise KernelArgumentError(
-            f"kernel function @{func.sym_name.data} has no 'lass.config' dictionary attribute: the executor "
+            f"kernel function @{func.sym_name.data} has no '{KERNEL_ATTR}' attribute: the executor "
             f"needs it for the grid, the threads per block and the shared-memory size"
         )
-    defaults = GemmConfig()
-    vals = {}
-    for key in ("threadblock", "warp", "instruction"):
-        if key in attr.data:
-            vals[key] = tuple(_int_list(attr.data[key]))
-    for key in ("stages", "raster"):
-        if key in attr.data:
-            vals[key] = int(attr.data[key].value.data)
-    if "align" in attr.data:  # elements per copy access of A and B (lasscc-swizzle-smem)
-        vals["align"] = tuple(_int_list(attr.data["align"]))
-    cfg = GemmConfig(**{**defaults.__dict__, **vals})
-    return cfg
-
-
-def _int_list(attr):
-    out = []
-    for a in attr.data:
-        out.append(int(a.value.data if hasattr(a, "value") else a.data))
-    return out
+    return facts
 
 
 def find_kernel(module: ModuleOp) -> FuncOp:
@@ -213,14 +197,14 @@ def find_kernel(module: ModuleOp) -> FuncOp:
     for f in funcs:
         if any(o.name == "lass.gemm" for o in f.body.walk()):
             return f
-    with_cfg = [f for f in funcs if "lass.config" in f.attributes]
+    with_cfg = [f for f in funcs if KERNEL_ATTR in f.attributes]
     if with_cfg:  # several GEMM functions: the first, as `lasscc run` on the GPU (its first KernelSpec)
         return with_cfg[0]
     if len(funcs) == 1:
         return funcs[0]
     raise KernelArgumentError(
         f"cannot tell which of the functions {[f.sym_name.data for f in funcs]} is the kernel: "
-        f"expected one with a 'lass.config' attribute"
+        f"expected one with a '{KERNEL_ATTR}' attribute"
     )
 
 
@@ -534,21 +518,21 @@ def _flat_view(arr, size: int, name: str, dtype=None) -> np.ndarray:
 
 
 def swaps_ab(prog: Program) -> bool:
-    """The kernel computes D^T = B^T . A^T for a column-major D (lasscc-tile-threadblock marks it
-    `lass.swap_ab`): it takes (B, A, D, N, M, K) in its (A, B, D, M, N, K) parameters."""
-    return prog.level > 0 and "lass.swap_ab" in prog.func.attributes
+    """The kernel computes D^T = B^T . A^T for a column-major D (KernelFacts.swap_ab): it takes
+    (B, A, D, N, M, K) in its (A, B, D, M, N, K) parameters."""
+    return prog.facts is not None and prog.facts.swap_ab
 
 
 def is_batched(prog: Program) -> bool:
-    """A batched kernel: 3-d (batch-first) memrefs at level 0, `lass.batched` after the passes."""
-    if prog.level > 0 and "lass.batched" in prog.func.attributes:
+    """A batched kernel: 3-d (batch-first) memrefs at level 0, KernelFacts.batched after the passes."""
+    if prog.facts is not None and prog.facts.batched:
         return True
     return any(isinstance(x.type, MemRefType) and x.type.get_num_dims() == 3 for x in prog.func.body.block.args)
 
 
 def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "D"), batch: int = 1) -> list:
     """Kernel arguments by kind and order: memrefs A, B, D; i32 M, N, K; floats alpha, beta.
-    (m, n, k, a, b, d) are the kernel's own (already swapped for a lass.swap_ab kernel); `labels`
+    (m, n, k, a, b, d) are the kernel's own (already swapped for a swap_ab kernel); `labels`
     name the caller's arrays in messages."""
     block = prog.func.body.block
     memrefs = [x for x in block.args if isinstance(x.type, MemRefType)]
@@ -574,7 +558,7 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
         want = numpy_dtype(t.get_element_type(), f"element type of {role}")
         flat = _flat_view(arr, batch * rows * cols, label, want)
         layout = memref_layout(t)
-        # A and B may be row- or column-major; after the passes D is row-major (lass.swap_ab)
+        # A and B may be row- or column-major; after the passes D is row-major (swap_ab)
         if layout not in ("row", "col") or (role == "D" and prog.level > 0 and layout != "row"):
             expect = "a row-major" if role == "D" else "a row- or column-major"
             raise KernelArgumentError(
@@ -608,15 +592,10 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
 
 
 def _launch_scalar(prog: Program, name: str, value):
-    """alpha / beta for the launch: the caller's value, else the kernel's `lass.<name>` attribute."""
+    """alpha / beta for the launch: the caller's value, else the kernel's (KernelFacts)."""
     if value is not None:
         return float(value)
-    attr = prog.func.attributes.get(f"lass.{name}")
-    if attr is not None and hasattr(attr, "value"):
-        return float(attr.value.data)
-    raise KernelArgumentError(
-        f"kernel @{prog.name} takes {name} at launch and has no 'lass.{name}' attribute: pass {name}"
-    )
+    return float(getattr(prog.facts, name))
 
 
 def execute_kernel(
@@ -640,14 +619,14 @@ def execute_kernel(
     a: M x K in A's layout: row-major, or column-major (a K x M row-major array, element (i, k)
     at k*M + i); b: K x N in B's layout: column-major, i.e. an N x K row-major array (element
     (k, j) at j*K + k), or row-major (K x N); d: M x N, holding C on entry and D on exit, in D's layout: row-major, or for a
-    column-major D (a level-0 `strided<[1, ?]>` D memref, or a kernel marked `lass.swap_ab`)
+    column-major D (a level-0 `strided<[1, ?]>` D memref, or a swap_ab kernel)
     column-major, i.e. an N x M row-major array (element (i, j) at j*M + i).  These are always
-    the user's M, N, A, B: a lass.swap_ab kernel (D^T = B^T . A^T) is given (B, A, D, N, M, K)
+    the user's M, N, A, B: a swap_ab kernel (D^T = B^T . A^T) is given (B, A, D, N, M, K)
     here.  Each has the dtype of its memref's
     element type: float16 / float32, or uint16 bit patterns for bf16 (lasscc.interp.bf16).  Any
     shape with the right size and C-contiguous layout is accepted (used as flat memory).
     alpha / beta are the launch's scalars; None means the `lass.gemm` attributes at level 0 and
-    the kernel function's `lass.alpha` / `lass.beta` attributes after the passes.
+    the kernel's facts (KernelFacts.alpha / beta) after the passes.
     `check=False` skips the uninitialised-read and race bookkeeping (bounds are always checked).
     Raises a LassError subclass (lasscc.interp.errors) naming the op on any violation.
     """
@@ -675,7 +654,7 @@ def execute_kernel(
         # d's memory (element (i, j) at j*M + i) is already the kernel's N x M row-major D
         m, n, a, b = n, m, b, a
         launch = Launch(m, n, k, alpha, beta, launch.banks, check, batch)
-        labels = ("B (the kernel's A: lass.swap_ab)", "A (the kernel's B: lass.swap_ab)", "D (column-major)")
+        labels = ("B (the kernel's A: swap_ab)", "A (the kernel's B: swap_ab)", "D (column-major)")
     cfg = prog.config
     bm, bn, _ = cfg.threadblock
     grid = (-(-m // bm)) * (-(-n // bn))

@@ -285,7 +285,7 @@ def _ring(ex: Executor, op, vals):
     if ring.offset < 0 or end > size:
         raise OutOfBoundsError(
             f"{ex.where(op)}: the ring's {stages} x {ring.tile_bytes} bytes at offset {ring.offset} end at byte "
-            f"{end}, past the {size} bytes of dynamic shared memory that lass.config implies "
+            f"{end}, past the {size} bytes of dynamic shared memory that the kernel's config implies "
             f"(stages * (BM + BN) * BK * 2)"
         )
     line = rows if ring.major == Lay.MN_MAJOR else bk  # the contiguous dimension of a slot
@@ -313,7 +313,7 @@ def _bank_group(nbytes: int) -> int:
 
 
 def _copy_width(ex: Executor, operand: str) -> int:
-    """Bytes per copy access of the kernel's operand "A" or "B" (lass.config `align`)."""
+    """Bytes per copy access of the kernel's operand "A" or "B" (the kernel config's `align`)."""
     return ex.prog.access_bytes[0 if operand == "A" else 1]
 
 

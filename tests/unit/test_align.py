@@ -1,6 +1,6 @@
 """Narrow global -> shared copies (issue "General GEMM"): any M, N, K >= 1.
 
-A and B are copied in accesses of `align` elements (lass.config `align = [a, b]`, CUTLASS's
+A and B are copied in accesses of `align` elements (the config's `align = [a, b]`, CUTLASS's
 AlignmentA/B; by default 16 bytes).  16 bytes is cp.async.cg, 8 and 4 cp.async.ca, 2 and 1 a
 synchronous predicated ld.global + st.shared (lasscc.layout.copy_kind).  `lasscc run` / the API
 choose the widest width the sizes allow when the input gives none.
@@ -142,7 +142,7 @@ def test_size_rules_and_widest_align():
 
 
 def test_config_attr_round_trip_and_kernel_spec_widths():
-    from lasscc.passes._build import config_from_attr, config_to_attr
+    from lasscc.dialects.lass import config_from_attr, config_to_attr
     from lasscc.pipeline import kernel_specs
 
     cfg = GemmConfig(align=(2, 8))

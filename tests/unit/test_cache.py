@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from lasscc import cache
+from lasscc.dialects.lass import kernel_facts
 from lasscc.pipeline import PASS_NAMES
 from lasscc.source import parse_mlir
 
@@ -60,13 +61,17 @@ def test_cache_dir_precedence(monkeypatch, tmp_path):
 
 def test_key_depends_on_input_arch_version_and_passes(monkeypatch):
     text = str(_module())
-    k = cache.cache_key(text, "sm_80", PASS_NAMES)
-    assert k == cache.cache_key(text, "sm_80", PASS_NAMES)
-    assert k != cache.cache_key(text, "sm_90a", PASS_NAMES)
-    assert k != cache.cache_key(text.replace("stages = 3", "stages = 4"), "sm_80", PASS_NAMES)
-    assert k != cache.cache_key(text, "sm_80", PASS_NAMES[:-1])
+    opts = cache.CompileOptions("sm_80", tuple(PASS_NAMES))
+    assert opts == cache.CompileOptions("sm_80") and opts.hash() == cache.CompileOptions("sm_80").hash()
+    with pytest.raises(AttributeError):  # frozen: the key cannot drift from the options it was made of
+        opts.arch = "sm_90a"
+    k = cache.cache_key(text, opts)
+    assert k == cache.cache_key(text, cache.CompileOptions("sm_80", tuple(PASS_NAMES)))
+    assert k != cache.cache_key(text, cache.CompileOptions("sm_90a", tuple(PASS_NAMES)))
+    assert k != cache.cache_key(text.replace("stages = 3", "stages = 4"), opts)
+    assert k != cache.cache_key(text, cache.CompileOptions("sm_80", tuple(PASS_NAMES[:-1])))
     monkeypatch.setattr(cache, "_SOURCE_DIGEST", "0" * 64)  # another compiler
-    assert k != cache.cache_key(text, "sm_80", PASS_NAMES)
+    assert k != cache.cache_key(text, opts)
     assert "xdsl=" in cache.compiler_version() and "+src." in cache.compiler_version()
 
 
@@ -85,7 +90,7 @@ def test_miss_then_hit(cache_dir, count_compiles):
     # the stand-in module: the final text, and the kernel's attributes (what `lasscc run` reads)
     assert str(second.module) == str(first.module)
     fn = next(f for f in second.module.ops if getattr(f, "sym_name", None) and f.sym_name.data == "gemm_small")
-    assert float(fn.attributes["lass.alpha"].value.data) == 1.0
+    assert kernel_facts(fn).alpha == 1.0 and kernel_facts(fn).config.threadblock == (64, 64, 32)
     # another arch or another config is another entry
     third = cache.cached_compile(_module(), "sm_90a", str(SMALL))
     assert third.cache_hit is False and len(count_compiles) == 2

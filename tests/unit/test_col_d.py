@@ -2,7 +2,7 @@
 
 D is M x N with element (i, j) at j*M + i: on the host an N x M row-major array `d_nm` (or a
 Fortran-ordered M x N array).  lasscc-tile-threadblock computes it as D^T = B^T . A^T, the row-major
-TN kernel with the operands swapped (marked `lass.swap_ab`); every launcher hands that kernel
+TN kernel with the operands swapped (KernelFacts.swap_ab); every launcher hands that kernel
 (B, A, D, N, M, K) and N x M tiles (KernelSpec.launch_args / grid):
 
 * CPU executor: run_check after every pass (level 0's strided memref included), stages 2 and 3,
@@ -28,8 +28,10 @@ import pytest
 import lasscc
 from lasscc.config import KernelSpec
 from lasscc.diagnostics import LassError
+from lasscc.dialects.lass import kernel_facts
 from lasscc.interp import KernelArgumentError, execute_kernel, run_check
 from lasscc.interp.check import make_inputs, reference, rel_error
+from lasscc.interp.executor import find_kernel
 from lasscc.pipeline import make_pass, run_pass
 from lasscc.runtime import cuda, gemm_runner
 from lasscc.source import parse_mlir
@@ -86,7 +88,7 @@ def test_run_check_every_pass(stage, stages, dt, m, n, k, alpha, beta):
     assert r["d_layout"] == "col" and r["d"].shape == (m, n)
     assert r["level"] == STAGES.index(stage)
     if stage != "input":
-        assert "lass.swap_ab" in str(module)
+        assert kernel_facts(find_kernel(module)).swap_ab
 
 
 @pytest.mark.parametrize("stage", STAGES)
@@ -106,7 +108,7 @@ def test_swapped_kernel_names_the_users_operands_in_errors():
     m, n, k = 72, 40, 40
     a, b_nk, _, d = make_inputs(m, n, k, seed=1, beta=0.0)
     mod = stage_modules(2, "f32")["lasscc-swizzle-smem"]
-    with pytest.raises(KernelArgumentError, match=r"B \(the kernel's A: lass.swap_ab\) to have 1600 elements"):
+    with pytest.raises(KernelArgumentError, match=r"B \(the kernel's A: swap_ab\) to have 1600 elements"):
         execute_kernel(mod, m, n, k, a, b_nk[:, :32], d.T.copy(), 1.0, 0.0)
     with pytest.raises(KernelArgumentError, match=r"D \(column-major\) to have 2880 elements"):
         execute_kernel(mod, m, n, k, a, b_nk, d[:, :8].copy(), 1.0, 0.0)
@@ -118,7 +120,7 @@ def test_row_major_d_unchanged():
     module = parse_mlir(text, "<row-d>")
     for name in EXEC_PASSES:
         run_pass(module, make_pass(name, "sm_80"))
-    assert "lass.swap_ab" not in str(module)
+    assert not kernel_facts(find_kernel(module)).swap_ab
     r = run_check(module, 72, 40, 40, seed=2, beta=0.5, report_banks=False)
     assert r["ok"] and r["d_layout"] == "row"
 

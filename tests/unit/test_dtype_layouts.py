@@ -261,8 +261,8 @@ def test_each_pass_preserves_the_product(dtype, la, lb):
 def simt(body: str) -> str:
     sig = ("%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, "
            "%M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32")
-    return f"""func.func @simt({sig}) attributes {{"lass.config" = {{threadblock = [16, 16, 16],
-    warp = [16, 16, 16], instruction = [16, 8, 16], stages = 2, raster = 1}}}} {{
+    return f"""func.func @simt({sig}) attributes {{lass.kernel = #lass.kernel<config = {{threadblock = [16, 16, 16],
+    warp = [16, 16, 16], instruction = [16, 8, 16], stages = 2, raster = 1}}>}} {{
   %tid = lass_nv.thread_id
   %true = arith.constant true
   %c0 = arith.constant 0 : i32

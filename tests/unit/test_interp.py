@@ -49,8 +49,8 @@ def cfg_attr(tb, warp, stages, raster=1):
     tb_s = ", ".join(map(str, tb))
     w_s = ", ".join(map(str, warp))
     return (
-        f'attributes {{"lass.config" = {{threadblock = [{tb_s}], warp = [{w_s}], '
-        f"instruction = [16, 8, 16], stages = {stages}, raster = {raster}}}}}"
+        f'attributes {{lass.kernel = #lass.kernel<config = {{threadblock = [{tb_s}], warp = [{w_s}], '
+        f"instruction = [16, 8, 16], stages = {stages}, raster = {raster}}}>}}"
     )
 
 

@@ -272,8 +272,9 @@ AM, BM = "memref<?x?xbf16>", "memref<?x?xbf16, strided<[1, ?]>>"
 
 def cfg_attr(tb, warp, stages, raster=1):
     return (
-        f'attributes {{"lass.config" = {{threadblock = [{", ".join(map(str, tb))}], warp = [{", ".join(map(str, warp))}], '
-        f"instruction = [16, 8, 16], stages = {stages}, raster = {raster}}}}}"
+        f'attributes {{lass.kernel = #lass.kernel<ab = bf16, config = {{threadblock = [{", ".join(map(str, tb))}], '
+        f'warp = [{", ".join(map(str, warp))}], instruction = [16, 8, 16], stages = {stages}, raster = {raster}}}>}}'
+
     )
 
 

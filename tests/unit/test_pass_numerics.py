@@ -186,7 +186,7 @@ def test_import_linalg_preserves_linalg_matmul(dt):
     """linalg.matmul (C += A.B) -> lass.gemm {alpha = 1, beta = 1}: the output, run with the
     alpha/beta it carries, equals linalg.matmul's meaning on the same data; for f32 the
     threadblock and pipeline levels (default tiling) follow, reading alpha/beta from the kernel's
-    lass.alpha / lass.beta."""
+    alpha / beta in #lass.kernel."""
     module = parse_mlir(LINALG.format(dt=dt))
     linalg_module = module.clone()
     run_passes(module, ["lasscc-import-linalg"])

@@ -1,4 +1,4 @@
-// lasscc-lower-to-llvm (passes/lower_to_llvm.py), narrow tile-copy accesses (lass.config `align`):
+// lasscc-lower-to-llvm (passes/lower_to_llvm.py), narrow tile-copy accesses (the kernel config's `align`):
 // `lass_nv.cp_async {bytes = 8 / 4}` -> the zero-filling cp.async.ca intrinsics (src-size w or 0);
 // `lass_nv.ld_global_b` -> inline PTX: a predicated ld.global.u16 (.u8, .u32) into a zeroed .b32
 // register, or ld.global.v2.u32 for 8 bytes; `lass_nv.st_shared_b` -> an LLVM store of i16 (the
@@ -10,7 +10,7 @@
 // ERR: {{^.*}}Inputs/lasscc-lower-to-llvm-unknown-op.mlir.in:9:5: error: 'arith.divsi' has no lowering{{.*$}}
 
 // CHECK-LABEL: llvm.func @k(
-// CHECK-SAME:    align = [1 : i64, 4 : i64]
+// CHECK-SAME:    align = [1, 4]}>}
 // CHECK:         [[P:%[0-9]+]] = llvm.icmp "ult"
 // CHECK-NEXT:    [[C8:%[0-9]+]] = llvm.mlir.constant(8 : i32) : i32
 // CHECK-NEXT:    [[C0:%[0-9]+]] = llvm.mlir.constant(0 : i32) : i32
@@ -23,12 +23,12 @@
 // CHECK:         llvm.inline_asm has_side_effects "{{.*}}@p ld.global.v2.u32 {$0, $1}, [$2];{{.*}}", "=r,=r,l,r"
 // CHECK:         llvm.store %{{[0-9]+}}, %{{[0-9]+}} {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr<3>
 // CHECK-NOT:     lass_nv.
-// Not a kernel (no lass.config): left alone.
+// Not a kernel (no lass.kernel): left alone.
 // CHECK-LABEL: func.func @not_a_kernel(
 // CHECK-NEXT:    lass_nv.cp_async %{{[A-Za-z_0-9]+}}[%off], %off, %p {bytes = 4 : i64} : memref<?x?xf16>
 
 func.func @k(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-    attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 32, 32], stages = 3, align = [1, 4]}} {
+    attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 32, 32], warp = [32, 32, 32], stages = 3, align = [1, 4]}>} {
   %off = lass_nv.thread_id
   %p = arith.cmpi ult, %off, %K : i32
   lass_nv.cp_async %B[%off], %off, %p {bytes = 8 : i64} : memref<?x?xf16, strided<[1, ?]>>

@@ -23,7 +23,7 @@
 // CHECK-LABEL: func.func @not_a_kernel(%x: i32) {
 // CHECK-NEXT:    func.return
 func.func @k(%A: memref<?x?xi8>, %B: memref<?x?xi8>, %D: memref<?x?xi32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-    attributes {lass.config = {threadblock = [64, 32, 64], warp = [32, 16, 64], stages = 3}, lass.a_type = "i8", lass.d_type = "i32"} {
+    attributes {lass.kernel = #lass.kernel<ab = i8, d = i32, config = {threadblock = [64, 32, 64], warp = [32, 16, 64], stages = 3}>} {
   %tid = lass_nv.thread_id
   %sel = lass_nv.ld_shared %tid x 1
   %x, %y = lass_nv.ld_shared %tid x 2

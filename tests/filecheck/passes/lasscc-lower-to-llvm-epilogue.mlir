@@ -4,7 +4,7 @@
 // store with alignment 16 at the element offset, branched around when the predicate is false.
 //
 // RUN: %lasscc opt -p lasscc-lower-to-llvm %s | filecheck %s
-// Left alone: the same ops outside a kernel (no lass.config), see @not_a_kernel.
+// Left alone: the same ops outside a kernel (no lass.kernel), see @not_a_kernel.
 // Rejected: `lass_nv.aligned` with a byte count that is not a power of two (the op's verifier):
 // RUN: not %lasscc opt -p lasscc-lower-to-llvm %S/Inputs/lasscc-lower-to-llvm-aligned-bad.mlir.in 2>&1 | filecheck %s --check-prefix=ERR
 // ERR: {{^.*}}Inputs/lasscc-lower-to-llvm-aligned-bad.mlir.in:3:3: error: expected bytes a power of two, got 12{{$}}
@@ -33,7 +33,7 @@
 // CHECK-NEXT:    %ok = lass_nv.aligned %{{D[_0-9]*}} {bytes = 16 : i64} : memref<?x?xf16>
 
 func.func @k(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf16>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-    attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 32, 32], stages = 3}} {
+    attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 32, 32], warp = [32, 32, 32], stages = 3}>} {
   %t = lass_nv.thread_id
   %x = arith.truncf %alpha : f32 to f16
   lass_nv.st_shared %t, %x, %x : f16, f16

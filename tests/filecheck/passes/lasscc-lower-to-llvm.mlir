@@ -24,7 +24,7 @@
 // The dynamic shared memory: one external array in address space 3, before the kernels.
 // CHECK:      llvm.mlir.global external @lass_smem() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<0 x i8>
 // The kernel: memrefs become global (address space 1) pointers; the attributes stay.
-// CHECK-NEXT: llvm.func @kernel(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %D: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.config = {threadblock = [64 : i64, 32 : i64, 32 : i64], warp = [32 : i64, 16 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 3 : i64, raster = 2 : i64}, lass.alpha = 1.000000e+00 : f32, lass.beta = 0.000000e+00 : f32, lass.d_type = "f32"} {
+// CHECK-NEXT: llvm.func @kernel(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %D: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.kernel = #lass.kernel<ab = f16, acc = f32, d = f32, layouts = [row, col, row], alpha = 1.0, beta = 0.0, config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 3, raster = 2, prefetch = 0}>} {
 // CHECK-NEXT:   [[SMEM:%[0-9]+]] = llvm.mlir.addressof @lass_smem : !llvm.ptr<3>
 //   lass_nv.thread_id / block_id -> sreg intrinsics
 // CHECK-NEXT:   [[TID:%[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.tid.x"() : () -> i32
@@ -160,7 +160,7 @@
 // CHECK-NEXT:   func.return %y : i32
 // CHECK-NEXT: }
 func.func @kernel(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-    attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 3, raster = 2}, lass.alpha = 1.0 : f32, lass.beta = 0.0 : f32, lass.d_type = "f32"} {
+    attributes {lass.kernel = #lass.kernel<d = f32, alpha = 1.0, beta = 0.0, config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 3, raster = 2}>} {
   %tid = lass_nv.thread_id
   %bid = lass_nv.block_id x
   %c0 = arith.constant 0 : i32

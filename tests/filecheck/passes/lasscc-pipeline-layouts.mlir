@@ -33,7 +33,7 @@ func.func @no_loop(%x: memref<?x?xf16, strided<[1, ?]>>) {
 // CHECK:         lass_pipe.copy_async A %A[%m0, %{{[0-9]+}}], %ring_a[%{{[0-9]+}}], %{{[0-9]+}} : memref<?x?xbf16>, !lass_pipe.ring<3x64x32xbf16>
 // CHECK-NEXT:    lass_pipe.copy_async B %B[%n0, %{{[0-9]+}}], %ring_b[%{{[0-9]+}}], %{{[0-9]+}} : memref<?x?xbf16>, !lass_pipe.ring<3x64x32xbf16, mn>
 
-func.func @gemm_nn_stages2(%A: memref<?x?xf16, strided<[1, ?]>>, %B: memref<?x?xf16>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.config = {threadblock = [64 : i64, 64 : i64, 32 : i64], warp = [32 : i64, 32 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 2 : i64, raster = 8 : i64, prefetch = 0 : i64}, lass.alpha = 1.000000e+00 : f32, lass.beta = 0.000000e+00 : f32, lass.d_type = "f32", lass.a_type = "f16", lass.a_layout = "col", lass.b_layout = "row"} {
+func.func @gemm_nn_stages2(%A: memref<?x?xf16, strided<[1, ?]>>, %B: memref<?x?xf16>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.kernel = #lass.kernel<ab = f16, d = f32, layouts = [col, row, row], alpha = 1.0, beta = 0.0, config = {threadblock = [64 : i64, 64 : i64, 32 : i64], warp = [32 : i64, 32 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 2 : i64, raster = 8 : i64, prefetch = 0 : i64}>} {
   %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64 : i64, 64 : i64], raster = 8 : i64}
   %0 = lass_tb.zero_acc : !lass_tb.acc<64x64xf32>
   %1 = arith.constant 0 : i32
@@ -47,7 +47,7 @@ func.func @gemm_nn_stages2(%A: memref<?x?xf16, strided<[1, ?]>>, %B: memref<?x?x
   lass_tb.epilogue %3, %D[%m0, %n0], %alpha, %beta : !lass_tb.acc<64x64xf32>, memref<?x?xf32>
   func.return
 }
-func.func @gemm_tt(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.config = {threadblock = [64 : i64, 64 : i64, 32 : i64], warp = [32 : i64, 32 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 3 : i64, raster = 8 : i64, prefetch = 0 : i64}, lass.alpha = 1.000000e+00 : f32, lass.beta = 0.000000e+00 : f32, lass.d_type = "f32", lass.a_type = "bf16", lass.a_layout = "row", lass.b_layout = "row"} {
+func.func @gemm_tt(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.kernel = #lass.kernel<ab = bf16, d = f32, layouts = [row, row, row], alpha = 1.0, beta = 0.0, config = {threadblock = [64 : i64, 64 : i64, 32 : i64], warp = [32 : i64, 32 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 3 : i64, raster = 8 : i64, prefetch = 0 : i64}>} {
   %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64 : i64, 64 : i64], raster = 8 : i64}
   %0 = lass_tb.zero_acc : !lass_tb.acc<64x64xf32>
   %1 = arith.constant 0 : i32

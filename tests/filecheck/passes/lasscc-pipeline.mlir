@@ -75,7 +75,7 @@
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-    attributes {lass.config = {threadblock = [64, 64, 32], warp = [32, 32, 32], instruction = [16, 8, 16], stages = 4, raster = 4}} {
+    attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 64, 32], warp = [32, 32, 32], instruction = [16, 8, 16], stages = 4, raster = 4}>} {
   %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64, 64], raster = 4}
   %acc0 = lass_tb.zero_acc : !lass_tb.acc<64x64xf32>
   %c0 = arith.constant 0 : i32
@@ -132,7 +132,7 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 func.func @double_buffer(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-    attributes {lass.config = {threadblock = [64, 64, 32], warp = [32, 32, 32], instruction = [16, 8, 16], stages = 2, raster = 4}} {
+    attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 64, 32], warp = [32, 32, 32], instruction = [16, 8, 16], stages = 2, raster = 4}>} {
   %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64, 64], raster = 4}
   %acc0 = lass_tb.zero_acc : !lass_tb.acc<64x64xf32>
   %c0 = arith.constant 0 : i32
@@ -147,7 +147,7 @@ func.func @double_buffer(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]
   func.return
 }
 
-// ---- left alone: the same K loop in a function that is not a kernel (no lass.config) ----
+// ---- left alone: the same K loop in a function that is not a kernel (no lass.kernel) ----
 
 // CHECK-LABEL: func.func @not_a_kernel(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %m0: i32, %n0: i32, %K: i32, %acc0: !lass_tb.acc<64x64xf32>) -> !lass_tb.acc<64x64xf32> {
 // CHECK-NEXT:    %c0 = arith.constant 0 : i32
@@ -185,7 +185,7 @@ func.func @not_a_kernel(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>
 // CHECK-NEXT:    func.return %s : i32
 // CHECK-NEXT:  }
 func.func @kernel_other_loop(%K: i32) -> i32
-    attributes {lass.config = {threadblock = [64, 64, 32], warp = [32, 32, 32], stages = 3}} {
+    attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 64, 32], warp = [32, 32, 32], stages = 3}>} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %s = scf.for %i = %c0 to %K step %c1 iter_args(%x = %c0) -> (i32) : i32 {
@@ -199,7 +199,7 @@ func.func @kernel_other_loop(%K: i32) -> i32
 
 // ERR-ORDER: {{^.*}}Inputs/lasscc-pipeline-loop-order.mlir.in:9:3: error: expected the K loop of lasscc-tile-threadblock (k0 = 0 to K step BK; load_tile A and B at k0, mma, yield), got another form{{$}}
 // ERR-EXTRA: {{^.*}}Inputs/lasscc-pipeline-loop-extra-op.mlir.in:8:3: error: expected the K loop of lasscc-tile-threadblock (k0 = 0 to K step BK; load_tile A and B at k0, mma, yield), got another form{{$}}
-// ERR-STAGES: {{^.*}}Inputs/lasscc-pipeline-stages-1.mlir.in:3:1: error: lass.config: config: expected stages >= 2, got 1{{$}}
+// ERR-STAGES: {{^.*}}Inputs/lasscc-pipeline-stages-1.mlir.in:3:1: error: lass.kernel: config: expected stages >= 2, got 1{{$}}
 
 // Element types: the rings take the tiles' element type and size (f32 4 bytes, i8 1 byte):
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline %S/Inputs/dtypes.mlir.in | filecheck %s --check-prefix=DT

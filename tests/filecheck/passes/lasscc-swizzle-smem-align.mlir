@@ -1,4 +1,4 @@
-// lasscc-swizzle-smem (passes/swizzle_smem.py) with narrow copy accesses: lass.config
+// lasscc-swizzle-smem (passes/swizzle_smem.py) with narrow copy accesses: the kernel config's
 // `align = [1, 4]` (elements per global -> shared access of A and B; CUTLASS AlignmentA/B).
 // Config: threadblock 64x32x32, warp 32x32x32, 3 stages, 64 threads, TN f16.
 //   A (64 x 32, K-major): 2-byte accesses, no cp.async of that size exists: a predicated
@@ -14,7 +14,7 @@
 // RUN: xdsl-opt -p lasscc-swizzle-smem %s | xdsl-opt -p cse,dce | filecheck %s
 // Rejected: an `align` that is not a power of two of at most 16 bytes:
 // RUN: not %lasscc opt -p lasscc-swizzle-smem %S/Inputs/lasscc-swizzle-smem-align-bad.mlir.in 2>&1 | filecheck %s --check-prefix=ERR
-// ERR: {{^.*}}Inputs/lasscc-swizzle-smem-align-bad.mlir.in:4:1: error: lass.config: config: expected align A a power of two from 1 to 8 f16 elements (at most 16 bytes per access), got 3{{$}}
+// ERR: {{^.*}}Inputs/lasscc-swizzle-smem-align-bad.mlir.in:4:1: error: lass.kernel: config: expected align A a power of two from 1 to 8 f16 elements (at most 16 bytes per access), got 3{{$}}
 
 // CHECK-LABEL: func.func @gemm_align(
 //                A's thread map: row tid / 32 + 2 it, k tid % 32 (one element per access); 32
@@ -56,7 +56,7 @@
 // CHECK-NEXT:    func.return
 
 builtin.module {
-  func.func @gemm_align(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.config = {threadblock = [64 : i64, 32 : i64, 32 : i64], warp = [32 : i64, 32 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 3 : i64, raster = 8 : i64, prefetch = 0 : i64, align = [1 : i64, 4 : i64]}, lass.alpha = 1.000000e+00 : f32, lass.beta = 0.000000e+00 : f32, lass.d_type = "f32", lass.a_type = "f16", lass.a_layout = "row", lass.b_layout = "col"} {
+  func.func @gemm_align(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.kernel = #lass.kernel<ab = f16, d = f32, layouts = [row, col, row], alpha = 1.0, beta = 0.0, config = {threadblock = [64 : i64, 32 : i64, 32 : i64], warp = [32 : i64, 32 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 3 : i64, raster = 8 : i64, prefetch = 0 : i64, align = [1 : i64, 4 : i64]}>} {
     %tid = lass_nv.thread_id
     %0 = arith.constant 31 : i32
     %lane = arith.andi %tid, %0 : i32
@@ -1022,7 +1022,7 @@ builtin.module {
     func.return
   }
 
-  // Not a kernel (no lass.config): an already physical 8-byte cp.async stays as it is.
+  // Not a kernel (no lass.kernel): an already physical 8-byte cp.async stays as it is.
   func.func @physical(%A: memref<?x?xf16>, %off: i32, %dst: i32, %p: i1) {
     lass_nv.cp_async %A[%off], %dst, %p {bytes = 8 : i64} : memref<?x?xf16>
     func.return

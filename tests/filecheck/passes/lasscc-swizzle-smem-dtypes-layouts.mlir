@@ -64,7 +64,7 @@
 // CHECK-NOT:     lass_warp.
 
 builtin.module {
-  func.func @gemm_i8_nt(%A: memref<?x?xi8, strided<[1, ?]>>, %B: memref<?x?xi8>, %D: memref<?x?xi32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.config = {threadblock = [32 : i64, 32 : i64, 64 : i64], warp = [16 : i64, 16 : i64, 64 : i64], instruction = [16 : i64, 8 : i64, 32 : i64], stages = 3 : i64, raster = 8 : i64, prefetch = 0 : i64}, lass.alpha = 1.000000e+00 : f32, lass.beta = 0.000000e+00 : f32, lass.d_type = "i32", lass.a_type = "i8", lass.a_layout = "col", lass.b_layout = "row"} {
+  func.func @gemm_i8_nt(%A: memref<?x?xi8, strided<[1, ?]>>, %B: memref<?x?xi8>, %D: memref<?x?xi32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.kernel = #lass.kernel<ab = i8, d = i32, layouts = [col, row, row], alpha = 1.0, beta = 0.0, config = {threadblock = [32 : i64, 32 : i64, 64 : i64], warp = [16 : i64, 16 : i64, 64 : i64], instruction = [16 : i64, 8 : i64, 32 : i64], stages = 3 : i64, raster = 8 : i64, prefetch = 0 : i64}>} {
     %tid = lass_nv.thread_id
     %0 = arith.constant 31 : i32
     %lane = arith.andi %tid, %0 : i32
@@ -491,7 +491,7 @@ builtin.module {
     }
     func.return
   }
-  func.func @gemm_tf32_tt(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.config = {threadblock = [32 : i64, 32 : i64, 16 : i64], warp = [16 : i64, 16 : i64, 16 : i64], instruction = [16 : i64, 8 : i64, 8 : i64], stages = 3 : i64, raster = 8 : i64, prefetch = 0 : i64}, lass.alpha = 1.000000e+00 : f32, lass.beta = 0.000000e+00 : f32, lass.d_type = "f32", lass.a_type = "f32", lass.a_layout = "row", lass.b_layout = "row"} {
+  func.func @gemm_tf32_tt(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.kernel = #lass.kernel<ab = f32, d = f32, layouts = [row, row, row], alpha = 1.0, beta = 0.0, config = {threadblock = [32 : i64, 32 : i64, 16 : i64], warp = [16 : i64, 16 : i64, 16 : i64], instruction = [16 : i64, 8 : i64, 8 : i64], stages = 3 : i64, raster = 8 : i64, prefetch = 0 : i64}>} {
     %tid = lass_nv.thread_id
     %0 = arith.constant 31 : i32
     %lane = arith.andi %tid, %0 : i32

@@ -138,7 +138,7 @@
 // NOSWZ-LABEL: func.func @not_a_kernel(
 func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32,
                       %m0: i32, %n0: i32, %k0: i32, %slot: i32, %row: i32, %kf: i32, %pred: i1) -> (i32, i32)
-    attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 3, raster = 2}} {
+    attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 3, raster = 2}>} {
   %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x64x32xf16>
   %ring_b = lass_pipe.ring {offset = 12288 : i64} : !lass_pipe.ring<3x32x32xf16>
   lass_pipe.copy_async A %A[%m0, %k0], %ring_a[%slot], %pred : memref<?x?xf16>, !lass_pipe.ring<3x64x32xf16>
@@ -178,7 +178,7 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK:         %c0, %c1, %c2, %c3 = lass_nv.ldmatrix_x4
 func.func @split_offsets(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32,
                          %slot: i32, %row: i32, %kf: i32) -> (i32, i32)
-    attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 3, raster = 2}} {
+    attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 3, raster = 2}>} {
   %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x64x32xf16>
   %c16 = arith.constant 16 : i32
   %r16 = arith.addi %row, %c16 : i32
@@ -212,7 +212,7 @@ func.func @split_offsets(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]
 // CHECK-NEXT:  }
 func.func @double_buffer(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32,
                          %m0: i32, %k0: i32, %slot: i32, %pred: i1)
-    attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 2, raster = 2}} {
+    attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 2, raster = 2}>} {
   %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x64x32xf16>
   %staged = lass_pipe.load_regs A %A[%m0, %k0], %pred : memref<?x?xf16> -> !lass_pipe.staged<64x32xf16>
   lass_pipe.store_regs %staged, %ring_a[%slot] : !lass_pipe.staged<64x32xf16>, !lass_pipe.ring<2x64x32xf16>
@@ -220,7 +220,7 @@ func.func @double_buffer(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]
   func.return
 }
 
-// ---- left alone: logical ops in a function that is not a kernel (no lass.config) ----
+// ---- left alone: logical ops in a function that is not a kernel (no lass.kernel) ----
 
 // CHECK-LABEL: func.func @not_a_kernel(%ra: !lass_pipe.ring<2x64x32xf16>, %s: i32, %r: i32, %k: i32) -> i32 {
 // CHECK-NEXT:    lass_pipe.barrier

@@ -14,7 +14,7 @@
 
 // CHECK-LABEL: func.func @gemm_nn(
 // CHECK-SAME:    %A: memref<?x?xf16, strided<[1, ?]>>, %B: memref<?x?xf16>, %D: memref<?x?xf32>,
-// CHECK-SAME:    lass.a_layout = "col", lass.b_layout = "row"} {
+// CHECK-SAME:    #lass.kernel<ab = f16, acc = f32, d = f32, layouts = [col, row, row], {{.*}}>} {
 // CHECK:         lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xf16, mn>
 // CHECK-NEXT:    lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf16> -> !lass_tb.tile<64x32xf16, mn>
 // CHECK-NEXT:    lass_tb.mma %{{[0-9]+}}, %{{[0-9]+}}, %acc : !lass_tb.tile<64x32xf16, mn>, !lass_tb.tile<64x32xf16, mn>, !lass_tb.acc<64x64xf32>
@@ -29,7 +29,7 @@ func.func @gemm_nn(%a: memref<?x?xf16, strided<[1, ?]>>, %b: memref<?x?xf16>, %d
 
 // CHECK-LABEL: func.func @gemm_tt_col_d(
 // CHECK-SAME:    %A: memref<?x?xbf16, strided<[1, ?]>>, %B: memref<?x?xbf16, strided<[1, ?]>>, %D: memref<?x?xf32>,
-// CHECK-SAME:    lass.a_layout = "row", lass.b_layout = "row", lass.swap_ab} {
+// CHECK-SAME:    #lass.kernel<ab = bf16, acc = f32, d = f32, layouts = [row, row, col], {{.*}}>} {
 // CHECK:         lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xbf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xbf16, mn>
 // CHECK-NEXT:    lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xbf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xbf16>
 func.func @gemm_tt_col_d(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %d: memref<?x?xf32, strided<[1, ?]>>) {
@@ -55,7 +55,7 @@ func.func @gemm_nt(%a: memref<?x?xf16, strided<[1, ?]>>, %b: memref<?x?xf16, str
 
 // CHECK-LABEL: func.func @gemm_tf32_tt(
 // CHECK-SAME:    %A: memref<?x?xf32>, %B: memref<?x?xf32>, %D: memref<?x?xf32>,
-// CHECK-SAME:    lass.a_type = "f32", lass.a_layout = "row", lass.b_layout = "row"} {
+// CHECK-SAME:    #lass.kernel<ab = f32, acc = f32, d = f32, layouts = [row, row, row], {{.*}}>} {
 // CHECK:         lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xf32> -> !lass_tb.tile<64x16xf32>
 // CHECK-NEXT:    lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xf32> -> !lass_tb.tile<64x16xf32, mn>
 func.func @gemm_tf32_tt(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %d: memref<?x?xf32>) {
@@ -66,7 +66,7 @@ func.func @gemm_tf32_tt(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %d: memref<?x?
 
 // CHECK-LABEL: func.func @gemm_i8_nn_col_d(
 // CHECK-SAME:    %A: memref<?x?xi8>, %B: memref<?x?xi8>, %D: memref<?x?xi32>,
-// CHECK-SAME:    lass.a_type = "i8", lass.a_layout = "col", lass.b_layout = "col", lass.swap_ab} {
+// CHECK-SAME:    #lass.kernel<ab = i8, acc = i32, d = i32, layouts = [col, col, col], {{.*}}>} {
 // CHECK:         lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xi8> -> !lass_tb.tile<64x64xi8>
 // CHECK-NEXT:    lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xi8> -> !lass_tb.tile<64x64xi8, mn>
 func.func @gemm_i8_nn_col_d(%a: memref<?x?xi8, strided<[1, ?]>>, %b: memref<?x?xi8, strided<[1, ?]>>,

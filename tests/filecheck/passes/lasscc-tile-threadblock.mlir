@@ -26,7 +26,7 @@
 
 // CHECK-LABEL: func.func @gemm(
 // CHECK-SAME:    %A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-// CHECK-SAME:    attributes {lass.config = {threadblock = [64 : i64, 64 : i64, 32 : i64], warp = [32 : i64, 32 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 3 : i64, raster = 4 : i64{{(, [a-z_]+ = [0-9]+ : i64)*}}}, lass.alpha = 1.000000e+00 : f32, lass.beta = 5.000000e-01 : f32, lass.d_type = "f32", lass.a_type = "f16", lass.a_layout = "row", lass.b_layout = "col"} {
+// CHECK-SAME:    attributes {lass.kernel = #lass.kernel<ab = f16, acc = f32, d = f32, layouts = [row, col, row], alpha = 1.0, beta = 0.5, config = {threadblock = [64, 64, 32], warp = [32, 32, 32], instruction = [16, 8, 16], stages = 3, raster = 4{{(, [a-z_]+ = [0-9]+)*}}}>} {
 // CHECK-NEXT:    %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64 : i64, 64 : i64], raster = 4 : i64}
 // CHECK-NEXT:    [[ACC0:%[0-9]+]] = lass_tb.zero_acc : !lass_tb.acc<64x64xf32>
 // CHECK-NEXT:    [[C0:%[0-9]+]] = arith.constant 0 : i32
@@ -50,7 +50,7 @@ func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: m
 
 // CHECK-LABEL: func.func @gemm_f16_defaults(
 // CHECK-SAME:    %A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf16>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-// CHECK-SAME:    attributes {lass.config = {threadblock = [128 : i64, 128 : i64, 32 : i64], warp = [64 : i64, 64 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 3 : i64, raster = 8 : i64{{(, [a-z_]+ = [0-9]+ : i64)*}}}, lass.alpha = 1.000000e+00 : f32, lass.beta = 0.000000e+00 : f32, lass.d_type = "f16", lass.a_type = "f16", lass.a_layout = "row", lass.b_layout = "col"} {
+// CHECK-SAME:    attributes {lass.kernel = #lass.kernel<ab = f16, acc = f32, d = f16, layouts = [row, col, row], alpha = 1.0, beta = 0.0, config = {threadblock = [128, 128, 32], warp = [64, 64, 32], instruction = [16, 8, 16], stages = 3, raster = 8{{(, [a-z_]+ = [0-9]+)*}}}>} {
 // CHECK-NEXT:    %m0, %n0 = lass_tb.block_tile %M, %N {tile = [128 : i64, 128 : i64], raster = 8 : i64}
 // CHECK-NEXT:    {{%[0-9]+}} = lass_tb.zero_acc : !lass_tb.acc<128x128xf32>
 // CHECK:         scf.for %k0 = {{%[0-9]+}} to %K step {{%[0-9]+}} iter_args
@@ -69,11 +69,11 @@ func.func @gemm_f16_defaults(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1
 
 // ---- positive: the other element types.  tf32 (f32 A and B): the default tiling has BK = 16
 // (64-byte rows) and the m16n8k8 instruction; int8: BK = 64, m16n8k32, an i32 accumulator;
-// f16 accumulation (acc = f16): an f16 accumulator, marked lass.acc_type ----
+// f16 accumulation (acc = f16): an f16 accumulator, acc = f16 in #lass.kernel ----
 
 // CHECK-LABEL: func.func @gemm_tf32(
-// CHECK-SAME:    attributes {lass.config = {threadblock = [128 : i64, 128 : i64, 16 : i64], warp = [64 : i64, 64 : i64, 16 : i64], instruction = [16 : i64, 8 : i64, 8 : i64]
-// CHECK-SAME:    lass.d_type = "f32", lass.a_type = "f32", lass.a_layout = "row", lass.b_layout = "col"} {
+// CHECK-SAME:    attributes {lass.kernel = #lass.kernel<ab = f32, acc = f32, d = f32, layouts = [row, col, row], alpha = 1.0, beta = 0.0,
+// CHECK-SAME:    config = {threadblock = [128, 128, 16], warp = [64, 64, 16], instruction = [16, 8, 8], {{.*}}}>} {
 // CHECK:         lass_tb.zero_acc : !lass_tb.acc<128x128xf32>
 // CHECK:           lass_tb.mma {{.*}} : !lass_tb.tile<128x16xf32>, !lass_tb.tile<128x16xf32>, !lass_tb.acc<128x128xf32>
 func.func @gemm_tf32(%a: memref<?x?xf32>, %b: memref<?x?xf32, strided<[1, ?]>>, %d: memref<?x?xf32>) {
@@ -82,8 +82,8 @@ func.func @gemm_tf32(%a: memref<?x?xf32>, %b: memref<?x?xf32, strided<[1, ?]>>, 
 }
 
 // CHECK-LABEL: func.func @gemm_int8(
-// CHECK-SAME:    attributes {lass.config = {threadblock = [128 : i64, 128 : i64, 64 : i64], warp = [64 : i64, 64 : i64, 64 : i64], instruction = [16 : i64, 8 : i64, 32 : i64]
-// CHECK-SAME:    lass.d_type = "i32", lass.a_type = "i8", lass.a_layout = "row", lass.b_layout = "col"} {
+// CHECK-SAME:    attributes {lass.kernel = #lass.kernel<ab = i8, acc = i32, d = i32, layouts = [row, col, row], alpha = 1.0, beta = 0.0,
+// CHECK-SAME:    config = {threadblock = [128, 128, 64], warp = [64, 64, 64], instruction = [16, 8, 32], stages = 4, {{.*}}}>} {
 // CHECK:         lass_tb.zero_acc : !lass_tb.acc<128x128xi32>
 // CHECK:           lass_tb.mma {{.*}} : !lass_tb.tile<128x64xi8>, !lass_tb.tile<128x64xi8>, !lass_tb.acc<128x128xi32>
 // CHECK:         lass_tb.epilogue {{.*}} : !lass_tb.acc<128x128xi32>, memref<?x?xi32>
@@ -93,7 +93,7 @@ func.func @gemm_int8(%a: memref<?x?xi8>, %b: memref<?x?xi8, strided<[1, ?]>>, %d
 }
 
 // CHECK-LABEL: func.func @gemm_f16_acc(
-// CHECK-SAME:    lass.d_type = "f32", lass.a_type = "f16", lass.acc_type = "f16", lass.a_layout = "row", lass.b_layout = "col"} {
+// CHECK-SAME:    attributes {lass.kernel = #lass.kernel<ab = f16, acc = f16, d = f32, layouts = [row, col, row], {{.*}}>} {
 // CHECK:         lass_tb.zero_acc : !lass_tb.acc<64x64xf16>
 // CHECK:         lass_tb.epilogue {{.*}} : !lass_tb.acc<64x64xf16>, memref<?x?xf32>
 func.func @gemm_f16_acc(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf32>) {
@@ -106,7 +106,7 @@ func.func @gemm_f16_acc(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>
 
 // CHECK-LABEL: func.func @gemm_bf16(
 // CHECK-SAME:    %A: memref<?x?xbf16>, %B: memref<?x?xbf16, strided<[1, ?]>>, %D: memref<?x?xbf16>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-// CHECK-SAME:    lass.d_type = "bf16", lass.a_type = "bf16", lass.a_layout = "row", lass.b_layout = "col"} {
+// CHECK-SAME:    attributes {lass.kernel = #lass.kernel<ab = bf16, acc = f32, d = bf16, layouts = [row, col, row], {{.*}}>} {
 // CHECK:           lass_tb.load_tile A %A[%m0, %k0] : memref<?x?xbf16> -> !lass_tb.tile<64x32xbf16>
 // CHECK-NEXT:      lass_tb.load_tile B %B[%n0, %k0] : memref<?x?xbf16, strided<[1, ?]>> -> !lass_tb.tile<64x32xbf16>
 // CHECK:         lass_tb.epilogue {{%[0-9]+}}, %D[%m0, %n0], %alpha, %beta : !lass_tb.acc<64x64xf32>, memref<?x?xbf16>

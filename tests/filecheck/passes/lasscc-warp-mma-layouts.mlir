@@ -60,7 +60,7 @@
 // CHECK-NOT:     interleaved
 
 builtin.module {
-  func.func @gemm_i8_nt(%A: memref<?x?xi8, strided<[1, ?]>>, %B: memref<?x?xi8>, %D: memref<?x?xi32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.config = {threadblock = [64 : i64, 32 : i64, 32 : i64], warp = [32 : i64, 32 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 32 : i64], stages = 2 : i64, raster = 8 : i64, prefetch = 0 : i64}, lass.alpha = 1.000000e+00 : f32, lass.beta = 0.000000e+00 : f32, lass.d_type = "i32", lass.a_type = "i8", lass.a_layout = "col", lass.b_layout = "row"} {
+  func.func @gemm_i8_nt(%A: memref<?x?xi8, strided<[1, ?]>>, %B: memref<?x?xi8>, %D: memref<?x?xi32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.kernel = #lass.kernel<ab = i8, d = i32, layouts = [col, row, row], alpha = 1.0, beta = 0.0, config = {threadblock = [64 : i64, 32 : i64, 32 : i64], warp = [32 : i64, 32 : i64, 32 : i64], instruction = [16 : i64, 8 : i64, 32 : i64], stages = 2 : i64, raster = 8 : i64, prefetch = 0 : i64}>} {
     %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64 : i64, 32 : i64], raster = 8 : i64}
     %0 = lass_tb.zero_acc : !lass_tb.acc<64x32xi32>
     %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x64x32xi8, mn>
@@ -96,7 +96,7 @@ builtin.module {
     lass_tb.epilogue %10, %D[%m0, %n0], %alpha, %beta : !lass_tb.acc<64x32xi32>, memref<?x?xi32>
     func.return
   }
-  func.func @gemm_tf32_tt(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.config = {threadblock = [64 : i64, 32 : i64, 8 : i64], warp = [32 : i64, 32 : i64, 8 : i64], instruction = [16 : i64, 8 : i64, 8 : i64], stages = 2 : i64, raster = 8 : i64, prefetch = 0 : i64}, lass.alpha = 1.000000e+00 : f32, lass.beta = 0.000000e+00 : f32, lass.d_type = "f32", lass.a_type = "f32", lass.a_layout = "row", lass.b_layout = "row"} {
+  func.func @gemm_tf32_tt(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.kernel = #lass.kernel<ab = f32, d = f32, layouts = [row, row, row], alpha = 1.0, beta = 0.0, config = {threadblock = [64 : i64, 32 : i64, 8 : i64], warp = [32 : i64, 32 : i64, 8 : i64], instruction = [16 : i64, 8 : i64, 8 : i64], stages = 2 : i64, raster = 8 : i64, prefetch = 0 : i64}>} {
     %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64 : i64, 32 : i64], raster = 8 : i64}
     %0 = lass_tb.zero_acc : !lass_tb.acc<64x32xf32>
     %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x64x8xf32>
@@ -132,7 +132,7 @@ builtin.module {
     lass_tb.epilogue %10, %D[%m0, %n0], %alpha, %beta : !lass_tb.acc<64x32xf32>, memref<?x?xf32>
     func.return
   }
-  func.func @gemm_f16_nn(%A: memref<?x?xf16, strided<[1, ?]>>, %B: memref<?x?xf16>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.config = {threadblock = [64 : i64, 32 : i64, 16 : i64], warp = [32 : i64, 32 : i64, 16 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 2 : i64, raster = 8 : i64, prefetch = 0 : i64}, lass.alpha = 1.000000e+00 : f32, lass.beta = 0.000000e+00 : f32, lass.d_type = "f32", lass.a_type = "f16", lass.a_layout = "col", lass.b_layout = "row"} {
+  func.func @gemm_f16_nn(%A: memref<?x?xf16, strided<[1, ?]>>, %B: memref<?x?xf16>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.kernel = #lass.kernel<ab = f16, d = f32, layouts = [col, row, row], alpha = 1.0, beta = 0.0, config = {threadblock = [64 : i64, 32 : i64, 16 : i64], warp = [32 : i64, 32 : i64, 16 : i64], instruction = [16 : i64, 8 : i64, 16 : i64], stages = 2 : i64, raster = 8 : i64, prefetch = 0 : i64}>} {
     %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64 : i64, 32 : i64], raster = 8 : i64}
     %0 = lass_tb.zero_acc : !lass_tb.acc<64x32xf32>
     %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x64x16xf16, mn>

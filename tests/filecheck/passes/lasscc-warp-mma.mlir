@@ -212,7 +212,7 @@
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf16>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-    attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 3, raster = 2, prefetch = 1}} {
+    attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 3, raster = 2, prefetch = 1}>} {
   %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64, 32], raster = 2}
   %acc0 = lass_tb.zero_acc : !lass_tb.acc<64x32xf32>
   %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x64x32xf16>
@@ -436,7 +436,7 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 func.func @in_iteration(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-    attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 2, raster = 2}} {
+    attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 32, 32], warp = [32, 16, 32], instruction = [16, 8, 16], stages = 2, raster = 2}>} {
   %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64, 32], raster = 2}
   %acc0 = lass_tb.zero_acc : !lass_tb.acc<64x32xf32>
   %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x64x32xf16>
@@ -454,7 +454,7 @@ func.func @in_iteration(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>
   func.return
 }
 
-// ---- left alone: lass_pipe.mma in a function that is not a kernel (no lass.config) ----
+// ---- left alone: lass_pipe.mma in a function that is not a kernel (no lass.kernel) ----
 
 // CHECK-LABEL: func.func @not_a_kernel(%ra: !lass_pipe.ring<2x64x32xf16>, %rb: !lass_pipe.ring<2x32x32xf16>, %s: i32, %acc: !lass_tb.acc<64x32xf32>) -> !lass_tb.acc<64x32xf32> {
 // CHECK-NEXT:    %acc1 = lass_pipe.mma %ra[%s], %rb[%s], %acc : !lass_pipe.ring<2x64x32xf16>, !lass_pipe.ring<2x32x32xf16>, !lass_tb.acc<64x32xf32>
@@ -472,7 +472,7 @@ func.func @not_a_kernel(%ra: !lass_pipe.ring<2x64x32xf16>, %rb: !lass_pipe.ring<
 // CHECK-NEXT:    %y = arith.addi %x, %x : i32
 // CHECK-NEXT:    func.return %y : i32
 // CHECK-NEXT:  }
-func.func @kernel_without_mma(%x: i32) -> i32 attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 16, 32]}} {
+func.func @kernel_without_mma(%x: i32) -> i32 attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 32, 32], warp = [32, 16, 32]}>} {
   %y = arith.addi %x, %x : i32
   func.return %y : i32
 }

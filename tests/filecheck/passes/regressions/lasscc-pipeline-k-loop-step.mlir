@@ -1,5 +1,5 @@
 // Regression (lasscc-pipeline, fixed): the K-loop matcher checks only the loop body, not its bounds or
-// step.  This loop steps by 16 while lass.config says BK = 32: it is not "scf.for %k0 = 0 to %K
+// step.  This loop steps by 16 while the kernel config says BK = 32: it is not "scf.for %k0 = 0 to %K
 // step BK" (the pass's input contract), yet the pass rewrites it as a 0..K step 32 pipeline, so
 // half of this loop's iterations silently disappear.  Expected: rejected like any K loop of
 // another form.  Fixed: the pass checks lb = 0, ub = K, step = BK and that
@@ -7,7 +7,7 @@
 // RUN: not %lasscc opt -p lasscc-pipeline %s 2>&1 | filecheck %s
 // CHECK: {{^.*}}lasscc-pipeline-k-loop-step.mlir:16:3: error: expected the K loop of lasscc-tile-threadblock
 func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-    attributes {lass.config = {threadblock = [64, 64, 32], warp = [32, 32, 32], stages = 3}} {
+    attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 64, 32], warp = [32, 32, 32], stages = 3}>} {
   %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64, 64], raster = 8}
   %acc0 = lass_tb.zero_acc : !lass_tb.acc<64x64xf32>
   %c0 = arith.constant 0 : i32

@@ -1,13 +1,18 @@
 // Regression (lasscc-pipeline, fixed; also lasscc-warp-mma / lasscc-swizzle-smem through the same
-// passes/_build.kernel_config): a kernel whose lass.config has a malformed entry makes the pass
+// passes/_build.kernel_config): a kernel whose config has a malformed entry makes the pass
 // crash with a Python traceback (ValueError from config_from_attr) instead of printing
-// `file:line:col: error: ...` and exiting 2.  Expected: the ValueError's text at the function.
+// `file:line:col: error: ...` and exiting 2.  Expected: the ValueError's text at the config
+// (#lass.kernel checks its config when it is parsed); a `lass.kernel` that is no #lass.kernel
+// (the dictionary of older dumps) is named at its function.
 // RUN: not %lasscc opt -p lasscc-pipeline %s 2>&1 | filecheck %s
-// CHECK: {{^.*}}lasscc-pipeline-malformed-config.mlir:9:1: error: lass.config: config key 'stages': expected an integer, got "three"
+// RUN: not %lasscc opt -p lasscc-pipeline %S/../Inputs/lasscc-pipeline-kernel-not-attr.mlir.in 2>&1 | filecheck %s --check-prefix=DICT
+// CHECK: {{^.*}}lasscc-pipeline-malformed-config.mlir:15:44: error: config key 'stages': expected an integer, got "three"
 // CHECK-NOT: Traceback
-// the function below is on line 9
+// DICT: {{^.*}}Inputs/lasscc-pipeline-kernel-not-attr.mlir.in:3:1: error: lass.kernel: expected #lass.kernel<...>, got {stages = 3 : i64}
+// DICT-NOT: Traceback
+// the config below is on line 15, column 44
 func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
-    attributes {lass.config = {threadblock = [64, 64, 32], warp = [32, 32, 32], stages = "three"}} {
+    attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 64, 32], warp = [32, 32, 32], stages = "three"}>} {
   %m0, %n0 = lass_tb.block_tile %M, %N {tile = [64, 64], raster = 8}
   %acc0 = lass_tb.zero_acc : !lass_tb.acc<64x64xf32>
   %c0 = arith.constant 0 : i32

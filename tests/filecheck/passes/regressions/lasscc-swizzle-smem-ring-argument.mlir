@@ -7,7 +7,7 @@
 // CHECK-NOT: Traceback
 func.func @k(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32,
              %ra: !lass_pipe.ring<3x64x32xf16>, %s: i32) -> i32
-    attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 16, 32], stages = 3}} {
+    attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 32, 32], warp = [32, 16, 32], stages = 3}>} {
   %a0, %a1, %a2, %a3 = lass_warp.load_frag_a %ra[%s], %s, %s : !lass_pipe.ring<3x64x32xf16>
   func.return %a0 : i32
 }

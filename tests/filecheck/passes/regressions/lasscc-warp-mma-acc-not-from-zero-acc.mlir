@@ -7,7 +7,7 @@
 // CHECK-NOT: Traceback
 func.func @k(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32,
              %acc: !lass_tb.acc<64x32xf32>, %s: i32) -> !lass_tb.acc<64x32xf32>
-    attributes {lass.config = {threadblock = [64, 32, 32], warp = [32, 16, 32], stages = 3}} {
+    attributes {lass.kernel = #lass.kernel<config = {threadblock = [64, 32, 32], warp = [32, 16, 32], stages = 3}>} {
   %ra = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<3x64x32xf16>
   %rb = lass_pipe.ring {offset = 12288 : i64} : !lass_pipe.ring<3x32x32xf16>
   %r = lass_pipe.mma %ra[%s], %rb[%s], %acc : !lass_pipe.ring<3x64x32xf16>, !lass_pipe.ring<3x32x32xf16>, !lass_tb.acc<64x32xf32>
