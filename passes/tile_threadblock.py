@@ -83,15 +83,21 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
 
 
 def validate_gemm_config(g: lass.GemmOp, cfg: GemmConfig, arch: str, where: str) -> lass.KernelFacts:
-    """Validate `cfg` (the caller's operand order) for lass.gemm `g` as its kernel will run it: in the
-    kernel's operand order (a column-major D swaps A and B, and their `align`: KernelFacts.of_gemm),
-    with its tiles' storage (K- or MN-major) and accumulator.  Returns the kernel's facts; raises
-    LassError prefixed by `where`.  The one check of a GEMM's config: lasscc-tile-threadblock and
-    the CLI's tiling options use it."""
+    """Validate `cfg` (the caller's operand order) for lass.gemm `g` as its kernel will run it
+    (validate_kernel; KernelFacts.of_gemm puts the config in the kernel's order).  Returns the
+    kernel's facts; raises LassError prefixed by `where`.  lasscc-tile-threadblock and the CLI's
+    tiling options use it."""
     facts = lass.KernelFacts.of_gemm(g, cfg)
+    validate_kernel(facts, arch, where)
+    return facts
+
+
+def validate_kernel(facts: lass.KernelFacts, arch: str, where: str) -> None:
+    """The one check of a kernel's config: in the kernel's operand order (a column-major D swaps A
+    and B, and their `align`), with its tiles' storage (K- or MN-major) and accumulator; raises
+    LassError prefixed by `where`."""
     majors = tuple(m or K_MAJOR for m in facts.kernel_majors)
     facts.config.validate(arch, where=where, ab_type=facts.ab_type, majors=majors, acc_type=facts.acc_type)
-    return facts
 
 
 def _kernel_types(facts: lass.KernelFacts, g: lass.GemmOp) -> tuple[MemRefType, MemRefType, MemRefType]:

@@ -138,7 +138,7 @@ EXPECTED = KernelFacts("bf16", "f32", "f32", "row", "col", "col", True, 1.5, -0.
 def stages():
     from lasscc.pipeline import PASS_NAMES, run_passes
 
-    return run_passes(parse_mlir(GEMM, "gemm.mlir"), list(PASS_NAMES))
+    return run_passes(parse_mlir(GEMM, "gemm.mlir"), list(PASS_NAMES), keep_text=True)
 
 
 def _kernel_fn(module):
