@@ -20,7 +20,7 @@ if [[ $what == all || $what == suite ]]; then
 fi
 if [[ $what == all || $what == matrix ]]; then
   # the randomized CPU-executor test at a few hundred cases, 4 seeds side by side on the host's cores
-  for seed in 11 12 13 14; do python3 -m lasscc.fuzz --cases 100 --seed $seed > "$OUT/fuzz-$seed.log" 2>&1 & done
+  for seed in 11 12 13 14; do nice -n 19 python3 -m lasscc.fuzz --cases 100 --seed $seed > "$OUT/fuzz-$seed.log" 2>&1 & done
   echo "== reproducers on the GPU"
   lasscc run examples/linalg_matmul.mlir --m 129 --n 70 --k 33 --check 2>&1 | tee "$OUT/repro.log"
   lasscc run examples/linalg_matmul.mlir --m 4097 --n 1000 --k 333 --check --beta 0.5 2>&1 | tee -a "$OUT/repro.log"
