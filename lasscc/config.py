@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lasscc.diagnostics import LassError
-from lasscc.layout import K_MAJOR, MMA_INPUTS, MN_MAJOR
+from lasscc.layout import ACCESS_BYTES, K_MAJOR, MMA_INPUTS, MN_MAJOR
 
 # Hardware numbers (CUDA C programming guide, "Compute capabilities" table).
 MAX_THREADS_PER_BLOCK = 1024
@@ -48,6 +48,11 @@ STAGED_OWN_COLUMN_REGS = 2
 # more, but not for long: ptxas sinks their loads (f16 128x128x64 / 64x64x64 / 2 stages, 16 16-byte
 # accesses: 168 registers, no spill).
 STAGED_ACCESS_REGS = 1
+# ... and a narrow access (under 16 bytes) of an MN-major tile its own shared address: the swizzle
+# takes its whole offset, as for the MN-major fragment loads (MN_LOAD_REGS).  ptxas 13.0, sm_90a,
+# 2 stages, align 1, 248 estimated without it: f16 TT 128x256x32 / 64x64x32 spilled 16 B, f16acc NN
+# 256x128x64 / 32x128x64 and TT 128x256x64 / 128x32x64 64 and 32 B (BENCHMARKS "Session 6").
+STAGED_MN_NARROW_REGS = 1
 
 SUPPORTED_ARCHS = ("sm_80", "sm_90a")
 # The kernel takes M, N and K as i32 and computes each element offset inside one matrix in i32
@@ -254,7 +259,8 @@ def register_estimate(cfg: GemmConfig, ab_type: str = "f16", majors: tuple[str, 
     - stages = 2 (MmaPipelined): each of the next k-tile's copy accesses holds its value between
       its ld.global and st.shared (STAGED_ACCESS_REGS), and where the threads do not cover whole
       lines (lasscc.layout.copy_whole_rows) its own address and bound test
-      (STAGED_OWN_COLUMN_REGS).
+      (STAGED_OWN_COLUMN_REGS), and a narrow access of an MN-major tile its own shared address
+      (STAGED_MN_NARROW_REGS).
       (cp.async copies hold nothing across the mma: ptxas recomputes their addresses.)"""
     from lasscc.layout import MMA_M, MMA_N, WARP_SIZE, copy_iterations, copy_whole_rows
 
@@ -274,6 +280,7 @@ def register_estimate(cfg: GemmConfig, ab_type: str = "f16", majors: tuple[str, 
             lines, line_elems = (bk, rows) if major == MN_MAJOR else (rows, bk)  # the tile in its global order
             n = copy_iterations(lines, line_elems, eb, cfg.threads, w)
             per = 0 if copy_whole_rows(cfg.threads, line_elems, eb, w) else STAGED_OWN_COLUMN_REGS
+            per += STAGED_MN_NARROW_REGS if major == MN_MAJOR and w < ACCESS_BYTES else 0
             accesses += n
             staged += n * (STAGED_ACCESS_REGS + per)
     return RegisterEstimate(acc, frag, sets, mn, staged, accesses)

@@ -8,6 +8,7 @@ names the failing .mlir file instead of one verdict for all of them.
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -27,10 +28,16 @@ def lit_results(request, tmp_path_factory) -> dict[str, tuple[str, str]]:
     """{relative file: (verdict, lit's message)} for every lit file this pytest run selected."""
     if importlib.util.find_spec("lit") is None:
         pytest.skip("lit is not installed (pip install -e '.[test]')")
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # under xdist every worker holds every item: each test runs lit on its own file instead
+        return {}
     selected = sorted(
         {item.callspec.params["lit_file"] for item in request.session.items if item.originalname == "test_lit_file"}
     )
-    xml = tmp_path_factory.mktemp("lit") / "lit.xml"
+    return _run_lit(selected, tmp_path_factory.mktemp("lit") / "lit.xml")
+
+
+def _run_lit(selected: list[str], xml: Path) -> dict[str, tuple[str, str]]:
     proc = subprocess.run(
         # `python -m lit` has no __main__ in the PyPI package; call its entry point directly.
         [sys.executable, "-c", "import sys; from lit.main import main; sys.exit(main())", "-q",
@@ -64,7 +71,9 @@ def lit_results(request, tmp_path_factory) -> dict[str, tuple[str, str]]:
 
 
 @pytest.mark.parametrize("lit_file", LIT_FILES)
-def test_lit_file(lit_file, lit_results):
+def test_lit_file(lit_file, lit_results, tmp_path):
+    if not lit_results:  # xdist: this worker runs lit on this file alone
+        lit_results = _run_lit([lit_file], tmp_path / "lit.xml")
     if lit_file not in lit_results:
         code, out = lit_results["<lit>"]
         pytest.fail(f"lit reported no result for {lit_file} (lit exit {code}):\n{out}")
