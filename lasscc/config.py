@@ -255,7 +255,8 @@ def register_estimate(cfg: GemmConfig, ab_type: str = "f16", majors: tuple[str, 
     - fragments: (WM/16) A fragments of FRAG_REGS_A and (WN/8) B fragments of FRAG_REGS_B per
       k-group; two k-groups' worth live (loads of g + 1 before the mma.sync of g), one with a
       single k-group, three with the prefetch;
-    - MN-major tiles: MN_LOAD_REGS per fragment load of every k-group (its own address);
+    - MN-major tiles: MN_LOAD_REGS per fragment load of every k-group (its own address), twice
+      with the prefetch;
     - stages = 2 (MmaPipelined): each of the next k-tile's copy accesses holds its value between
       its ld.global and st.shared (STAGED_ACCESS_REGS), and where the threads do not cover whole
       lines (lasscc.layout.copy_whole_rows) its own address and bound test
@@ -273,7 +274,10 @@ def register_estimate(cfg: GemmConfig, ab_type: str = "f16", majors: tuple[str, 
     frag = mi * FRAG_REGS_A + ni * FRAG_REGS_B
     sets = min(2, kg) + (1 if prefetch else 0)
     loads = (2 if eb == 4 else 1) * ((mi if majors[0] == MN_MAJOR else 0) + (ni // 2 if majors[1] == MN_MAJOR else 0))
-    mn = MN_LOAD_REGS * loads * kg
+    # with the cross-stage prefetch the next k-tile's first fragments are loaded from another ring
+    # slot while this slot's addresses are live: twice the addresses (f16 NN 128x128x64 / 64x64x64 /
+    # 3 stages / prefetch 1 at 240 without it: 255 registers and 8 B of spill, ptxas 13.0 sm_90a)
+    mn = MN_LOAD_REGS * loads * kg * (2 if prefetch else 1)
     staged = accesses = 0
     if cfg.stages == 2:
         for rows, w, major in zip((bm, bn), cfg.access_bytes(ab_type), majors):
