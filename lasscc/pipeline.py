@@ -235,7 +235,7 @@ def operand_layouts(module: ModuleOp) -> tuple[str, str]:
 
 def is_gemm_function(fn: func.FuncOp | llvm.FuncOp) -> bool:
     """A function lasscc compiles to a kernel: one holding a `lass.gemm` or `linalg.matmul`, or a
-    kernel of a dump (`lass.config`)."""
+    kernel of a dump (`#lass.kernel`)."""
     from xdsl.dialects.linalg.ops import MatmulOp
 
     from lasscc.dialects.lass import GemmOp
