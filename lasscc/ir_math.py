@@ -59,30 +59,16 @@ class Idx:
             return 0
         return Idx(self.em.binop(kind, self.em.c(other), self.value), self.em)
 
-    def __add__(self, o): return self._op("add", o)
-    def __radd__(self, o): return self._op("add", o, True)
-    def __sub__(self, o): return self._op("sub", o)
-    def __rsub__(self, o): return self._op("sub", o, True)
-    def __mul__(self, o): return self._op("mul", o)
-    def __rmul__(self, o): return self._op("mul", o, True)
-    def __floordiv__(self, o): return self._op("div", o)
-    def __rfloordiv__(self, o): return self._op("div", o, True)
-    def __mod__(self, o): return self._op("rem", o)
-    def __rmod__(self, o): return self._op("rem", o, True)
-    def __and__(self, o): return self._op("and", o)
-    def __rand__(self, o): return self._op("and", o, True)
-    def __or__(self, o): return self._op("or", o)
-    def __ror__(self, o): return self._op("or", o, True)
-    def __xor__(self, o): return self._op("xor", o)
-    def __rxor__(self, o): return self._op("xor", o, True)
-    def __lshift__(self, o): return self._op("shl", o)
-    def __rlshift__(self, o): return self._op("shl", o, True)
-    def __rshift__(self, o): return self._op("shr", o)
-    def __rrshift__(self, o): return self._op("shr", o, True)
-
     def minimum(self, o):
         """min(self, o) (arith.minui); lasscc.layout.minimum dispatches here."""
         return self._op("min", o)
 
     def __bool__(self):
         raise TypeError("an Idx has no truth value at compile time: a layout formula may branch only on ints")
+
+
+# Python's operators -> Idx._op kinds (`__add__` and the reflected `__radd__`, ...): one table
+for _name, _kind in (("add", "add"), ("sub", "sub"), ("mul", "mul"), ("floordiv", "div"), ("mod", "rem"),
+                     ("and", "and"), ("or", "or"), ("xor", "xor"), ("lshift", "shl"), ("rshift", "shr")):
+    setattr(Idx, f"__{_name}__", lambda self, o, _k=_kind: self._op(_k, o))
+    setattr(Idx, f"__r{_name}__", lambda self, o, _k=_kind: self._op(_k, o, True))

@@ -141,8 +141,8 @@ class TileThreadblockPass(ModulePass):
         _check_operands(g, where)
         ab = str(g.a.type.get_element_type())
         try:
-            cfg = config_from_attr(g.config, default_config(ab))
-            validate_gemm_config(g, cfg, self.arch, f"{where}: error: config")
+            facts = validate_gemm_config(g, config_from_attr(g.config, default_config(ab)), self.arch,
+                                         f"{where}: error: config")
         except ValueError as e:
             raise PassFailedException(f"{where}: error: {e}") from None
         except LassError as e:
@@ -150,8 +150,7 @@ class TileThreadblockPass(ModulePass):
 
         # Column-major D: compute D^T = B^T . A^T, a row-major product with the operands (and M, N)
         # swapped (KernelFacts.swap_ab); the launcher passes (B, A, D, N, M, K).  The config's
-        # access widths follow their operands into the kernel's order.
-        facts = lass.KernelFacts.of_gemm(g, cfg)
+        # access widths follow their operands into the kernel's order (facts.config).
         cfg = facts.config
         bm, bn, bk = cfg.threadblock
         elem = g.a.type.get_element_type()

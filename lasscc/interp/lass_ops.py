@@ -327,10 +327,8 @@ def _tile_map(ex: Executor, lanes, rows: int, bk: int, esize: int, major: str = 
     it = np.arange(iters, dtype=np.int64)
     chunk = it[None, :] * T + thread[:, None]
     r, kk = Lay.tile_copy_map(thread[:, None], it[None, :], T, rows, bk, esize, major, nbytes)
-    # a coordinate may not depend on the thread or the iteration (then tile_copy_map folds it): full shape
-    r, kk = (np.broadcast_to(np.asarray(v, np.int64), chunk.shape) for v in (r, kk))
     valid = chunk < total
-    return lane_of, thread, actor, r, kk, valid
+    return lane_of, thread, actor, np.asarray(r, np.int64), np.asarray(kk, np.int64), valid
 
 
 def _slot_base(ex: Executor, op, ring: RingInfo, slot, who):
