@@ -70,7 +70,7 @@ _STAGE_EXTRA = {"threadblock": "lasscc-tile-threadblock", "ll": "llvm", "llvm-ir
 
 def stage_names() -> dict[str, list[str]]:
     """{stage: [its short names]} in pipeline order: input, every pass, llvm (LLVM IR), ptx."""
-    from lasscc.pipeline import PASS_NAMES
+    from lasscc.driver import PASS_NAMES
 
     out: dict[str, list[str]] = {"input": []}
     firsts = [n.removeprefix("lasscc-").split("-")[0] for n in PASS_NAMES]

@@ -17,7 +17,7 @@ does not read back (truncated, not JSON, wrong fields, another input) is ignored
 rewritten.  Only successful compiles are stored.  Delete the folder to empty the cache.
 
 `--dump-dir` works on a hit too: the stage texts are in the entry and are written out under the
-same names `lasscc.pipeline.compile_module` uses.
+same names `lasscc.driver.compile_module` uses.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def compiler_version() -> str:
 @dataclass(frozen=True)
 class CompileOptions:
     """Everything besides the input text that decides what a compile produces: the target and the
-    pass list (`passes` empty: lasscc.pipeline.PASS_NAMES).  Tiling overrides are not here: the
+    pass list (`passes` empty: lasscc.driver.PASS_NAMES).  Tiling overrides are not here: the
     CLI and the API write them into the input's `config` first.  A new field is part of `hash()`
     and so of every cache key."""
 
@@ -104,7 +104,7 @@ class CompileOptions:
 
     def __post_init__(self) -> None:
         if not self.passes:
-            from lasscc.pipeline import PASS_NAMES
+            from lasscc.driver import PASS_NAMES
 
             object.__setattr__(self, "passes", tuple(PASS_NAMES))
         object.__setattr__(self, "passes", tuple(self.passes))
@@ -280,7 +280,7 @@ class CachedModule:
 
 def cached_compile(module, arch: str = "sm_80", filename: str = "<input>", dump_dir: Path | None = None,
                    use_cache: bool = True, keep_stages: bool = True, verify_each: bool = False):
-    """`lasscc.pipeline.compile_module` through the cache (key: cache_key with CompileOptions(arch)).
+    """`lasscc.driver.compile_module` through the cache (key: cache_key with CompileOptions(arch)).
 
     Returns a CompileResult with two more attributes: `cache_hit` (bool) and `kernel_meta`
     ({kernel: {"alpha", "beta", "d_type", "config"}}, see kernel_meta).  On a hit `module` is left as it was and the result's `.module`
@@ -291,7 +291,7 @@ def cached_compile(module, arch: str = "sm_80", filename: str = "<input>", dump_
     afresh, verifying after every pass, and stores the result.
     """
     from lasscc import timing
-    from lasscc.pipeline import PASS_NAMES, CompileResult, compile_module, drop_non_gemm_functions
+    from lasscc.driver import PASS_NAMES, CompileResult, compile_module, drop_non_gemm_functions
 
     drop_non_gemm_functions(module)  # before the key, so a hit prints the same notes as a miss
     if dump_dir is not None:
@@ -312,7 +312,7 @@ def cached_compile(module, arch: str = "sm_80", filename: str = "<input>", dump_
         res.cache_hit = True
         res.kernel_meta = entry["kernels"]
         if dump_dir is not None:
-            from lasscc.pipeline import write_dumps  # one place for the dump names
+            from lasscc.driver import write_dumps  # one place for the dump names
 
             write_dumps(dump_dir, input_text, res.stages, res.llvm_ir, res.ptx)
         return res

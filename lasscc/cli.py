@@ -58,7 +58,7 @@ def _apply_overrides(module, args) -> None:
         over["align"] = parse_align(args.align, "--align")
     if not over:
         return
-    from lasscc.pipeline import import_gemms
+    from lasscc.driver import import_gemms
 
     gemms = import_gemms(module, args.file)  # linalg.matmul -> lass.gemm
     if not gemms:
@@ -108,7 +108,7 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
 
     from lasscc.dialects.lass import memref_layout
     from lasscc.passes._build import config_from_attr, config_to_attr
-    from lasscc.pipeline import import_gemms
+    from lasscc.driver import import_gemms
     from lasscc.tune import load_tuned, lookup_tuned
 
     if _has_overrides(args) or not load_tuned():  # nothing stored: the input stays as written
@@ -166,7 +166,7 @@ def _split_passes(text: str) -> list[str]:
 
 
 def cmd_opt(args) -> int:
-    from lasscc.pipeline import run_passes
+    from lasscc.driver import run_passes
 
     check_output(args.output)
     module = _load(args)
@@ -269,7 +269,7 @@ def _note_first_gemm(module, filename: str) -> None:
     """run / bench / tune take the module's first GEMM function; say so when it has several."""
     from xdsl.dialects import func, llvm
 
-    from lasscc.pipeline import is_gemm_function
+    from lasscc.driver import is_gemm_function
 
     names = [f.sym_name.data for f in module.ops if isinstance(f, (func.FuncOp, llvm.FuncOp)) and is_gemm_function(f)]
     if len(names) > 1:
@@ -432,10 +432,10 @@ def module_align(module) -> tuple[tuple[int, int] | None, bool]:
 
 def set_module_align(module, align: tuple[int, int], filename: str = "<input>") -> None:
     """Write `align` (the caller's A, B elements) into every lass.gemm's config (a linalg.matmul
-    is imported first: lasscc.pipeline.import_gemms)."""
+    is imported first: lasscc.driver.import_gemms)."""
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
 
-    from lasscc.pipeline import import_gemms
+    from lasscc.driver import import_gemms
 
     for g in import_gemms(module, filename):
         entries = dict(g.config.data) if g.config is not None else {}
@@ -452,7 +452,7 @@ def _resolve_align(module, sizes: list[tuple[int, int, int]], option: str = "run
     linalg.matmul is imported first, so it gets them too), with a note on stderr when they are
     narrower than 16 bytes."""
     from lasscc.config import widest_align
-    from lasscc.pipeline import import_gemms, operand_layouts
+    from lasscc.driver import import_gemms, operand_layouts
 
     import_gemms(module, filename)  # the element type, layouts and config below are the lass.gemm's
     layouts = operand_layouts(module)

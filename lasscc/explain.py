@@ -1079,7 +1079,7 @@ def gemm_config(module, arch: str = "sm_80", filename: str = "<input>"):
     try:
         return gemm_info(module, filename)
     except LassError:
-        from lasscc.pipeline import PASS_NAMES, run_passes
+        from lasscc.driver import PASS_NAMES, run_passes
 
         first = PASS_NAMES.index("lasscc-tile-threadblock") if "lasscc-tile-threadblock" in PASS_NAMES else 0
         if first == 0:

@@ -1,7 +1,7 @@
 """IR values with Python's integer operators, so lasscc.layout's formulas also write IR.
 
-`Idx(value, em)` wraps an i32 SSA value and an emitter (anything with `c(int) -> SSAValue` and
-`binop(kind, lhs, rhs) -> SSAValue`: lasscc.passes._build.Builder emits `arith`, lasscc-lower-to-llvm
+`Idx(value, em)` wraps an i32 SSA value and an emitter (anything with `const(int) -> SSAValue` and
+`binop(kind, lhs, rhs) -> SSAValue`: lasscc.passes._build.ArithBuilder emits `arith`, lasscc-lower-to-llvm
 an adapter emitting `llvm`).  Each operator emits one op at the emitter's insertion point, in
 Python's evaluation order, so `layout.raster_tile(pid, tiles_m, tiles_n, group)` on an Idx `pid`
 writes the rasterization into the kernel, and on ints or numpy arrays computes it: the formula the
@@ -52,12 +52,12 @@ class Idx:
             fold = _IDENTITY.get((kind, other))
             if fold is not None:
                 return self if fold == "x" else fold
-            return Idx(self.em.binop(kind, self.value, self.em.c(other)), self.em)
+            return Idx(self.em.binop(kind, self.value, self.em.const(other)), self.em)
         if kind == "sub" and other == 0:  # 0 - x cannot be an index
             raise ValueError("0 - Idx: an Idx stands for a non-negative value")
         if other == 0 and kind in ("div", "rem", "shl", "shr"):
             return 0
-        return Idx(self.em.binop(kind, self.em.c(other), self.value), self.em)
+        return Idx(self.em.binop(kind, self.em.const(other), self.value), self.em)
 
     def minimum(self, o):
         """min(self, o) (arith.minui); lasscc.layout.minimum dispatches here."""

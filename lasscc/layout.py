@@ -412,7 +412,7 @@ def epilogue_stage_stride(warp_n, out_bytes):
     Lane 4g + t writes its pair of row g at column 2t (+ 8 per n8 block): 4 bytes for 16-bit D, one
     wavefront for the warp when the 8 rows start 4 banks apart (row words = 4 mod 8, e.g. 144 bytes
     for 64 f16); 8 bytes for 32-bit D, two wavefronts (half-warps of rows g < 4) when the rows start
-    8 banks apart (288 bytes for 64 f32).  tests/unit/test_layout.py counts the wavefronts.
+    8 banks apart (288 bytes for 64 f32).  tests/unit/test_layout_formulas.py counts the wavefronts.
     """
     row = warp_n * out_bytes
     return row + (16 if out_bytes == 2 else 32)

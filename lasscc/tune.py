@@ -124,7 +124,7 @@ def _progress(i: int, n: int, text: str) -> None:
 def _compile(module_text: str, filename: str, arch: str, cfg: GemmConfig | None):
     from lasscc.dialects.lass import GemmOp
     from lasscc.passes._build import config_to_attr
-    from lasscc.pipeline import compile_module, make_pass, run_pass
+    from lasscc.driver import compile_module, make_pass, run_pass
     from lasscc.source import parse_mlir
 
     module = parse_mlir(module_text, filename)

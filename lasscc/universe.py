@@ -19,7 +19,7 @@ DIALECTS = {
     "lass_nv": ("lasscc.dialects.lass_nv", "LassNV"),
 }
 
-# pass flag -> (module, class); the order of the pipeline itself lives in lasscc/pipeline.py
+# pass flag -> (module, class); the order of the pipeline itself lives in lasscc/driver.py
 PASSES = {
     "lasscc-import-linalg": ("lasscc.passes.import_linalg", "ImportLinalgPass"),
     "lasscc-tile-threadblock": ("lasscc.passes.tile_threadblock", "TileThreadblockPass"),

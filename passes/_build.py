@@ -87,8 +87,8 @@ ARITH_BINOPS = {
 }
 
 
-class Builder:
-    """Inserts ops at a point and returns their results: `b.add(x, b.c(4))`, or with operators on
+class ArithBuilder:
+    """Inserts ops at a point and returns their results: `b.add(x, b.const(4))`, or with operators on
     `b.idx(x)` (lasscc.ir_math.Idx).  Every method takes SSA values, ints and Idx alike."""
 
     def __init__(self, point: InsertPoint):
@@ -98,21 +98,21 @@ class Builder:
         Rewriter.insert_op(op, self.point)
         return op
 
-    def v(self, op: Operation) -> SSAValue:
+    def emit(self, op: Operation) -> SSAValue:
         return self.insert(op).results[0]
 
-    def c(self, value: int, typ=i32) -> SSAValue:
-        return self.v(arith.ConstantOp(IntegerAttr(value, typ)))
+    def const(self, value: int, typ=i32) -> SSAValue:
+        return self.emit(arith.ConstantOp(IntegerAttr(value, typ)))
 
-    def cf(self, value: float, typ) -> SSAValue:
+    def const_float(self, value: float, typ) -> SSAValue:
         from xdsl.dialects.builtin import FloatAttr
 
-        return self.v(arith.ConstantOp(FloatAttr(value, typ)))
+        return self.emit(arith.ConstantOp(FloatAttr(value, typ)))
 
     def val(self, x) -> SSAValue:
         """x as an SSA value: an int becomes a constant, an Idx gives its value."""
         if isinstance(x, int):
-            return self.c(x)
+            return self.const(x)
         return x.value if isinstance(x, Idx) else x
 
     _int = val
@@ -123,35 +123,35 @@ class Builder:
 
     def binop(self, kind: str, x: SSAValue, y: SSAValue) -> SSAValue:
         """The emitter hook of lasscc.ir_math.Idx: one ARITH_BINOPS[kind] op."""
-        return self.v(ARITH_BINOPS[kind](x, y))
+        return self.emit(ARITH_BINOPS[kind](x, y))
 
     def add(self, x, y):
         if isinstance(y, int) and y == 0:
             return self._int(x)
-        return self.v(arith.AddiOp(self._int(x), self._int(y)))
+        return self.emit(arith.AddiOp(self._int(x), self._int(y)))
 
     def sub(self, x, y):
-        return self.v(arith.SubiOp(self._int(x), self._int(y)))
+        return self.emit(arith.SubiOp(self._int(x), self._int(y)))
 
     def mul(self, x, y):
         if isinstance(y, int) and y == 1:
             return self._int(x)
-        return self.v(arith.MuliOp(self._int(x), self._int(y)))
+        return self.emit(arith.MuliOp(self._int(x), self._int(y)))
 
     def div(self, x, y):
-        return self.v(arith.DivUIOp(self._int(x), self._int(y)))
+        return self.emit(arith.DivUIOp(self._int(x), self._int(y)))
 
     def rem(self, x, y):
-        return self.v(arith.RemUIOp(self._int(x), self._int(y)))
+        return self.emit(arith.RemUIOp(self._int(x), self._int(y)))
 
     def min(self, x, y):
-        return self.v(arith.MinUIOp(self._int(x), self._int(y)))
+        return self.emit(arith.MinUIOp(self._int(x), self._int(y)))
 
     def shr(self, x, y):
-        return self.v(arith.ShRUIOp(self._int(x), self._int(y)))
+        return self.emit(arith.ShRUIOp(self._int(x), self._int(y)))
 
     def and_(self, x, y):
-        return self.v(arith.AndIOp(self._int(x), self._int(y)))
+        return self.emit(arith.AndIOp(self._int(x), self._int(y)))
 
     def ult(self, x, y):
-        return self.v(arith.CmpiOp(self._int(x), self._int(y), "ult"))
+        return self.emit(arith.CmpiOp(self._int(x), self._int(y), "ult"))

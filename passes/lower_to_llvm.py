@@ -144,7 +144,7 @@ class _Lowerer:
     def const(self, value: int, typ=i32) -> SSAValue:
         return self.emit(llvm.ConstantOp(IntegerAttr(value, typ), typ))
 
-    def v(self, old: SSAValue) -> SSAValue:
+    def lowered(self, old: SSAValue) -> SSAValue:
         return self.map[old]
 
     # lasscc.ir_math.Idx emitter hooks: lasscc.layout formulas on lowered values emit llvm ops
@@ -211,55 +211,55 @@ class _Lowerer:
         if isinstance(op, arith.ConstantOp):
             m[op.result] = self.emit(llvm.ConstantOp(op.value, op.result.type))
         elif type(op) in _BINOPS:
-            m[op.results[0]] = self.emit(_BINOPS[type(op)](self.v(op.lhs), self.v(op.rhs)))
+            m[op.results[0]] = self.emit(_BINOPS[type(op)](self.lowered(op.lhs), self.lowered(op.rhs)))
         elif isinstance(op, arith.MinUIOp):
-            lt = self.emit(llvm.ICmpOp(self.v(op.lhs), self.v(op.rhs), IntegerAttr(_ICMP["ult"], 64)))
-            m[op.result] = self.emit(llvm.SelectOp(lt, self.v(op.lhs), self.v(op.rhs)))
+            lt = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), IntegerAttr(_ICMP["ult"], 64)))
+            m[op.result] = self.emit(llvm.SelectOp(lt, self.lowered(op.lhs), self.lowered(op.rhs)))
         elif isinstance(op, arith.CmpiOp):
             pred = _ARITH_ICMP[op.predicate.value.data]
-            m[op.result] = self.emit(llvm.ICmpOp(self.v(op.lhs), self.v(op.rhs), IntegerAttr(_ICMP[pred], 64)))
+            m[op.result] = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), IntegerAttr(_ICMP[pred], 64)))
         elif isinstance(op, arith.CmpfOp):
-            m[op.result] = self.emit(llvm.FCmpOp(self.v(op.lhs), self.v(op.rhs), op.predicate))
+            m[op.result] = self.emit(llvm.FCmpOp(self.lowered(op.lhs), self.lowered(op.rhs), op.predicate))
         elif isinstance(op, arith.ExtFOp):
-            m[op.result] = self.emit(llvm.FPExtOp(self.v(op.input), op.result.type))
+            m[op.result] = self.emit(llvm.FPExtOp(self.lowered(op.input), op.result.type))
         elif isinstance(op, arith.SIToFPOp):
-            m[op.result] = self.emit(llvm.SIToFPOp(self.v(op.input), op.result.type))
+            m[op.result] = self.emit(llvm.SIToFPOp(self.lowered(op.input), op.result.type))
         elif isinstance(op, arith.TruncFOp):
-            m[op.result] = self.emit(llvm.FPTruncOp(self.v(op.input), op.result.type))
+            m[op.result] = self.emit(llvm.FPTruncOp(self.lowered(op.input), op.result.type))
         elif isinstance(op, arith.SelectOp):
-            m[op.result] = self.emit(llvm.SelectOp(self.v(op.cond), self.v(op.lhs), self.v(op.rhs)))
+            m[op.result] = self.emit(llvm.SelectOp(self.lowered(op.cond), self.lowered(op.lhs), self.lowered(op.rhs)))
         elif isinstance(op, cf.BranchOp):
-            self.emit(llvm.BrOp(self.block_map[op.successor], *[self.v(x) for x in op.arguments]))
+            self.emit(llvm.BrOp(self.block_map[op.successor], *[self.lowered(x) for x in op.arguments]))
         elif isinstance(op, cf.ConditionalBranchOp):
-            self.emit(llvm.CondBrOp(self.v(op.cond), self.block_map[op.then_block], [self.v(x) for x in op.then_arguments],
-                                    self.block_map[op.else_block], [self.v(x) for x in op.else_arguments]))
+            self.emit(llvm.CondBrOp(self.lowered(op.cond), self.block_map[op.then_block], [self.lowered(x) for x in op.then_arguments],
+                                    self.block_map[op.else_block], [self.lowered(x) for x in op.else_arguments]))
         elif isinstance(op, func.ReturnOp):
             self.emit(llvm.ReturnOp())
         elif isinstance(op, lass_smem.SwizzleOp):
             bits, base, shift = op.params()
-            m[op.result] = self.idx_value(swizzle(Idx(self.v(op.logical), self), bits, base, shift))
+            m[op.result] = self.idx_value(swizzle(Idx(self.lowered(op.logical), self), bits, base, shift))
         elif isinstance(op, lass_nv.ThreadIdOp):
             m[op.result] = self.intrinsic("llvm.nvvm.read.ptx.sreg.tid.x", [], [i32]).results[0]
         elif isinstance(op, lass_nv.BlockIdOp):
             m[op.result] = self.intrinsic(f"llvm.nvvm.read.ptx.sreg.ctaid.{op.axis}", [], [i32]).results[0]
         elif isinstance(op, lass_tb.BatchViewOp):
             # base + index * stride elements, in 64 bits (batch * M * K can pass 2^31)
-            off = self.emit(llvm.MulOp(self.emit(llvm.SExtOp(self.v(op.index), i64)),
-                                       self.emit(llvm.SExtOp(self.v(op.stride), i64))))
+            off = self.emit(llvm.MulOp(self.emit(llvm.SExtOp(self.lowered(op.index), i64)),
+                                       self.emit(llvm.SExtOp(self.lowered(op.stride), i64))))
             et = op.source.type.get_element_type()
-            view = self.emit(llvm.GEPOp(self.v(op.source), [llvm.GEP_USE_SSA_VAL], et, ssa_indices=[off],
+            view = self.emit(llvm.GEPOp(self.lowered(op.source), [llvm.GEP_USE_SSA_VAL], et, ssa_indices=[off],
                                         result_type=_ptr(GLOBAL_AS)))
             self.memref_elem[view] = et
             m[op.result] = view
         elif isinstance(op, lass_nv.CpAsyncOp):
             w = op.bytes.value.data
-            size = self.emit(llvm.SelectOp(self.v(op.pred), self.const(w), self.const(0)))
+            size = self.emit(llvm.SelectOp(self.lowered(op.pred), self.const(w), self.const(0)))
             self.intrinsic(cp_async_intrinsic(w),
-                           [self.shared_ptr(self.v(op.dst)), self.global_ptr(self.v(op.source), self.v(op.offset)), size])
+                           [self.shared_ptr(self.lowered(op.dst)), self.global_ptr(self.lowered(op.source), self.lowered(op.offset)), size])
         elif isinstance(op, lass_nv.LdGlobalBOp):
             w = op.bytes.value.data
-            addr = self.emit(llvm.PtrToIntOp(self.global_ptr(self.v(op.source), self.v(op.offset)), i64))
-            pred = self.emit(llvm.ZExtOp(self.v(op.pred), i32))
+            addr = self.emit(llvm.PtrToIntOp(self.global_ptr(self.lowered(op.source), self.lowered(op.offset)), i64))
+            pred = self.emit(llvm.ZExtOp(self.lowered(op.pred), i32))
             n = len(op.values)
             if n == 1:
                 m[op.values[0]] = self.emit(llvm.InlineAsmOp(ld_global_narrow_asm(w), "=r,l,r", [addr, pred], [i32],
@@ -272,8 +272,8 @@ class _Lowerer:
                     m[old] = new
         elif isinstance(op, lass_nv.StSharedBOp):
             w = op.bytes.value.data
-            ptr = self.shared_ptr(self.v(op.addr))
-            vals = [self.v(x) for x in op.values]
+            ptr = self.shared_ptr(self.lowered(op.addr))
+            vals = [self.lowered(x) for x in op.values]
             if w == 8:
                 val = self.vector(vals, i32)
             elif w == 4:
@@ -291,7 +291,7 @@ class _Lowerer:
             st = llvm.LLVMStructType.from_type_list([i32] * 4)
             name = "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3" if op.trans else \
                 "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3"
-            call = self.intrinsic(name, [self.shared_ptr(self.v(op.addr))], [st])
+            call = self.intrinsic(name, [self.shared_ptr(self.lowered(op.addr))], [st])
             for old, new in zip(op.results, self.struct_fields(call.results[0], [i32] * 4)):
                 m[old] = new
         elif isinstance(op, lass_nv.LdSharedOp):
@@ -299,17 +299,17 @@ class _Lowerer:
             # ld.shared.b32 / .b64 / .v2.b64), word i = bits 32i.. (little endian: address order)
             n = len(op.values)
             wide = IntegerType(32 * n)
-            word = self.emit(llvm.LoadOp(self.shared_ptr(self.v(op.addr)), wide, alignment=4 * n))
+            word = self.emit(llvm.LoadOp(self.shared_ptr(self.lowered(op.addr)), wide, alignment=4 * n))
             for i, res in enumerate(op.values):
                 part = word if i == 0 else self.emit(llvm.LShrOp(word, self.emit(
                     llvm.ConstantOp(IntegerAttr(32 * i, wide), wide))))
                 m[res] = part if n == 1 else self.emit(llvm.TruncOp(part, i32))
         elif isinstance(op, lass_nv.PrmtOp):
-            m[op.result] = self.intrinsic("llvm.nvvm.prmt", [self.v(op.a), self.v(op.b), self.v(op.sel)],
+            m[op.result] = self.intrinsic("llvm.nvvm.prmt", [self.lowered(op.a), self.lowered(op.b), self.lowered(op.sel)],
                                           [i32]).results[0]
         elif isinstance(op, lass_nv.MmaSyncOp):
-            ins = [self.v(x) for x in (op.a0, op.a1, op.a2, op.a3, op.b0, op.b1)]
-            accs = [self.v(x) for x in (op.c0, op.c1, op.c2, op.c3)]
+            ins = [self.lowered(x) for x in (op.a0, op.a1, op.a2, op.a3, op.b0, op.b1)]
+            accs = [self.lowered(x) for x in (op.c0, op.c1, op.c2, op.c3)]
             acc_t, ab = op.acc_type, op.input_type
             if acc_t == f16:  # .f16 accumulators: two f16x2 registers, element 2r + h in half h of register r
                 h2 = VectorType(f16, [2])
@@ -344,22 +344,22 @@ class _Lowerer:
             for old, new in zip(op.results, self.struct_fields(call.results[0], [acc_t] * 4)):
                 m[old] = new
         elif isinstance(op, lass_nv.CvtRnaTf32Op):
-            x = self.emit(llvm.BitcastOp(self.v(op.x), f32))
+            x = self.emit(llvm.BitcastOp(self.lowered(op.x), f32))
             m[op.result] = self.intrinsic("llvm.nvvm.f2tf32.rna", [x], [i32]).results[0]
         elif isinstance(op, lass_nv.CvtRniS32Op):
-            m[op.result] = self.intrinsic("llvm.nvvm.f2i.rn", [self.v(op.x)], [i32]).results[0]
+            m[op.result] = self.intrinsic("llvm.nvvm.f2i.rn", [self.lowered(op.x)], [i32]).results[0]
         elif isinstance(op, lass_nv.LdGlobalV4Op):
-            ptr = self.global_ptr(self.v(op.source), self.v(op.offset))
+            ptr = self.global_ptr(self.lowered(op.source), self.lowered(op.offset))
             addr = self.emit(llvm.PtrToIntOp(ptr, i64))
-            pred = self.emit(llvm.ZExtOp(self.v(op.pred), i32))
+            pred = self.emit(llvm.ZExtOp(self.lowered(op.pred), i32))
             st = llvm.LLVMStructType.from_type_list([i32] * 4)
             res = self.emit(llvm.InlineAsmOp(LD_GLOBAL_V4_ASM, "=r,=r,=r,=r,l,r", [addr, pred], [st],
                                              has_side_effects=True))
             for old, new in zip(op.results, self.struct_fields(res, [i32] * 4)):
                 m[old] = new
         elif isinstance(op, lass_nv.StSharedV4Op):
-            vec = self.vector([self.v(x) for x in (op.v0, op.v1, op.v2, op.v3)], i32)
-            self.emit(llvm.StoreOp(vec, self.shared_ptr(self.v(op.addr)), alignment=16))
+            vec = self.vector([self.lowered(x) for x in (op.v0, op.v1, op.v2, op.v3)], i32)
+            self.emit(llvm.StoreOp(vec, self.shared_ptr(self.lowered(op.addr)), alignment=16))
         elif isinstance(op, lass_nv.LdGlobalOp):
             # guarded load: branch around it, zeros flow in through the merge block's arguments
             et = op.source.type.get_element_type()
@@ -368,14 +368,14 @@ class _Lowerer:
             head = self.cur
             load_b = self.new_block()
             self.cur = load_b
-            ptr = self.global_ptr(self.v(op.source), self.v(op.offset))
+            ptr = self.global_ptr(self.lowered(op.source), self.lowered(op.offset))
             vals = []
             for i in range(n):
                 p = ptr if i == 0 else self.emit(llvm.GEPOp(ptr, [i], et, result_type=_ptr(GLOBAL_AS)))
                 vals.append(self.emit(llvm.LoadOp(p, et, alignment=(et.bitwidth // 8) * (n if i == 0 else 1))))
             merge = self.new_block([et] * n)
             self.emit(llvm.BrOp(merge, *vals))
-            head.add_op(llvm.CondBrOp(self.v(op.pred), load_b, [], merge, [zero] * n))
+            head.add_op(llvm.CondBrOp(self.lowered(op.pred), load_b, [], merge, [zero] * n))
             for res, arg in zip(op.values, merge.args):
                 m[res] = arg
             self.cur = merge
@@ -383,23 +383,23 @@ class _Lowerer:
             et = op.dest.type.get_element_type()
 
             def store() -> None:
-                ptr = self.global_ptr(self.v(op.dest), self.v(op.offset))
+                ptr = self.global_ptr(self.lowered(op.dest), self.lowered(op.offset))
                 n = len(op.values)
                 for i, val in enumerate(op.values):
                     p = ptr if i == 0 else self.emit(llvm.GEPOp(ptr, [i], et, result_type=_ptr(GLOBAL_AS)))
-                    self.emit(llvm.StoreOp(self.v(val), p, alignment=(et.bitwidth // 8) * (n if i == 0 else 1)))
-            self.guarded(self.v(op.pred), store)
+                    self.emit(llvm.StoreOp(self.lowered(val), p, alignment=(et.bitwidth // 8) * (n if i == 0 else 1)))
+            self.guarded(self.lowered(op.pred), store)
         elif isinstance(op, lass_nv.StSharedOp):
             et = op.values[0].type
-            vec = self.vector([self.v(x) for x in op.values], et)
-            self.emit(llvm.StoreOp(vec, self.shared_ptr(self.v(op.addr)), alignment=len(op.values) * et.bitwidth // 8))
+            vec = self.vector([self.lowered(x) for x in op.values], et)
+            self.emit(llvm.StoreOp(vec, self.shared_ptr(self.lowered(op.addr)), alignment=len(op.values) * et.bitwidth // 8))
         elif isinstance(op, lass_nv.StGlobalV4Op):
             def store_v4() -> None:
-                vec = self.vector([self.v(x) for x in (op.r0, op.r1, op.r2, op.r3)], i32)
-                self.emit(llvm.StoreOp(vec, self.global_ptr(self.v(op.dest), self.v(op.offset)), alignment=16))
-            self.guarded(self.v(op.pred), store_v4)
+                vec = self.vector([self.lowered(x) for x in (op.r0, op.r1, op.r2, op.r3)], i32)
+                self.emit(llvm.StoreOp(vec, self.global_ptr(self.lowered(op.dest), self.lowered(op.offset)), alignment=16))
+            self.guarded(self.lowered(op.pred), store_v4)
         elif isinstance(op, lass_nv.AlignedOp):
-            addr = self.emit(llvm.PtrToIntOp(self.v(op.source), i64))
+            addr = self.emit(llvm.PtrToIntOp(self.lowered(op.source), i64))
             low = self.emit(llvm.AndOp(addr, self.const(op.bytes.value.data - 1, i64)))
             m[op.result] = self.emit(llvm.ICmpOp(low, self.const(0, i64), IntegerAttr(_ICMP["eq"], 64)))
         else:

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from lasscc.dialects import lass_pipe, lass_tb
 from lasscc.dialects.lass import operand_attr
-from lasscc.passes._build import Builder, is_kernel, kernel_arg, kernel_config
+from lasscc.passes._build import ArithBuilder, is_kernel, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
@@ -109,15 +109,15 @@ class PipelinePass(ModulePass):
         m0, n0 = la.row0, lb.row0
         acc_init = loop.iter_args[0]
 
-        b = Builder(InsertPoint.before(loop))
-        ra = b.v(lass_pipe.RingOp.build(result_types=[ring_a_t], attributes={"offset": IntegerAttr(0, 64)}))
-        rb = b.v(lass_pipe.RingOp.build(result_types=[ring_b_t],
+        b = ArithBuilder(InsertPoint.before(loop))
+        ra = b.emit(lass_pipe.RingOp.build(result_types=[ring_a_t], attributes={"offset": IntegerAttr(0, 64)}))
+        rb = b.emit(lass_pipe.RingOp.build(result_types=[ring_b_t],
                                         attributes={"offset": IntegerAttr(ring_a_t.tile_bytes() * S, 64)}))
         ra.name_hint, rb.name_hint = "ring_a", "ring_b"
         kt_count = b.div(b.add(K, bk - 1), bk)
         kt_count.name_hint = "k_tiles"
 
-        def copy(bld: Builder, tile, slot, pred, async_: bool):
+        def copy(bld: ArithBuilder, tile, slot, pred, async_: bool):
             """Copy k-tile `tile` of A and B into ring slot `slot` (async or through registers)."""
             k0 = bld.mul(tile, bk)
             if async_:
@@ -128,37 +128,37 @@ class PipelinePass(ModulePass):
                 return None
             staged = []
             for src, row0, rows, name, major in ((A, m0, bm, "A", major_a), (B, n0, bn, "B", major_b)):
-                staged.append(bld.v(lass_pipe.LoadRegsOp.build(
+                staged.append(bld.emit(lass_pipe.LoadRegsOp.build(
                     operands=[src, row0, k0, pred], result_types=[lass_pipe.StagedType((rows, bk), elem, major)],
                     properties={"operand": operand_attr(name)})))
             return staged
 
-        def store(bld: Builder, staged, slot):
+        def store(bld: ArithBuilder, staged, slot):
             for val, ring in zip(staged, (ra, rb)):
                 bld.insert(lass_pipe.StoreRegsOp.build(operands=[val, ring, slot]))
 
         # prologue
         if S >= 3:
             for s in range(S - 1):
-                copy(b, b.c(s), b.c(s), b.ult(s, kt_count), True)
+                copy(b, b.const(s), b.const(s), b.ult(s, kt_count), True)
             b.insert(lass_pipe.WaitOp.build(attributes={"pending": IntegerAttr(S - 2, 64)}))
             b.insert(lass_pipe.BarrierOp.build())
         else:
-            staged = copy(b, b.c(0), b.c(0), b.ult(0, kt_count), False)
-            store(b, staged, b.c(0))
+            staged = copy(b, b.const(0), b.const(0), b.ult(0, kt_count), False)
+            store(b, staged, b.const(0))
             b.insert(lass_pipe.BarrierOp.build())
 
         # steady state
         body = Block(arg_types=[i32, acc_init.type])
         kt, acc = body.args
         kt.name_hint, acc.name_hint = "kt", "acc"
-        bb = Builder(InsertPoint.at_end(body))
+        bb = ArithBuilder(InsertPoint.at_end(body))
         if S >= 3:
             nxt = bb.add(kt, S - 1)
             copy(bb, nxt, bb.rem(nxt, S), bb.ult(nxt, kt_count), True)
             slot = bb.rem(kt, S)
             slot.name_hint = "slot"
-            acc1 = bb.v(lass_pipe.MmaOp(ra, slot, rb, slot, acc))
+            acc1 = bb.emit(lass_pipe.MmaOp(ra, slot, rb, slot, acc))
             bb.insert(lass_pipe.WaitOp.build(attributes={"pending": IntegerAttr(S - 2, 64)}))
             bb.insert(lass_pipe.BarrierOp.build())
         else:
@@ -166,13 +166,13 @@ class PipelinePass(ModulePass):
             staged = copy(bb, nxt, None, bb.ult(nxt, kt_count), False)
             slot = bb.rem(kt, 2)
             slot.name_hint = "slot"
-            acc1 = bb.v(lass_pipe.MmaOp(ra, slot, rb, slot, acc))
+            acc1 = bb.emit(lass_pipe.MmaOp(ra, slot, rb, slot, acc))
             store(bb, staged, bb.rem(nxt, 2))
             bb.insert(lass_pipe.BarrierOp.build())
         bb.insert(scf.YieldOp(acc1))
-        new_loop = b.insert(scf.ForOp(b.c(0), kt_count, b.c(1), [acc_init], Region(body)))
+        new_loop = b.insert(scf.ForOp(b.const(0), kt_count, b.const(1), [acc_init], Region(body)))
         if S >= 3:
-            Builder(InsertPoint.after(new_loop)).insert(
+            ArithBuilder(InsertPoint.after(new_loop)).insert(
                 lass_pipe.WaitOp.build(attributes={"pending": IntegerAttr(0, 64)}))
         loop.results[0].replace_all_uses_with(new_loop.results[0])
         Rewriter.erase_op(loop)

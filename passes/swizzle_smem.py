@@ -55,7 +55,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_pipe, lass_smem, lass_warp
-from lasscc.passes._build import Builder, is_kernel, kernel_ab_type, kernel_arg, kernel_config
+from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr, i32
@@ -118,10 +118,10 @@ class _Swizzler:
         first = fn.body.block.first_op
         if isinstance(first, lass_nv.ThreadIdOp):  # lasscc-warp-mma's; reuse it
             self.tid = first.result
-            b = Builder(InsertPoint.after(first))
+            b = ArithBuilder(InsertPoint.after(first))
         else:
-            b = Builder(InsertPoint.at_start(fn.body.block))
-            self.tid = b.v(lass_nv.ThreadIdOp.build(result_types=[i32]))
+            b = ArithBuilder(InsertPoint.at_start(fn.body.block))
+            self.tid = b.emit(lass_nv.ThreadIdOp.build(result_types=[i32]))
             self.tid.name_hint = "tid"
         lane = b.and_(self.tid, WARP_SIZE - 1)
         # per-lane ldmatrix source rows (lasscc.layout.ldmatrix_a/b_lane_src; 16-byte rows, so the
@@ -148,7 +148,7 @@ class _Swizzler:
         (s8_mn_prmt_selectors)."""
         if eb not in self._mn_lanes:
             anchor = self.bt_k.owner if not self._mn_lanes else self._mn_anchor
-            b = Builder(InsertPoint.after(anchor))
+            b = ArithBuilder(InsertPoint.after(anchor))
             lane = b.idx(self.lane)
             if eb == 4:  # the lane part (load 0); load `load` adds tf32_mn_lane_src(0, load)
                 vals = tuple(b.val(v) for v in tf32_mn_lane_src(lane, 0))
@@ -162,7 +162,7 @@ class _Swizzler:
             self._mn_lanes[eb] = vals
         return self._mn_lanes[eb]
 
-    def addr(self, b: Builder, ring: SSAValue, slot: SSAValue, row: SSAValue, k: SSAValue,
+    def addr(self, b: ArithBuilder, ring: SSAValue, slot: SSAValue, row: SSAValue, k: SSAValue,
              lane_k_bytes_max: int | None = None) -> SSAValue:
         """Shared byte address of element (row, k) of ring[slot].
 
@@ -200,14 +200,14 @@ class _Swizzler:
                                          0 if k_var is None else b.idx(k_var), bk, eb, swizzled=False)
         phys = logical = b.val(logical)
         if self.swizzle:
-            phys = b.v(lass_smem.SwizzleOp.build(
+            phys = b.emit(lass_smem.SwizzleOp.build(
                 operands=[logical], result_types=[i32],
                 attributes={"bits": IntegerAttr(params[0], 64), "base": IntegerAttr(params[1], 64),
                             "shift": IntegerAttr(params[2], 64)}))
         else:
             add_c = row_c * bk * eb + k_c * eb
         if xor_c:
-            phys = b.v(arith.XOrIOp(phys, b.c(xor_c)))
+            phys = b.emit(arith.XOrIOp(phys, b.const(xor_c)))
         offset = ring.owner.offset.value.data
         return b.add(b.add(phys, b.add(b.mul(slot, rt.tile_bytes()), offset)), add_c)
 
@@ -215,7 +215,7 @@ class _Swizzler:
         """Bytes per access of the operand `op` copies (the kernel config's `align`; 16 by default)."""
         return self.access[0 if op.operand.data == "A" else 1]
 
-    def chunks(self, b: Builder, ring_t: lass_pipe.RingType, w: int):
+    def chunks(self, b: ArithBuilder, ring_t: lass_pipe.RingType, w: int):
         """[(row, k)] of this thread's w-byte accesses of one tile (lasscc.layout.tile_copy_map):
         w / e elements along k of a K-major tile, along row of an MN-major one."""
         _, rows, bk = ring_t.get_shape()
@@ -239,7 +239,7 @@ class _Swizzler:
         _, rows, bk = ring_t.get_shape()
         return tile_copy_whole_lines(self.threads, rows, bk, ring_t.element_type.bitwidth // 8, ring_t.major.data, w)
 
-    def in_bounds(self, b: Builder, op, r, k, mn: bool) -> SSAValue:
+    def in_bounds(self, b: ArithBuilder, op, r, k, mn: bool) -> SSAValue:
         """The copy's predicate and this access inside the operand: row < M (A) or N (B), k < K.
 
         The contiguous dimension (K, or M / N for an MN-major operand) is a multiple of the
@@ -261,7 +261,7 @@ class _Swizzler:
             self.k_ok[key] = b.and_(op.pred, column_ok())
         return b.and_(self.k_ok[key], line)
 
-    def accesses(self, b: Builder, op, ring_t: lass_pipe.RingType, w: int, emit) -> None:
+    def accesses(self, b: ArithBuilder, op, ring_t: lass_pipe.RingType, w: int, emit) -> None:
         """emit(builder, row, k) for each of this thread's w-byte accesses of a tile copy: unrolled
         (lasscc.layout.tile_copy_map, `chunks`), or, above COPY_UNROLL_MAX accesses per thread
         (narrow widths), as an `scf.for` over the iterations, so that the addresses and predicates
@@ -278,7 +278,7 @@ class _Swizzler:
         body = Block(arg_types=[i32])
         it = body.args[0]
         it.name_hint = "copy_it"
-        bb = Builder(InsertPoint.at_end(body))
+        bb = ArithBuilder(InsertPoint.at_end(body))
         if self._whole_lines(ring_t, w):  # one column per thread (as in `chunks`); its bound tested once
             r0, k0 = tile_copy_map(b.idx(self.tid), 0, self.threads, rows, bk, eb, major, w)
             c = b.val(r0 if mn else k0)
@@ -289,9 +289,9 @@ class _Swizzler:
             r, k = tile_copy_map(bb.idx(self.tid), bb.idx(it), self.threads, rows, bk, eb, major, w)
         emit(bb, bb.val(r), bb.val(k))
         bb.insert(scf.YieldOp())
-        b.insert(scf.ForOp(b.c(0), b.c(iters), b.c(1), [], Region(body)))
+        b.insert(scf.ForOp(b.const(0), b.const(iters), b.const(1), [], Region(body)))
 
-    def global_offset(self, b: Builder, op, r, k, mn: bool) -> SSAValue:
+    def global_offset(self, b: ArithBuilder, op, r, k, mn: bool) -> SSAValue:
         if mn:  # column-major A (leading dim M) or row-major B (leading dim N): rows contiguous
             ld = kernel_arg(self.fn, "M" if op.operand.data == "A" else "N")
             return b.add(b.mul(b.add(op.k0, k), ld), b.add(op.row0, r))
@@ -299,7 +299,7 @@ class _Swizzler:
         return b.add(b.mul(b.add(op.row0, r), kernel_arg(self.fn, "K")), b.add(op.k0, k))
 
     def rewrite(self, op: Operation) -> None:
-        b = Builder(InsertPoint.before(op))
+        b = ArithBuilder(InsertPoint.before(op))
         if isinstance(op, (lass_warp.LoadFragAOp, lass_warp.LoadFragBOp)):
             is_a = isinstance(op, lass_warp.LoadFragAOp)
             trans = op.ring.type.is_mn_major
@@ -332,7 +332,7 @@ class _Swizzler:
             w = self.width(op)
             kind = copy_kind(w)
 
-            def access(bb: Builder, r, k) -> None:
+            def access(bb: ArithBuilder, r, k) -> None:
                 g = self.global_offset(bb, op, r, k, mn)
                 s = self.addr(bb, op.ring, op.slot, r, k)
                 p = self.in_bounds(bb, op, r, k, mn)
@@ -374,7 +374,7 @@ class _Swizzler:
         elif isinstance(op, lass_pipe.BarrierOp):
             b.insert(lass_nv.BarSyncOp.build())
 
-    def frag_tf32_mn(self, b: Builder, op, is_a: bool) -> list[SSAValue]:
+    def frag_tf32_mn(self, b: ArithBuilder, op, is_a: bool) -> list[SSAValue]:
         """An interleaved m16n8k8 tf32 fragment from an MN-major tile: two ld.shared.v2 per lane,
         rows (or n) 2g, 2g+1 at k-lines t and t + 4 (lasscc.layout.tf32_mn_lane_src), as CUTLASS
         reads 32-bit congruous tiles with LDS (no ldmatrix: .trans moves 16-bit elements).
@@ -389,7 +389,7 @@ class _Swizzler:
         (x0, x1), (y0, y1) = loads
         return [x0, x1, y0, y1] if is_a else [x0, y0, x1, y1]
 
-    def frag_s8_mn(self, b: Builder, op, is_a: bool) -> list[SSAValue]:
+    def frag_s8_mn(self, b: ArithBuilder, op, is_a: bool) -> list[SSAValue]:
         """An interleaved m16n8k32 s8 fragment from an MN-major tile: ldmatrix.x4.trans at the
         k-lines of lasscc.layout.s8_mn_trans_lane_src (16 M or N from `row`), then per matrix pair
         (k half) a prmt for fragment row g (M 2g) and one for row g + 8 (M 2g + 1).
@@ -401,7 +401,7 @@ class _Swizzler:
         q = {}
         for half in range(2):
             for name, sel in (("lo", s8_lo), ("hi", s8_hi)):
-                q[name, half] = b.v(lass_nv.PrmtOp.build(operands=[r[2 * half], r[2 * half + 1], sel],
+                q[name, half] = b.emit(lass_nv.PrmtOp.build(operands=[r[2 * half], r[2 * half + 1], sel],
                                                          result_types=[i32]))
         if is_a:
             return [q["lo", 0], q["hi", 0], q["lo", 1], q["hi", 1]]
@@ -434,7 +434,7 @@ def _split_const(v: SSAValue) -> tuple[SSAValue | None, int]:
     return v, 0
 
 
-def _add_var(b: Builder, v: SSAValue, lane: SSAValue) -> SSAValue:
+def _add_var(b: ArithBuilder, v: SSAValue, lane: SSAValue) -> SSAValue:
     """v + lane, written as (variable part + lane) + constant so `addr` can split the constant off."""
     var, c = _split_const(v)
     return b.add(lane if var is None else b.add(var, lane), c)

@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass, lass_tb
-from lasscc.passes._build import Builder, config_from_attr
+from lasscc.passes._build import ArithBuilder, config_from_attr
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
@@ -162,12 +162,12 @@ class TileThreadblockPass(ModulePass):
         A, B, D, M, N, K, alpha, beta = block.args
         for arg, name in zip(block.args, ("A", "B", "D", "M", "N", "K", "alpha", "beta")):
             arg.name_hint = name
-        b = Builder(InsertPoint.at_end(block))
+        b = ArithBuilder(InsertPoint.at_end(block))
         if facts.batched:
             # one batch per grid z index; the matrices of a batch are views of the packed operands
-            z = b.v(lass_tb.BatchIndexOp.build(result_types=[i32]))
+            z = b.emit(lass_tb.BatchIndexOp.build(result_types=[i32]))
             z.name_hint = "batch"
-            A, B, D = (b.v(lass_tb.BatchViewOp(v, z, b.mul(x, y)))
+            A, B, D = (b.emit(lass_tb.BatchViewOp(v, z, b.mul(x, y)))
                        for v, (x, y) in zip((A, B, D), ((M, K), (N, K), (M, N))))
             A.name_hint, B.name_hint, D.name_hint = "A_b", "B_b", "D_b"
         tile_op = b.insert(
@@ -182,21 +182,21 @@ class TileThreadblockPass(ModulePass):
         )
         m0, n0 = tile_op.results
         m0.name_hint, n0.name_hint = "m0", "n0"
-        acc0 = b.v(lass_tb.ZeroAccOp.build(result_types=[acc_t]))
-        c0, step = b.c(0), b.c(bk)
+        acc0 = b.emit(lass_tb.ZeroAccOp.build(result_types=[acc_t]))
+        c0, step = b.const(0), b.const(bk)
 
         body = Block(arg_types=[i32, acc_t])
         k0, acc = body.args
         k0.name_hint, acc.name_hint = "k0", "acc"
-        bb = Builder(InsertPoint.at_end(body))
+        bb = ArithBuilder(InsertPoint.at_end(body))
         # each tile is stored the way its operand is contiguous in global memory (K- or MN-major)
         tile_a_t = lass_tb.TileType((bm, bk), elem, lass.operand_major(a_t, "A"))
         tile_b_t = lass_tb.TileType((bn, bk), elem, lass.operand_major(b_t, "B"))
-        ta = bb.v(lass_tb.LoadTileOp.build(operands=[A, m0, k0], result_types=[tile_a_t],
+        ta = bb.emit(lass_tb.LoadTileOp.build(operands=[A, m0, k0], result_types=[tile_a_t],
                                            properties={"operand": lass.operand_attr("A")}))
-        tb_ = bb.v(lass_tb.LoadTileOp.build(operands=[B, n0, k0], result_types=[tile_b_t],
+        tb_ = bb.emit(lass_tb.LoadTileOp.build(operands=[B, n0, k0], result_types=[tile_b_t],
                                             properties={"operand": lass.operand_attr("B")}))
-        acc1 = bb.v(lass_tb.MmaOp(ta, tb_, acc))
+        acc1 = bb.emit(lass_tb.MmaOp(ta, tb_, acc))
         bb.insert(scf.YieldOp(acc1))
         loop = b.insert(scf.ForOp(c0, K, step, [acc0], Region(body)))
         b.insert(lass_tb.EpilogueOp.build(operands=[loop.results[0], D, m0, n0, alpha, beta]))

@@ -48,7 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_warp
-from lasscc.passes._build import Builder, is_kernel, kernel_ab_type, kernel_acc_type, kernel_arg, kernel_config
+from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type, kernel_acc_type, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
@@ -177,8 +177,8 @@ class _WarpLowering:
         # prefetch: mma op -> fragments of its k-group 0 (loop block args); yield -> extra values
         self.prefetched: dict[Operation, tuple] = {}
         self.extra_yield: dict[Operation, list[SSAValue]] = {}
-        b = Builder(InsertPoint.at_start(fn.body.block))
-        self.tid = b.v(lass_nv.ThreadIdOp.build(result_types=[i32]))
+        b = ArithBuilder(InsertPoint.at_start(fn.body.block))
+        self.tid = b.emit(lass_nv.ThreadIdOp.build(result_types=[i32]))
         self.tid.name_hint = "tid"
         self.lane = b.and_(self.tid, WARP_SIZE - 1)
         self.lane.name_hint = "lane"
@@ -193,7 +193,7 @@ class _WarpLowering:
         # warp-tile rows / columns of each fragment, and the k of each k-group
         self.rows_a = [b.add(wm0, mi * MMA_M) for mi in range(self.mi)]
         self.cols_b = [b.add(wn0, nj * 2 * MMA_N) for nj in range(self.ni // 2)]
-        self.ks = [b.c(g * self.ik) for g in range(self.kg)]
+        self.ks = [b.const(g * self.ik) for g in range(self.kg)]
         # MN-major tf32 / s8 tiles: fragments with paired rows (A) / columns (B), see lass_warp
         mmas = [o for o in fn.walk() if isinstance(o, lass_pipe.MmaOp)]
         self.ilv_a = any(self.interleaved(o.a.type) for o in mmas)
@@ -227,13 +227,13 @@ class _WarpLowering:
         if isinstance(op, lass_tb.BlockTileOp):
             self.block_tile(op)
         elif isinstance(op, lass_tb.BatchIndexOp):
-            z = Builder(InsertPoint.before(op)).v(lass_nv.BlockIdOp("z"))
+            z = ArithBuilder(InsertPoint.before(op)).emit(lass_nv.BlockIdOp("z"))
             op.result.replace_all_uses_with(z)
             self.dead.append(op)
         elif isinstance(op, lass_tb.ZeroAccOp):
-            b = Builder(InsertPoint.before(op))
+            b = ArithBuilder(InsertPoint.before(op))
             et = op.result.type.element_type
-            zero = b.c(0, et) if isinstance(et, IntegerType) else b.cf(0.0, et)
+            zero = b.const(0, et) if isinstance(et, IntegerType) else b.const_float(0.0, et)
             self.acc[op.result] = [zero] * self.n_acc()
             self.dead.append(op)
         elif isinstance(op, scf.ForOp):
@@ -281,7 +281,7 @@ class _WarpLowering:
         pf = self.prefetchable(loop)
         n_frag = 0
         if pf is not None:
-            b = Builder(InsertPoint.before(loop))
+            b = ArithBuilder(InsertPoint.before(loop))
             first = b.rem(loop.lb, pf.a.type.get_shape()[0])
             frags = self.load_frags(b, pf, first, 0)
             flat = [v for f in frags[0] for v in f] + [v for f in frags[1] for v in f]
@@ -325,8 +325,8 @@ class _WarpLowering:
         """(m0, n0) = tile * (BM, BN) with tile = layout.raster_tile(block_id, ...)."""
         bm, bn = (a.value.data for a in op.tile.data)
         group = op.raster.value.data
-        b = Builder(InsertPoint.before(op))
-        pid = b.idx(b.v(lass_nv.BlockIdOp()))
+        b = ArithBuilder(InsertPoint.before(op))
+        pid = b.idx(b.emit(lass_nv.BlockIdOp()))
         tiles_m = (b.idx(op.M) + (bm - 1)) // bm
         tiles_n = (b.idx(op.N) + (bn - 1)) // bn
         tile_m, tile_n = raster_tile(pid, tiles_m, tiles_n, group)
@@ -357,7 +357,7 @@ class _WarpLowering:
             return None
         return op
 
-    def load_frags(self, b: Builder, op: lass_pipe.MmaOp, slot: SSAValue, g: int):
+    def load_frags(self, b: ArithBuilder, op: lass_pipe.MmaOp, slot: SSAValue, g: int):
         """A fragments per 16-row slice, B register pairs per n8 block, of k-group g of `slot`."""
         props_a = {"interleaved": UnitAttr()} if self.ilv_a else {}
         props_b = {"interleaved": UnitAttr()} if self.ilv_b else {}
@@ -371,19 +371,19 @@ class _WarpLowering:
             fb += [[r[0], r[1]], [r[2], r[3]]]
         return fa, fb
 
-    def tf32(self, b: Builder, regs) -> list[SSAValue]:
+    def tf32(self, b: ArithBuilder, regs) -> list[SSAValue]:
         """f32 fragments rounded to tf32 (cvt.rna, CUTLASS's rounding: see lass_nv.cvt_rna_tf32);
         other types as loaded."""
         if self.ab != "f32":
             return list(regs)
-        return [b.v(lass_nv.CvtRnaTf32Op.build(operands=[r], result_types=[i32])) for r in regs]
+        return [b.emit(lass_nv.CvtRnaTf32Op.build(operands=[r], result_types=[i32])) for r in regs]
 
     def mma(self, op: lass_pipe.MmaOp) -> None:
-        b = Builder(InsertPoint.before(op))
+        b = ArithBuilder(InsertPoint.before(op))
         acc = list(self.accumulator(op.acc, op))
         ab_type = self.ptx_ab  # "f16", "bf16", "tf32" or "s8"
 
-        def issue(bld: Builder, frags) -> None:
+        def issue(bld: ArithBuilder, frags) -> None:
             fa, fb = frags
             for mi, ni in serpentine(self.mi, self.ni):
                 base = (mi * self.ni + ni) * 4
@@ -402,7 +402,7 @@ class _WarpLowering:
             # after the closing barrier: next slot's k-group 0, then this slot's last mma.sync
             barrier = next(o for o in _ops_after(op) if isinstance(o, lass_pipe.BarrierOp))
             yield_op = barrier.next_op
-            after = Builder(InsertPoint.after(barrier))
+            after = ArithBuilder(InsertPoint.after(barrier))
             iv = op.slot_a.owner.lhs
             stages = op.a.type.get_shape()[0]
             nxt_slot = after.rem(after.add(iv, 1), stages)
@@ -449,44 +449,44 @@ class _WarpLowering:
         D, M, N = op.dest, kernel_arg(self.fn, "M"), kernel_arg(self.fn, "N")
         out_t = D.type.get_element_type()
         int_d = isinstance(out_t, IntegerType)
-        b = Builder(InsertPoint.before(op))
+        b = ArithBuilder(InsertPoint.before(op))
         # the exact i32 path: alpha == 1 and no C store the accumulator as it is
-        alpha_one = b.v(arith.CmpfOp(op.alpha, b.cf(1.0, f32), "oeq")) if int_d else None
+        alpha_one = b.emit(arith.CmpfOp(op.alpha, b.const_float(1.0, f32), "oeq")) if int_d else None
 
-        def to_f32(bb: Builder, x: SSAValue) -> SSAValue:
+        def to_f32(bb: ArithBuilder, x: SSAValue) -> SSAValue:
             if isinstance(x.type, IntegerType):
-                return bb.v(arith.SIToFPOp(x, f32))
-            return x if x.type == f32 else bb.v(arith.ExtFOp(x, f32))
+                return bb.emit(arith.SIToFPOp(x, f32))
+            return x if x.type == f32 else bb.emit(arith.ExtFOp(x, f32))
 
-        def from_f32(bb: Builder, x: SSAValue) -> SSAValue:
+        def from_f32(bb: ArithBuilder, x: SSAValue) -> SSAValue:
             if int_d:
-                return bb.v(lass_nv.CvtRniS32Op.build(operands=[x], result_types=[i32]))
-            return x if out_t == f32 else bb.v(arith.TruncFOp(x, out_t))
+                return bb.emit(lass_nv.CvtRniS32Op.build(operands=[x], result_types=[i32]))
+            return x if out_t == f32 else bb.emit(arith.TruncFOp(x, out_t))
         # lane part of the C-fragment coordinates (mma_c_coord: row g, column 2t; interleaved
         # fragments: row 2g, column 4t, see store_pairs)
         group = b.mul(b.shr(self.lane, 2), 2 if self.ilv_a else 1)
         tig2 = b.mul(b.and_(self.lane, 3), 4 if self.ilv_b else 2)
         row0 = b.add(b.add(op.m0, self.wm0), group)
         col0 = b.add(b.add(op.n0, self.wn0), tig2)
-        zero = b.cf(0.0, f32)
-        true = b.c(1, i1)
-        n_even = b.v(arith.CmpiOp(b.and_(N, 1), b.c(0), "eq"))
-        has_c = b.v(arith.CmpfOp(op.beta, zero, "one"))
+        zero = b.const_float(0.0, f32)
+        true = b.const(1, i1)
+        n_even = b.emit(arith.CmpiOp(b.and_(N, 1), b.const(0), "eq"))
+        has_c = b.emit(arith.CmpfOp(op.beta, zero, "one"))
 
         bm, bn = self.cfg.threadblock[0], self.cfg.threadblock[1]
-        inside = b.and_(b.v(arith.CmpiOp(b.add(op.m0, bm), M, "ule")), b.v(arith.CmpiOp(b.add(op.n0, bn), N, "ule")))
+        inside = b.and_(b.emit(arith.CmpiOp(b.add(op.m0, bm), M, "ule")), b.emit(arith.CmpiOp(b.add(op.n0, bn), N, "ule")))
         full = b.and_(inside, n_even)  # uniform per block: no bound can fail, every pair is aligned
-        false = b.c(0, i1)
+        false = b.const(0, i1)
 
-        def no_c_values(bb: Builder, pair_idx) -> list[SSAValue]:
+        def no_c_values(bb: ArithBuilder, pair_idx) -> list[SSAValue]:
             """D's values of an accumulator pair without C: alpha * acc in D's type (an i32 D keeps
             the exact accumulator when alpha == 1)."""
-            vals = [from_f32(bb, bb.v(arith.MulfOp(op.alpha, to_f32(bb, acc[i])))) for i in pair_idx]
+            vals = [from_f32(bb, bb.emit(arith.MulfOp(op.alpha, to_f32(bb, acc[i])))) for i in pair_idx]
             if int_d:
-                vals = [bb.v(arith.SelectOp(alpha_one, acc[i], v)) for i, v in zip(pair_idx, vals)]
+                vals = [bb.emit(arith.SelectOp(alpha_one, acc[i], v)) for i, v in zip(pair_idx, vals)]
             return vals
 
-        def stores(bb: Builder, with_c: bool, guarded: bool) -> None:
+        def stores(bb: ArithBuilder, with_c: bool, guarded: bool) -> None:
             for row_c, col_c, pair_idx in self.store_pairs():
                 row = bb.add(row0, row_c)
                 col = bb.add(col0, col_c)
@@ -494,20 +494,20 @@ class _WarpLowering:
                     row_ok = bb.ult(row, M)
                     ok = [bb.and_(row_ok, bb.ult(col, N)), bb.and_(row_ok, bb.ult(bb.add(col, 1), N))]
                     pair = bb.and_(ok[1], n_even)
-                    single = [bb.and_(o, bb.v(arith.XOrIOp(pair, true))) for o in ok]
+                    single = [bb.and_(o, bb.emit(arith.XOrIOp(pair, true))) for o in ok]
                 else:
                     pair, single = true, [false, false]
                 off = bb.add(bb.mul(row, N), col)
                 offs = [off, bb.add(off, 1)]
-                vals = [bb.v(arith.MulfOp(op.alpha, to_f32(bb, acc[i]))) for i in pair_idx]
+                vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, acc[i]))) for i in pair_idx]
                 if with_c:
                     both = list(bb.insert(lass_nv.LdGlobalOp(D, off, pair, 2)).results)
                     old = both
                     if guarded:
                         one = [bb.insert(lass_nv.LdGlobalOp(D, offs[j], single[j], 1)).results[0] for j in range(2)]
-                        old = [bb.v(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
+                        old = [bb.emit(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
                     old = [to_f32(bb, x) for x in old]
-                    vals = [bb.v(arith.AddfOp(v, bb.v(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
+                    vals = [bb.emit(arith.AddfOp(v, bb.emit(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
                 vals = [from_f32(bb, v) for v in vals] if with_c else no_c_values(bb, pair_idx)
                 bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, pair, vals]))
                 if guarded:
@@ -515,14 +515,14 @@ class _WarpLowering:
                         bb.insert(lass_nv.StGlobalOp.build(operands=[D, offs[j], single[j], [vals[j]]]))
             bb.insert(scf.YieldOp())
 
-        def branch(bb: Builder, cond, then_fn, else_fn) -> None:
+        def branch(bb: ArithBuilder, cond, then_fn, else_fn) -> None:
             then_b, else_b = Block(), Block()
-            then_fn(Builder(InsertPoint.at_end(then_b)))
-            else_fn(Builder(InsertPoint.at_end(else_b)))
+            then_fn(ArithBuilder(InsertPoint.at_end(then_b)))
+            else_fn(ArithBuilder(InsertPoint.at_end(else_b)))
             bb.insert(scf.IfOp(cond, [], Region(then_b), Region(else_b)))
 
         def with_c(c: bool):
-            def emit(bb: Builder) -> None:
+            def emit(bb: ArithBuilder) -> None:
                 branch(bb, full, lambda x: stores(x, c, False), lambda x: stores(x, c, True))
                 bb.insert(scf.YieldOp())
             return emit
@@ -530,7 +530,7 @@ class _WarpLowering:
         ob = out_t.bitwidth // 8
         plan = stage_plan(self.cfg, self.ab, ob)
 
-        def staged(bb: Builder) -> None:
+        def staged(bb: ArithBuilder) -> None:
             """Whole block, no C: each warp writes its pairs (alpha * acc, converted) to its staging
             buffer, then reads rows back 16 bytes a lane and stores them to D, each quarter-warp
             128 contiguous bytes (CUTLASS's shared-memory epilogue).  `rows` rows per chunk;
@@ -570,12 +570,12 @@ class _WarpLowering:
         else:
             # 16-byte stores need whole 16-byte row pieces: N a multiple of 16 / ob and D aligned
             vec = 16 // ob
-            n_vec = b.v(arith.CmpiOp(b.rem(N, vec), b.c(0), "eq"))
-            d_aligned = b.v(lass_nv.AlignedOp.build(operands=[D], attributes={"bytes": IntegerAttr(16, 64)},
+            n_vec = b.emit(arith.CmpiOp(b.rem(N, vec), b.const(0), "eq"))
+            d_aligned = b.emit(lass_nv.AlignedOp.build(operands=[D], attributes={"bytes": IntegerAttr(16, 64)},
                                                     result_types=[i1]))
             stage_ok = b.and_(b.and_(full, n_vec), d_aligned)
 
-            def no_c(bb: Builder) -> None:
+            def no_c(bb: ArithBuilder) -> None:
                 branch(bb, stage_ok, staged, with_c(False))
                 bb.insert(scf.YieldOp())
             branch(b, has_c, with_c(True), no_c)

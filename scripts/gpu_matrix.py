@@ -131,7 +131,7 @@ def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: boo
 
 def compile_case(args):
     text, arch = args
-    from lasscc.pipeline import compile_module
+    from lasscc.driver import compile_module
     from lasscc.source import parse_mlir
 
     res = compile_module(parse_mlir(text, "<matrix>"), arch, "<matrix>")

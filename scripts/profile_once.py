@@ -8,7 +8,7 @@ import os
 import sys
 
 from lasscc.cli import _apply_overrides, build_parser
-from lasscc.pipeline import compile_module
+from lasscc.driver import compile_module
 from lasscc.runtime.gemm_runner import run_gemm
 from lasscc.source import parse_mlir, read_file
 

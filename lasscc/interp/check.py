@@ -278,7 +278,7 @@ def _default_scalar(module, name: str) -> float | None:
 def run_to_stage(module, stage: str = EXECUTABLE_STAGES[-1], arch: str = "sm_80", filename: str = "<input>") -> None:
     """Run the pipeline's passes on `module` in place, up to and including `stage` (a pass name,
     options allowed: `lasscc-swizzle-smem{swizzle=false}`); LassError on a rejected input."""
-    from lasscc.pipeline import PASS_NAMES, run_passes
+    from lasscc.driver import PASS_NAMES, run_passes
 
     base = stage.split("{")[0].strip()
     run_passes(module, PASS_NAMES[: PASS_NAMES.index(base)] + [stage], arch, filename)

@@ -37,7 +37,7 @@ from lasscc.config import (
 )
 from lasscc.diagnostics import LassError
 from lasscc.interp import MisalignedAccessError, execute_kernel, run_check
-from lasscc.pipeline import PASS_NAMES, run_passes
+from lasscc.driver import PASS_NAMES, run_passes
 from lasscc.source import parse_mlir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -143,7 +143,7 @@ def test_size_rules_and_widest_align():
 
 def test_config_attr_round_trip_and_kernel_spec_widths():
     from lasscc.dialects.lass import config_from_attr, config_to_attr
-    from lasscc.pipeline import kernel_specs
+    from lasscc.driver import kernel_specs
 
     cfg = GemmConfig(align=(2, 8))
     assert config_from_attr(config_to_attr(cfg)) == cfg
@@ -308,7 +308,7 @@ PTXAS = [  # (layouts, dtype, config, align, arch)
 @pytest.mark.parametrize("lay,dt,cfg,align,arch", PTXAS)
 def test_narrow_kernels_assemble_without_spills(lay, dt, cfg, align, arch):
     from lasscc.emit import ptxas_info
-    from lasscc.pipeline import compile_module
+    from lasscc.driver import compile_module
 
     res = compile_module(parse_mlir(gemm_src(*lay, dt, cfg, align)), arch=arch)
     eb = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}[dt]
@@ -347,7 +347,7 @@ def test_prefetch_leaves_narrow_copies_without_spills(tb, w, stages, align, kept
     from lasscc.config import GemmConfig
     from lasscc.emit import ptxas_info
     from lasscc.passes.warp_mma import prefetch_applies
-    from lasscc.pipeline import compile_module
+    from lasscc.driver import compile_module
 
     cfg = GemmConfig(threadblock=tb, warp=w, stages=stages, prefetch=1, align=align)
     cfg.validate("sm_90a")

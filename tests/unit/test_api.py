@@ -12,7 +12,7 @@ import pytest
 
 import lasscc
 from lasscc.diagnostics import LassError
-from lasscc.pipeline import PASS_NAMES
+from lasscc.driver import PASS_NAMES
 from lasscc.runtime import cuda
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,7 +17,7 @@ import pytest
 
 from lasscc.interp import KernelArgumentError, execute_kernel, run_check
 from lasscc.interp.check import make_inputs, reference, rel_error
-from lasscc.pipeline import PASS_NAMES, run_passes
+from lasscc.driver import PASS_NAMES, run_passes
 from lasscc.runtime import cuda
 from lasscc.source import parse_mlir
 
@@ -107,7 +107,7 @@ def test_cli_rejects_batch_for_non_batched_kernel():
 @pytest.mark.skipif(_REASON is not None, reason=f"needs a GPU: {_REASON}")
 @pytest.mark.parametrize("beta", [0.0, 0.5])
 def test_gpu_run_gemm_batched(beta):
-    from lasscc.pipeline import compile_module
+    from lasscc.driver import compile_module
     from lasscc.runtime.gemm_runner import run_gemm
 
     res = compile_module(parse_mlir(EXAMPLE.read_text()))

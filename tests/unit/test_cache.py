@@ -15,7 +15,7 @@ import pytest
 
 from lasscc import cache
 from lasscc.dialects.lass import kernel_facts
-from lasscc.pipeline import PASS_NAMES
+from lasscc.driver import PASS_NAMES
 from lasscc.source import parse_mlir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,8 +31,8 @@ def cache_dir(tmp_path, monkeypatch):
 
 @pytest.fixture
 def count_compiles(monkeypatch):
-    """Count the real compiles (lasscc.pipeline.compile_module calls) made through the cache."""
-    import lasscc.pipeline as pipeline
+    """Count the real compiles (lasscc.driver.compile_module calls) made through the cache."""
+    import lasscc.driver as pipeline
 
     calls = []
     real = pipeline.compile_module

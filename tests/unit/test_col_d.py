@@ -32,7 +32,7 @@ from lasscc.dialects.lass import kernel_facts
 from lasscc.interp import KernelArgumentError, execute_kernel, run_check
 from lasscc.interp.check import make_inputs, reference, rel_error
 from lasscc.interp.executor import find_kernel
-from lasscc.pipeline import make_pass, run_pass
+from lasscc.driver import make_pass, run_pass
 from lasscc.runtime import cuda, gemm_runner
 from lasscc.source import parse_mlir
 

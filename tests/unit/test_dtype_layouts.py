@@ -31,7 +31,7 @@ from lasscc import layout as L
 from lasscc.config import alignment_error, alignment_rules
 from lasscc.interp import execute_kernel, run_check
 from lasscc.interp.errors import MisalignedAccessError, RaceError, UninitializedReadError
-from lasscc.pipeline import compile_module, make_pass, run_pass
+from lasscc.driver import compile_module, make_pass, run_pass
 from lasscc.source import parse_mlir
 
 LANES = range(32)

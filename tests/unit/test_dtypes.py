@@ -28,7 +28,7 @@ from _stage_checks import assert_passes_keep_d
 from lasscc import layout as L
 from lasscc.interp import mma_math as MM
 from lasscc.interp import run_check
-from lasscc.pipeline import compile_module, make_pass, run_pass
+from lasscc.driver import compile_module, make_pass, run_pass
 from lasscc.source import parse_mlir
 
 LANES = range(32)

@@ -431,7 +431,7 @@ def test_png_types(tmp_path):
 def test_every_mlir_dump_explains_like_its_input(path, tmp_path):
     """Each MLIR dump (through lasscc-lower-to-llvm, whose kernel has pointer arguments and many
     blocks) gives the input's explanation, element type included, after the header line."""
-    from lasscc.pipeline import PASS_NAMES, run_passes
+    from lasscc.driver import PASS_NAMES, run_passes
 
     src = path.read_text()
     want = _text(src, "in.mlir").split("\n", 1)[1]

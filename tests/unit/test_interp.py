@@ -11,7 +11,7 @@ they test the executor against the documented semantics:
     lane semantics of ldmatrix / mma_sync are checked against A @ B (and A @ I == A exactly);
     uninitialised-read, out-of-bounds, misalignment and race detectors; bank report 1x vs 4x;
   * divergent control flow (per-thread scf.if / scf.for) and a barrier in divergent code.
-The last section runs the real passes' output (when lasscc.pipeline is importable) and checks the
+The last section runs the real passes' output (when lasscc.driver is importable) and checks the
 speed requirement: a 128x128x64 GEMM at the warp level in well under 10 s.
 """
 
@@ -798,11 +798,11 @@ def test_argument_checks():
 # ---- the passes' output ----------------------------------------------------------------------------
 def _pipeline():
     try:
-        from lasscc.pipeline import PASS_NAMES, run_passes
+        from lasscc.driver import PASS_NAMES, run_passes
         from lasscc.universe import make_context
         from xdsl.parser import Parser
     except Exception as e:  # the passes are developed in parallel
-        pytest.skip(f"lasscc.pipeline not importable: {e}")
+        pytest.skip(f"lasscc.driver not importable: {e}")
     return PASS_NAMES, run_passes, make_context, Parser
 
 

@@ -624,9 +624,9 @@ def test_arith_on_bf16_values():
 # ---- the passes' output: run_check after every pass ---------------------------------------------------
 def _pipeline():
     try:
-        from lasscc.pipeline import PASS_NAMES, run_passes
+        from lasscc.driver import PASS_NAMES, run_passes
     except Exception as e:  # noqa: BLE001 -- the passes are developed in parallel
-        pytest.skip(f"lasscc.pipeline not importable: {e}")
+        pytest.skip(f"lasscc.driver not importable: {e}")
     return PASS_NAMES, run_passes
 
 

@@ -1,9 +1,9 @@
 """lasscc.ir_math.Idx: the layout formulas the passes write into IR compute what they compute on ints.
 
-Each formula the passes emit is built here on block arguments (through the arith Builder the passes
+Each formula the passes emit is built here on block arguments (through the arith ArithBuilder the passes
 use, and the swizzle through lasscc-lower-to-llvm's llvm emitter), the ops are evaluated for every
 lane (or every value of the inputs) by a small interpreter of unsigned 32-bit integer ops, and the
-results are compared with the same function called on Python ints, which tests/unit/test_layout.py
+results are compared with the same function called on Python ints, which tests/unit/test_layout_formulas.py
 checks against the PTX ISA tables.
 """
 
@@ -20,7 +20,7 @@ from xdsl.rewriter import InsertPoint
 
 from lasscc import layout as L
 from lasscc.ir_math import Idx
-from lasscc.passes._build import Builder
+from lasscc.passes._build import ArithBuilder
 
 LANES = np.arange(32, dtype=np.int64)
 _MASK = 0xFFFFFFFF
@@ -51,7 +51,7 @@ def run_block(block: Block, inputs: list, results: list):
 def emitted(fn, n_args: int, *inputs):
     """fn(*Idx block arguments) built as arith ops and evaluated on `inputs`; also the op count."""
     block = Block(arg_types=[i32] * n_args)
-    b = Builder(InsertPoint.at_end(block))
+    b = ArithBuilder(InsertPoint.at_end(block))
     out = fn(*(b.idx(a) for a in block.args))
     out = out if isinstance(out, tuple) else (out,)
     return run_block(block, list(inputs), list(out)), len(list(block.ops))
@@ -73,7 +73,7 @@ def assert_same(fn, *inputs):
 # ---- the Idx operators ---------------------------------------------------------------------------
 def _block_builder():
     block = Block(arg_types=[i32, i32])
-    return block, Builder(InsertPoint.at_end(block))
+    return block, ArithBuilder(InsertPoint.at_end(block))
 
 
 def test_ints_stay_ints_and_emit_nothing():
@@ -115,7 +115,7 @@ def test_constants_go_right_for_commutative_ops_only():
 
 def test_two_emitters_do_not_mix_and_idx_has_no_truth_value():
     block, b = _block_builder()
-    other = Builder(InsertPoint.at_end(block))
+    other = ArithBuilder(InsertPoint.at_end(block))
     x, y = b.idx(block.args[0]), other.idx(block.args[1])
     with pytest.raises(ValueError, match="two emitters"):
         x + y

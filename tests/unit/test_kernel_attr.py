@@ -136,7 +136,7 @@ EXPECTED = KernelFacts("bf16", "f32", "f32", "row", "col", "col", True, 1.5, -0.
 
 @pytest.fixture(scope="module")
 def stages():
-    from lasscc.pipeline import PASS_NAMES, run_passes
+    from lasscc.driver import PASS_NAMES, run_passes
 
     return run_passes(parse_mlir(GEMM, "gemm.mlir"), list(PASS_NAMES), keep_text=True)
 
@@ -146,7 +146,7 @@ def _kernel_fn(module):
 
 
 def test_every_stage_dump_holds_the_same_facts(stages):
-    from lasscc.pipeline import PASS_NAMES
+    from lasscc.driver import PASS_NAMES
 
     assert list(stages) == list(PASS_NAMES)
     for name, text in stages.items():
@@ -162,7 +162,7 @@ def test_every_stage_dump_holds_the_same_facts(stages):
 def test_readers_agree_with_the_facts(stages):
     from lasscc.cache import kernel_meta
     from lasscc.cli import _ab_dtype, _is_batched, module_align
-    from lasscc.pipeline import kernel_specs, operand_layouts
+    from lasscc.driver import kernel_specs, operand_layouts
 
     final = parse_mlir(stages["lasscc-lower-to-llvm"], "final.mlir")
     (spec,) = kernel_specs(final)

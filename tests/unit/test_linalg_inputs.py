@@ -1,7 +1,7 @@
 """`linalg.matmul` inputs get what `lass.gemm` inputs get (issue 12, items 1-3).
 
 1. The access widths chosen for sizes whose contiguous dimension is not a multiple of 16 bytes
-   reach a linalg.matmul (lasscc.pipeline.import_gemms imports it before any config edit): the
+   reach a linalg.matmul (lasscc.driver.import_gemms imports it before any config edit): the
    CLI's `run` (CPU executor, float64 reference, NaN-poisoned D), `bench` and `tune` (up to the
    GPU check: the align choice, and tune's candidate compile keeping it), the tuned config, and
    the API (the variant Kernel.for_operands compiles for odd sizes).
@@ -103,7 +103,7 @@ def test_bench_and_tune_choose_the_widths_for_linalg(capsys, monkeypatch, cmd, s
 def test_tune_candidates_keep_the_widths_chosen_for_linalg(monkeypatch):
     """lasscc tune compiles each candidate from the module text `_resolve_align` wrote: the
     candidate's tiling, the chosen widths."""
-    import lasscc.pipeline as pipeline
+    import lasscc.driver as pipeline
     from lasscc.cli import _resolve_align
     from lasscc.passes._build import config_from_attr
     from lasscc.tune import _compile, candidates
@@ -143,7 +143,7 @@ def test_api_variant_of_linalg_gets_the_narrow_widths(monkeypatch):
     (the kernel's launch contract, align included, is fixed there); PTX: the test below."""
     import lasscc
     import lasscc.cache as cache
-    from lasscc.pipeline import CompileResult, kernel_specs, run_passes
+    from lasscc.driver import CompileResult, kernel_specs, run_passes
 
     compiled = []
 
@@ -249,7 +249,7 @@ def test_import_linalg_i8_preserves_the_product(d):
     exactly (integer products, |sums| far below 2^24 for the f32 output) on random i8 data with a
     column-major B and odd sizes."""
     from lasscc.interp import execute_kernel
-    from lasscc.pipeline import run_passes
+    from lasscc.driver import run_passes
 
     module = parse_mlir(linalg_fn("mm", "i8", d))
     run_passes(module, ["lasscc-import-linalg"], "sm_80", "<test>")

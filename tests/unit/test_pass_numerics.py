@@ -55,7 +55,7 @@ from lasscc.interp import (
     run_check,
 )
 from lasscc.interp.check import make_inputs, reference, rel_error
-from lasscc.pipeline import make_pass, run_pass, run_passes
+from lasscc.driver import make_pass, run_pass, run_passes
 from lasscc.source import parse_mlir
 
 # The passes whose input and output the executor runs, in pipeline order (after lasscc-import-linalg).

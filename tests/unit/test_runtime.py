@@ -538,7 +538,7 @@ def test_run_gemm_compiled_bf16_kernel(dt, tb, w, s, m, n, k, beta):
     """The compiler's bf16 kernel (mma.sync ... .bf16) on the GPU against the float64 reference."""
     from xdsl.parser import Parser
 
-    from lasscc.pipeline import compile_module
+    from lasscc.driver import compile_module
     from lasscc.universe import make_context
 
     module = Parser(make_context(), BF16_GEMM.format(dt=dt, tb=tb, w=w, s=s)).parse_module()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from xdsl.dialects import func
 
-from lasscc import pipeline
+from lasscc import driver
 from lasscc.cli import main
 from lasscc.passes.tile_threadblock import TileThreadblockPass
 
@@ -58,7 +58,7 @@ def test_compile_timing_table(tmp_path, capsys):
     ptx = tmp_path / "k.ptx"
     assert main(["compile", str(SMALL), "-o", str(ptx), "--no-cache", "--timing"]) == 0
     names = [n for _, _, d, n in _table(capsys.readouterr().err) if d == 0]
-    assert names == ["parse", "verify input", *pipeline.PASS_NAMES, "verify", "translate to llvmlite IR",
+    assert names == ["parse", "verify input", *driver.PASS_NAMES, "verify", "translate to llvmlite IR",
                      "print LLVM IR", "LLVM parse", "LLVM verify", "LLVM optimize (O3)", "NVPTX emit", "Rest", "Total"]
     assert ".entry" in ptx.read_text()
 
@@ -70,13 +70,13 @@ def test_no_timing_no_table(tmp_path, capsys):
 
 def _count_verifications(monkeypatch) -> list[str | None]:
     calls: list[str | None] = []
-    real = pipeline.verify_module
+    real = driver.verify_module
 
     def counting(module, filename="<input>", after=None):
         calls.append(after)
         return real(module, filename, after)
 
-    monkeypatch.setattr(pipeline, "verify_module", counting)
+    monkeypatch.setattr(driver, "verify_module", counting)
     return calls
 
 

@@ -25,7 +25,7 @@ import pytest
 
 from lasscc.config import alignment_error, alignment_rules
 from lasscc.interp import run_check
-from lasscc.pipeline import PASS_NAMES, run_passes
+from lasscc.driver import PASS_NAMES, run_passes
 from lasscc.source import parse_mlir
 
 STRIDES = {"row": "", "col": ", strided<[1, ?]>"}
@@ -213,7 +213,7 @@ PTX_CASES = [  # (A, B, D layouts, dtype, config, arch)
 @pytest.mark.parametrize("la,lb,ld,dt,cfg,arch", PTX_CASES)
 def test_kernel_assembles_without_spills(la, lb, ld, dt, cfg, arch):
     from lasscc.emit import ptxas_info
-    from lasscc.pipeline import compile_module
+    from lasscc.driver import compile_module
 
     text = gemm_src(la, lb, ld, dt, "tb64-s2").replace(CONFIGS["tb64-s2"], cfg)
     res = compile_module(parse_mlir(text, "t.mlir"), arch=arch)
