@@ -30,6 +30,12 @@ from lasscc.interp.errors import (
 )
 from lasscc.interp.executor import ExecResult, execute_kernel
 
+# the op handlers register themselves in executor.HANDLERS on import (they import the executor, not
+# the other way round); the package imports them so that every user of the executor has them
+from lasscc.interp import arith_ops, lass_ops  # noqa: E402
+
+_HANDLER_MODULES = (arith_ops, lass_ops)
+
 __all__ = [
     "execute_kernel",
     "run_check",

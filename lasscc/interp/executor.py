@@ -681,8 +681,7 @@ def execute_kernel(
     )
 
 
-# handlers register themselves on import
-from lasscc.interp import arith_ops as _arith_ops  # noqa: E402,F401
-from lasscc.interp import lass_ops as _lass_ops  # noqa: E402,F401
+# the op handlers (arith_ops.py, lass_ops.py) register themselves when lasscc.interp, the package,
+# imports them: Python runs it before any of its modules, so they are in HANDLERS before a kernel runs
 
 __all__ = ["execute_kernel", "ExecResult", "Executor", "Program", "find_kernel", "swaps_ab", "is_batched", "LassError"]
