@@ -39,7 +39,7 @@ def _apply_overrides(module, args) -> None:
     """--threadblock/--warp/--stages/--raster rewrite the `config` of every lass.gemm."""
 
     from lasscc.config import GemmConfig, parse_align, parse_shape
-    from lasscc.passes._build import config_from_attr, config_to_attr
+    from lasscc.dialects.lass import config_from_attr, config_to_attr
 
     over = {}
     if args.threadblock:
@@ -106,8 +106,7 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     """A lass.gemm without `config` and no override options takes `lasscc tune`'s stored winner."""
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
 
-    from lasscc.dialects.lass import memref_layout
-    from lasscc.passes._build import config_from_attr, config_to_attr
+    from lasscc.dialects.lass import config_from_attr, config_to_attr, memref_layout
     from lasscc.pipeline import import_gemms
     from lasscc.tune import load_tuned, lookup_tuned
 

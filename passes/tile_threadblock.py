@@ -34,7 +34,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass, lass_tb
-from lasscc.passes._build import Builder, config_from_attr
+from lasscc.dialects.lass import config_from_attr
+from lasscc.passes._build import Builder
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
