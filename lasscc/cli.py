@@ -86,9 +86,9 @@ def _apply_overrides(module, args) -> None:
         merged = GemmConfig(**{**cfg.__dict__, **over})
         tiling = [f"--{k}" for k in over if k != "align"]
         if tiling and merged != cfg:  # a rule the options break is theirs, not the file's
-            from lasscc.passes.tile_threadblock import validate_gemm_config
+            from lasscc.dialects.lass import KernelFacts
 
-            validate_gemm_config(g, merged, args.arch, f"option {'/'.join(tiling)}: config")
+            KernelFacts.of_gemm(g, merged).validate(args.arch, f"option {'/'.join(tiling)}: config")
         g.attributes["config"] = config_to_attr(merged)
 
 
@@ -224,7 +224,7 @@ def static_shape_error(module, m: int, n: int, k: int) -> tuple[str, str] | None
     from xdsl.dialects.linalg.ops import MatmulOp
 
     from lasscc.dialects.lass import GemmOp
-    from lasscc.passes.import_linalg import matmul_operand_types
+    from lasscc.linalg import matmul_operand_types
 
     for op in module.walk():
         if isinstance(op, GemmOp):
