@@ -1,4 +1,4 @@
-"""`lasscc explain` (lasscc/explain.py): the numbers of the tile hierarchy, the maps it draws from
+"""`lasscc explain` (lasscc/explain/): the numbers of the tile hierarchy, the maps it draws from
 lasscc.layout, the text sections per stage, and the PNGs (when matplotlib is importable)."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def _cache(tmp_path_factory, monkeypatch):
 
 
 def _expected(tb, warp, stages):
-    """The numbers, counted independently of explain.py (plain arithmetic on the PTX shapes)."""
+    """The numbers, counted independently of lasscc.explain (plain arithmetic on the PTX shapes)."""
     bm, bn, bk = tb
     wm, wn, _ = warp
     warps = (bm // wm) * (bn // wn)
