@@ -312,6 +312,16 @@ class KernelFacts:
         """Elements per copy access of the caller's A and B (the config's are the kernel's)."""
         return swap_operands(self.config.align_elems(self.ab_type), self.swap_ab)
 
+    def validate(self, arch: str, where: str) -> None:
+        """The one check of the kernel's config: in the kernel's operand order (a column-major D
+        swaps A and B, and their `align`), with its tiles' storage (K- or MN-major) and accumulator;
+        raises LassError prefixed by `where` (GemmConfig.validate).  lasscc-tile-threadblock, the
+        CLI's tiling options and `lasscc fuzz` use it."""
+        from lasscc.layout import K_MAJOR
+
+        majors = tuple(m or K_MAJOR for m in self.kernel_majors)
+        self.config.validate(arch, where=where, ab_type=self.ab_type, majors=majors, acc_type=self.acc_type)
+
 
 def check_kernel_facts(facts: KernelFacts) -> None:
     """Raise KernelFactError(key, message) for a fact outside lasscc-tile-threadblock's contract."""

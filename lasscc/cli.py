@@ -41,7 +41,7 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
 
     from lasscc.dialects.lass import memref_layout
-    from lasscc.passes._build import config_from_attr, config_to_attr
+    from lasscc.dialects.lass import config_from_attr, config_to_attr
     from lasscc.driver import import_gemms
     from lasscc.tune import load_tuned, lookup_tuned
 
@@ -159,7 +159,7 @@ def static_shape_error(module, m: int, n: int, k: int) -> tuple[str, str] | None
     from xdsl.dialects.linalg.ops import MatmulOp
 
     from lasscc.dialects.lass import GemmOp
-    from lasscc.passes.import_linalg import matmul_operand_types
+    from lasscc.linalg import matmul_operand_types
 
     for op in module.walk():
         if isinstance(op, GemmOp):
