@@ -150,6 +150,18 @@ class Sm90TileKernel:
     def module(self) -> ModuleOp:
         return build(self)
 
+    def kernel_spec(self):
+        """How lasscc.runtime.gemm_runner launches it: one block of 128 threads computing D (M x N
+        row-major, M <= 64, N <= n, K <= k) from TMA maps of A (M x K) and B (N x K)."""
+        from lasscc.config import TMAP_PARAM, KernelSpec
+
+        return KernelSpec(
+            name=KERNEL_NAME, threads=THREADS, smem_bytes=self.smem_bytes, tile_m=S.WGMMA_M, tile_n=self.n,
+            raster=1, tile_k=self.bk, a_dtype=self.dtype, b_dtype=self.dtype, d_dtype=self.acc_type,
+            acc_dtype=self.acc_type, a_align=16 // self.elem_bytes, b_align=16 // self.elem_bytes,
+            params=(TMAP_PARAM + "A", TMAP_PARAM + "B", "D", "M", "N"),
+            tensor_maps=(("A", S.WGMMA_M, self.box_cols, self.swizzle), ("B", self.n, self.box_cols, self.swizzle)))
+
 
 def _round_up(x: int, a: int) -> int:
     return -(-x // a) * a
