@@ -193,6 +193,27 @@ def tma_box_bytes(global_tensor: np.ndarray, coords, box, mode: SwizzleMode) -> 
     return out
 
 
+def tma_box_store(global_tensor: np.ndarray, box_bytes: np.ndarray, coords, box, mode: SwizzleMode) -> None:
+    """The inverse of `tma_box_bytes` (`cp.async.bulk.tensor.2d` shared -> global): write the box
+    held in `box_bytes` (its shared-memory bytes from the pattern-aligned start, swizzled by `mode`)
+    into `global_tensor` at `coords`, in place; elements outside the tensor are not written."""
+    mode = SwizzleMode(mode)
+    g = global_tensor
+    err = tma_box_error(tuple(box), g.dtype.itemsize, mode)
+    if err:
+        raise ValueError(err)
+    b0, b1 = box
+    n = b0 * b1 * g.dtype.itemsize
+    if box_bytes.size != n:
+        raise ValueError(f"a {b0} x {b1} box of {g.dtype.itemsize}-byte elements is {n} bytes, got {box_bytes.size}")
+    tile = np.ascontiguousarray(box_bytes[swizzle(np.arange(n, dtype=np.int64), mode)]).view(g.dtype).reshape(b1, b0)
+    c0, c1 = coords
+    r_lo, r_hi = max(c1, 0), min(c1 + b1, g.shape[0])
+    e_lo, e_hi = max(c0, 0), min(c0 + b0, g.shape[1])
+    if r_lo < r_hi and e_lo < e_hi:
+        g[r_lo:r_hi, e_lo:e_hi] = tile[r_lo - c1:r_hi - c1, e_lo - c0:e_hi - c0]
+
+
 # ---- operand tiles as the TMA lands them --------------------------------------------------------
 K_MAJOR, MN_MAJOR = L.K_MAJOR, L.MN_MAJOR
 TRANS_BIT = {K_MAJOR: 0, MN_MAJOR: 1}  # wgmma imm-trans-a / imm-trans-b: 0 = K-major, 1 = MN-major
@@ -473,6 +494,13 @@ def acc_coord(thread, v):
     return 16 * warp + r, 8 * (v >> 2) + c
 
 
+def acc_coords(n: int):
+    """(rows, cols): two (128, N/2) int arrays, acc_coord for every thread and value of m64nN, so a
+    64 x N matrix D gives each thread's accumulator fragment as D[rows, cols] (and back)."""
+    t, v = np.meshgrid(np.arange(WARPGROUP_THREADS), np.arange(acc_values(n)), indexing="ij")
+    return acc_coord(t, v)
+
+
 def acc_values(n: int) -> int:
     """Accumulator values per thread of m64nN: 64 * N / 128."""
     return WGMMA_M * n // WARPGROUP_THREADS
@@ -494,6 +522,14 @@ def a_frag_coord(thread, reg, part, elem_bytes: int):
     warp, lane = thread >> 5, thread & 31
     r, kk = L.mma_a_coord(lane, reg, part, elem_bytes)
     return 16 * warp + r, kk
+
+
+def a_frag_coords(elem_bytes: int):
+    """(rows, ks): two (128, A_FRAG_REGS, 4 // elem_bytes) int arrays, a_frag_coord for every thread,
+    register and element of it: A[rows, ks] is each thread's RS A fragment."""
+    t, reg, part = np.meshgrid(np.arange(WARPGROUP_THREADS), np.arange(A_FRAG_REGS), np.arange(4 // elem_bytes),
+                               indexing="ij")
+    return a_frag_coord(t, reg, part, elem_bytes)
 
 
 A_FRAG_REGS = 4  # 32-bit registers of A per thread for every RS wgmma (64 x 32 bytes / 128 threads / 4 B)

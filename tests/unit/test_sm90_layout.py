@@ -115,6 +115,23 @@ def test_tma_box_out_of_bounds_is_zero():
             assert box[j, e] == (g[r, c] if inside else 0)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_tma_store_inverts_load(mode):
+    rng = np.random.default_rng(int(mode))
+    g = _random((24, 80), np.float16, rng)
+    box = (mode.width_bytes // 2, 16)
+    for coords in ((0, 0), (72, 20), (-4, -8)):
+        data = H.tma_box_bytes(g, coords, box, mode)
+        out = np.full_like(g, np.nan)
+        H.tma_box_store(out, data, coords, box, mode)
+        c0, c1 = coords
+        inside = np.zeros(g.shape, bool)
+        inside[max(c1, 0):c1 + box[1], max(c0, 0):c0 + box[0]] = True
+        assert np.array_equal(out[inside], g[inside]) and np.isnan(out[~inside]).all()
+    with pytest.raises(ValueError, match="bytes, got"):
+        H.tma_box_store(g, data[:-2], (0, 0), box, mode)
+
+
 @pytest.mark.parametrize("box,eb,mode,msg", [
     ((128, 8), 2, SwizzleMode.B128, "at most 128 bytes"),
     ((32, 8), 4, SwizzleMode.B64, "at most 64 bytes"),
@@ -372,6 +389,13 @@ def test_accumulator_map(n):
     assert sorted(zip(r.ravel().tolist(), c.ravel().tolist())) == [(i, j) for i in range(64) for j in range(n)]
     for ti, vi in itertools.product(range(0, 128, 5), range(nv)):  # CuTe GMMA::CLayout_64xN
         assert H.acc_coord(ti, vi) == _cute(ti, vi, (4, 8, 4), (128, 1, 16), (2, 2, n // 8), (64, 8, 512))
+    rows, cols = H.acc_coords(n)
+    d = np.arange(64 * n).reshape(64, n)
+    frag = d[rows, cols]
+    assert frag.shape == (128, nv) and frag[5, 3] == d[H.acc_coord(5, 3)]
+    back = np.zeros_like(d)
+    back[rows, cols] = frag
+    assert np.array_equal(back, d)
     reg, half = H.acc_f16_register(np.arange(nv))
     assert reg.max() == n // 4 - 1 and (np.bincount(reg) == 2).all()
     assert (H.acc_coord(0, 2 * reg[::2] + 1)[1] == H.acc_coord(0, 2 * reg[::2])[1] + 1).all()  # one f16x2: adjacent cols
@@ -391,6 +415,8 @@ def test_a_register_fragment_map(eb, k, cute):
         v = part + per * reg  # CuTe's value index: the register's elements first
         assert rc == _cute(t, v, (4, 8, 4), cute[0], cute[1], cute[2]), (t, reg, part)
     assert seen == {(i, j) for i in range(64) for j in range(k)}
+    rows, ks = H.a_frag_coords(eb)
+    assert rows.shape == (128, 4, per) and (rows[37, 2, per - 1], ks[37, 2, per - 1]) == H.a_frag_coord(37, 2, per - 1, eb)
 
 
 # ---- bank picture -------------------------------------------------------------------------------
