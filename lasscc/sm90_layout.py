@@ -254,6 +254,12 @@ def tile_error(rows: int, k_elems: int, elem_bytes: int, major: str, mode: Swizz
     return None
 
 
+def tile_tx_bytes(rows: int, k_elems: int, elem_bytes: int) -> int:
+    """Bytes the boxes of one tile deliver: the mbarrier expect-tx count (a box always delivers all
+    its bytes, the zero-filled out-of-bounds ones included)."""
+    return rows * k_elems * elem_bytes
+
+
 def tile_offset(row, k, rows: int, k_elems: int, elem_bytes: int, major: str, mode: SwizzleMode):
     """Logical (pre-swizzle) byte offset of element (row, k) in a rows x k_elems tile landed by
     `tile_boxes`: K-major, line `row` of box k // per_line; MN-major, line `k` of box row // per_line.

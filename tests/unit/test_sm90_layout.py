@@ -183,6 +183,9 @@ def test_round_trip(t, mode, major):
         origin = (64, 8)
     smem = land_tile(g, origin, rows, k_elems, major, mode)
     tile = logical_tile(g, origin, rows, k_elems, major)
+    boxes = H.tile_boxes(rows, k_elems, eb, major, mode)
+    assert sum(b[0] * b[1] * eb for b, _, _ in boxes) == H.tile_tx_bytes(rows, k_elems, eb)
+    assert max(off for _, _, off in boxes) + boxes[0][0][0] * boxes[0][0][1] * eb == H.tile_tx_bytes(rows, k_elems, eb)
     for n_read, row_offset in ((64, 0), (64, 64), (128, 0)):
         for k_off in range(0, k_elems, wk):
             d = H.tile_descriptor(TILE_BASE, rows, k_elems, eb, major, mode, k_offset=k_off, row_offset=row_offset)
@@ -270,6 +273,29 @@ def test_descriptor_low_word_in_ir():
     assert isinstance(hi, int) and hi == 0x40000040
 
 
+def test_formulas_in_ir():
+    """The formulas a pass writes into IR (thread id, addresses as Idx) compute what they compute on ints."""
+    from test_ir_math import emitted
+
+    threads = np.arange(128)
+    for v in (0, 1, 2, 3, 5, 62):
+        (r, c), _ = emitted(lambda t, v=v: H.acc_coord(t, v), 1, threads)
+        assert [(int(a), int(b)) for a, b in zip(r, c)] == [H.acc_coord(int(t), v) for t in threads]
+    for eb, reg, part in ((2, 3, 1), (4, 2, 0), (1, 1, 3)):
+        (r, k), _ = emitted(lambda t, eb=eb, reg=reg, part=part: H.a_frag_coord(t, reg, part, eb), 1, threads)
+        assert [(int(a), int(b)) for a, b in zip(r, k)] == [H.a_frag_coord(int(t), reg, part, eb) for t in threads]
+    addrs = np.arange(0, 4096, 16)
+    for mode in MODES:
+        (out,), n_ops = emitted(lambda a, mode=mode: H.swizzle(a, mode), 1, addrs)
+        assert list(out) == [H.swizzle(int(a), mode) for a in addrs]
+        assert (n_ops == 0) == (mode is SwizzleMode.NONE)
+    rows_k = np.array([(r, k) for r in range(0, 128, 9) for k in range(0, 64, 5)])
+    for major, mode in ((K_MAJOR, SwizzleMode.B128), (MN_MAJOR, SwizzleMode.B64), (K_MAJOR, SwizzleMode.NONE)):
+        f = lambda r, k, major=major, mode=mode: H.swizzle(1024 + H.tile_offset(r, k, 128, 64, 2, major, mode), mode)
+        (out,), _ = emitted(f, 2, rows_k[:, 0], rows_k[:, 1])
+        assert list(out) == [f(int(r), int(k)) for r, k in rows_k]
+
+
 # ---- planted bugs: a wrong field reads a different matrix -----------------------------------------
 def _landed(dtype, rows, k_elems, major, mode):
     rng = np.random.default_rng(11)
@@ -314,6 +340,48 @@ def test_wrong_descriptor_reads_wrong_matrix(major, mode, field, wrong):
     bad = MatrixDescriptor(**{**good.__dict__, field: wrong})
     assert bad != good
     assert not np.array_equal(_read(smem, bad, rows, eb, np.float16, major), truth)
+
+
+# CUTLASS's canonical GMMA layouts (mma_traits_sm90_gmma.hpp, the make_gmma_desc comment), in
+# elements with T = 16 bytes of elements, LBO / SBO in elements: (shape, stride) of (MN, K) modes.
+def _canonical(major, mode, t, lbo, sbo, m, k):
+    if major == K_MAJOR:
+        w = {SwizzleMode.NONE: 1, SwizzleMode.B32: 2, SwizzleMode.B64: 4, SwizzleMode.B128: 8}[mode]
+        if mode is SwizzleMode.NONE:  # ((8,m),(T,2)):((1T,SBO),(1,LBO))
+            return ((8, m), (t, 2)), ((t, sbo), (1, lbo))
+        return ((8, m), (t, 2)), ((w * t, sbo), (1, t))  # ((8,m),(T,2)):((wT,SBO),(1,T))
+    if mode is SwizzleMode.NONE:  # ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO))
+        return ((t, 1, m), (8, k)), ((1, t, sbo), (t, lbo))
+    w = {SwizzleMode.B32: 2, SwizzleMode.B64: 4, SwizzleMode.B128: 8}[mode]
+    return ((t, w, m), (8, k)), ((1, t, lbo), (w * t, sbo))  # ((T,w,m),(8,k)):((1,T,LBO),(wT,SBO))
+
+
+def _eval_mode(x, shape, stride):
+    off = 0
+    for s_, d in zip(shape, stride):
+        off += (x % s_) * d
+        x //= s_
+    return off
+
+
+@pytest.mark.parametrize("major,mode", [(mj, md) for mj in (K_MAJOR, MN_MAJOR) for md in MODES])
+def test_read_rules_are_cutlass_canonical_layouts(major, mode):
+    """operand_addresses (from the descriptor's fields) equals CUTLASS's canonical layout for the
+    same LBO / SBO, for f16 (T = 8), including the MN-major no-swizzle role swap."""
+    eb, t, rows, k = 2, 8, 64, 16
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        lbo, sbo = (int(x) * 16 for x in rng.integers(1, 256, size=2))
+        if major == K_MAJOR and mode is not SwizzleMode.NONE:
+            lbo = 16  # unused
+        start = int(rng.integers(0, 16)) * 1024 + (32 if major == K_MAJOR and mode.width_bytes >= 64 else 0)
+        d = MatrixDescriptor(start, lbo, sbo, 0, mode)
+        got = H.operand_addresses(d, rows, k, eb, H.TRANS_BIT[major])
+        m_groups = rows // 8 if major == K_MAJOR else max(1, rows * eb // mode.width_bytes)
+        (smn, sk), (dmn, dk) = _canonical(major, mode, t, lbo // eb, sbo // eb, m_groups, k // 8)
+        for r, kk in itertools.product(range(rows), range(k)):
+            elems = _eval_mode(r, smn, dmn) + _eval_mode(kk, sk, dk)
+            assert got[r, kk] == H.swizzle(start + elems * eb, mode), (r, kk)
 
 
 def test_wrong_transpose_bit_reads_wrong_matrix():
