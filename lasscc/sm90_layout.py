@@ -61,7 +61,7 @@ DESC_BASE_OFFSET_SHIFT, DESC_BASE_OFFSET_BITS = 49, 3  # bits 49-51
 DESC_SWIZZLE_SHIFT = 62  # bits 62-63
 TMA_BOX_MAX = 256  # cuTensorMapEncodeTiled: every box dimension in 1..256
 TMA_INNER_BYTES_MULTIPLE = 16  # ... and the inner box dimension a multiple of 16 bytes
-TMA_SMEM_ALIGN = 128  # cp.async.bulk.tensor: shared-memory destination 128-byte aligned
+TMA_SMEM_ALIGN = 128  # cp.async.bulk.tensor's shared-memory destination: 128-byte aligned (CUDA guide, TMA)
 WARPGROUP_THREADS = 128  # wgmma is issued by 4 warps
 WGMMA_M = 64  # every wgmma shape is m64nNkK
 WGMMA_K_BYTES = 32  # K of every dense wgmma is 32 bytes: k16 x 2 B, k8 x 4 B (tf32), k32 x 1 B
@@ -326,10 +326,14 @@ class MatrixDescriptor:
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(field, bits, value) rows for explain: the descriptor decoded field by field."""
-        start = self.start_address if isinstance(self.start_address, int) else "(runtime)"
-        return [("start address", "0-13", f"{start:#x} (>> 4)" if isinstance(start, int) else start),
-                ("leading byte offset", "16-29", f"{self.leading_byte_offset} B"),
-                ("stride byte offset", "32-45", f"{self.stride_byte_offset} B"),
+        def enc(v):  # matrix-descriptor-encode
+            return (v & DESC_ADDR_MASK) >> 4
+
+        start = self.start_address
+        return [("start address", "0-13",
+                 f"{start:#x} (field {enc(start):#x})" if isinstance(start, int) else "(computed in the kernel)"),
+                ("leading byte offset", "16-29", f"{self.leading_byte_offset} B (field {enc(self.leading_byte_offset)})"),
+                ("stride byte offset", "32-45", f"{self.stride_byte_offset} B (field {enc(self.stride_byte_offset)})"),
                 ("base offset", "49-51", str(self.base_offset)),
                 ("swizzle mode", "62-63", f"{int(self.swizzle)} ({self.swizzle.label})")]
 

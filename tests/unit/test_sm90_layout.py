@@ -255,7 +255,8 @@ def test_descriptor_decode_round_trip():
     with pytest.raises(ValueError, match="base_offset"):
         MatrixDescriptor(0, 16, 16, 8).encode()
     rows = dict((f, v) for f, _, v in H.tile_descriptor(0x400, 128, 64, 2, K_MAJOR, SwizzleMode.B128).describe())
-    assert rows["stride byte offset"] == "1024 B" and rows["swizzle mode"] == "1 (128B)"
+    assert rows["stride byte offset"] == "1024 B (field 64)" and rows["swizzle mode"] == "1 (128B)"
+    assert rows["start address"] == "0x400 (field 0x40)"
 
 
 def test_descriptor_low_word_in_ir():
@@ -505,3 +506,37 @@ def test_unswizzled_wide_lines_conflict():
     phys = H.swizzle(r * 128 + 16, SwizzleMode.NONE)
     assert len(set(((phys // 16) % 8).tolist())) == 1
     assert H.bank_groups(SwizzleMode.B128)[:, 1].tolist() == [1, 0, 3, 2, 5, 4, 7, 6]
+
+
+@pytest.mark.parametrize("major_a,major_b,mode_a,mode_b", [
+    (K_MAJOR, K_MAJOR, SwizzleMode.B128, SwizzleMode.B128),
+    (MN_MAJOR, K_MAJOR, SwizzleMode.B64, SwizzleMode.B32),
+    (K_MAJOR, MN_MAJOR, SwizzleMode.NONE, SwizzleMode.B128),
+    (MN_MAJOR, MN_MAJOR, SwizzleMode.B128, SwizzleMode.NONE),
+])
+def test_gemm_through_descriptors(major_a, major_b, mode_a, mode_b):
+    """A 64 x 64 x 64 f16 GEMM from TMA-landed A and B tiles through four m64n64k16 descriptor
+    pairs equals the float64 product; the same with a planted SBO bug does not."""
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((64, 64)).astype(np.float16)  # M x K
+    b = rng.standard_normal((64, 64)).astype(np.float16)  # N x K (B transposed)
+    smem = np.zeros(SMEM_BYTES, np.uint8)
+    base_b = TILE_BASE + 16 * 1024
+    land_tile(a if major_a == K_MAJOR else np.ascontiguousarray(a.T), (0, 0), 64, 64, major_a, mode_a, smem=smem)
+    land_tile(b if major_b == K_MAJOR else np.ascontiguousarray(b.T), (0, 0), 64, 64, major_b, mode_b,
+              base=base_b, smem=smem)
+
+    def gemm(sbo_bug=0):
+        d = np.zeros((64, 64))
+        for k0 in range(0, 64, 16):
+            da = H.tile_descriptor(TILE_BASE, 64, 64, 2, major_a, mode_a, k_offset=k0)
+            db = H.tile_descriptor(base_b, 64, 64, 2, major_b, mode_b, k_offset=k0)
+            db = MatrixDescriptor(**{**db.__dict__, "stride_byte_offset": db.stride_byte_offset + sbo_bug})
+            ta = H.read_operand(smem, da.encode(), 64, 16, np.float16, H.TRANS_BIT[major_a])
+            tb = H.read_operand(smem, db.encode(), 64, 16, np.float16, H.TRANS_BIT[major_b])
+            d += ta.astype(np.float64) @ tb.astype(np.float64).T
+        return d
+
+    want = a.astype(np.float64) @ b.astype(np.float64).T
+    assert np.allclose(gemm(), want, rtol=1e-12, atol=1e-12)
+    assert not np.allclose(gemm(sbo_bug=16), want, rtol=1e-3, atol=1e-3)
