@@ -419,7 +419,10 @@ def read_operand(smem: np.ndarray, desc: MatrixDescriptor | int, rows: int, k: i
     64-bit encoding) with imm-trans `trans`, as elements of numpy `dtype` (bf16: uint16 patterns).
 
     Raises ValueError for what the ISA forbids or lasscc does not model: trans = 1 with non-16-bit
-    elements, a base offset other than 0, a K that is not the wgmma K, reads outside `smem`."""
+    elements, a base offset other than 0, a K that is not the wgmma K, reads outside `smem`.  A start
+    address with swizzle-line bits set (bits [7, 7+B), which the ISA pairs with a base offset) is
+    read through the same address-bit swizzle: our model, not checked on hardware; `tile_descriptor`
+    never produces one (row offsets are whole 8-line groups, K steps stay inside a line)."""
     if isinstance(desc, int):
         desc = MatrixDescriptor.decode(desc)
     dtype = np.dtype(dtype)
