@@ -109,9 +109,8 @@ def _check_spec(spec, m: int, n: int, k: int, batch: int = 1) -> None:
     if (spec.d_layout == "col") != bool(spec.swap_ab):
         raise LassError(f"kernel '{spec.name}': d_layout = {spec.d_layout!r} with swap_ab = {spec.swap_ab}; a "
                         f"column-major D is computed as D^T = B^T . A^T (swap_ab) and only so")
-    if getattr(spec, "tensor_maps", ()) and (spec.a_layout, spec.b_layout, spec.swap_ab) != ("row", "col", False):
-        raise LassError(f"kernel '{spec.name}': TMA tensor maps are built for K-major operands (row-major A, "
-                        f"column-major B, row-major D), got {spec.a_layout} / {spec.b_layout} / {spec.d_layout}")
+    if getattr(spec, "tensor_maps", ()) and spec.swap_ab:
+        raise LassError(f"kernel '{spec.name}': TMA tensor maps are built for a row-major D (no operand swap)")
     if spec.a_dtype != spec.b_dtype:
         raise LassError(f"kernel '{spec.name}': a_dtype = {spec.a_dtype!r} and b_dtype = {spec.b_dtype!r}; "
                         f"the runner (like mma.sync) needs A and B of one type")
@@ -231,12 +230,16 @@ def _release(buffers, module) -> None:
 
 
 def _tensor_map(spec):
-    """KernelSpec.param_values' tensor_map callback: a row-major rows x cols map of the kernel's
-    operand (K-major: a row-major A, a column-major B) built by cuTensorMapEncodeTiled."""
+    """KernelSpec.param_values' tensor_map callback: the map of the kernel's operand as stored,
+    rows x K for a K-major one (row-major A, column-major B), K x rows for an MN-major one,
+    built by cuTensorMapEncodeTiled."""
     from lasscc.runtime import tma
 
     def build(operand, buf, rows, cols, box_rows, box_cols, swizzle):
         dtype = spec.a_dtype if operand == "A" else spec.b_dtype
+        mn = spec.a_layout == "col" if operand == "A" else spec.b_layout == "row"
+        if mn:
+            rows, cols = cols, rows
         tspec = tma.TensorMapSpec.of_matrix(dtype, rows, cols, box_rows, box_cols, swizzle)
         return tma.encode(tspec, buf.ptr, what=f"kernel '{spec.name}': tensor map of {operand}")
 

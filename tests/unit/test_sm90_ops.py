@@ -28,16 +28,25 @@ from lasscc.universe import make_context
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
-# (ab_type, N, K of the kernel, swizzle): every swizzle mode for f16, one config per other type
+# Sm90TileKernel arguments: every swizzle mode for f16; bf16, tf32, s8; MN-major A and / or B
+# (the descriptors' transpose bits, f16 / bf16); A from registers (RS) for every type
 CASES = [
-    ("f16", 64, 128, "128b"),
-    ("f16", 64, 64, "64b"),
-    ("f16", 32, 64, "32b"),
-    ("f16", 24, 32, "none"),
-    ("bf16", 128, 128, "128b"),
-    ("tf32", 64, 64, "64b"),
-    ("s8", 48, 128, "128b"),
+    dict(ab_type="f16", n=64, k=128, swizzle="128b"),
+    dict(ab_type="f16", n=64, k=64, swizzle="64b"),
+    dict(ab_type="f16", n=32, k=64, swizzle="32b"),
+    dict(ab_type="f16", n=24, k=32, swizzle="none"),
+    dict(ab_type="bf16", n=128, k=128, swizzle="128b"),
+    dict(ab_type="tf32", n=64, k=64, swizzle="64b"),
+    dict(ab_type="s8", n=48, k=128, swizzle="128b"),
+    dict(ab_type="f16", n=64, k=64, swizzle="128b", a_major="mn"),
+    dict(ab_type="bf16", n=64, k=64, swizzle="64b", b_major="mn"),
+    dict(ab_type="f16", n=32, k=32, swizzle="32b", a_major="mn", b_major="mn"),
+    dict(ab_type="f16", n=64, k=32, swizzle="none", a_major="mn", b_major="mn"),
+    dict(ab_type="f16", n=64, k=128, swizzle="128b", a_regs=True),
+    dict(ab_type="tf32", n=32, k=64, swizzle="none", a_regs=True),
+    dict(ab_type="s8", n=64, k=128, swizzle="64b", a_regs=True, b_major="k"),
 ]
+IDS = ["-".join(str(v) for v in c.values()) for c in CASES]
 AB_TOL = {"f16": "f16", "bf16": "bf16", "tf32": "f32", "s8": "i8"}  # mma_math.tolerance's type names
 
 
@@ -57,14 +66,21 @@ def _operands(kern: Sm90TileKernel, m: int, n: int, k: int, seed: int = 0):
 
 
 def _odd_sizes(kern: Sm90TileKernel):
-    """M < 64, N < kern.n, K < kern.k: every box has an out-of-bounds part (K keeps 16-byte rows)."""
-    return 50, kern.n - 3, kern.k - 16 // kern.elem_bytes
+    """M < 64, N < kern.n, K < kern.k: every box has an out-of-bounds part.  The stored rows stay
+    multiples of 16 bytes (TMA's global stride rule): K for K-major operands, M / N for MN-major ones."""
+    step = 16 // kern.elem_bytes
+    m = 64 - step if kern.a_major == "mn" else 50
+    n = kern.n - step if kern.b_major == "mn" else kern.n - 3
+    return m, n, kern.k - step
 
 
 def _run(kern: Sm90TileKernel, module=None, sizes=None):
     m, n, k = sizes or _odd_sizes(kern)
     a, b, a64, b64 = _operands(kern, m, n, k)
     sa, sb = kern.tensor_map_specs(m, n, k)
+    # as stored: an MN-major A is column-major (K x M in memory), an MN-major B row-major (K x N)
+    a = a if kern.a_major == "k" else np.ascontiguousarray(a.T)
+    b = b if kern.b_major == "k" else np.ascontiguousarray(b.T)
     poison = np.iinfo(np.int32).min if kern.acc_type == "i32" else np.nan
     d = np.full((m, n), poison, np.int32 if kern.acc_type == "i32" else np.float32)
     execute_sm90(module if module is not None else kern.module(),
@@ -78,10 +94,10 @@ def _rel_err(d, ref) -> float:
 
 @pytest.fixture(scope="module")
 def kernels():
-    return {c: Sm90TileKernel(c[0], n=c[1], k=c[2], swizzle=c[3]) for c in CASES}
+    return {i: Sm90TileKernel(**c) for i, c in zip(IDS, CASES)}
 
 
-@pytest.mark.parametrize("case", CASES, ids=["-".join(map(str, c)) for c in CASES])
+@pytest.mark.parametrize("case", IDS)
 def test_tma_mbarrier_wgmma_on_cpu(kernels, case):
     kern = kernels[case]
     d, ref, k = _run(kern)
@@ -242,7 +258,7 @@ def test_wgmma_without_fence_is_caught():
 
 # ---- the dialect ---------------------------------------------------------------------------------------
 def test_ops_print_and_parse_back(kernels):
-    text = str(kernels[CASES[0]].module())
+    text = str(kernels[IDS[0]].module())
     for name in ("mbarrier_init", "fence_mbarrier_init", "mbarrier_arrive_expect_tx", "tma_load_2d",
                  "mbarrier_wait_parity", "wgmma_fence", "wgmma_mma_async", "wgmma_commit_group",
                  "wgmma_wait_group", "shared_address", "tensor_map<64x64xf16, swizzle_128b>"):
@@ -289,7 +305,7 @@ def _ptx(kern: Sm90TileKernel) -> str:
 
 
 @needs_ptxas
-@pytest.mark.parametrize("case", CASES, ids=["-".join(map(str, c)) for c in CASES])
+@pytest.mark.parametrize("case", IDS)
 def test_lowered_kernel_assembles_for_sm90a(kernels, case):
     kern = kernels[case]
     ptx = _ptx(kern)
@@ -302,8 +318,15 @@ def test_lowered_kernel_assembles_for_sm90a(kernels, case):
                    ".extern .shared .align 1024 .b8 lass_smem[]", "cvta.param",
                    "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
                    "mbarrier.arrive.expect_tx", "mbarrier.try_wait.parity", "wgmma.fence.sync.aligned",
-                   "wgmma.commit_group.sync.aligned", "wgmma.wait_group.sync.aligned", "fence.mbarrier_init"):
+                   "wgmma.commit_group.sync.aligned", "wgmma.wait_group.sync.aligned", "fence.mbarrier_init",
+                   "elect.sync"):
         assert needle in ptx, needle
+    asm = ptx.split(wg)[1].split(";")[0]  # the operands after the instruction name
+    if kern.a_regs:
+        assert "}, {" in asm  # A as a register vector
+    if kern.ab_type in ("f16", "bf16"):  # imm-trans-a (SS only) and imm-trans-b
+        trans = [str(int(m == "mn")) for m in ((kern.a_major,) if not kern.a_regs else ()) + (kern.b_major,)]
+        assert asm.replace(" ", "").endswith(",".join(trans))
 
 
 @needs_ptxas
