@@ -17,8 +17,8 @@ only when every case passes.  The same kernels run on the CPU executor in tests/
 
 Needs: cuda-bindings, a GPU of compute capability 9.0, xdsl/llvmlite (lasscc's own requirements);
 torch is optional (reference), ptxas optional (the `ptxas -v` line: registers, no spills, no wgmma
-serialization warning).  Sizes per case: M = 50, N = n - 3, K = k - 16 bytes' worth of elements
-(every TMA box partly out of bounds: zero-filled), and the full 64 x n x k.
+serialization warning).  Sizes per case (`sizes`): odd ones inside the tile (every TMA box
+partly out of bounds: zero-filled), and the full 64 x n x k.
 """
 
 from __future__ import annotations
@@ -32,23 +32,42 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
-# (ab_type, n, k, swizzle): every swizzle mode for f16, the other types, a wide N
+# Sm90TileKernel arguments: every swizzle mode for f16, the other types, a wide N, MN-major A / B
+# (the descriptors' transpose bits), A from registers (wgmma RS)
 CASES = [
-    ("f16", 64, 128, "128b"),
-    ("f16", 64, 64, "64b"),
-    ("f16", 32, 64, "32b"),
-    ("f16", 24, 32, "none"),
-    ("f16", 256, 128, "128b"),
-    ("bf16", 128, 128, "128b"),
-    ("tf32", 64, 64, "64b"),
-    ("tf32", 128, 64, "128b"),
-    ("s8", 48, 128, "128b"),
-    ("s8", 64, 128, "none"),
+    dict(ab_type="f16", n=64, k=128, swizzle="128b"),
+    dict(ab_type="f16", n=64, k=64, swizzle="64b"),
+    dict(ab_type="f16", n=32, k=64, swizzle="32b"),
+    dict(ab_type="f16", n=24, k=32, swizzle="none"),
+    dict(ab_type="f16", n=256, k=128, swizzle="128b"),
+    dict(ab_type="bf16", n=128, k=128, swizzle="128b"),
+    dict(ab_type="tf32", n=64, k=64, swizzle="64b"),
+    dict(ab_type="tf32", n=128, k=64, swizzle="128b"),
+    dict(ab_type="s8", n=48, k=128, swizzle="128b"),
+    dict(ab_type="s8", n=64, k=128, swizzle="none"),
+    dict(ab_type="f16", n=64, k=64, swizzle="128b", a_major="mn"),
+    dict(ab_type="bf16", n=64, k=64, swizzle="64b", b_major="mn"),
+    dict(ab_type="f16", n=128, k=64, swizzle="128b", a_major="mn", b_major="mn"),
+    dict(ab_type="f16", n=64, k=32, swizzle="none", a_major="mn", b_major="mn"),
+    dict(ab_type="f16", n=64, k=128, swizzle="128b", a_regs=True),
+    dict(ab_type="bf16", n=64, k=64, swizzle="32b", a_regs=True, b_major="mn"),
+    dict(ab_type="tf32", n=32, k=64, swizzle="none", a_regs=True),
+    dict(ab_type="s8", n=64, k=128, swizzle="64b", a_regs=True),
 ]
 
 
-def case_name(c) -> str:
-    return f"{c[0]}-n{c[1]}-k{c[2]}-{c[3]}"
+def case_name(kern) -> str:
+    majors = f"-{kern.a_major}{kern.b_major}" if (kern.a_major, kern.b_major) != ("k", "k") else ""
+    return f"{kern.ab_type}-n{kern.n}-k{kern.k}-{kern.swizzle}{majors}{'-rs' if kern.a_regs else ''}"
+
+
+def sizes(kern):
+    """(M, N, K): odd sizes inside the tile (every TMA box partly out of bounds; the stored rows a
+    multiple of 16 bytes: K for K-major operands, M / N for MN-major ones), then the full tile."""
+    step = 16 // kern.elem_bytes
+    m = 64 - step if kern.a_major == "mn" else 50
+    n = kern.n - step if kern.b_major == "mn" else kern.n - 3
+    return [(m, n, kern.k - step), (64, kern.n, kern.k)]
 
 
 def compile_kernel(kern, keep: Path | None):
@@ -62,7 +81,7 @@ def compile_kernel(kern, keep: Path | None):
     ptx = emit.to_ptx(emit.to_llvm_ir(module), "sm_90a")
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
-        (keep / f"{case_name((kern.ab_type, kern.n, kern.k, kern.swizzle))}.ptx").write_text(ptx)
+        (keep / f"{case_name(kern)}.ptx").write_text(ptx)
     info = emit.ptxas_info(ptx, "sm_90a")  # None without ptxas; raises on a wgmma serialization warning
     if info is not None and (info.spill_stores or info.spill_loads):
         raise RuntimeError(f"ptxas spills: {info.line}")
@@ -144,7 +163,10 @@ def direct(kern, ptx, m, n, k, seed: int = 0, launch=launch_gpu) -> str:
     a, b, a64, b64 = operands(kern, m, n, k, rng)
     acc_np = np.int32 if kern.acc_type == "i32" else np.float32
     poison = np.iinfo(np.int32).min if acc_np is np.int32 else np.nan
-    d = launch(kern, ptx, a, b, m, n, k, acc_np, poison)
+    # as stored: an MN-major A is column-major (K x M in memory), an MN-major B row-major (K x N)
+    a_st = a if kern.a_major == "k" else np.ascontiguousarray(a.T)
+    b_st = b if kern.b_major == "k" else np.ascontiguousarray(b.T)
+    d = launch(kern, ptx, a_st, b_st, m, n, k, acc_np, poison)
     ref, how = reference(a64, b64)
     if np.isnan(d).any():
         r, c = np.argwhere(np.isnan(d))[0]
@@ -193,21 +215,19 @@ def main() -> int:
         if not arch.startswith("sm_90"):
             print(f"SKIP: the sm_90a kernels need compute capability 9.0, this GPU is {arch}")
             return 2
-    cases = [c for c in CASES if args.only in case_name(c)]
+    cases = [k for k in (Sm90TileKernel(**c) for c in CASES) if args.only in case_name(k)]
     failures = 0
-    for c in cases:
-        kern = Sm90TileKernel(c[0], n=c[1], k=c[2], swizzle=c[3])
+    for kern in cases:
         try:
             ptx, info = compile_kernel(kern, args.keep)
             line = info.line.replace("ptxas info    : ", "") if info else "ptxas not found"
         except Exception as e:  # noqa: BLE001 -- report and go on with the next case
-            print(f"FAIL {case_name(c):24s} compile: {e}")
+            print(f"FAIL {case_name(kern):26s} compile: {e}")
             failures += 2 * len(runs)
             if args.v:
                 traceback.print_exc()
             continue
-        sizes = [(50, kern.n - 3, kern.k - 16 // kern.elem_bytes), (64, kern.n, kern.k)]
-        for m, n, k in sizes:
+        for m, n, k in sizes(kern):
             for what, run in runs:
                 try:
                     reason = run(kern, ptx, m, n, k)
@@ -217,7 +237,7 @@ def main() -> int:
                         traceback.print_exc()
                 verdict = "FAIL" if reason else "PASS"
                 failures += bool(reason)
-                print(f"{verdict} {case_name(c):24s} {what:6s} M={m:<3d} N={n:<3d} K={k:<3d} [{line}]"
+                print(f"{verdict} {case_name(kern):26s} {what:6s} M={m:<3d} N={n:<3d} K={k:<3d} [{line}]"
                       + (f"\n     {reason}" if reason else ""), flush=True)
     total = 2 * len(runs) * len(cases)
     print(f"summary: {total - failures} of {total} runs passed" + ("" if not failures else f", {failures} failed"))
