@@ -686,6 +686,7 @@ def execute_sm90(module, args: list, *, threads: int, smem_bytes: int, grid: int
     nops = 0
     for block0 in range(grid):  # one block at a time: blocks do not interact
         ex = Executor(prog, launch, block0, 1)
+        _state(ex)  # the guard watches shared memory from the first access (generic writes before any sm90 op)
         ex.run(bound)
         st = ex.__dict__.get("_sm90")
         if st is not None:

@@ -384,3 +384,67 @@ def test_tensor_map_param_is_64_byte_aligned_and_packs():
     assert bytes(first) == raw and packed.pointers[0] % 64 == 0
     with pytest.raises(LassError, match="128-byte tensor map"):
         TensorMapParam(b"x" * 64)
+
+
+# ---- proxies: generic writes read by wgmma ---------------------------------------------------------
+def _generic_tile_kernel(fence: bool, write_during_wgmma: bool = False) -> str:
+    """All threads store f16 1.0 into a 64 x 16 A tile (bytes 0..2047) and an 8 x 16 B tile (2048..)
+    with st.shared (generic proxy), then one m64n8k16 wgmma reads them through no-swizzle descriptors
+    (sm90_layout.tile_descriptor) built from lass_nv.shared_address: every D element is 16."""
+    from lasscc import sm90_layout as S
+
+    hi = {name: S.tile_descriptor(0, rows, 16, 2, "k", S.SwizzleMode.NONE).encode()
+          for name, rows in (("a", 64), ("b", 8))}
+    late = "  lass_nv.st_shared_v4 %a, %one, %one, %one, %one\n" if write_during_wgmma else ""
+    return f"""func.func @k(%d: memref<?x?xf32>) attributes {{nvvm.kernel}} {{
+  %tid = lass_nv.thread_id
+  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
+  %c16 = arith.constant 16 : i32
+  %c2048 = arith.constant 2048 : i32
+  %one = arith.constant 1006648320 : i32
+  %a = arith.muli %tid, %c16 : i32
+  lass_nv.st_shared_v4 %a, %one, %one, %one, %one
+  %lo = arith.cmpi ult, %tid, %c16 : i32
+  scf.if %lo {{
+    %b = arith.addi %a, %c2048 : i32
+    lass_nv.st_shared_v4 %b, %one, %one, %one, %one
+  }}
+  {"lass_nv.fence_proxy_async" if fence else ""}
+  lass_nv.bar_sync
+  %sa = lass_nv.shared_address %c0
+  %sa4 = arith.shrui %sa, %c4 : i32
+  %sa64 = arith.extui %sa4 : i32 to i64
+  %ka = arith.constant {hi["a"]} : i64
+  %da = arith.ori %sa64, %ka : i64
+  %sb = lass_nv.shared_address %c2048
+  %sb4 = arith.shrui %sb, %c4 : i32
+  %sb64 = arith.extui %sb4 : i32 to i64
+  %kb = arith.constant {hi["b"]} : i64
+  %db = arith.ori %sb64, %kb : i64
+  %z = arith.constant 0.0 : f32
+  %p = arith.constant false
+  lass_nv.wgmma_fence
+  %r:4 = lass_nv.wgmma_mma_async a(%da) b(%db) c(%z, %z, %z, %z) scale_d %p {{n = 8 : i64}} : f32
+  lass_nv.wgmma_commit_group
+{late}  lass_nv.wgmma_wait_group {{pending = 0 : i64}}
+  %t = arith.constant true
+  lass_nv.st_global %d[%tid], %r#0 if %t : memref<?x?xf32>, f32
+  func.return
+}}"""
+
+
+def test_generic_writes_need_a_proxy_fence_before_wgmma():
+    d = np.full((1, 128), np.nan, np.float32)
+    execute_sm90(_generic_tile_kernel(fence=True), [d], threads=128, smem_bytes=4096)
+    assert (d == 16.0).all()
+    with pytest.raises(AsyncHazardError, match=r"wgmma_mma_async.*through the async proxy, but .*st_shared_v4.* no "
+                                               r"fence.proxy.async"):
+        execute_sm90(_generic_tile_kernel(fence=False), [d], threads=128, smem_bytes=4096)
+
+
+def test_overwriting_wgmma_operands_before_its_wait():
+    d = np.zeros((1, 128), np.float32)
+    with pytest.raises(AsyncHazardError, match=r"st_shared_v4.*writes shared-memory byte 0 .*while .*wgmma_mma_async.* "
+                                               r"may still be reading it"):
+        execute_sm90(_generic_tile_kernel(fence=True, write_during_wgmma=True), [d], threads=128, smem_bytes=4096)
