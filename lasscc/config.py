@@ -503,6 +503,10 @@ class KernelSpec:
     # operand ("tmap_A") takes that operand's map (lasscc.runtime.tma), see `param_values`
     tensor_maps: tuple = ()
 
+    def __post_init__(self):
+        # tuples however given (the compile cache reads specs back from JSON lists)
+        object.__setattr__(self, "tensor_maps", tuple(tuple(t) for t in self.tensor_maps))
+
     def grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
         """Blocks for the user's M x N problem (swapped to N x M for a column-major D), times batch."""
         m, n = swap_operands((m, n), self.swap_ab)
