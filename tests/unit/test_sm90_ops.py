@@ -448,3 +448,28 @@ def test_overwriting_wgmma_operands_before_its_wait():
     with pytest.raises(AsyncHazardError, match=r"st_shared_v4.*writes shared-memory byte 0 .*while .*wgmma_mma_async.* "
                                                r"may still be reading it"):
         execute_sm90(_generic_tile_kernel(fence=True, write_during_wgmma=True), [d], threads=128, smem_bytes=4096)
+
+
+def test_runner_builds_tensor_maps_by_parameter_name(monkeypatch):
+    """KernelSpec.param_values + gemm_runner's callback: tmap_A / tmap_B over the operands as
+    stored (an MN-major B is K x N), the kernel's specs (Sm90TileKernel.tensor_map_specs)."""
+    from lasscc.runtime import gemm_runner, tma
+
+    monkeypatch.setattr(tma, "encode", lambda spec, address, what="": (spec, address))
+
+    class Buf:
+        def __init__(self, ptr):
+            self.ptr = ptr
+
+    kern = Sm90TileKernel("bf16", n=64, k=64, swizzle="64b", b_major="mn")
+    spec = kern.kernel_spec()
+    assert spec.params == ("tmap_A", "tmap_B", "D", "M", "N") and spec.b_layout == "row"
+    vals = spec.param_values(Buf(0x1000), Buf(0x2000), "D", 50, 56, 60, 1.0, 0.0, gemm_runner._tensor_map(spec))
+    (sa, pa), (sb, pb) = vals[:2]
+    assert (pa, pb) == (0x1000, 0x2000)
+    assert (sa, sb) == kern.tensor_map_specs(50, 56, 60)
+    assert (sb.rows, sb.cols) == (60, 56)  # K x N as stored
+    assert vals[2:] == ["D", 50, 56]
+    assert [type(gemm_runner._param(p, v)) for p, v in zip(spec.params[2:], vals[2:])] == [str, np.int32, np.int32]
+    with pytest.raises(LassError, match="tmap_A needs a tensor map"):
+        spec.param_values(Buf(0), Buf(0), "D", 1, 1, 1, 1.0, 0.0)
