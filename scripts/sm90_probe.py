@@ -15,7 +15,8 @@ only when every case passes.  The same kernels run on the CPU executor in tests/
     python3 scripts/sm90_probe.py --keep /tmp/ptx # also write each kernel's PTX there
     python3 scripts/sm90_probe.py --cpu           # no GPU: the same checks on the CPU executor
 
-Needs: cuda-bindings, a GPU of compute capability 9.0, xdsl/llvmlite (lasscc's own requirements);
+Needs: lasscc installed from this checkout (pip install -e .), cuda-bindings, a GPU of compute
+capability 9.0, xdsl/llvmlite (lasscc's own requirements);
 torch is optional (reference), ptxas optional (the `ptxas -v` line: registers, no spills, no wgmma
 serialization warning).  Sizes per case (`sizes`): odd ones inside the tile (every TMA box
 partly out of bounds: zero-filled), and the full 64 x n x k.
@@ -30,7 +31,6 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
 # Sm90TileKernel arguments: every swizzle mode for f16, the other types, a wide N, MN-major A / B
 # (the descriptors' transpose bits), A from registers (wgmma RS)
@@ -199,8 +199,13 @@ def main() -> int:
     ap.add_argument("-v", action="store_true", help="print the traceback of a failing run")
     args = ap.parse_args()
 
-    from lasscc.runtime import cuda
-    from lasscc.sm90_tile_kernel import Sm90TileKernel
+    try:
+        from lasscc.runtime import cuda
+        from lasscc.sm90_tile_kernel import Sm90TileKernel
+    except ImportError as e:
+        print(f"SKIP: lasscc is not importable ({e}): install the checkout first (`python3 -m pip install "
+              f"--no-build-isolation --no-deps -e .`, with the wheels of ../shared/device/wheels.sh on a GPU machine)")
+        return 2
 
     runs = (("direct", direct), ("runner", runner))
     if args.cpu:

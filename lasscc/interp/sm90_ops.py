@@ -53,7 +53,6 @@ from lasscc.interp.errors import (
     MbarrierError,
     MisalignedAccessError,
     OutOfBoundsError,
-    UnsupportedError,
 )
 from lasscc.interp.executor import SMEM_HOOKS, ExecResult, Executor, Launch, Program, _as_module, find_kernel, handler
 from lasscc.interp.values import GlobalBuffer, float_codec, int_width, is_lanes, numpy_dtype, wrap
