@@ -473,3 +473,20 @@ def test_runner_builds_tensor_maps_by_parameter_name(monkeypatch):
     assert [type(gemm_runner._param(p, v)) for p, v in zip(spec.params[2:], vals[2:])] == [str, np.int32, np.int32]
     with pytest.raises(LassError, match="tmap_A needs a tensor map"):
         spec.param_values(Buf(0), Buf(0), "D", 1, 1, 1, 1.0, 0.0)
+
+
+def test_tensor_map_bytes_from_the_bindings_object():
+    """cuda-bindings' CUtensorMap: its 128 bytes at getPtr(), or its opaque words."""
+    from lasscc.runtime.tma import _tensor_map_bytes
+
+    raw = bytes(range(128))
+    buf = ctypes.create_string_buffer(raw, 128)
+
+    class WithPtr:
+        def getPtr(self):
+            return ctypes.addressof(buf)
+
+    class WithOpaque:
+        opaque = list(np.frombuffer(raw, "<u8").tolist())
+
+    assert _tensor_map_bytes(WithPtr()) == raw and _tensor_map_bytes(WithOpaque()) == raw
