@@ -64,7 +64,9 @@ from lasscc.diagnostics import LassError
 from lasscc.dialects.lass import KERNEL_ATTR, KernelFacts, kernel_facts, memref_layout, operand_major
 from lasscc.interp.banks import BankCounter
 from lasscc.interp.errors import (
+    AsyncHazardError,
     DivergenceError,
+    InFlightRead,
     InterpError,
     KernelArgumentError,
     UnsupportedError,
@@ -79,6 +81,8 @@ from lasscc.layout import elem_bytes
 
 # op class -> handler(ex, op, operand_values) -> list of result values
 HANDLERS: dict[type[Operation], Callable] = {}
+# hook(executor, shared_memory) called when an Executor creates its shared memory
+SMEM_HOOKS: list[Callable] = []
 TERMINATORS = (scf.YieldOp, func.ReturnOp, scf.ConditionOp)
 
 
@@ -115,7 +119,7 @@ PER_THREAD_DIALECTS = ("lass_nv.", "lass_warp.", "lass_smem.")
 
 
 class Program:
-    def __init__(self, func: FuncOp):
+    def __init__(self, func: FuncOp, facts=None):
         self.func = func
         self.name = func.sym_name.data
         self.ops = list(func.body.walk())
@@ -134,7 +138,8 @@ class Program:
             names & {"lass_nv.ldmatrix_x4", "lass_nv.cp_async", "lass_nv.st_shared_v4"}
         )
         # the kernel's facts (lasscc.dialects.lass.KernelFacts) after lasscc-tile-threadblock
-        self.facts = _read_facts(func) if self.level > 0 else None
+        # (`facts`: given by an entry point for kernels without `#lass.kernel`: interp/sm90_ops.py)
+        self.facts = facts if facts is not None else _read_facts(func) if self.level > 0 else None
         self.config = self.facts.config if self.facts is not None else None
         ab = self.facts.ab_type if self.facts is not None else "f16"
         # bytes per A/B element: the SMEM size is stages * (BM + BN) * BK * this
@@ -264,6 +269,8 @@ class Executor:
         if self._smem is None:
             size = self.prog.config.smem_bytes(self.prog.elem_bytes) if self.prog.config is not None else 0
             self._smem = SharedMemory(self.nb, size, self.threads, self, track=self.launch.check)
+            for hook in SMEM_HOOKS:  # e.g. the sm_90a state's guard (interp/sm90_ops.py)
+                hook(self, self._smem)
         return self._smem
 
     # ---- lanes ----
@@ -359,7 +366,10 @@ class Executor:
         for fn, op, operands, results in self.prog.compiled(block):
             if fn is None:
                 return [env[v] for v in operands]
-            out = fn(self, op, [env[v] for v in operands])
+            try:
+                out = fn(self, op, [env[v] for v in operands])
+            except InFlightRead as e:  # an asynchronous result used before its wait (interp/sm90_ops.py)
+                raise AsyncHazardError(f"{self.where(op)}: reads {e}") from None
             self.nops += 1
             if results:
                 for r, v in zip(results, out):
