@@ -38,7 +38,6 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
-    FloatAttr,
     IntAttr,
     IntegerAttr,
     IntegerType,
