@@ -198,7 +198,7 @@ class GemmOp(IRDLOperation):
 
 # ---- the kernel's facts ---------------------------------------------------------------------------
 
-CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align")
+CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align", "split_k")
 
 
 def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
@@ -230,7 +230,7 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
                 raise ValueError(f"config key 'align': expected a list of 2 integers (A and B elements per "
                                  f"access), e.g. [8, 8], got {val}")
             kw[key] = tuple(int(v.value.data) for v in val.data)
-        elif key in ("stages", "raster", "prefetch"):
+        elif key in ("stages", "raster", "prefetch", "split_k"):
             if not isinstance(val, IntegerAttr) or val.type == i1:  # `true` is an i1 -1, not a count
                 got = ("true" if val.value.data else "false") if isinstance(val, IntegerAttr) else val
                 raise ValueError(f"config key '{key}': expected an integer, got {got}")

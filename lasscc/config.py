@@ -80,6 +80,9 @@ class GemmConfig:
     # the kernel's operand order; None: the full ACCESS_BYTES (8 f16/bf16, 4 f32, 16 i8).  Narrower
     # accesses let an operand's contiguous dimension be any multiple of them (lasscc-swizzle-smem).
     align: tuple[int, int] | None = None
+    # split-K (reference 002's serial split-K, lasscc.splitk): K is cut into `split_k` ranges of
+    # whole BK k-tiles, one grid y index each; 1: no split
+    split_k: int = 1
 
     def access_bytes(self, ab_type: str = "f16") -> tuple[int, int]:
         """Bytes per copy access of (A, B): align * element bytes, or ACCESS_BYTES."""
@@ -124,6 +127,7 @@ class GemmConfig:
             "raster": self.raster,
             "prefetch": self.prefetch,
             **({"align": list(self.align)} if self.align is not None else {}),
+            **({"split_k": self.split_k} if self.split_k != 1 else {}),
         }
 
     def validate(self, arch: str = "sm_80", where: str = "config", ab_type: str = "f16",
@@ -181,6 +185,11 @@ class GemmConfig:
             bad = align_error(self.align, ab_type)
             if bad:
                 fail(bad)
+        from lasscc.splitk import split_k_error
+
+        bad = split_k_error(self.split_k)
+        if bad:
+            fail(bad)
         limit = SMEM_PER_BLOCK_LIMIT[arch]
         need = self.smem_bytes(eb)
         if need > limit:
@@ -492,16 +501,35 @@ class KernelSpec:
     # each operand's contiguous dimension must be a multiple of its width (alignment_rules)
     a_align: int = 8
     b_align: int = 8
+    # split-K partitions (GemmConfig.split_k): grid y; > 1 adds the workspace parameter W
+    split_k: int = 1
     # kernel parameters, in order; pointers are 64-bit, sizes i32, scalars f32
     params: tuple[str, ...] = field(default=("A", "B", "D", "M", "N", "K", "alpha", "beta"))
 
-    def grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
-        """Blocks for the user's M x N problem (swapped to N x M for a column-major D), times batch."""
+    def tiles(self, m: int, n: int) -> int:
+        """Output tiles of one batch for the user's M x N (swapped for a column-major D)."""
         m, n = swap_operands((m, n), self.swap_ab)
-        tiles = (-(-m // self.tile_m)) * (-(-n // self.tile_n))
-        return (tiles, 1, batch if self.batched else 1)
+        return (-(-m // self.tile_m)) * (-(-n // self.tile_n))
 
-    def launch_args(self, a, b, d, m: int, n: int, k: int, alpha, beta) -> list:
-        """Kernel arguments in the kernel's order for the user's (A, B, D, M, N, K, alpha, beta)."""
+    def grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
+        """Blocks for the user's M x N problem (swapped to N x M for a column-major D): x the tiles,
+        y the split-K partitions, z the batch."""
+        return (self.tiles(m, n), self.split_k, batch if self.batched else 1)
+
+    def workspace_bytes(self, m: int, n: int, batch: int = 1) -> int:
+        """Bytes of the zeroed global workspace the kernel needs (lasscc.splitk.workspace_bytes)."""
+        from lasscc.splitk import workspace_bytes
+
+        return workspace_bytes(self.split_k, self.tiles(m, n), batch if self.batched else 1)
+
+    def launch_args(self, a, b, d, m: int, n: int, k: int, alpha, beta, workspace=None) -> list:
+        """Kernel arguments in the kernel's order for the user's (A, B, D, M, N, K, alpha, beta) and,
+        for a split kernel, its workspace (workspace_bytes, zeroed before the first launch)."""
+        if "W" in self.params and workspace is None:
+            raise LassError(f"kernel {self.name}: split_k = {self.split_k} needs a zeroed workspace of at least "
+                            f"{self.workspace_bytes(m, n)} bytes (KernelSpec.workspace_bytes)")
         (a, b), (m, n) = swap_operands((a, b), self.swap_ab), swap_operands((m, n), self.swap_ab)
-        return [a, b, d, m, n, k, alpha, beta]
+        args = [a, b, d, m, n, k, alpha, beta]
+        if "W" in self.params:
+            args.append(workspace)
+        return args

@@ -22,7 +22,8 @@ from lasscc.dialects.lass import (
 from lasscc.ir_math import Idx
 
 # The kernel ABI, fixed from lasscc-tile-threadblock on (lasscc.config.KernelSpec.params).
-KERNEL_PARAMS = ("A", "B", "D", "M", "N", "K", "alpha", "beta")
+# W: the global workspace of a split-K kernel (GemmConfig.split_k > 1; lasscc.splitk), after beta
+KERNEL_PARAMS = ("A", "B", "D", "M", "N", "K", "alpha", "beta", "W")
 
 
 def kernel_arg(func: FuncOp, name: str) -> SSAValue:

@@ -81,6 +81,11 @@ LD_GLOBAL_V4_ASM = (
 )
 
 
+# split-K's semaphore (lass_nv.spin_acquire / st_release; lasscc.splitk)
+LD_ACQUIRE_ASM = "ld.acquire.gpu.global.b32 $0, [$1];"
+ST_RELEASE_ASM = "st.release.gpu.global.b32 [$0], $1;"
+
+
 def cp_async_intrinsic(nbytes: int) -> str:
     """The NVVM intrinsic of a zero-filling cp.async of `nbytes` (src-size operand `.s`): 16 bytes
     cp.async.cg (L2 only), 4 and 8 cp.async.ca (the only cp-sizes .ca has besides 16)."""
@@ -398,6 +403,23 @@ class _Lowerer:
                 vec = self.vector([self.v(x) for x in (op.r0, op.r1, op.r2, op.r3)], i32)
                 self.emit(llvm.StoreOp(vec, self.global_ptr(self.v(op.dest), self.v(op.offset)), alignment=16))
             self.guarded(self.v(op.pred), store_v4)
+        elif isinstance(op, lass_nv.SpinAcquireOp):
+            # loop: ld.acquire.gpu until the word equals value (the "memory" clobber keeps LLVM
+            # from moving other memory accesses across it)
+            ptr = self.emit(llvm.PtrToIntOp(self.global_ptr(self.v(op.sem), self.v(op.offset)), i64))
+            want = self.v(op.value)
+            spin = self.new_block()
+            self.emit(llvm.BrOp(spin))
+            self.cur = spin
+            got = self.emit(llvm.InlineAsmOp(LD_ACQUIRE_ASM, "=r,l,~{memory}", [ptr], [i32], has_side_effects=True))
+            again = self.emit(llvm.ICmpOp(got, want, IntegerAttr(_ICMP["ne"], 64)))
+            done = self.new_block()
+            self.emit(llvm.CondBrOp(again, spin, [], done, []))
+            self.cur = done
+        elif isinstance(op, lass_nv.StReleaseOp):
+            ptr = self.emit(llvm.PtrToIntOp(self.global_ptr(self.v(op.sem), self.v(op.offset)), i64))
+            self.emit(llvm.InlineAsmOp(ST_RELEASE_ASM, "l,r,~{memory}", [ptr, self.v(op.value)], [],
+                                       has_side_effects=True))
         elif isinstance(op, lass_nv.AlignedOp):
             addr = self.emit(llvm.PtrToIntOp(self.v(op.source), i64))
             low = self.emit(llvm.AndOp(addr, self.const(op.bytes.value.data - 1, i64)))

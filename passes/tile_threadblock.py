@@ -34,9 +34,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass, lass_tb
-from lasscc.passes._build import Builder, config_from_attr
+from lasscc.passes._build import KERNEL_PARAMS, Builder, config_from_attr
 from xdsl.context import Context
-from xdsl.dialects import func, scf
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -113,6 +113,28 @@ def _kernel_types(facts: lass.KernelFacts, g: lass.GemmOp) -> tuple[MemRefType, 
     return a, b, MemRefType(d_elem, dyn)
 
 
+WORKSPACE_TYPE = MemRefType(i32, [DYNAMIC_INDEX])  # split-K semaphores (lasscc.splitk)
+
+
+def _serial_epilogue(b: Builder, acc, W, D, M, N, m0, n0, alpha, beta, part, split: int, tile, batch) -> None:
+    """Serial split-K's epilogue (reference 002): wait for this tile's turn (semaphore == part),
+    D = alpha * acc + beta' * D with beta' = beta for partition 0 and 1 after it (D holds the
+    previous partitions' sum), then pass the turn on (part + 1; 0 by the last, ready for the next
+    launch).  One semaphore word per tile (and batch) of the workspace W."""
+    bm, bn = tile
+    tiles_m, tiles_n = b.div(b.add(M, bm - 1), bm), b.div(b.add(N, bn - 1), bn)
+    sem = b.add(b.div(m0, bm), b.mul(b.div(n0, bn), tiles_m))
+    if batch is not None:
+        sem = b.add(sem, b.mul(batch, b.mul(tiles_m, tiles_n)))
+    sem.name_hint = "sem"
+    b.insert(lass_tb.SemaphoreWaitOp.build(operands=[W, sem, part]))
+    first = b.v(arith.CmpiOp(part, b.c(0), "eq"))
+    beta_p = b.v(arith.SelectOp(first, beta, b.cf(1.0, f32)))
+    b.insert(lass_tb.EpilogueOp.build(operands=[acc, D, m0, n0, alpha, beta_p]))
+    last = b.v(arith.CmpiOp(part, b.c(split - 1), "eq"))
+    b.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, sem, b.v(arith.SelectOp(last, b.c(0), b.add(part, 1)))]))
+
+
 @dataclass(frozen=True)
 class TileThreadblockPass(ModulePass):
     name = "lasscc-tile-threadblock"
@@ -157,10 +179,11 @@ class TileThreadblockPass(ModulePass):
         a_t, b_t, d_t = _kernel_types(facts, g)
         acc_t = lass_tb.AccType((bm, bn), g.acc_type)
 
-        # New kernel body on the fixed parameter list.
-        block = Block(arg_types=[a_t, b_t, d_t, i32, i32, i32, f32, f32])
-        A, B, D, M, N, K, alpha, beta = block.args
-        for arg, name in zip(block.args, ("A", "B", "D", "M", "N", "K", "alpha", "beta")):
+        # New kernel body on the fixed parameter list (+ the workspace W of a split kernel).
+        split = cfg.split_k
+        block = Block(arg_types=[a_t, b_t, d_t, i32, i32, i32, f32, f32] + ([WORKSPACE_TYPE] if split > 1 else []))
+        A, B, D, M, N, K, alpha, beta = block.args[:8]
+        for arg, name in zip(block.args, KERNEL_PARAMS):
             arg.name_hint = name
         b = Builder(InsertPoint.at_end(block))
         if facts.batched:
@@ -184,6 +207,13 @@ class TileThreadblockPass(ModulePass):
         m0.name_hint, n0.name_hint = "m0", "n0"
         acc0 = b.v(lass_tb.ZeroAccOp.build(result_types=[acc_t]))
         c0, step = b.c(0), b.c(bk)
+        k_lo, k_hi = c0, K
+        if split > 1:  # this block's K partition (grid y): whole k-tiles, lasscc.splitk
+            part_op = b.insert(lass_tb.KPartitionOp.build(
+                operands=[K], result_types=[i32, i32, i32],
+                attributes={"split": IntegerAttr(split, 64), "tile_k": IntegerAttr(bk, 64)}))
+            part, k_lo, k_hi = part_op.results
+            part.name_hint, k_lo.name_hint, k_hi.name_hint = "part", "k_begin", "k_end"
 
         body = Block(arg_types=[i32, acc_t])
         k0, acc = body.args
@@ -198,8 +228,12 @@ class TileThreadblockPass(ModulePass):
                                             properties={"operand": lass.operand_attr("B")}))
         acc1 = bb.v(lass_tb.MmaOp(ta, tb_, acc))
         bb.insert(scf.YieldOp(acc1))
-        loop = b.insert(scf.ForOp(c0, K, step, [acc0], Region(body)))
-        b.insert(lass_tb.EpilogueOp.build(operands=[loop.results[0], D, m0, n0, alpha, beta]))
+        loop = b.insert(scf.ForOp(k_lo, k_hi, step, [acc0], Region(body)))
+        if split > 1:
+            _serial_epilogue(b, loop.results[0], block.args[8], D, M, N, m0, n0, alpha, beta, part, split,
+                             (bm, bn), z if facts.batched else None)
+        else:
+            b.insert(lass_tb.EpilogueOp.build(operands=[loop.results[0], D, m0, n0, alpha, beta]))
         b.insert(func.ReturnOp())
 
         old = fn.body.blocks[0]

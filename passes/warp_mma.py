@@ -48,6 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_warp
+from lasscc.splitk import partition_range
 from lasscc.passes._build import Builder, is_kernel, kernel_ab_type, kernel_acc_type, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
@@ -251,6 +252,8 @@ class _WarpLowering:
             )
         elif isinstance(op, lass_tb.EpilogueOp):
             self.epilogue(op)
+        elif isinstance(op, (lass_tb.KPartitionOp, lass_tb.SemaphoreWaitOp, lass_tb.SemaphoreReleaseOp)):
+            self.split_k(op)
         else:
             for region in op.regions:
                 for blk in region.blocks:
@@ -334,6 +337,35 @@ class _WarpLowering:
         m0.name_hint, n0.name_hint = "m0", "n0"
         op.m0.replace_all_uses_with(m0)
         op.n0.replace_all_uses_with(n0)
+        self.dead.append(op)
+
+    def split_k(self, op: Operation) -> None:
+        """Split-K's block-level ops (lasscc.splitk) as per-thread code: the partition is
+        %ctaid.y and its K range partition_range of it; the semaphore wait is thread 0 spinning
+        with ld.acquire.gpu, then bar.sync (the acquire reaches the other threads through it);
+        the release is bar.sync (every thread's D stores done), then thread 0's st.release.gpu
+        (CUTLASS Semaphore::wait / release)."""
+        b = Builder(InsertPoint.before(op))
+        if isinstance(op, lass_tb.KPartitionOp):
+            part = b.v(lass_nv.BlockIdOp("y"))
+            lo, hi = partition_range(b.idx(part), b.idx(op.K), op.tile_k.value.data, op.split.value.data)
+            for old, new, name in zip(op.results, (part, b.val(lo), b.val(hi)), ("part", "k_begin", "k_end")):
+                new.name_hint = name
+                old.replace_all_uses_with(new)
+            self.dead.append(op)
+            return
+        thread0 = b.v(arith.CmpiOp(self.tid, b.c(0), "eq"))
+        then_b = Block()
+        tb = Builder(InsertPoint.at_end(then_b))
+        if isinstance(op, lass_tb.SemaphoreWaitOp):
+            tb.insert(lass_nv.SpinAcquireOp.build(operands=[op.sem, op.index, op.value]))
+        else:
+            b.insert(lass_nv.BarSyncOp())
+            tb.insert(lass_nv.StReleaseOp.build(operands=[op.sem, op.index, op.value]))
+        tb.insert(scf.YieldOp())
+        b.insert(scf.IfOp(thread0, [], Region(then_b), None))
+        if isinstance(op, lass_tb.SemaphoreWaitOp):
+            b.insert(lass_nv.BarSyncOp())
         self.dead.append(op)
 
     def prefetchable(self, loop: scf.ForOp) -> lass_pipe.MmaOp | None:
@@ -452,6 +484,10 @@ class _WarpLowering:
         b = Builder(InsertPoint.before(op))
         # the exact i32 path: alpha == 1 and no C store the accumulator as it is
         alpha_one = b.v(arith.CmpfOp(op.alpha, b.cf(1.0, f32), "oeq")) if int_d else None
+        # a split-K i32 D (lasscc.splitk) stays exact: alpha == 1 and beta' == 1 add the accumulator
+        exact_sum = None
+        if int_d and self.cfg.split_k > 1:
+            exact_sum = b.and_(alpha_one, b.v(arith.CmpfOp(op.beta, b.cf(1.0, f32), "oeq")))
 
         def to_f32(bb: Builder, x: SSAValue) -> SSAValue:
             if isinstance(x.type, IntegerType):
@@ -506,9 +542,13 @@ class _WarpLowering:
                     if guarded:
                         one = [bb.insert(lass_nv.LdGlobalOp(D, offs[j], single[j], 1)).results[0] for j in range(2)]
                         old = [bb.v(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
+                    old_d = old
                     old = [to_f32(bb, x) for x in old]
                     vals = [bb.v(arith.AddfOp(v, bb.v(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
                 vals = [from_f32(bb, v) for v in vals] if with_c else no_c_values(bb, pair_idx)
+                if with_c and exact_sum is not None:  # split-K's later partitions: acc + D in i32
+                    vals = [bb.v(arith.SelectOp(exact_sum, bb.v(arith.AddiOp(acc[i], d)), v))
+                            for i, d, v in zip(pair_idx, old_d, vals)]
                 bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, pair, vals]))
                 if guarded:
                     for j in range(2):

@@ -1,0 +1,84 @@
+"""Split-K: the one place its rules and formulas live (reference 002, CUTLASS's serial split-K).
+
+A split kernel (`GemmConfig.split_k = S > 1`) runs a grid of (tiles, S, batch): grid y is the
+K partition, so batched GEMMs keep grid z for the batch and the partitions of one tile are
+neighbours in launch order (x fastest).  K is cut into S ranges of whole BK k-tiles
+(`partition_tiles`: the T = ceil(K / BK) k-tiles dealt out as evenly as they go, the first
+T mod S partitions one more); when S > T the partitions from T on get an empty range: they run no
+main loop and only take their turn in the epilogue order (adding alpha * 0), which the CLI, the
+API and `lasscc explain` say.
+
+Serial split-K: each CTA computes its partition's partial accumulator, then the CTAs of one tile
+update D in K order through a per-tile semaphore, a 32-bit word in a global workspace
+(`workspace_bytes`: one word per tile and batch, zero before the first launch; the last partition
+resets it, so the workspace can be reused by the next launch):
+
+    wait until sem[tile] == partition          (thread 0 spins with ld.acquire.gpu; bar.sync)
+    D = alpha * acc + (partition == 0 ? beta : 1) * D      (the first reads C = D, the rest D)
+    sem[tile] = partition + 1, or 0 by the last  (bar.sync; thread 0 st.release.gpu)
+
+The release / acquire pair (PTX memory model: a release pattern on the semaphore by the
+releasing CTA, observed by an acquire of the next) makes the previous partition's D stores
+visible to the next partition's D loads; the CPU executor checks exactly that (lasscc.interp.sync).
+"""
+
+from __future__ import annotations
+
+from lasscc.layout import minimum
+
+# grid y holds the partitions: CUDA's gridDim.y maximum
+MAX_SPLIT_K = 65535
+SEMAPHORE_BYTES = 4  # one 32-bit semaphore word per output tile (and batch)
+
+
+def split_k_error(split_k) -> str | None:
+    """What is wrong with a `split_k` value, or None."""
+    if isinstance(split_k, bool) or not isinstance(split_k, int) or not 1 <= split_k <= MAX_SPLIT_K:
+        return (f"expected split_k an integer from 1 to {MAX_SPLIT_K} (the K partitions, grid y; 1: no split), "
+                f"got {split_k!r}")
+    return None
+
+
+def parse_split_k(text: str, option: str = "--split-k") -> int:
+    """`--split-k S` for option `option`; LassError naming the option."""
+    from lasscc.diagnostics import LassError
+
+    t = str(text).strip()
+    if not t.isdecimal() or split_k_error(int(t)):
+        raise LassError(f"option {option}: {split_k_error(t if not t.isdecimal() else int(t))}")
+    return int(t)
+
+
+def k_tiles(k, bk: int):
+    """k-tiles of BK in K (ints or IR values): ceil(K / BK)."""
+    return (k + (bk - 1)) // bk
+
+
+def partition_tiles(part, tiles, split: int):
+    """(first, end) k-tile of K partition `part` of `split` over `tiles` k-tiles: tiles // split
+    each, the first tiles % split partitions one more.  Ints, numpy arrays or IR values
+    (lasscc.ir_math.Idx): lasscc-warp-mma emits it, the CPU executor and explain evaluate it."""
+    base, extra = tiles // split, tiles % split
+    # end: the first tile of the next partition (no comparison needed in the IR)
+    return part * base + minimum(part, extra), (part + 1) * base + minimum(part + 1, extra)
+
+
+def partition_range(part, k, bk: int, split: int):
+    """[k_begin, k_end) of K partition `part`: whole k-tiles, the end clipped to K."""
+    first, end = partition_tiles(part, k_tiles(k, bk), split)
+    return first * bk, minimum(end * bk, k)
+
+
+def workspace_bytes(split: int, tiles: int, batch: int = 1) -> int:
+    """Bytes of the global workspace of a kernel with `split` partitions over `tiles` output tiles
+    per batch: a semaphore word per tile and batch (0 without a split)."""
+    return SEMAPHORE_BYTES * tiles * batch if split > 1 else 0
+
+
+def empty_partitions_note(split: int, k: int, bk: int) -> str | None:
+    """A note when `split` exceeds the k-tiles of K: the partitions past them compute nothing."""
+    t = -(-k // bk)
+    if split > t:
+        return (f"split_k = {split} exceeds the {t} k-tiles of K = {k} (BK = {bk}): partitions {t}..{split - 1} "
+                f"get no K range and only pass the semaphore on (use split_k <= {t})")
+    return None
