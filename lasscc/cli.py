@@ -56,13 +56,17 @@ def _apply_overrides(module, args) -> None:
         over["prefetch"] = args.prefetch
     if getattr(args, "align", None) is not None:
         over["align"] = parse_align(args.align, "--align")
+    if getattr(args, "split_k", None) is not None:
+        from lasscc.splitk import parse_split_k
+
+        over["split_k"] = parse_split_k(args.split_k, "--split-k")
     if not over:
         return
     from lasscc.pipeline import import_gemms
 
     gemms = import_gemms(module, args.file)  # linalg.matmul -> lass.gemm
     if not gemms:
-        names = ", ".join(f"--{k}" for k in over)
+        names = ", ".join(f"--{k.replace('_', '-')}" for k in over)
         raise LassError(f"option {names}: the input holds no lass.gemm (it is already tiled); the tiling is fixed")
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
 
@@ -84,7 +88,7 @@ def _apply_overrides(module, args) -> None:
 
             raise LassError(f"{op_location(g)}: error: {e}") from None
         merged = GemmConfig(**{**cfg.__dict__, **over})
-        tiling = [f"--{k}" for k in over if k != "align"]
+        tiling = [f"--{k.replace('_', '-')}" for k in over if k != "align"]
         if tiling and merged != cfg:  # a rule the options break is theirs, not the file's
             from lasscc.passes.tile_threadblock import validate_gemm_config
 
@@ -94,7 +98,8 @@ def _apply_overrides(module, args) -> None:
 
 def _has_overrides(args) -> bool:
     """A tiling option is given (--align is not one: it leaves the tiling to the config or the tuner)."""
-    return any(getattr(args, k, None) is not None for k in ("threadblock", "warp", "stages", "raster", "prefetch"))
+    return any(getattr(args, k, None) is not None
+               for k in ("threadblock", "warp", "stages", "raster", "prefetch", "split_k"))
 
 
 def _only_align(config) -> bool:
@@ -292,8 +297,8 @@ def cmd_run(args) -> int:
                         f"takes 3-d batch-first memrefs), got {args.batch}")
     if args.target == "cpu":
         return _run_cpu(module, args)
-    if args.stage or args.report:
-        raise LassError("option --stage/--report: only with --target cpu")
+    if args.stage or args.report or args.cta_order:
+        raise LassError("option --stage/--report/--cta-order: only with --target cpu")
     from lasscc.cache import cached_compile
     from lasscc.runtime import cuda
 
@@ -554,6 +559,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="1: load the next stage's first fragments across the k-tile barrier")
         sp.add_argument("--align", help="A,B elements per global copy access (powers of two up to 16 bytes, e.g. "
                         "8,8 for f16; default: 16 bytes, or for run/bench/tune the widest the sizes allow)")
+        sp.add_argument("--split-k", help="split K into S partitions (grid y), serial split-K: each tile's "
+                        "partial products are added to D in K order through a semaphore (lasscc.splitk)")
         sp.add_argument("--no-cache", action="store_true", help="compile afresh, bypassing the compile cache "
                         "(lasscc.cache: $LASSCC_CACHE_DIR or ~/.cache/lasscc)")
 
@@ -588,6 +595,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--target", default="gpu", choices=["gpu", "cpu"])
     r.add_argument("--stage", help="(cpu) execute the IR as it stands after this pass")
     r.add_argument("--report", choices=["banks"], help="(cpu) print the shared-memory bank report")
+    r.add_argument("--cta-order", help="(cpu) the order the executor prefers the CTAs in: forward (default), "
+                   "reverse or shuffle:SEED (a split-K kernel's semaphores must give the same D in every order)")
     r.set_defaults(fn=cmd_run)
 
     bn = sub.add_parser("bench", help="check and time on the GPU beside cuBLAS, one row per size")

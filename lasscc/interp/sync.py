@@ -50,8 +50,8 @@ def launch_order(n: int, order: str) -> list[int]:
         return list(range(n))
     if order == "reverse":
         return list(range(n))[::-1]
-    if order.startswith("shuffle"):
-        _, _, seed = order.partition(":")
+    head, sep, seed = order.partition(":")
+    if head == "shuffle" and (not sep or seed.isdecimal()):
         perm = list(range(n))
         random.Random(int(seed or 0)).shuffle(perm)
         return perm

@@ -272,10 +272,16 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         buffers = [cuda.DeviceBuffer.from_array(a_store), cuda.DeviceBuffer.from_array(b_store),
                    cuda.DeviceBuffer.alloc(bsz * m * n * np.dtype(d_np).itemsize)]
         d_buf = buffers[2]
+        # a split-K kernel's semaphores (lasscc.splitk): zeroed once; every launch leaves them zero
+        ws_bytes = spec.workspace_bytes(m, n, bsz) if getattr(spec, "split_k", 1) > 1 else 0
+        result["workspace_bytes"] = ws_bytes
+        if ws_bytes:
+            buffers.append(cuda.DeviceBuffer.from_array(np.zeros(ws_bytes // 4, np.int32)))
         # the kernel's order: (B, A, D, N, M, K, ...) for a column-major D (swap_ab)
-        kargs = spec.launch_args(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta)
+        kargs = spec.launch_args(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta,
+                                 buffers[3] if ws_bytes else None)
         args = cuda.pack_args(list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]]
-                              + [np.float32(v) for v in kargs[6:]])
+                              + [np.float32(v) for v in kargs[6:8]] + list(kargs[8:]))
 
         def launch() -> None:
             cuda.launch(func, grid, block, spec.smem_bytes, args)
@@ -327,7 +333,8 @@ def format_report(result: dict, m: int, n: int, k: int) -> str:
     batch_text = f"  batch={result['batch']}" if result.get("batch", 1) > 1 else ""
     lines = [f"{result.get('name', 'kernel')}  M={m} N={n} K={k}{batch_text}{ab_text}  D {result.get('d_dtype', '?')}{d_text}"
              f"  grid {result.get('grid')} block {result.get('block')} smem {result.get('smem_bytes', 0) // 1024} KB"
-             f"  regs {result.get('regs', '?')} spill {result.get('local_bytes', '?')} B"]
+             f"  regs {result.get('regs', '?')} spill {result.get('local_bytes', '?')} B"
+             + (f"  workspace {result['workspace_bytes']} B" if result.get("workspace_bytes") else "")]
     if result.get("ok") is not None:
         verdict = "PASS" if result["ok"] else "FAIL"
         lines.append(f"  check   {verdict}  rel_err {result['rel_err']:.2e} (limit {result['tol']:.0e})")
