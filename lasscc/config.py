@@ -527,7 +527,7 @@ class KernelSpec:
         for a split kernel, its workspace (workspace_bytes, zeroed before the first launch)."""
         if "W" in self.params and workspace is None:
             raise LassError(f"kernel {self.name}: split_k = {self.split_k} needs a zeroed workspace of at least "
-                            f"{self.workspace_bytes(m, n)} bytes (KernelSpec.workspace_bytes)")
+                            f"{self.workspace_bytes(m, n)} bytes per batch (KernelSpec.workspace_bytes)")
         (a, b), (m, n) = swap_operands((a, b), self.swap_ab), swap_operands((m, n), self.swap_ab)
         args = [a, b, d, m, n, k, alpha, beta]
         if "W" in self.params:

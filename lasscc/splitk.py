@@ -64,9 +64,10 @@ def partition_tiles(part, tiles, split: int):
 
 
 def partition_range(part, k, bk: int, split: int):
-    """[k_begin, k_end) of K partition `part`: whole k-tiles, the end clipped to K."""
+    """[k_begin, k_end) of K partition `part`: whole k-tiles clipped to K (an empty partition
+    gets [K, K))."""
     first, end = partition_tiles(part, k_tiles(k, bk), split)
-    return first * bk, minimum(end * bk, k)
+    return minimum(first * bk, k), minimum(end * bk, k)
 
 
 def workspace_bytes(split: int, tiles: int, batch: int = 1) -> int:
