@@ -292,6 +292,11 @@ def cmd_run(args) -> int:
     _check_static_shapes(module, [(args.m, args.n, args.k)])
     _note_first_gemm(module, args.file)
     _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file)
+    from lasscc.splitk import module_split_note
+
+    note = module_split_note(module, args.k)
+    if note:
+        print(f"lasscc: note: {note}", file=sys.stderr)
     if args.batch > 1 and not _is_batched(module):
         raise LassError(f"option --batch: expected 1 for a non-batched kernel (2-d operands; a batched GEMM "
                         f"takes 3-d batch-first memrefs), got {args.batch}")

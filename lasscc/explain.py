@@ -42,6 +42,7 @@ STAGE_SECTIONS = {
 PNGS = {"banks": "smem_banks.png", "fragments": "mma_fragments.png", "ldmatrix": "ldmatrix_x4.png",
         "raster": "raster.png"}
 DEFAULT_GRID = (12, 8)  # tiles (M x N) of the rasterization example
+DEFAULT_K = 4096  # K of the split-K decomposition example
 BANK_ROWS = 8  # rows of the text bank table
 REG_BYTES = 4  # a 32-bit register
 K_MAJOR, MN_MAJOR = "k", "mn"  # lasscc.layout.K_MAJOR / MN_MAJOR
@@ -1090,7 +1091,8 @@ def gemm_config(module, arch: str = "sm_80", filename: str = "<input>"):
 
 
 def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str | None = None,
-            grid: tuple[int, int] = DEFAULT_GRID, use_cache: bool = True, resources: bool = True) -> str:
+            grid: tuple[int, int] = DEFAULT_GRID, use_cache: bool = True, resources: bool = True,
+            k: int = DEFAULT_K) -> str:
     """The explanation text of the module's GEMM (a lass.gemm or a dump); LassError on a bad config."""
     from lasscc.api import resolve_stage
 
@@ -1113,6 +1115,10 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
         parts.append(section_hierarchy(n, facts))
     if "raster" in sections:
         parts.append(section_raster(n, grid))
+        if kcfg.split_k > 1:  # the K decomposition of a split kernel (lasscc.splitk)
+            from lasscc.splitk import decomposition_lines
+
+            parts.append(decomposition_lines(kcfg.split_k, kcfg.threadblock, grid, k, kcfg.raster))
     if "smem" in sections:
         parts.append(section_smem(n, arch, facts.d_dtype))
     if "warp" in sections:
@@ -1375,7 +1381,12 @@ def cmd_explain(args) -> int:
     # before explain: compiling for the resources section lowers `module` in place
     info = gemm_config(module, args.arch, args.file)
     facts = gemm_facts(module, info)
-    text = explain(module, args.arch, args.file, args.stage, grid, use_cache=not args.no_cache)
+    if args.k is not None and args.k < 1:
+        from lasscc.diagnostics import LassError
+
+        raise LassError(f"option --k: expected a positive size, got {args.k}")
+    text = explain(module, args.arch, args.file, args.stage, grid, use_cache=not args.no_cache,
+                   k=args.k if args.k is not None else DEFAULT_K)
     sys.stdout.write(text)
     if args.png:
         try:
@@ -1400,4 +1411,5 @@ def add_parser(sub, common) -> None:
                                    "warp-mma, swizzle-smem, lower-to-llvm, ptx)")
     e.add_argument("--png", metavar="DIR", help="also draw the maps as PNG files in DIR (needs matplotlib)")
     e.add_argument("--grid", help="tile grid MxN of the rasterization example (default 12x8)")
+    e.add_argument("--k", type=int, help=f"K of the split-K decomposition (default {DEFAULT_K})")
     e.set_defaults(fn=cmd_explain)

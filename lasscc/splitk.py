@@ -80,6 +80,64 @@ def empty_partitions_note(split: int, k: int, bk: int) -> str | None:
     """A note when `split` exceeds the k-tiles of K: the partitions past them compute nothing."""
     t = -(-k // bk)
     if split > t:
-        return (f"split_k = {split} exceeds the {t} k-tiles of K = {k} (BK = {bk}): partitions {t}..{split - 1} "
-                f"get no K range and only pass the semaphore on (use split_k <= {t})")
+        which = f"partition {t} gets" if t == split - 1 else f"partitions {t}..{split - 1} get"
+        return (f"split_k = {split} exceeds the {t} k-tiles of K = {k} (BK = {bk}): {which} "
+                f"no K range and only pass the semaphore on (use split_k <= {t})")
+
+
+def module_split_note(module, k: int) -> str | None:
+    """empty_partitions_note for the first GEMM of `module` (a lass.gemm's config, or a kernel's
+    facts in a dump), for the CLI's run / bench."""
+    from xdsl.dialects import func, llvm
+
+    from lasscc.config import default_config
+    from lasscc.dialects.lass import GemmOp, config_from_attr, kernel_facts
+
+    for op in module.walk():
+        cfg = None
+        if isinstance(op, GemmOp):
+            try:
+                cfg = config_from_attr(op.config, default_config(str(op.a.type.get_element_type())))
+            except ValueError:
+                return None  # the pass reports it, located
+        elif isinstance(op, (func.FuncOp, llvm.FuncOp)):
+            facts = kernel_facts(op)
+            cfg = facts.config if facts is not None else None
+        if cfg is not None:
+            return empty_partitions_note(cfg.split_k, k, cfg.threadblock[2])
     return None
+    return None
+
+
+def decomposition_lines(split: int, tile: tuple[int, int, int], grid: tuple[int, int], k: int, raster: int,
+                        batch: int = 1) -> list[str]:
+    """`lasscc explain`'s split-K section: which CTA (grid x, y) computes which K range of which
+    tile, in what order the partial epilogues update D, and the workspace bytes, for a
+    grid[0] x grid[1] grid of bm x bn tiles and this K."""
+    from lasscc.layout import raster_tile
+
+    bm, bn, bk = tile
+    tm, tn = grid
+    tiles = tm * tn
+    t = -(-k // bk)
+    out = [f"Serial split-K (lasscc.splitk; reference 002), split_k = {split}, K = {k}: {t} k-tiles of BK = {bk}",
+           f"  grid ({tiles}, {split}, {batch}): x the {tm} x {tn} output tiles (raster order above), y the K "
+           f"partition, z the batch; {tiles * split * batch} CTAs",
+           "  partition (grid y)   k-tiles        K range           CTAs"]
+    for p in range(split):
+        first, end = partition_tiles(p, t, split)
+        lo, hi = partition_range(p, k, bk, split)
+        what = f"({0}..{tiles - 1}, {p})" if end > first else f"({0}..{tiles - 1}, {p}): no K, epilogue only"
+        out.append(f"  {p:>18}   [{first}, {end}){'':<{max(0, 12 - len(f'[{first}, {end})'))}}"
+                   f"[{lo}, {hi}){'':<{max(0, 16 - len(f'[{lo}, {hi})'))}}{what}")
+    ex = [(x, raster_tile(x, tm, tn, raster)) for x in range(min(tiles, 3))]
+    out.append("  e.g. " + "; ".join(f"CTA x = {x} -> tile (m0, n0) = ({a * bm}, {b * bn})" for x, (a, b) in ex))
+    out.append("  epilogue order per tile: partition 0 writes alpha*acc + beta*C; partition p > 0 waits until the "
+               "tile's semaphore = p, adds alpha*acc to D; the last resets it to 0")
+    ws = workspace_bytes(split, tiles, batch)
+    out.append(f"  workspace: {ws} bytes ({SEMAPHORE_BYTES} per tile{' and batch' if batch > 1 else ''}), zero "
+               "before the first launch, left zero by every launch")
+    note = empty_partitions_note(split, k, bk)
+    if note:
+        out.append(f"  note: {note}")
+    return out

@@ -243,3 +243,16 @@ def test_split_kernels_assemble_without_spills(dt, split, batched, d_col, arch):
         if info is None:
             pytest.skip("ptxas not on PATH")
         assert info.spill_stores == 0 and info.spill_loads == 0 and info.stack_bytes == 0, info.line
+
+
+def test_tune_searches_split_counts_only_for_small_grids():
+    from lasscc.tune import SPLIT_MIN_KTILES, SPLIT_WAVES, config_label, split_candidates
+
+    cfg = GemmConfig()  # 128 x 128 x 32
+    # 1024 x 1024 x 16384 on 132 SMs: 64 tiles, 512 k-tiles: split up to two waves
+    assert split_candidates(cfg, 1024, 1024, 16384, 132) == [2, 3, 4]
+    assert split_candidates(cfg, 16, 4096, 4096, 132) == [2, 3, 4, 6, 8]
+    assert split_candidates(cfg, 8192, 8192, 8192, 132) == []  # 4096 tiles fill the GPU
+    for s in split_candidates(cfg, 128, 128, 256, 132):
+        assert 256 // 32 // s >= SPLIT_MIN_KTILES and s <= SPLIT_WAVES * 132
+    assert config_label(GemmConfig(split_k=4)).endswith("/ split 4")
