@@ -302,8 +302,10 @@ def cmd_run(args) -> int:
                         f"takes 3-d batch-first memrefs), got {args.batch}")
     if args.target == "cpu":
         return _run_cpu(module, args)
-    if args.stage or args.report or args.cta_order:
-        raise LassError("option --stage/--report/--cta-order: only with --target cpu")
+    if args.stage or args.report:
+        raise LassError("option --stage/--report: only with --target cpu")
+    if args.cta_order:
+        raise LassError("option --cta-order: only with --target cpu (the GPU schedules its CTAs itself)")
     from lasscc.cache import cached_compile
     from lasscc.runtime import cuda
 
