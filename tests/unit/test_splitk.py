@@ -256,3 +256,16 @@ def test_tune_searches_split_counts_only_for_small_grids():
     for s in split_candidates(cfg, 128, 128, 256, 132):
         assert 256 // 32 // s >= SPLIT_MIN_KTILES and s <= SPLIT_WAVES * 132
     assert config_label(GemmConfig(split_k=4)).endswith("/ split 4")
+
+
+def test_explain_shows_the_decomposition_and_workspace():
+    from pathlib import Path
+
+    from lasscc.explain import explain
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "gemm_splitk.mlir"
+    text = explain(parse_mlir(path.read_text(), str(path)), stage="threadblock", grid=(8, 8), k=16384)
+    assert "split_k = 4, K = 16384: 512 k-tiles of BK = 32" in text
+    assert "[384, 512)  [12288, 16384)  (0..63, 3)" in text and "workspace: 256 bytes" in text
+    short = explain(parse_mlir(path.read_text(), str(path)), stage="threadblock", grid=(2, 2), k=64)
+    assert "note: split_k = 4 exceeds the 2 k-tiles of K = 64" in short and "(0..3, 3): no K, epilogue only" in short
