@@ -83,6 +83,9 @@ class GemmConfig:
     # split-K (reference 002's serial split-K, lasscc.splitk): K is cut into `split_k` ranges of
     # whole BK k-tiles, one grid y index each; 1: no split
     split_k: int = 1
+    # "serial": the partitions add to D in K order through a semaphore; "parallel": each writes its
+    # partial product to the workspace and a second kernel sums them and applies alpha / beta
+    split_k_mode: str = "serial"
 
     def access_bytes(self, ab_type: str = "f16") -> tuple[int, int]:
         """Bytes per copy access of (A, B): align * element bytes, or ACCESS_BYTES."""
@@ -128,6 +131,7 @@ class GemmConfig:
             "prefetch": self.prefetch,
             **({"align": list(self.align)} if self.align is not None else {}),
             **({"split_k": self.split_k} if self.split_k != 1 else {}),
+            **({"split_k_mode": self.split_k_mode} if self.split_k_mode != "serial" else {}),
         }
 
     def validate(self, arch: str = "sm_80", where: str = "config", ab_type: str = "f16",
@@ -187,7 +191,7 @@ class GemmConfig:
                 fail(bad)
         from lasscc.splitk import split_k_error
 
-        bad = split_k_error(self.split_k)
+        bad = split_k_error(self.split_k, self.split_k_mode)
         if bad:
             fail(bad)
         limit = SMEM_PER_BLOCK_LIMIT[arch]
@@ -503,6 +507,10 @@ class KernelSpec:
     b_align: int = 8
     # split-K partitions (GemmConfig.split_k): grid y; > 1 adds the workspace parameter W
     split_k: int = 1
+    split_k_mode: str = "serial"
+    # parallel split-K: the reduction kernel's entry, launched after this one with the same
+    # arguments on reduce_grid (lasscc.splitk)
+    reduce_name: str | None = None
     # kernel parameters, in order; pointers are 64-bit, sizes i32, scalars f32
     params: tuple[str, ...] = field(default=("A", "B", "D", "M", "N", "K", "alpha", "beta"))
 
@@ -520,7 +528,14 @@ class KernelSpec:
         """Bytes of the zeroed global workspace the kernel needs (lasscc.splitk.workspace_bytes)."""
         from lasscc.splitk import workspace_bytes
 
-        return workspace_bytes(self.split_k, self.tiles(m, n), batch if self.batched else 1)
+        return workspace_bytes(self.split_k, self.tiles(m, n), batch if self.batched else 1, self.split_k_mode,
+                               swap_operands((m, n), self.swap_ab))
+
+    def reduce_grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
+        """Blocks of the parallel split-K reduction: one thread per element of D (lasscc.splitk)."""
+        from lasscc.splitk import reduce_blocks
+
+        return (reduce_blocks(m * n, self.threads), 1, batch if self.batched else 1)
 
     def launch_args(self, a, b, d, m: int, n: int, k: int, alpha, beta, workspace=None) -> list:
         """Kernel arguments in the kernel's order for the user's (A, B, D, M, N, K, alpha, beta) and,

@@ -29,14 +29,25 @@ from lasscc.layout import minimum
 # grid y holds the partitions: CUDA's gridDim.y maximum
 MAX_SPLIT_K = 65535
 SEMAPHORE_BYTES = 4  # one 32-bit semaphore word per output tile (and batch)
+MODES = ("serial", "parallel")
+PARTIAL_BYTES = 4  # parallel split-K's partial sums: f32 (i32 for i8 inputs)
 
 
-def split_k_error(split_k) -> str | None:
-    """What is wrong with a `split_k` value, or None."""
+def split_k_error(split_k, mode: str = "serial") -> str | None:
+    """What is wrong with a `split_k` value (and `split_k_mode`), or None."""
     if isinstance(split_k, bool) or not isinstance(split_k, int) or not 1 <= split_k <= MAX_SPLIT_K:
         return (f"expected split_k an integer from 1 to {MAX_SPLIT_K} (the K partitions, grid y; 1: no split), "
                 f"got {split_k!r}")
+    if mode not in MODES:
+        return f"expected split_k_mode \"serial\" or \"parallel\", got {mode!r}"
+    if mode == "parallel" and split_k == 1:
+        return "expected split_k > 1 with split_k_mode = \"parallel\" (one partition has nothing to reduce)"
     return None
+
+
+def reduce_blocks(elements: int, threads: int) -> int:
+    """Blocks of parallel split-K's reduction kernel: one thread per element of one batch's D."""
+    return -(-elements // threads)
 
 
 def parse_split_k(text: str, option: str = "--split-k") -> int:
@@ -70,10 +81,15 @@ def partition_range(part, k, bk: int, split: int):
     return minimum(first * bk, k), minimum(end * bk, k)
 
 
-def workspace_bytes(split: int, tiles: int, batch: int = 1) -> int:
+def workspace_bytes(split: int, tiles: int, batch: int = 1, mode: str = "serial", mn: tuple[int, int] = (0, 0)) -> int:
     """Bytes of the global workspace of a kernel with `split` partitions over `tiles` output tiles
-    per batch: a semaphore word per tile and batch (0 without a split)."""
-    return SEMAPHORE_BYTES * tiles * batch if split > 1 else 0
+    per batch (0 without a split): serial, a semaphore word per tile and batch; parallel, a partial
+    M x N sum (`mn`, the kernel's) per partition and batch."""
+    if split <= 1:
+        return 0
+    if mode == "parallel":
+        return PARTIAL_BYTES * split * batch * mn[0] * mn[1]
+    return SEMAPHORE_BYTES * tiles * batch
 
 
 def empty_partitions_note(split: int, k: int, bk: int) -> str | None:

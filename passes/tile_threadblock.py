@@ -180,8 +180,10 @@ class TileThreadblockPass(ModulePass):
         acc_t = lass_tb.AccType((bm, bn), g.acc_type)
 
         # New kernel body on the fixed parameter list (+ the workspace W of a split kernel).
-        split = cfg.split_k
-        block = Block(arg_types=[a_t, b_t, d_t, i32, i32, i32, f32, f32] + ([WORKSPACE_TYPE] if split > 1 else []))
+        split, parallel = cfg.split_k, cfg.split_k_mode == "parallel"
+        w_t = (MemRefType(i32 if str(g.acc_type) == "i32" else f32, [DYNAMIC_INDEX] * 3) if parallel  # partial sums
+               else WORKSPACE_TYPE)  # semaphores
+        block = Block(arg_types=[a_t, b_t, d_t, i32, i32, i32, f32, f32] + ([w_t] if split > 1 else []))
         A, B, D, M, N, K, alpha, beta = block.args[:8]
         for arg, name in zip(block.args, KERNEL_PARAMS):
             arg.name_hint = name
@@ -229,7 +231,13 @@ class TileThreadblockPass(ModulePass):
         acc1 = bb.v(lass_tb.MmaOp(ta, tb_, acc))
         bb.insert(scf.YieldOp(acc1))
         loop = b.insert(scf.ForOp(k_lo, k_hi, step, [acc0], Region(body)))
-        if split > 1:
+        if split > 1 and parallel:  # the raw partial sum to W[batch * S + part]; the reduction does the rest
+            idx = b.add(b.mul(z, split), part) if facts.batched else part
+            part_d = b.v(lass_tb.BatchViewOp(block.args[8], idx, b.mul(M, N)))
+            part_d.name_hint = "W_part"
+            b.insert(lass_tb.EpilogueOp.build(operands=[loop.results[0], part_d, m0, n0, b.cf(1.0, f32),
+                                                        b.cf(0.0, f32)]))
+        elif split > 1:
             _serial_epilogue(b, loop.results[0], block.args[8], D, M, N, m0, n0, alpha, beta, part, split,
                              (bm, bn), z if facts.batched else None)
         else:
@@ -245,3 +253,7 @@ class TileThreadblockPass(ModulePass):
         fn.body.detach_block(old)
         fn.function_type = func.FunctionType.from_lists(list(block.arg_types), [])
         fn.attributes[lass.KERNEL_ATTR] = lass.KernelAttr.from_facts(facts)
+        if split > 1 and parallel:
+            from lasscc.passes.splitk_reduce import build_reduce_kernel
+
+            fn.parent_block().insert_op_after(build_reduce_kernel(fn, facts), fn)

@@ -553,7 +553,8 @@ def is_batched(prog: Program) -> bool:
     """A batched kernel: 3-d (batch-first) memrefs at level 0, KernelFacts.batched after the passes."""
     if prog.facts is not None and prog.facts.batched:
         return True
-    return any(isinstance(x.type, MemRefType) and x.type.get_num_dims() == 3 for x in prog.func.body.block.args)
+    memrefs = [x for x in prog.func.body.block.args if isinstance(x.type, MemRefType)][:3]  # not a workspace W
+    return any(x.type.get_num_dims() == 3 for x in memrefs)
 
 
 def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "D"), batch: int = 1,
@@ -565,8 +566,12 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
     memrefs = [x for x in block.args if isinstance(x.type, MemRefType)]
     if len(memrefs) == 4 and workspace is not None:
         w_arg = memrefs.pop()
-        flat = _flat_view(workspace, workspace.size, "the workspace W", np.int32)
-        w_buf = GlobalBuffer("W", flat, 1, flat.size, w_arg.type)
+        want = numpy_dtype(w_arg.type.get_element_type(), "element type of W")
+        flat = _flat_view(workspace, workspace.size, "the workspace W", want)
+        if w_arg.type.get_num_dims() == 3:  # parallel split-K: S * batch partial M x N sums
+            w_buf = GlobalBuffer("W", flat, m, n, w_arg.type, max(1, flat.size // max(1, m * n)))
+        else:  # serial split-K: semaphore words
+            w_buf = GlobalBuffer("W", flat, 1, flat.size, w_arg.type)
     else:
         w_arg = None
     if len(memrefs) != 3:
@@ -624,6 +629,33 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
             continue
         raise KernelArgumentError(f"kernel @{prog.name}: argument of unsupported type {arg.type}")
     return out
+
+
+def _run_reduction(module, prog: Program, m: int, n: int, k: int, args: list, launch: Launch, batch: int,
+                   order: str) -> int:
+    """Run parallel split-K's reduction kernel of `prog` (its REDUCE_ATTR function) on the GEMM's
+    arguments: grid x reduce_blocks(M * N, threads), z the batch, in `order`; returns ops run."""
+    from lasscc.interp.sync import launch_order
+    from lasscc.passes.splitk_reduce import REDUCE_ATTR
+    from lasscc.splitk import reduce_blocks
+
+    fns = [f for f in module.walk() if isinstance(f, FuncOp) and REDUCE_ATTR in f.attributes
+           and f.attributes[REDUCE_ATTR].data == prog.name]
+    if not fns:
+        raise KernelArgumentError(f"kernel @{prog.name} (split_k_mode = parallel): its reduction kernel "
+                                  f"(a function with {REDUCE_ATTR} = \"{prog.name}\") is missing from the module")
+    red = Program(fns[0])
+    blocks = reduce_blocks(m * n, red.config.threads)
+    rl = Launch(m, n, k, launch.alpha, launch.beta, None, launch.check, batch, 1, blocks, None)
+    nb_max = max(1, min(blocks, 2048 // red.config.threads))
+    slices = [(z, b0, min(nb_max, blocks - b0)) for z in range(batch) for b0 in range(0, blocks, nb_max)]
+    nops = 0
+    for i in launch_order(len(slices), order):
+        z, b0, nb = slices[i]
+        ex = Executor(red, rl, b0, nb, z, 0, i)
+        ex.run(args)
+        nops += ex.nops
+    return nops
 
 
 def _launch_scalar(prog: Program, name: str, value):
@@ -700,10 +732,13 @@ def execute_kernel(
     bm, bn, _ = cfg.threadblock
     grid = (-(-m // bm)) * (-(-n // bn))
     split = cfg.split_k
+    parallel = split > 1 and cfg.split_k_mode == "parallel"
     if split > 1 and workspace is None:
         from lasscc.splitk import workspace_bytes
 
-        workspace = np.zeros(workspace_bytes(split, grid, batch) // 4, np.int32)
+        w_type = prog.func.body.block.args[-1].type
+        workspace = np.zeros(workspace_bytes(split, grid, batch, cfg.split_k_mode, (m, n)) // 4,
+                             numpy_dtype(w_type.get_element_type(), "element type of W"))
     args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels, batch, workspace if split > 1 else None)
     if blocks_per_batch is None:
         blocks_per_batch = max(1, 2048 // cfg.threads) if prog.simt else 16
@@ -717,7 +752,7 @@ def execute_kernel(
         order_list = launch_order(len(slices), order)
     except ValueError as e:
         raise KernelArgumentError(str(e)) from None
-    sync = GridSync(len(slices), order, prog.describe) if split > 1 else None
+    sync = GridSync(len(slices), order, prog.describe) if split > 1 and not parallel else None
     launch = Launch(m, n, k, alpha, beta, launch.banks, check, batch, split, grid, sync)
     totals = {"nops": 0, "unretired": 0}
 
@@ -734,6 +769,8 @@ def execute_kernel(
     else:
         for i in order_list:
             run_slice(i)
+    if parallel:  # the second launch: the reduction kernel, one thread per element of D
+        totals["nops"] += _run_reduction(module, prog, m, n, k, args, launch, batch, order)
     nops, unretired = totals["nops"], totals["unretired"]
     if unretired:
         notes.append(f"{unretired} async 16-byte copies were never retired by a wait before the kernel returned")

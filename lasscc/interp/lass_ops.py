@@ -222,7 +222,8 @@ def _tb_mma(ex: Executor, op, vals):
 def _epilogue(ex: Executor, op, vals):
     _block_level(ex, op)
     acc, dest, m0, n0, alpha, beta = vals
-    dest = _buffer(ex, op, dest, "D", "the destination")
+    # D, or parallel split-K's partial sums in the workspace W (lasscc.splitk)
+    dest = _buffer(ex, op, dest, "W" if getattr(dest, "role", None) == "W" else "D", "the destination")
     lanes = ex.active_lanes()
     bm, bn = acc.shape[1:]
     i = ex.at(m0, lanes)[:, None, None] + np.arange(bm)[None, :, None]
