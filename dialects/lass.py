@@ -438,7 +438,8 @@ class KernelAttr(ParametrizedAttribute):
         _text_f32(printer, f.alpha)
         printer.print_string(", beta = ")
         _text_f32(printer, f.beta)
-        cfg = ", ".join(f"{k} = {v}" for k, v in f.config.as_dict().items())
+        cfg = ", ".join(f"{k} = {v}" if not isinstance(v, str) else f'{k} = "{v}"'  # split_k_mode: a string
+                        for k, v in f.config.as_dict().items())
         printer.print_string(f", config = {{{cfg}}}>")
 
     @classmethod

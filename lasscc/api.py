@@ -159,7 +159,7 @@ def _align_text(val) -> str | None:
 
 
 def apply_overrides(module, threadblock=None, warp=None, stages=None, raster=None, arch: str = "sm_80",
-                    filename: str = "<input>", prefetch=None, align=None, split_k=None) -> None:
+                    filename: str = "<input>", prefetch=None, align=None, split_k=None, split_k_mode=None) -> None:
     """The CLI's --threadblock/--warp/--stages/--raster/--prefetch/--align on a parsed module (same
     checks, same text)."""
     from lasscc.cli import _apply_overrides
@@ -174,7 +174,10 @@ def apply_overrides(module, threadblock=None, warp=None, stages=None, raster=Non
     args = _Options(threadblock=_shape_text(threadblock, "threadblock"), warp=_shape_text(warp, "warp"),
                     stages=stages, raster=raster, prefetch=prefetch, arch=arch, file=filename,
                     align=_align_text(align), split_k=None if split_k is None else
-                    (str(split_k) if isinstance(split_k, int) and not isinstance(split_k, bool) else repr(split_k)))
+                    (str(split_k) if isinstance(split_k, int) and not isinstance(split_k, bool) else repr(split_k)),
+                    split_k_mode=split_k_mode)
+    if split_k_mode not in (None, "serial", "parallel"):
+        raise CompileError(f"option --split-k-mode: expected serial or parallel, got {split_k_mode!r}")
     _apply_overrides(module, args)
 
 
@@ -262,7 +265,7 @@ def gemm_info(module, filename: str = "<input>") -> GemmInfo:
 
 def compile(source, arch: str = "sm_80", *, threadblock=None, warp=None, stages: int | None = None,
             raster: int | None = None, prefetch=None, align=None, cache: bool = True, dump_dir=None,
-            filename: str | None = None, split_k: int | None = None) -> Kernel:
+            filename: str | None = None, split_k: int | None = None, split_k_mode: str | None = None) -> Kernel:
     """Compile a `lass.gemm` (or any lasscc dump) given as a path or as MLIR text.
 
     threadblock / warp ((M, N, K) or 'MxNxK'), stages, raster and prefetch (0/1) override the op's
@@ -281,7 +284,7 @@ def compile(source, arch: str = "sm_80", *, threadblock=None, warp=None, stages:
 
         text, fname = _source_text(source, filename)
         module = parse_mlir(text, fname)
-        apply_overrides(module, threadblock, warp, stages, raster, arch, fname, prefetch, align, split_k)
+        apply_overrides(module, threadblock, warp, stages, raster, arch, fname, prefetch, align, split_k, split_k_mode)
         from lasscc.cli import module_align
 
         given, fixed = module_align(module)
@@ -421,7 +424,7 @@ def _unsupported_param(msg: str) -> str | None:
 def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
          threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8, arch: str = "sm_80",
          *, name: str = "gemm", cache: bool = True, dump_dir=None, d_layout: str = "row", prefetch=None,
-         acc=None, align=None, split_k=None) -> Kernel:
+         acc=None, align=None, split_k=None, split_k_mode=None) -> Kernel:
     """Compile a GEMM from dtypes, layout and tiling, without a file (gemm_mlir writes the text).
 
     layout gives A and B (BLAS letters); d_layout gives D: 'row' (M x N row-major) or 'col'
@@ -434,7 +437,7 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
                      d_layout=d_layout, acc=acc)
     try:
         return compile(text, arch, cache=cache, dump_dir=dump_dir, filename="<lasscc.gemm>", prefetch=prefetch,
-                       align=align, split_k=split_k)
+                       align=align, split_k=split_k, split_k_mode=split_k_mode)
     except CompileError as e:
         param = _unsupported_param(str(e))
         if param is None:
@@ -598,6 +601,7 @@ class Kernel:
         self._resources = None
         self._func = None
         self._module = None
+        self._reduce = None  # parallel split-K: the reduction kernel (lasscc.splitk)
         # True when compiled without an explicit `align`: each call picks the widest access widths
         # its sizes and pointers allow and runs that variant (compiled once per widths)
         self.auto_align = False
@@ -861,6 +865,10 @@ class Kernel:
             args = (list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]] + [np.float32(v) for v in kargs[6:8]]
                     + list(kargs[8:]))
             cuda.launch(func, spec.grid(m, n), (spec.threads, 1, 1), spec.smem_bytes, args)
+            if getattr(spec, "reduce_name", None):  # parallel split-K's reduction, same arguments
+                if self._reduce is None:
+                    self._reduce = cuda.get_function(self._module, spec.reduce_name)
+                cuda.launch(self._reduce, spec.reduce_grid(m, n), (spec.threads, 1, 1), 0, args)
             if any_host or sync:
                 cuda.synchronize()
             if not D.on_device:
@@ -900,7 +908,7 @@ class Kernel:
         if self._module is not None:
             from lasscc.runtime import cuda
 
-            mod, self._module, self._func = self._module, None, None
+            mod, self._module, self._func, self._reduce = self._module, None, None, None
             try:
                 cuda.unload_module(mod)
             except LassError:

@@ -60,6 +60,8 @@ def _apply_overrides(module, args) -> None:
         from lasscc.splitk import parse_split_k
 
         over["split_k"] = parse_split_k(args.split_k, "--split-k")
+    if getattr(args, "split_k_mode", None) is not None:
+        over["split_k_mode"] = args.split_k_mode
     if not over:
         return
     from lasscc.pipeline import import_gemms
@@ -99,7 +101,7 @@ def _apply_overrides(module, args) -> None:
 def _has_overrides(args) -> bool:
     """A tiling option is given (--align is not one: it leaves the tiling to the config or the tuner)."""
     return any(getattr(args, k, None) is not None
-               for k in ("threadblock", "warp", "stages", "raster", "prefetch", "split_k"))
+               for k in ("threadblock", "warp", "stages", "raster", "prefetch", "split_k", "split_k_mode"))
 
 
 def _only_align(config) -> bool:
@@ -568,6 +570,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "8,8 for f16; default: 16 bytes, or for run/bench/tune the widest the sizes allow)")
         sp.add_argument("--split-k", help="split K into S partitions (grid y), serial split-K: each tile's "
                         "partial products are added to D in K order through a semaphore (lasscc.splitk)")
+        sp.add_argument("--split-k-mode", choices=["serial", "parallel"],
+                        help="serial (default): partitions add to D in K order; parallel: partial sums to a "
+                        "workspace, then a reduction kernel")
         sp.add_argument("--no-cache", action="store_true", help="compile afresh, bypassing the compile cache "
                         "(lasscc.cache: $LASSCC_CACHE_DIR or ~/.cache/lasscc)")
 

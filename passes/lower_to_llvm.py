@@ -29,6 +29,7 @@ from lasscc.dialects import lass_nv, lass_smem, lass_tb
 from lasscc.ir_math import Idx
 from lasscc.layout import swizzle
 from lasscc.passes._build import ARITH_BINOPS, KERNEL_ATTR, is_kernel
+from lasscc.passes.splitk_reduce import REDUCE_ATTR
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, llvm, scf
 from xdsl.dialects.builtin import (
@@ -205,6 +206,8 @@ class _Lowerer:
         new = llvm.FuncOp(self.fn.sym_name.data, ftype, linkage=llvm.LinkageAttr("external"),
                           body=Region(self.blocks))
         new.attributes[KERNEL_ATTR] = self.fn.attributes[KERNEL_ATTR]  # the facts, for the launcher
+        if REDUCE_ATTR in self.fn.attributes:  # parallel split-K's reduction kernel: not a launch of its own
+            new.attributes[REDUCE_ATTR] = self.fn.attributes[REDUCE_ATTR]
         return new
 
     def lower_block(self, block: Block) -> None:

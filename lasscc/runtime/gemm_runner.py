@@ -283,8 +283,13 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         args = cuda.pack_args(list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]]
                               + [np.float32(v) for v in kargs[6:8]] + list(kargs[8:]))
 
+        reduce = cuda.get_function(module, spec.reduce_name) if getattr(spec, "reduce_name", None) else None
+        reduce_grid = spec.reduce_grid(m, n, batch) if reduce is not None else None
+
         def launch() -> None:
             cuda.launch(func, grid, block, spec.smem_bytes, args)
+            if reduce is not None:  # parallel split-K: sum the partials, apply alpha / beta (same arguments)
+                cuda.launch(reduce, reduce_grid, block, 0, args)
 
         if check:
             poison = QNAN if np.dtype(d_np) == BF16 else (np.iinfo(d_np).min if np.dtype(d_np).kind == "i" else np.nan)

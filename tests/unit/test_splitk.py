@@ -32,23 +32,24 @@ ACC = {"f16": "f32", "bf16": "f32", "tf32": "f32", "i8": "i32"}
 
 
 def gemm_text(dt: str, split: int, batched: bool = False, d_col: bool = False, stages: int = 3,
-              tile: tuple[int, int] = (32, 32), warp: tuple[int, int] = (32, 32)) -> str:
+              tile: tuple[int, int] = (32, 32), warp: tuple[int, int] = (32, 32), mode: str = "serial") -> str:
     ab, d, bk = TYPES[dt]
     dims = "?x?x?" if batched else "?x?"
     a_t = f"memref<{dims}x{ab}>"
     b_t = f"memref<{dims}x{ab}, strided<[{'?, ' if batched else ''}1, ?]>>"
     d_t = f"memref<{dims}x{d}, strided<[{'?, ' if batched else ''}1, ?]>>" if d_col else f"memref<{dims}x{d}>"
     cfg = (f"threadblock = [{tile[0]}, {tile[1]}, {bk}], warp = [{warp[0]}, {warp[1]}, {bk}], stages = {stages}, "
-           f"split_k = {split}")
+           f"split_k = {split}" + (f', split_k_mode = "{mode}"' if mode != "serial" else ""))
     return (f"func.func @gemm(%a: {a_t}, %b: {b_t}, %d: {d_t}) {{\n"
             f"  lass.gemm {{alpha = 1.0 : f32, beta = 0.0 : f32, config = {{{cfg}}}}}\n"
             f"      ins(%a, %b : {a_t}, {b_t}) outs(%d : {d_t})\n  func.return\n}}\n")
 
 
 @functools.lru_cache(maxsize=None)
-def stage_modules(dt: str, split: int, batched: bool = False, d_col: bool = False, stages: int = 3) -> dict:
+def stage_modules(dt: str, split: int, batched: bool = False, d_col: bool = False, stages: int = 3,
+                  mode: str = "serial") -> dict:
     """{pass name: module after it}: the passes applied one at a time to one module, cloned after each."""
-    module = parse_mlir(gemm_text(dt, split, batched, d_col, stages), f"<{dt}-s{split}>")
+    module = parse_mlir(gemm_text(dt, split, batched, d_col, stages, mode=mode), f"<{dt}-s{split}>")
     out = {}
     for name in EXEC_PASSES:
         run_pass(module, make_pass(name, "sm_80"))
@@ -70,7 +71,8 @@ def check(dt: str, split: int, stage: str, m: int, n: int, k: int, alpha: float,
     assert (err <= bound).all(), f"{stage}: max excess {np.max(err - bound):.3g} at {np.unravel_index(np.argmax(err - bound), err.shape)}"
     ws = r["result"].workspace
     assert (ws is None) == (split == 1)
-    assert ws is None or not ws.any(), "the last partition of every tile resets its semaphore to 0"
+    if kw.get("mode", "serial") == "serial":
+        assert ws is None or not ws.any(), "the last partition of every tile resets its semaphore to 0"
     return r
 
 
@@ -269,3 +271,58 @@ def test_explain_shows_the_decomposition_and_workspace():
     assert "[384, 512)  [12288, 16384)  (0..63, 3)" in text and "workspace: 256 bytes" in text
     short = explain(parse_mlir(path.read_text(), str(path)), stage="threadblock", grid=(2, 2), k=64)
     assert "note: split_k = 4 exceeds the 2 k-tiles of K = 64" in short and "(0..3, 3): no K, epilogue only" in short
+
+
+# ---- parallel split-K: partial sums to the workspace, then the reduction kernel -------------------
+PARALLEL = [("f16", 3), ("bf16", 2), ("tf32", 4), ("i8", 3)]
+
+
+@pytest.mark.parametrize("dt,split", PARALLEL, ids=[f"{d}-S{s}" for d, s in PARALLEL])
+def test_parallel_split_k_numerics(dt, split):
+    """Every executable pass (the reduction kernel runs after the GEMM grid), beta != 0 and a
+    NaN-poisoned D with more partitions than k-tiles; the partial sums are the raw accumulators."""
+    m, n, k = SHAPES["odd"]
+    alpha = 1.0 if dt == "i8" else 0.75
+    for stage in EXEC_PASSES:
+        r = check(dt, split, stage, m, n, k, alpha, -0.5, seed=split, mode="parallel")
+    ws = r["result"].workspace
+    assert ws.size == split * m * n and ws.dtype == (np.int32 if dt == "i8" else np.float32)
+    m2, n2, k2 = SHAPES["short"]
+    check(dt, split, "lasscc-swizzle-smem", m2, n2, k2, alpha, 0.0, seed=20 + split, order="reverse", mode="parallel")
+
+
+def test_parallel_batched_and_column_major_d():
+    for kw in ({"batched": True}, {"d_col": True}):
+        check("f16", 3, "lasscc-swizzle-smem", 45, 37, 200, 0.5, 1.5, seed=4, order="shuffle:2", mode="parallel", **kw)
+
+
+def test_parallel_i32_d_exact():
+    r = run_check(stage_modules("i8", 3, mode="parallel")["lasscc-swizzle-smem"], 33, 40, 1024, seed=5, alpha=1.0,
+                  beta=0.0, report_banks=False)
+    assert r["rel_err"] == 0.0
+
+
+def test_parallel_kernels_assemble_without_spills():
+    """Two kernel entries (the GEMM writing partials, the reduction), both assembled for both targets."""
+    from lasscc.emit import ptxas_info
+
+    for dt, batched in (("f16", True), ("i8", False)):
+        text = str(stage_modules(dt, 3, batched, mode="parallel")["lasscc-swizzle-smem"])
+        res = compile_module(parse_mlir(text, "<stage>"), arch="sm_80", keep_stages=False)
+        (spec,) = res.specs
+        assert spec.reduce_name == "gemm_splitk_reduce" and spec.split_k_mode == "parallel"
+        assert ".entry gemm(" in res.ptx and ".entry gemm_splitk_reduce(" in res.ptx
+        assert spec.reduce_grid(100, 70, 2) == (-(-7000 // spec.threads), 1, 2 if batched else 1)
+        for target in ("sm_80", "sm_90a"):
+            info = ptxas_info(res.ptx.replace(".target sm_80", f".target {target}"), target)
+            if info is None:
+                pytest.skip("ptxas not on PATH")
+            assert info.spill_stores == 0 and info.spill_loads == 0 and info.stack_bytes == 0, info.line
+
+
+def test_parallel_mode_validation():
+    with pytest.raises(LassError, match='expected split_k > 1 with split_k_mode = "parallel"'):
+        GemmConfig(split_k=1, split_k_mode="parallel").validate()
+    with pytest.raises(LassError, match='expected split_k_mode "serial" or "parallel", got \'atomic\''):
+        GemmConfig(split_k=2, split_k_mode="atomic").validate()
+    assert workspace_bytes(3, 4, 2, "parallel", (100, 70)) == 4 * 3 * 2 * 100 * 70
