@@ -1118,7 +1118,8 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
         if kcfg.split_k > 1:  # the K decomposition of a split kernel (lasscc.splitk)
             from lasscc.splitk import decomposition_lines
 
-            parts.append(decomposition_lines(kcfg.split_k, kcfg.threadblock, grid, k, kcfg.raster))
+            parts.append(decomposition_lines(kcfg.split_k, kcfg.threadblock, grid, k, kcfg.raster,
+                                             mode=kcfg.split_k_mode, threads=kcfg.threads))
     if "smem" in sections:
         parts.append(section_smem(n, arch, facts.d_dtype))
     if "warp" in sections:

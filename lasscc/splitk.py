@@ -126,7 +126,7 @@ def module_split_note(module, k: int) -> str | None:
 
 
 def decomposition_lines(split: int, tile: tuple[int, int, int], grid: tuple[int, int], k: int, raster: int,
-                        batch: int = 1) -> list[str]:
+                        batch: int = 1, mode: str = "serial", threads: int = 128) -> list[str]:
     """`lasscc explain`'s split-K section: which CTA (grid x, y) computes which K range of which
     tile, in what order the partial epilogues update D, and the workspace bytes, for a
     grid[0] x grid[1] grid of bm x bn tiles and this K."""
@@ -136,7 +136,8 @@ def decomposition_lines(split: int, tile: tuple[int, int, int], grid: tuple[int,
     tm, tn = grid
     tiles = tm * tn
     t = -(-k // bk)
-    out = [f"Serial split-K (lasscc.splitk; reference 002), split_k = {split}, K = {k}: {t} k-tiles of BK = {bk}",
+    out = [f"{mode.capitalize()} split-K (lasscc.splitk; reference 002), split_k = {split}, K = {k}: {t} k-tiles "
+           f"of BK = {bk}",
            f"  grid ({tiles}, {split}, {batch}): x the {tm} x {tn} output tiles (raster order above), y the K "
            f"partition, z the batch; {tiles * split * batch} CTAs",
            "  partition (grid y)   k-tiles        K range           CTAs"]
@@ -148,11 +149,20 @@ def decomposition_lines(split: int, tile: tuple[int, int, int], grid: tuple[int,
                    f"[{lo}, {hi}){'':<{max(0, 16 - len(f'[{lo}, {hi})'))}}{what}")
     ex = [(x, raster_tile(x, tm, tn, raster)) for x in range(min(tiles, 3))]
     out.append("  e.g. " + "; ".join(f"CTA x = {x} -> tile (m0, n0) = ({a * bm}, {b * bn})" for x, (a, b) in ex))
-    out.append("  epilogue order per tile: partition 0 writes alpha*acc + beta*C; partition p > 0 waits until the "
-               "tile's semaphore = p, adds alpha*acc to D; the last resets it to 0")
-    ws = workspace_bytes(split, tiles, batch)
-    out.append(f"  workspace: {ws} bytes ({SEMAPHORE_BYTES} per tile{' and batch' if batch > 1 else ''}), zero "
-               "before the first launch, left zero by every launch")
+    if mode == "parallel":
+        m, n = tm * bm, tn * bn
+        out.append(f"  each CTA writes its raw accumulator to partial matrix (batch * {split} + partition) of the "
+                   f"workspace; then the reduction kernel (grid ({reduce_blocks(m * n, threads)}, 1, {batch}), one "
+                   f"thread per element) sums the {split} partials in partition order and writes alpha*sum + beta*C")
+        ws = workspace_bytes(split, tiles, batch, mode, (m, n))
+        out.append(f"  workspace: {ws} bytes ({split} x {batch} partial {m} x {n} matrices of {PARTIAL_BYTES}-byte "
+                   f"sums, for M = {m}, N = {n}: {PARTIAL_BYTES} * split * batch * M * N)")
+    else:
+        out.append("  epilogue order per tile: partition 0 writes alpha*acc + beta*C; partition p > 0 waits until the "
+                   "tile's semaphore = p, adds alpha*acc to D; the last resets it to 0")
+        ws = workspace_bytes(split, tiles, batch)
+        out.append(f"  workspace: {ws} bytes ({SEMAPHORE_BYTES} per tile{' and batch' if batch > 1 else ''}), zero "
+                   "before the first launch, left zero by every launch")
     note = empty_partitions_note(split, k, bk)
     if note:
         out.append(f"  note: {note}")

@@ -86,7 +86,8 @@ def split_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int) -> list[
 
 def config_label(cfg: GemmConfig) -> str:
     tb, w = "x".join(map(str, cfg.threadblock)), "x".join(map(str, cfg.warp))
-    return f"{tb} / {w} / s{cfg.stages} / p{cfg.prefetch}" + (f" / split {cfg.split_k}" if cfg.split_k > 1 else "")
+    return f"{tb} / {w} / s{cfg.stages} / p{cfg.prefetch}" + (
+        f" / split {cfg.split_k}{' parallel' if cfg.split_k_mode == 'parallel' else ''}" if cfg.split_k > 1 else "")
 
 
 def _tune_path() -> Path:
@@ -232,8 +233,8 @@ def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, ite
             rejected.append((cfg, str(e).splitlines()[0]))
     if results:  # split counts for the fastest unsplit configs (small grids, long K)
         results.sort(key=lambda t: -t[0])
-        extra = [GemmConfig(**{**c.__dict__, "split_k": s}) for _, c, _ in results[:SPLIT_TOP]
-                 for s in split_candidates(c, m, n, k, cuda.sm_count())]
+        extra = [GemmConfig(**{**c.__dict__, "split_k": s, "split_k_mode": mode}) for _, c, _ in results[:SPLIT_TOP]
+                 for s in split_candidates(c, m, n, k, cuda.sm_count()) for mode in ("serial", "parallel")]
         for i, cfg in enumerate(extra):
             _progress(i, len(extra), config_label(cfg))
             try:

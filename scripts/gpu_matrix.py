@@ -57,6 +57,7 @@ LINALG_SHAPES = [(129, 70, 33), (4097, 1000, 333), (1, 7, 3), (33, 17, 333), (25
 
 # serial split-K (lasscc.splitk)
 SPLIT_COUNTS = (2, 3, 7)
+SPLIT_MODES = ("serial", "parallel")
 SPLIT_LAYOUTS = [("row", "col", "row"), ("col", "row", "row"), ("row", "col", "col")]
 SPLIT_SHAPES = [(33, 4097, 12345), (1, 8192, 8192), (127, 255, 1024), (100, 70, 64)]
 # (M, N, K, split counts) timed beside cuBLAS, f16 in, f32 D, TN, default tiling
@@ -67,10 +68,11 @@ SPLIT_BENCH = [(16, 4096, 4096, (1, 4, 8, 16)), (128, 4096, 4096, (1, 2, 4, 8)),
 def split_cases(quick: bool = False) -> list[tuple]:
     """(name, A/B type, layouts, config name, MLIR text, shapes) of the split-K kernels."""
     out = []
-    for (name, ab, d, acc, _), layouts, s in itertools.product(DTYPES, SPLIT_LAYOUTS[:1] if quick else SPLIT_LAYOUTS,
-                                                                SPLIT_COUNTS[:1] if quick else SPLIT_COUNTS):
+    for (name, ab, d, acc, _), layouts, s, mode in itertools.product(
+            DTYPES, SPLIT_LAYOUTS[:1] if quick else SPLIT_LAYOUTS, SPLIT_COUNTS[:1] if quick else SPLIT_COUNTS, SPLIT_MODES):
         cname, cfg = configs(ab)[0]
-        out.append((name, ab, layouts, f"{cname} split {s}", mlir(ab, d, acc, layouts, f"{cfg}, split_k = {s}"),
+        out.append((name, ab, layouts, f"{cname} split {s} {mode}",
+                    mlir(ab, d, acc, layouts, f'{cfg}, split_k = {s}, split_k_mode = "{mode}"'),
                     [fit(sh, ab, layouts) for sh in (SPLIT_SHAPES[2:] if quick else SPLIT_SHAPES)]))
     return out
 
@@ -297,15 +299,16 @@ def split_bench(arch: str) -> None:
 
     cfg = configs("f16")[0][1]
     print("\nsplit-K (serial), f16 TN, D f32, beta 0, default tiling, beside torch in the same process:")
-    print("| M x N x K | split_k | rel. error | TFLOP/s | torch (cuBLAS) | ratio |\n|---|---|---|---|---|---|")
+    print("| M x N x K | split_k | mode | rel. error | TFLOP/s | torch (cuBLAS) | ratio |\n|---|---|---|---|---|---|---|")
     for m, n, k, splits in SPLIT_BENCH:
-        for s in splits:
-            text = mlir("f16", "f32", None, ("row", "col", "row"), cfg + (f", split_k = {s}" if s > 1 else ""))
+        for s, mode in [(s, mode) for s in splits for mode in (SPLIT_MODES if s > 1 else ("-",))]:
+            text = mlir("f16", "f32", None, ("row", "col", "row"),
+                        cfg + (f', split_k = {s}, split_k_mode = "{mode}"' if s > 1 else ""))
             ptx, spec = compile_case((text.replace("beta = 0.5", "beta = 0.0"), arch))
             r = run_gemm(ptx, spec, m, n, k, check=True, bench=True, iters=30)
             ref = r.get("cublas_tflops")
             ratio = f"{r['tflops'] / ref:.2f}" if ref else "-"
-            print(f"| {m} x {n} x {k} | {s} | {r['rel_err']:.1e} {'' if r['ok'] else 'FAIL'} | {r['tflops']:.1f} | "
+            print(f"| {m} x {n} x {k} | {s} | {mode} | {r['rel_err']:.1e} {'' if r['ok'] else 'FAIL'} | {r['tflops']:.1f} | "
                   f"{ref or float('nan'):.1f} | {ratio} |", flush=True)
 
 

@@ -8,6 +8,10 @@
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma %s | filecheck %s --check-prefix=WARP
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma,lasscc-swizzle-smem,lasscc-lower-to-llvm %s | filecheck %s --check-prefix=LLVM
 //
+// Parallel split-K: partial sums to the workspace, and the reduction kernel beside the GEMM kernel.
+// RUN: %lasscc opt -p lasscc-tile-threadblock --split-k-mode parallel %s | filecheck %s --check-prefix=PAR
+// RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma,lasscc-swizzle-smem,lasscc-lower-to-llvm --split-k-mode parallel %s | filecheck %s --check-prefix=PAR-LLVM
+//
 // Left alone: a second run of lasscc-tile-threadblock changes nothing; split_k = 1 is the
 // unsplit kernel (no W, no semaphore).
 // RUN: %lasscc opt -p lasscc-tile-threadblock %s -o %t.once.mlir
@@ -18,6 +22,7 @@
 // Rejected, located: a split count below 1 in the config, and the option's own error.
 // RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-split-k-zero.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-ZERO
 // RUN: not %lasscc opt -p lasscc-tile-threadblock --split-k 0 %s 2>&1 | filecheck %s --check-prefix=ERR-OPT
+// RUN: not %lasscc opt -p lasscc-tile-threadblock --split-k 1 --split-k-mode parallel %s 2>&1 | filecheck %s --check-prefix=ERR-PAR
 
 func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf32>) {
   lass.gemm {alpha = 1.0 : f32, beta = 0.5 : f32,
@@ -72,3 +77,20 @@ func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: m
 
 // ERR-ZERO: {{^.*}}Inputs/lasscc-tile-threadblock-split-k-zero.mlir.in:3:3: error: config: expected split_k an integer from 1 to 65535 (the K partitions, grid y; 1: no split), got 0
 // ERR-OPT: option --split-k: expected split_k an integer from 1 to 65535 (the K partitions, grid y; 1: no split), got 0
+
+// PAR-LABEL: func.func @gemm(
+// PAR-SAME:    %W: memref<?x?x?xf32>)
+// PAR-SAME:    split_k = 3, split_k_mode = "parallel"}>}
+// PAR:         %W_part = lass_tb.batch_view %W[%part], {{%[0-9]+}} : memref<?x?x?xf32> -> memref<?x?xf32>
+// PAR:         lass_tb.epilogue {{%[0-9]+}}, %W_part[%m0, %n0]
+// PAR-NOT:     semaphore
+// PAR-LABEL: func.func @gemm_splitk_reduce(
+// PAR-SAME:    lass.splitk_reduce = "gemm"
+// PAR:         scf.for %p = {{.*}} iter_args(%sum = {{.*}}) -> (f32)
+// PAR:         lass_nv.st_global %D[%e]
+
+// PAR-LLVM: llvm.func @gemm(
+// PAR-LLVM: llvm.func @gemm_splitk_reduce(
+// PAR-LLVM-SAME: lass.splitk_reduce = "gemm"
+
+// ERR-PAR: option --split-k/--split-k-mode: config: expected split_k > 1 with split_k_mode = "parallel"
