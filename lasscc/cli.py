@@ -111,7 +111,7 @@ def _only_align(config) -> bool:
 
 def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     """A lass.gemm without `config` and no override options takes `lasscc tune`'s stored winner."""
-    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
 
     from lasscc.dialects.lass import memref_layout
     from lasscc.passes._build import config_from_attr, config_to_attr
@@ -127,7 +127,8 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
             if g.config is not None:  # keep the access widths: they belong to the sizes, not the tiling
                 found = {**found, "align": [int(v.value.data) for v in g.config.data["align"].data]}
             g.attributes["config"] = config_to_attr(config_from_attr(DictionaryAttr({
-                key: (ArrayAttr([IntegerAttr(x, 64) for x in v]) if isinstance(v, list) else IntegerAttr(v, 64))
+                key: (ArrayAttr([IntegerAttr(x, 64) for x in v]) if isinstance(v, list) else
+                      StringAttr(v) if isinstance(v, str) else IntegerAttr(v, 64))  # split_k_mode: a string
                 for key, v in found.items()})))
             print(f"lasscc: using the tuned config {found} (lasscc tune)", file=sys.stderr)
 

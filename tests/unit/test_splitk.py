@@ -326,3 +326,27 @@ def test_parallel_mode_validation():
     with pytest.raises(LassError, match='expected split_k_mode "serial" or "parallel", got \'atomic\''):
         GemmConfig(split_k=2, split_k_mode="atomic").validate()
     assert workspace_bytes(3, 4, 2, "parallel", (100, 70)) == 4 * 3 * 2 * 100 * 70
+
+
+def test_tuned_split_config_is_applied(tmp_path, monkeypatch):
+    """A stored `lasscc tune` winner with a split (and the parallel mode, a string) reaches the kernel."""
+    from argparse import Namespace
+
+    from lasscc.cli import _apply_tuned
+    from lasscc.config import KernelSpec
+    from lasscc.dialects.lass import GemmOp, config_from_attr
+    from lasscc.tune import store_tuned, tune_key
+
+    monkeypatch.setenv("LASSCC_CACHE_DIR", str(tmp_path))
+    spec = KernelSpec("gemm", 128, 0, 128, 128, 8)
+    store_tuned(tune_key(64, 64, 4096, spec, "GPU"), GemmConfig(split_k=4, split_k_mode="parallel"), 1.0)
+    import re
+
+    text = re.sub(r", config = \{[^}]*\}", "", gemm_text("f16", 2))  # no config: the tuned one applies
+    assert "config" not in text
+    module = parse_mlir(text, "<t>")
+    _apply_tuned(module, Namespace(threadblock=None, warp=None, stages=None, raster=None, prefetch=None,
+                                   split_k=None, split_k_mode=None, file="<t>"), 64, 64, 4096, "GPU")
+    (g,) = [o for o in module.walk() if isinstance(o, GemmOp)]
+    cfg = config_from_attr(g.config)
+    assert (cfg.split_k, cfg.split_k_mode) == (4, "parallel")
