@@ -20,6 +20,12 @@ resets it, so the workspace can be reused by the next launch):
 The release / acquire pair (PTX memory model: a release pattern on the semaphore by the
 releasing CTA, observed by an acquire of the next) makes the previous partition's D stores
 visible to the next partition's D loads; the CPU executor checks exactly that (lasscc.interp.sync).
+Like CUTLASS's, the scheme assumes the GPU dispatches CTAs in increasing linear order (x, then y):
+a spinning CTA's predecessors have lower grid y, so they run (or ran) before it.
+
+Parallel split-K (`split_k_mode = "parallel"`): each partition's raw accumulator goes to a partial
+M x N matrix of the workspace (`workspace_bytes`: PARTIAL_BYTES * S * batch * M * N), and a second
+kernel entry (passes/splitk_reduce.py) sums them in partition order and applies alpha / beta.
 """
 
 from __future__ import annotations

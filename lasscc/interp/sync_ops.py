@@ -38,8 +38,6 @@ def _sync_or_fail(ex: Executor, op):
 def _wait(ex: Executor, op, vals, block_level: bool):
     sync = _sync_or_fail(ex, op)
     sem, lanes, idx, want = _words(ex, op, *vals)
-    if block_level:
-        lanes = lanes[(lanes % ex.tpl) == 0] if ex.prog.simt else lanes
     while True:
         cur = sem.array[idx].astype(np.int64)
         wait = cur != want
