@@ -350,3 +350,74 @@ def test_tuned_split_config_is_applied(tmp_path, monkeypatch):
     (g,) = [o for o in module.walk() if isinstance(o, GemmOp)]
     cfg = config_from_attr(g.config)
     assert (cfg.split_k, cfg.split_k_mode) == (4, "parallel")
+
+
+# ---- the GPU runner's launch sequence, on a fake driver that runs the CPU executor ----------------
+
+class _FakeBuffer:
+    """cuda.DeviceBuffer over host bytes."""
+
+    def __init__(self, nbytes: int):
+        self.mem = np.zeros(nbytes, np.uint8)
+        self.ptr = id(self.mem)
+
+    @classmethod
+    def alloc(cls, nbytes):
+        buf = cls(nbytes)
+        buf.mem[:] = 0xFF  # not zeroed, as cuMemAlloc's memory is not
+        return buf
+
+    @classmethod
+    def from_array(cls, arr):
+        buf = cls(arr.nbytes)
+        buf.upload(arr)
+        return buf
+
+    def upload(self, arr):
+        self.mem[:] = np.ascontiguousarray(arr).view(np.uint8).reshape(-1)
+
+    def download(self, shape, dtype):
+        return self.mem.view(dtype).reshape(shape).copy()
+
+    def free(self):
+        pass
+
+
+@pytest.mark.parametrize("mode", ["serial", "parallel"])
+def test_runner_passes_the_workspace_and_launches_the_reduction(monkeypatch, mode):
+    """run_gemm on a fake driver: the GEMM launch (grid y = the partitions, W last, a zeroed
+    workspace of workspace_bytes) runs the swizzle-smem stage on the CPU executor; a parallel
+    kernel's reduction is launched after it on reduce_grid with the same arguments."""
+    from lasscc.interp import execute_kernel
+    from lasscc.runtime import cuda, gemm_runner
+
+    stages = stage_modules("f16", 3, mode=mode)
+    res = compile_module(parse_mlir(str(stages["lasscc-swizzle-smem"]), "<stage>"), keep_stages=False)
+    (spec,) = res.specs
+    launches = []
+
+    def launch(func, grid, block, smem, args):
+        launches.append((func, tuple(grid), smem, args))
+        if func != spec.name:
+            return  # the reduction: execute_kernel ran it with the GEMM grid below
+        A, B, D, M, N, K, alpha, beta, W = args
+        assert not W.mem.any() and W.mem.size == spec.workspace_bytes(int(M), int(N))
+        w = W.mem.view(np.float32 if mode == "parallel" else np.int32)
+        d = D.mem.view(np.float32)
+        execute_kernel(stages["lasscc-swizzle-smem"], int(M), int(N), int(K), A.mem.view(np.float16),
+                       B.mem.view(np.float16), d, float(alpha), float(beta), workspace=w, order="reverse")
+
+    for name, fn in {"context": lambda: None, "load_module": lambda ptx: "module", "get_function": lambda mod, n: n,
+                     "set_dynamic_smem": lambda f, b: None, "synchronize": lambda: None, "unload_module": lambda m: None,
+                     "func_attributes": lambda f: {"regs": 1, "local_bytes": 0, "static_smem_bytes": 0},
+                     "pack_args": lambda a: a, "launch": launch, "DeviceBuffer": _FakeBuffer}.items():
+        monkeypatch.setattr(cuda, name, fn)
+    r = gemm_runner.run_gemm(res.ptx, spec, 70, 45, 200, alpha=0.5, beta=1.5, check=True, cublas=False, seed=3)
+    assert r["ok"], r["rel_err"]
+    assert launches[0][0] == "gemm" and launches[0][1] == (3 * 2, 3, 1)  # 70 x 45: 3 x 2 tiles of 32 x 32
+    if mode == "parallel":
+        assert [x[0] for x in launches] == ["gemm", "gemm_splitk_reduce"]
+        assert launches[1][1] == spec.reduce_grid(70, 45) and launches[1][2] == 0 and launches[1][3] is launches[0][3]
+    else:
+        assert len(launches) == 1
+    assert r["workspace_bytes"] == spec.workspace_bytes(70, 45)
