@@ -522,7 +522,7 @@ class _WarpLowering:
                 vals = [bb.v(arith.SelectOp(alpha_one, acc[i], v)) for i, v in zip(pair_idx, vals)]
             return vals
 
-        def stores(bb: Builder, with_c: bool, guarded: bool) -> None:
+        def stores(bb: Builder, with_c: bool, guarded: bool, exact: bool = False) -> None:
             for row_c, col_c, pair_idx in self.store_pairs():
                 row = bb.add(row0, row_c)
                 col = bb.add(col0, col_c)
@@ -542,13 +542,13 @@ class _WarpLowering:
                     if guarded:
                         one = [bb.insert(lass_nv.LdGlobalOp(D, offs[j], single[j], 1)).results[0] for j in range(2)]
                         old = [bb.v(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
-                    old_d = old
-                    old = [to_f32(bb, x) for x in old]
-                    vals = [bb.v(arith.AddfOp(v, bb.v(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
-                vals = [from_f32(bb, v) for v in vals] if with_c else no_c_values(bb, pair_idx)
-                if with_c and exact_sum is not None:  # split-K's later partitions: acc + D in i32
-                    vals = [bb.v(arith.SelectOp(exact_sum, bb.v(arith.AddiOp(acc[i], d)), v))
-                            for i, d, v in zip(pair_idx, old_d, vals)]
+                    if exact:  # split-K's later partitions with alpha = 1: acc + D in i32, exactly
+                        vals = [bb.v(arith.AddiOp(acc[i], d)) for i, d in zip(pair_idx, old)]
+                    else:
+                        old = [to_f32(bb, x) for x in old]
+                        vals = [bb.v(arith.AddfOp(v, bb.v(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
+                if not exact:
+                    vals = [from_f32(bb, v) for v in vals] if with_c else no_c_values(bb, pair_idx)
                 bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, pair, vals]))
                 if guarded:
                     for j in range(2):
@@ -561,11 +561,20 @@ class _WarpLowering:
             else_fn(Builder(InsertPoint.at_end(else_b)))
             bb.insert(scf.IfOp(cond, [], Region(then_b), Region(else_b)))
 
-        def with_c(c: bool):
+        def with_c(c: bool, exact: bool = False):
             def emit(bb: Builder) -> None:
-                branch(bb, full, lambda x: stores(x, c, False), lambda x: stores(x, c, True))
+                branch(bb, full, lambda x: stores(x, c, False, exact), lambda x: stores(x, c, True, exact))
                 bb.insert(scf.YieldOp())
             return emit
+
+        def c_path(bb: Builder) -> None:
+            """The stores with C; a split-K i32 D branches (uniformly) to the exact sum, so only one
+            path's values are live (a select between both spilled: i8 128x128x64, split 3)."""
+            if exact_sum is None:
+                with_c(True)(bb)
+                return
+            branch(bb, exact_sum, with_c(True, True), with_c(True))
+            bb.insert(scf.YieldOp())
 
         ob = out_t.bitwidth // 8
         plan = stage_plan(self.cfg, self.ab, ob)
@@ -606,7 +615,7 @@ class _WarpLowering:
             bb.insert(scf.YieldOp())
 
         if plan is None:
-            branch(b, has_c, with_c(True), with_c(False))
+            branch(b, has_c, c_path, with_c(False))
         else:
             # 16-byte stores need whole 16-byte row pieces: N a multiple of 16 / ob and D aligned
             vec = 16 // ob
@@ -618,7 +627,7 @@ class _WarpLowering:
             def no_c(bb: Builder) -> None:
                 branch(bb, stage_ok, staged, with_c(False))
                 bb.insert(scf.YieldOp())
-            branch(b, has_c, with_c(True), no_c)
+            branch(b, has_c, c_path, no_c)
         self.dead.append(op)
 
 
