@@ -421,3 +421,17 @@ def test_runner_passes_the_workspace_and_launches_the_reduction(monkeypatch, mod
     else:
         assert len(launches) == 1
     assert r["workspace_bytes"] == spec.workspace_bytes(70, 45)
+
+
+def test_default_tile_i8_split_kernel_does_not_spill():
+    """The fullest split kernel: i8 128 x 128 x 64 / 64 x 64 x 64 (the default tiling), serial: the
+    exact i32 sum of the later partitions is a uniform branch (a per-element select spilled)."""
+    from lasscc.emit import ptxas_info
+
+    text = gemm_text("i8", 3, tile=(128, 128), warp=(64, 64))
+    res = compile_module(parse_mlir(text, "<i8>"), arch="sm_90a", keep_stages=False)
+    for target in ("sm_80", "sm_90a"):
+        info = ptxas_info(res.ptx.replace(".target sm_90a", f".target {target}"), target)
+        if info is None:
+            pytest.skip("ptxas not on PATH")
+        assert info.spill_stores == 0 and info.spill_loads == 0 and info.stack_bytes == 0, info.line
