@@ -11,8 +11,8 @@ or column-major; C += A.B, so beta = 1) through the path `lasscc run` takes: the
 chosen for the sizes (lasscc.cli._resolve_align, which imports the linalg.matmul first), default
 tiling.
 
-SPLIT_* cases run serial split-K kernels (lasscc.splitk): every element type in TN, NT and with a
-column-major D, split counts 2, 3 and 7 (7 exceeds the k-tiles of the last shape: empty
+SPLIT_* cases run split-K kernels (lasscc.splitk), serial and parallel: every element type in TN,
+NT and with a column-major D, split counts 2, 3 and 7 (7 exceeds the k-tiles of the last shape: empty
 partitions), shapes of issue 17 (33 x 4097 x 12345 rounded to the access rule, 1 x 8192 x 8192);
 then SPLIT_BENCH times split counts of issue 17's skinny / long-K shapes beside cuBLAS.
 
