@@ -861,7 +861,8 @@ class Kernel:
                 else:
                     ws = np.uint64(int(workspace))
             # the kernel's order: (B, A, D, N, M, K, ...) and N x M tiles for a column-major D
-            kargs = spec.launch_args(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta, ws)
+            kargs = spec.launch_args(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta,
+                                     **({"workspace": ws} if ws is not None else {}))
             args = (list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]] + [np.float32(v) for v in kargs[6:8]]
                     + list(kargs[8:]))
             cuda.launch(func, spec.grid(m, n), (spec.threads, 1, 1), spec.smem_bytes, args)

@@ -279,7 +279,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
             buffers.append(cuda.DeviceBuffer.from_array(np.zeros(ws_bytes // 4, np.int32)))
         # the kernel's order: (B, A, D, N, M, K, ...) for a column-major D (swap_ab)
         kargs = spec.launch_args(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta,
-                                 buffers[3] if ws_bytes else None)
+                                 **({"workspace": buffers[3]} if ws_bytes else {}))
         args = cuda.pack_args(list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]]
                               + [np.float32(v) for v in kargs[6:8]] + list(kargs[8:]))
 
