@@ -198,12 +198,13 @@ class GemmOp(IRDLOperation):
 
 # ---- the kernel's facts ---------------------------------------------------------------------------
 
-CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align")
+CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align", "split_k", "split_k_mode")
 
 
 def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
     """`align` is written only when set (None: the full 16-byte accesses)."""
-    entries = {key: (ArrayAttr([IntegerAttr(v, 64) for v in val]) if isinstance(val, list) else IntegerAttr(val, 64))
+    entries = {key: (ArrayAttr([IntegerAttr(v, 64) for v in val]) if isinstance(val, list) else
+                     StringAttr(val) if isinstance(val, str) else IntegerAttr(val, 64))
                for key, val in cfg.as_dict().items()}
     return DictionaryAttr(entries)
 
@@ -230,7 +231,11 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
                 raise ValueError(f"config key 'align': expected a list of 2 integers (A and B elements per "
                                  f"access), e.g. [8, 8], got {val}")
             kw[key] = tuple(int(v.value.data) for v in val.data)
-        elif key in ("stages", "raster", "prefetch"):
+        elif key == "split_k_mode":
+            if not isinstance(val, StringAttr):
+                raise ValueError(f"config key 'split_k_mode': expected \"serial\" or \"parallel\", got {val}")
+            kw[key] = val.data
+        elif key in ("stages", "raster", "prefetch", "split_k"):
             if not isinstance(val, IntegerAttr) or val.type == i1:  # `true` is an i1 -1, not a count
                 got = ("true" if val.value.data else "false") if isinstance(val, IntegerAttr) else val
                 raise ValueError(f"config key '{key}': expected an integer, got {got}")
@@ -443,7 +448,8 @@ class KernelAttr(ParametrizedAttribute):
         _text_f32(printer, f.alpha)
         printer.print_string(", beta = ")
         _text_f32(printer, f.beta)
-        cfg = ", ".join(f"{k} = {v}" for k, v in f.config.as_dict().items())
+        cfg = ", ".join(f"{k} = {v}" if not isinstance(v, str) else f'{k} = "{v}"'  # split_k_mode: a string
+                        for k, v in f.config.as_dict().items())
         printer.print_string(f", config = {{{cfg}}}>")
 
     @classmethod

@@ -73,8 +73,8 @@ class ThreadIdOp(IRDLOperation):
 
 @irdl_op_definition
 class BlockIdOp(IRDLOperation):
-    """%ctaid.x (`lass_nv.block_id x`), or %ctaid.z (`lass_nv.block_id z`: the batch of a batched
-    GEMM) (PTX ISA 10.6); the axis is xDSL's gpu dimension attribute, as in gpu.block_id."""
+    """%ctaid.x (`lass_nv.block_id x`), %ctaid.y (`y`: the split-K partition, lasscc.splitk) or
+    %ctaid.z (`lass_nv.block_id z`: the batch of a batched GEMM) (PTX ISA 10.6); the axis is xDSL's gpu dimension attribute, as in gpu.block_id."""
 
     name = "lass_nv.block_id"
     traits = traits_def(Pure())
@@ -999,6 +999,49 @@ SM90_OPS = [
     WgmmaWaitGroupOp,
     WgmmaMmaAsyncOp,
 ]
+# ---- inter-CTA synchronisation: split-K's semaphore (lasscc.splitk) -----------------------------
+
+
+def _verify_word(op) -> None:
+    t = op.sem.type
+    if str(t.get_element_type()) != "i32":
+        raise VerifyException(f"expected an i32 memref (semaphore words), got {t}")
+
+
+@irdl_op_definition
+class SpinAcquireOp(IRDLOperation):
+    """Spin until the 32-bit word sem[offset] equals `value`: a loop of
+    `ld.acquire.gpu.global.b32` (PTX ISA 9.7.9.8, .acquire: memory model section 8; CUTLASS
+    Semaphore::fetch / wait).  The load that sees `value` is an acquire at GPU scope: what the
+    thread that released it made visible is visible to this thread from then on (to the rest of
+    its CTA after a following bar.sync)."""
+
+    name = "lass_nv.spin_acquire"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    sem = operand_def(MemRefType)
+    offset = operand_def(i32)
+    value = operand_def(i32)
+    assembly_format = "$sem `[` $offset `]` `,` $value attr-dict `:` type($sem)"
+
+    def verify_(self) -> None:
+        _verify_word(self)
+
+
+@irdl_op_definition
+class StReleaseOp(IRDLOperation):
+    """`st.release.gpu.global.b32` of `value` at sem[offset] (PTX ISA 9.7.9.9, .release: memory
+    model section 8; CUTLASS Semaphore::release): the writes this thread observed before it (its
+    CTA's, after a bar.sync) are visible to a thread that acquires the value."""
+
+    name = "lass_nv.st_release"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    sem = operand_def(MemRefType)
+    offset = operand_def(i32)
+    value = operand_def(i32)
+    assembly_format = "$sem `[` $offset `]` `,` $value attr-dict `:` type($sem)"
+
+    def verify_(self) -> None:
+        _verify_word(self)
 
 
 LassNV = Dialect(
@@ -1026,6 +1069,8 @@ LassNV = Dialect(
         StGlobalV4Op,
         AlignedOp,
         *SM90_OPS,
+        SpinAcquireOp,
+        StReleaseOp,
     ],
     [TensorMapType],
 )

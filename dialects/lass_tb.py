@@ -242,8 +242,66 @@ class BatchViewOp(IRDLOperation):
             raise VerifyException(f"expected result type {want}, got {self.result.type}")
 
 
+# ---- split-K (lasscc.splitk) ------------------------------------------------------------------
+
+
+@irdl_op_definition
+class KPartitionOp(IRDLOperation):
+    """This threadblock's split-K partition (the grid's y index) and its K range [k_begin, k_end):
+    whole k-tiles of `tile_k` (lasscc.splitk.partition_range over `split` partitions)."""
+
+    name = "lass_tb.k_partition"
+    traits = traits_def(Pure())
+    K = operand_def(i32)
+    part = result_def(i32)
+    k_begin = result_def(i32)
+    k_end = result_def(i32)
+    split = attr_def(IntegerAttr)
+    tile_k = attr_def(IntegerAttr)
+    assembly_format = "$K attr-dict"
+
+    def verify_(self) -> None:
+        from lasscc.splitk import split_k_error
+
+        bad = split_k_error(self.split.value.data)
+        if bad or self.tile_k.value.data < 1:
+            raise VerifyException(bad or f"expected tile_k >= 1, got {self.tile_k.value.data}")
+
+
+class _SemaphoreOpBase(IRDLOperation):
+    sem = operand_def(MemRefType)
+    index = operand_def(i32)
+    value = operand_def(i32)
+    assembly_format = "$sem `[` $index `]` `,` $value attr-dict `:` type($sem)"
+
+    def verify_(self) -> None:
+        t = self.sem.type
+        if t.get_num_dims() != 1 or str(t.get_element_type()) != "i32":
+            raise VerifyException(f"expected a 1-d i32 memref (the semaphore workspace), got {t}")
+
+
+@irdl_op_definition
+class SemaphoreWaitOp(_SemaphoreOpBase):
+    """The whole threadblock waits until word `index` of the workspace equals `value`, with acquire
+    semantics: what the CTA that stored the value released is visible to every thread after it
+    (CUTLASS Semaphore::wait)."""
+
+    name = "lass_tb.semaphore_wait"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+
+@irdl_op_definition
+class SemaphoreReleaseOp(_SemaphoreOpBase):
+    """After every thread of the block is done with its stores, word `index` of the workspace
+    becomes `value`, with release semantics (CUTLASS Semaphore::release)."""
+
+    name = "lass_tb.semaphore_release"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+
 LassTB = Dialect(
     "lass_tb",
-    [BlockTileOp, ZeroAccOp, LoadTileOp, MmaOp, EpilogueOp, BatchIndexOp, BatchViewOp],
+    [BlockTileOp, ZeroAccOp, LoadTileOp, MmaOp, EpilogueOp, BatchIndexOp, BatchViewOp, KPartitionOp,
+     SemaphoreWaitOp, SemaphoreReleaseOp],
     [TileType, AccType],
 )

@@ -81,13 +81,13 @@ def _source_text(source, filename: str | None) -> tuple[str, str]:
 
 
 def apply_overrides(module, threadblock=None, warp=None, stages=None, raster=None, arch: str = "sm_80",
-                    filename: str = "<input>", prefetch=None, align=None) -> None:
+                    filename: str = "<input>", prefetch=None, align=None, split_k=None, split_k_mode=None) -> None:
     """The CLI's --threadblock/--warp/--stages/--raster/--prefetch/--align on a parsed module (same
     checks, same text: lasscc.options)."""
     from lasscc.options import apply_overrides as apply
 
     apply(module, Options(arch=arch, threadblock=threadblock, warp=warp, stages=stages, raster=raster,
-                          prefetch=prefetch, align=align), filename)
+                          prefetch=prefetch, align=align, split_k=split_k, split_k_mode=split_k_mode), filename)
 
 
 def size_rules(spec) -> dict[str, int]:
@@ -155,14 +155,16 @@ def gemm_info(module, filename: str = "<input>") -> GemmInfo:
 
 def compile(source, arch: str = "sm_80", *, threadblock=None, warp=None, stages: int | None = None,
             raster: int | None = None, prefetch=None, align=None, cache: bool = True, dump_dir=None,
-            filename: str | None = None) -> Kernel:
+            filename: str | None = None, split_k: int | None = None, split_k_mode: str | None = None) -> Kernel:
     """Compile a `lass.gemm` (or any lasscc dump) given as a path or as MLIR text.
 
     threadblock / warp ((M, N, K) or 'MxNxK'), stages, raster and prefetch (0/1) override the op's
     config like the CLI options; align ((A, B) elements per global copy access, or one int for
     both) fixes the access widths: without it (and without `align` in the config) the kernel picks
     the widest the sizes and pointers allow at each call.  dump_dir writes the numbered dumps
-    (also on a cache hit).  Raises CompileError.
+    (also on a cache hit).  split_k (S >= 1) splits K into S partitions (serial split-K,
+    lasscc.splitk; the kernel allocates its zeroed workspace at each call, or takes the caller's
+    `workspace=`).  Raises CompileError.
     """
     try:
         from lasscc.cache import cached_compile
@@ -170,7 +172,7 @@ def compile(source, arch: str = "sm_80", *, threadblock=None, warp=None, stages:
         from lasscc.source import parse_mlir
 
         options = Options(arch=arch, threadblock=threadblock, warp=warp, stages=stages, raster=raster,
-                          prefetch=prefetch, align=align)
+                          prefetch=prefetch, align=align, split_k=split_k, split_k_mode=split_k_mode)
         text, fname = _source_text(source, filename)
         module = parse_mlir(text, fname)
         apply(module, options, fname)
@@ -344,7 +346,7 @@ def _unsupported_param(msg: str) -> str | None:
 def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
          threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8, arch: str = "sm_80",
          *, name: str = "gemm", cache: bool = True, dump_dir=None, d_layout: str = "row", prefetch=None,
-         acc=None, align=None) -> Kernel:
+         acc=None, align=None, split_k=None, split_k_mode=None) -> Kernel:
     """Compile a GEMM from dtypes, layout and tiling, without a file (gemm_module builds it; its
     printed text, `gemm_mlir`, is the kernel's input: `k.ir("input")`, the cache key, and the
     place `<lasscc.gemm>:line:col` of a compiler diagnostic).
@@ -359,7 +361,7 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
                      d_layout=d_layout, acc=acc)
     try:
         return compile(text, arch, cache=cache, dump_dir=dump_dir, filename="<lasscc.gemm>", prefetch=prefetch,
-                       align=align)
+                       align=align, split_k=split_k, split_k_mode=split_k_mode)
     except CompileError as e:
         param = _unsupported_param(str(e))
         if param is None:
@@ -400,6 +402,7 @@ class Kernel:
         self._resources = None
         self._func = None
         self._module = None
+        self._reduce = None  # parallel split-K: the reduction kernel (lasscc.splitk)
         # True when compiled without an explicit `align`: each call picks the widest access widths
         # its sizes and pointers allow and runs that variant (compiled once per widths)
         self.auto_align = False
@@ -563,9 +566,18 @@ class Kernel:
             raise LaunchError(f"d: expected M x N row-major (element strides ({n}, 1)), got strides {D.strides}")
         return A, B, D, m, n, k
 
+    def workspace_bytes(self, m: int, n: int) -> int:
+        """Bytes of global workspace a call with an M x N D needs (split-K's semaphores,
+        lasscc.splitk; 0 without a split)."""
+        return self.spec.workspace_bytes(m, n)
+
     def __call__(self, a, b, d, alpha: float | None = None, beta: float | None = None, *, target: str = "gpu",
-                 sync: bool | None = None):
+                 sync: bool | None = None, workspace=None):
         """D = alpha * A.B + beta * C (C = d on entry).  Returns d.
+
+        workspace: a split-K kernel's semaphores (`workspace_bytes(M, N)` bytes, zero before its
+        first use; each call leaves it zero): a device pointer (int) on the GPU, an int32 numpy
+        array on the CPU; None: the call allocates a zeroed one.
 
         target='gpu' launches the PTX (numpy operands copied in and D copied back; CUDA arrays used in
         place, asynchronously unless sync=True).  target='cpu' runs the swizzle-smem stage's IR on
@@ -576,7 +588,7 @@ class Kernel:
         kern = self.for_operands(a, b, d)
         if kern is not self:
             return kern(a, b, d, alpha if alpha is not None else self.alpha, beta if beta is not None else self.beta,
-                        target=target, sync=sync)
+                        target=target, sync=sync, workspace=workspace)
         A, B, D, m, n, k = self.check_operands(a, b, d)  # the user's M x N view, whatever D's layout
         alpha = self.alpha if alpha is None else alpha
         beta = self.beta if beta is None else beta
@@ -585,7 +597,7 @@ class Kernel:
                 raise LaunchError(f"{label}: expected a finite number, got {v!r}")
         alpha, beta = float(alpha), float(beta)
         if target == "cpu":
-            return self._run_cpu(A, B, D, m, n, k, alpha, beta)
+            return self._run_cpu(A, B, D, m, n, k, alpha, beta, workspace)
         if target != "gpu":
             raise LaunchError(f"target: expected 'gpu' or 'cpu', got {target!r}")
         from lasscc.runtime import cuda
@@ -595,7 +607,7 @@ class Kernel:
             raise LaunchError(f"no GPU to run on ({reason}); use k(a, b, d, target='cpu') or lasscc.interp.run_check "
                               "to execute the kernel's IR on the CPU")
         try:
-            return self._run_gpu(cuda, A, B, D, m, n, k, alpha, beta, sync)
+            return self._run_gpu(cuda, A, B, D, m, n, k, alpha, beta, sync, workspace)
         except LaunchError:
             raise
         except LassError as e:
@@ -609,7 +621,7 @@ class Kernel:
             self._func = func
         return self._func
 
-    def _run_gpu(self, cuda, A, B, D, m, n, k, alpha, beta, sync):
+    def _run_gpu(self, cuda, A, B, D, m, n, k, alpha, beta, sync, workspace=None):
         import numpy as np
 
         cuda.context()
@@ -640,10 +652,24 @@ class Kernel:
                     op.host.nbytes)
                 buffers.append(buf)
                 ptrs.append(np.uint64(buf.ptr))
+            ws = None
+            if getattr(spec, "split_k", 1) > 1:  # split-K's semaphores: the caller's, or zeroed here
+                if workspace is None:
+                    wbuf = cuda.DeviceBuffer.from_array(np.zeros(spec.workspace_bytes(m, n) // 4, np.int32))
+                    buffers.insert(0, wbuf)  # D's buffer stays last
+                    ws = np.uint64(wbuf.ptr)
+                else:
+                    ws = np.uint64(int(workspace))
             # the kernel's order: (B, A, D, N, M, K, ...) and N x M tiles for a column-major D
-            kargs = spec.launch_args(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta)
-            args = list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]] + [np.float32(v) for v in kargs[6:]]
+            kargs = spec.launch_args(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta,
+                                     **({"workspace": ws} if ws is not None else {}))
+            args = (list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]] + [np.float32(v) for v in kargs[6:8]]
+                    + list(kargs[8:]))
             cuda.launch(func, spec.grid(m, n), (spec.threads, 1, 1), spec.smem_bytes, args)
+            if getattr(spec, "reduce_name", None):  # parallel split-K's reduction, same arguments
+                if self._reduce is None:
+                    self._reduce = cuda.get_function(self._module, spec.reduce_name)
+                cuda.launch(self._reduce, spec.reduce_grid(m, n), (spec.threads, 1, 1), 0, args)
             if any_host or sync:
                 cuda.synchronize()
             if not D.on_device:
@@ -659,7 +685,7 @@ class Kernel:
                     pass
         return D.obj
 
-    def _run_cpu(self, A, B, D, m, n, k, alpha, beta):
+    def _run_cpu(self, A, B, D, m, n, k, alpha, beta, workspace=None):
         import numpy as np
 
         from lasscc.interp import execute_kernel
@@ -673,7 +699,8 @@ class Kernel:
         # D in its memory order (column-major: N x M row-major storage); the executor binds the
         # swapped operands of a swap_ab kernel itself
         d_work = np.array(D.host.T if col_d else D.host, order="C", copy=True)
-        execute_kernel(self.stages["lasscc-swizzle-smem"], m, n, k, a_mem, b_mem, d_work, alpha, beta)
+        execute_kernel(self.stages["lasscc-swizzle-smem"], m, n, k, a_mem, b_mem, d_work, alpha, beta,
+                       workspace=workspace)
         D.host[...] = d_work.T if col_d else d_work
         return D.host
 
@@ -682,7 +709,7 @@ class Kernel:
         if self._module is not None:
             from lasscc.runtime import cuda
 
-            mod, self._module, self._func = self._module, None, None
+            mod, self._module, self._func, self._reduce = self._module, None, None, None
             try:
                 cuda.unload_module(mod)
             except LassError:

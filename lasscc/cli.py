@@ -38,7 +38,7 @@ def _only_align(config) -> bool:
 
 def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     """A lass.gemm without `config` and no override options takes `lasscc tune`'s stored winner."""
-    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
 
     from lasscc.dialects.lass import memref_layout
     from lasscc.dialects.lass import config_from_attr, config_to_attr
@@ -54,9 +54,34 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
             if g.config is not None:  # keep the access widths: they belong to the sizes, not the tiling
                 found = {**found, "align": [int(v.value.data) for v in g.config.data["align"].data]}
             g.attributes["config"] = config_to_attr(config_from_attr(DictionaryAttr({
-                key: (ArrayAttr([IntegerAttr(x, 64) for x in v]) if isinstance(v, list) else IntegerAttr(v, 64))
+                key: (ArrayAttr([IntegerAttr(x, 64) for x in v]) if isinstance(v, list) else
+                      StringAttr(v) if isinstance(v, str) else IntegerAttr(v, 64))  # split_k_mode: a string
                 for key, v in found.items()})))
             print(f"lasscc: using the tuned config {found} (lasscc tune)", file=sys.stderr)
+
+
+def _module_split_note(module, k: int) -> str | None:
+    """lasscc.splitk.empty_partitions_note for the first GEMM of `module` (a lass.gemm's config, or a kernel's
+    facts in a dump), for the CLI's run / bench."""
+    from xdsl.dialects import func, llvm
+
+    from lasscc.config import default_config
+    from lasscc.dialects.lass import GemmOp, config_from_attr, kernel_facts
+    from lasscc.splitk import empty_partitions_note
+
+    for op in module.walk():
+        cfg = None
+        if isinstance(op, GemmOp):
+            try:
+                cfg = config_from_attr(op.config, default_config(str(op.a.type.get_element_type())))
+            except ValueError:
+                return None  # the pass reports it, located
+        elif isinstance(op, (func.FuncOp, llvm.FuncOp)):
+            facts = kernel_facts(op)
+            cfg = facts.config if facts is not None else None
+        if cfg is not None:
+            return empty_partitions_note(cfg.split_k, k, cfg.threadblock[2])
+    return None
 
 
 def cmd_compile(args) -> int:
@@ -208,6 +233,10 @@ def cmd_run(args) -> int:
     _check_static_shapes(module, [(args.m, args.n, args.k)])
     _note_first_gemm(module, args.file)
     _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file)
+
+    note = _module_split_note(module, args.k)
+    if note:
+        print(f"lasscc: note: {note}", file=sys.stderr)
     if args.batch > 1 and not _is_batched(module):
         raise LassError(f"option --batch: expected 1 for a non-batched kernel (2-d operands; a batched GEMM "
                         f"takes 3-d batch-first memrefs), got {args.batch}")
@@ -215,6 +244,8 @@ def cmd_run(args) -> int:
         return _run_cpu(module, args)
     if args.stage or args.report:
         raise LassError("option --stage/--report: only with --target cpu")
+    if args.cta_order:
+        raise LassError("option --cta-order: only with --target cpu (the GPU schedules its CTAs itself)")
     from lasscc.cache import cached_compile
     from lasscc.runtime import cuda
 
@@ -441,6 +472,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="1: load the next stage's first fragments across the k-tile barrier")
         sp.add_argument("--align", help="A,B elements per global copy access (powers of two up to 16 bytes, e.g. "
                         "8,8 for f16; default: 16 bytes, or for run/bench/tune the widest the sizes allow)")
+        sp.add_argument("--split-k", help="split K into S partitions (grid y), serial split-K: each tile's "
+                        "partial products are added to D in K order through a semaphore (lasscc.splitk)")
+        sp.add_argument("--split-k-mode", choices=["serial", "parallel"],
+                        help="serial (default): partitions add to D in K order; parallel: partial sums to a "
+                        "workspace, then a reduction kernel")
         sp.add_argument("--no-cache", action="store_true", help="compile afresh, bypassing the compile cache "
                         "(lasscc.cache: $LASSCC_CACHE_DIR or ~/.cache/lasscc)")
 
@@ -475,6 +511,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--target", default="gpu", choices=["gpu", "cpu"])
     r.add_argument("--stage", help="(cpu) execute the IR as it stands after this pass")
     r.add_argument("--report", choices=["banks"], help="(cpu) print the shared-memory bank report")
+    r.add_argument("--cta-order", help="(cpu) the order the executor prefers the CTAs in: forward (default), "
+                   "reverse or shuffle:SEED (a split-K kernel's semaphores must give the same D in every order)")
     r.set_defaults(fn=cmd_run)
 
     bn = sub.add_parser("bench", help="check and time on the GPU beside cuBLAS, one row per size")

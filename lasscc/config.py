@@ -40,6 +40,12 @@ class GemmConfig:
     # the kernel's operand order; None: the full ACCESS_BYTES (8 f16/bf16, 4 f32, 16 i8).  Narrower
     # accesses let an operand's contiguous dimension be any multiple of them (lasscc-swizzle-smem).
     align: tuple[int, int] | None = None
+    # split-K (reference 002's serial split-K, lasscc.splitk): K is cut into `split_k` ranges of
+    # whole BK k-tiles, one grid y index each; 1: no split
+    split_k: int = 1
+    # "serial": the partitions add to D in K order through a semaphore; "parallel": each writes its
+    # partial product to the workspace and a second kernel sums them and applies alpha / beta
+    split_k_mode: str = "serial"
 
     def access_bytes(self, ab_type: str = "f16") -> tuple[int, int]:
         """Bytes per copy access of (A, B): align * element bytes, or ACCESS_BYTES."""
@@ -84,6 +90,8 @@ class GemmConfig:
             "raster": self.raster,
             "prefetch": self.prefetch,
             **({"align": list(self.align)} if self.align is not None else {}),
+            **({"split_k": self.split_k} if self.split_k != 1 else {}),
+            **({"split_k_mode": self.split_k_mode} if self.split_k_mode != "serial" else {}),
         }
 
     def validate(self, arch: str = "sm_80", where: str = "config", ab_type: str = "f16",
@@ -141,6 +149,11 @@ class GemmConfig:
             bad = align_error(self.align, ab_type)
             if bad:
                 fail(bad)
+        from lasscc.splitk import split_k_error
+
+        bad = split_k_error(self.split_k, self.split_k_mode)
+        if bad:
+            fail(bad)
         bad = resource_error(self, arch, ab_type, majors, acc_type)  # shared memory and registers
         if bad:
             fail(bad)
@@ -319,7 +332,7 @@ def swap_operands(pair: tuple, swap_ab: bool) -> tuple:
     return (pair[1], pair[0]) if swap_ab else (pair[0], pair[1])
 
 
-KERNEL_ARG_NAMES = ("A", "B", "D", "M", "N", "K", "alpha", "beta")  # KernelSpec.launch_args' order
+KERNEL_ARG_NAMES = ("A", "B", "D", "M", "N", "K", "alpha", "beta", "W")  # KernelSpec.launch_args' order (W: split-K workspace)
 TMAP_PARAM = "tmap_"  # KernelSpec.params: "tmap_A" / "tmap_B" is that operand's TMA tensor map
 
 
@@ -352,6 +365,12 @@ class KernelSpec:
     # each operand's contiguous dimension must be a multiple of its width (alignment_rules)
     a_align: int = 8
     b_align: int = 8
+    # split-K partitions (GemmConfig.split_k): grid y; > 1 adds the workspace parameter W
+    split_k: int = 1
+    split_k_mode: str = "serial"
+    # parallel split-K: the reduction kernel's entry, launched after this one with the same
+    # arguments on reduce_grid (lasscc.splitk)
+    reduce_name: str | None = None
     # kernel parameters, in order; pointers are 64-bit, sizes i32, scalars f32
     params: tuple[str, ...] = field(default=("A", "B", "D", "M", "N", "K", "alpha", "beta"))
     # TMA tensor maps the launcher builds (sm_90a): (operand "A" or "B" in the kernel's order, box
@@ -363,23 +382,47 @@ class KernelSpec:
         # tuples however given (the compile cache reads specs back from JSON lists)
         object.__setattr__(self, "tensor_maps", tuple(tuple(t) for t in self.tensor_maps))
 
-    def grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
-        """Blocks for the user's M x N problem (swapped to N x M for a column-major D), times batch."""
+    def tiles(self, m: int, n: int) -> int:
+        """Output tiles of one batch for the user's M x N (swapped for a column-major D)."""
         m, n = swap_operands((m, n), self.swap_ab)
-        tiles = (-(-m // self.tile_m)) * (-(-n // self.tile_n))
-        return (tiles, 1, batch if self.batched else 1)
+        return (-(-m // self.tile_m)) * (-(-n // self.tile_n))
 
-    def launch_args(self, a, b, d, m: int, n: int, k: int, alpha, beta) -> list:
-        """Kernel arguments in the kernel's order for the user's (A, B, D, M, N, K, alpha, beta)."""
+    def grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
+        """Blocks for the user's M x N problem (swapped to N x M for a column-major D): x the tiles,
+        y the split-K partitions, z the batch."""
+        return (self.tiles(m, n), self.split_k, batch if self.batched else 1)
+
+    def workspace_bytes(self, m: int, n: int, batch: int = 1) -> int:
+        """Bytes of the zeroed global workspace the kernel needs (lasscc.splitk.workspace_bytes)."""
+        from lasscc.splitk import workspace_bytes
+
+        return workspace_bytes(self.split_k, self.tiles(m, n), batch if self.batched else 1, self.split_k_mode,
+                               swap_operands((m, n), self.swap_ab))
+
+    def reduce_grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
+        """Blocks of the parallel split-K reduction: one thread per element of D (lasscc.splitk)."""
+        from lasscc.splitk import reduce_blocks
+
+        return (reduce_blocks(m * n, self.threads), 1, batch if self.batched else 1)
+
+    def launch_args(self, a, b, d, m: int, n: int, k: int, alpha, beta, workspace=None) -> list:
+        """Kernel arguments in the kernel's order for the user's (A, B, D, M, N, K, alpha, beta) and,
+        for a split kernel, its workspace (workspace_bytes, zeroed before the first launch)."""
+        if "W" in self.params and workspace is None:
+            raise LassError(f"kernel {self.name}: split_k = {self.split_k} needs a zeroed workspace of at least "
+                            f"{self.workspace_bytes(m, n)} bytes per batch (KernelSpec.workspace_bytes)")
         (a, b), (m, n) = swap_operands((a, b), self.swap_ab), swap_operands((m, n), self.swap_ab)
-        return [a, b, d, m, n, k, alpha, beta]
+        args = [a, b, d, m, n, k, alpha, beta]
+        if "W" in self.params:
+            args.append(workspace)
+        return args
 
-    def param_values(self, a, b, d, m: int, n: int, k: int, alpha, beta, tensor_map=None) -> list:
+    def param_values(self, a, b, d, m: int, n: int, k: int, alpha, beta, tensor_map=None, workspace=None) -> list:
         """The values of `params`, in order, for the user's (A, B, D, M, N, K, alpha, beta): the
         kernel-order values of `launch_args` by name, and for `tmap_A` / `tmap_B`
         `tensor_map(operand, buffer, rows, cols, box_rows, box_cols, swizzle)` over the kernel's
         operand (rows = its M or N, cols = K)."""
-        vals = dict(zip(KERNEL_ARG_NAMES, self.launch_args(a, b, d, m, n, k, alpha, beta)))
+        vals = dict(zip(KERNEL_ARG_NAMES, self.launch_args(a, b, d, m, n, k, alpha, beta, workspace)))
         boxes = {t[0]: tuple(t[1:]) for t in self.tensor_maps}
         out = []
         for p in self.params:

@@ -194,11 +194,13 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
     """Launch contracts of the lowered kernels (from their `#lass.kernel` facts)."""
     from lasscc.dialects.lass import kernel_facts
     from lasscc.layout import elem_bytes
+    from lasscc.passes._build import KERNEL_PARAMS
+    from lasscc.passes.splitk_reduce import REDUCE_ATTR, reduce_name
 
     specs = []
     for fn in module.ops:
         f = kernel_facts(fn) if isinstance(fn, (llvm.FuncOp, func.FuncOp)) else None
-        if f is None:
+        if f is None or REDUCE_ATTR in fn.attributes:  # a reduction: launched with its GEMM kernel
             continue
         cfg: GemmConfig = f.config
         a_align, b_align = f.caller_align
@@ -207,7 +209,9 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             acc_dtype=f.acc_type, tile_m=cfg.threadblock[0], tile_n=cfg.threadblock[1], tile_k=cfg.threadblock[2],
             raster=cfg.raster, d_dtype=f.d_type, a_dtype=f.ab_type, b_dtype=f.ab_type, alpha=f.alpha, beta=f.beta,
             swap_ab=f.swap_ab, d_layout=f.d_layout, batched=f.batched, a_layout=f.a_layout, b_layout=f.b_layout,
-            a_align=a_align, b_align=b_align,
+            a_align=a_align, b_align=b_align, split_k=cfg.split_k, split_k_mode=cfg.split_k_mode,
+            reduce_name=reduce_name(fn.sym_name.data) if cfg.split_k > 1 and cfg.split_k_mode == "parallel" else None,
+            **({"params": KERNEL_PARAMS} if cfg.split_k > 1 else {}),
         ))
     return specs
 

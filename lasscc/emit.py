@@ -198,16 +198,18 @@ def ptxas_info(ptx: str, arch: str = "sm_80") -> PtxasInfo | None:
     serialized = [ln.strip() for ln in out.splitlines() if any(c in ln for c in WGMMA_SERIALIZED_WARNINGS)]
     if serialized:
         raise LassError("error: ptxas serialized wgmma (a bug in the emitted code, like a spill):\n" + "\n".join(serialized))
-    regs = re.search(r"Used (\d+) registers", out)
-    smem = re.search(r"(\d+) bytes smem", out)
-    spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", out)
-    stack = re.search(r"(\d+) bytes stack frame", out)
+    # one report per kernel entry (a parallel split-K module has two): the most registers, shared
+    # memory and stack of any entry, the spills of all of them
+    regs = [int(x) for x in re.findall(r"Used (\d+) registers", out)]
+    smem = [int(x) for x in re.findall(r"(\d+) bytes smem", out)]
+    spill = [(int(a), int(b)) for a, b in re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", out)]
+    stack = [int(x) for x in re.findall(r"(\d+) bytes stack frame", out)]
     line = next((ln.strip() for ln in out.splitlines() if "Used" in ln), out.strip())
     return PtxasInfo(
-        registers=int(regs.group(1)) if regs else 0,
-        shared_bytes=int(smem.group(1)) if smem else 0,
-        spill_stores=int(spill.group(1)) if spill else 0,
-        spill_loads=int(spill.group(2)) if spill else 0,
-        stack_bytes=int(stack.group(1)) if stack else 0,
+        registers=max(regs, default=0),
+        shared_bytes=max(smem, default=0),
+        spill_stores=sum(a for a, _ in spill),
+        spill_loads=sum(b for _, b in spill),
+        stack_bytes=max(stack, default=0),
         line=line,
     )

@@ -1,7 +1,7 @@
 """The options the CLI and the Python API share, checked once, and what they do to a module.
 
 `Options` is the one typed place for the target (`arch`), the tiling overrides (`--threadblock`,
-`--warp`, `--stages`, `--raster`, `--prefetch`), the access widths (`--align`) and the run
+`--warp`, `--stages`, `--raster`, `--prefetch`, `--split-k`, `--split-k-mode`), the access widths (`--align`) and the run
 scalars (`--alpha`, `--beta`, `--seed`).  The CLI maps its argparse namespace onto it
 (`Options.from_args`); the API constructs it from Python values (tuples, ints, bools, or the CLI's
 text).  Every bad value is a LassError `option --x: expected ..., got ...`, the CLI's text, whichever
@@ -19,7 +19,8 @@ from lasscc.config import I32_LIMIT, parse_align, parse_shape
 from lasscc.diagnostics import CompileError, LassError
 
 ARCHS = ("sm_80", "sm_90a")
-TILING = ("threadblock", "warp", "stages", "raster", "prefetch")  # the options that rewrite the tiling
+TILING = ("threadblock", "warp", "stages", "raster", "prefetch", "split_k", "split_k_mode")  # they rewrite the tiling
+SPLIT_K_MODES = ("serial", "parallel")  # lasscc.splitk
 F32_MAX = 3.4028234663852886e38  # the largest finite f32: alpha and beta are f32 kernel arguments
 
 
@@ -54,6 +55,23 @@ def _prefetch(val) -> int | None:
     return int(val)
 
 
+def _split_k(val) -> int | None:
+    """--split-k: a positive int (or its text), lasscc.splitk's rule."""
+    if val is None:
+        return None
+    from lasscc.splitk import parse_split_k
+
+    if isinstance(val, bool) or not isinstance(val, (int, str)):
+        raise LassError(f"option --split-k: expected a positive integer, got {val!r}")
+    return parse_split_k(str(val), "--split-k")
+
+
+def _split_k_mode(val) -> str | None:
+    if val is not None and val not in SPLIT_K_MODES:
+        raise LassError(f"option --split-k-mode: expected serial or parallel, got {val!r}")
+    return val
+
+
 def _align(val) -> tuple[int, int] | None:
     """--align: the CLI's 'A,B' text, one int for both, or an (A, B) pair; config.parse_align checks it."""
     if val is None:
@@ -85,7 +103,8 @@ class Options:
     """The shared options, normalised and checked on construction (LassError `option --x: ...`).
 
     threadblock / warp: (M, N, K) or 'MxNxK'; stages, raster: positive ints; prefetch: 0 / 1 (or a
-    bool); align: (A, B) elements per global copy access, one int for both, or 'A,B'; alpha, beta:
+    bool); align: (A, B) elements per global copy access, one int for both, or 'A,B'; split_k: the
+    K partitions (int), split_k_mode: serial / parallel (lasscc.splitk); alpha, beta:
     finite f32 values; seed: a non-negative int.  None is "not given" (the module's own value)."""
 
     arch: str = "sm_80"
@@ -95,6 +114,8 @@ class Options:
     raster: int | None = None
     prefetch: int | None = None
     align: tuple[int, int] | None = None
+    split_k: int | None = None
+    split_k_mode: str | None = None
     alpha: float | None = None
     beta: float | None = None
     seed: int | None = None
@@ -104,7 +125,8 @@ class Options:
             raise LassError(f"option --arch: expected one of {', '.join(ARCHS)}, got {self.arch!r}")
         norm = {"threadblock": _shape(self.threadblock, "threadblock"), "warp": _shape(self.warp, "warp"),
                 "stages": _count(self.stages, "stages"), "raster": _count(self.raster, "raster"),
-                "prefetch": _prefetch(self.prefetch), "align": _align(self.align)}
+                "prefetch": _prefetch(self.prefetch), "align": _align(self.align),
+                "split_k": _split_k(self.split_k), "split_k_mode": _split_k_mode(self.split_k_mode)}
         check_scalars(self.alpha, self.beta, self.seed)
         for key, val in norm.items():
             object.__setattr__(self, key, val)
@@ -139,7 +161,7 @@ def apply_overrides(module, options: Options, filename: str = "<input>") -> None
 
     gemms = import_gemms(module, filename)  # linalg.matmul -> lass.gemm
     if not gemms:
-        names = ", ".join(f"--{k}" for k in over)
+        names = ", ".join(f"--{k.replace('_', '-')}" for k in over)
         raise LassError(f"option {names}: the input holds no lass.gemm (it is already tiled); the tiling is fixed")
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
 
@@ -162,7 +184,7 @@ def apply_overrides(module, options: Options, filename: str = "<input>") -> None
 
             raise LassError(f"{op_location(g)}: error: {e}") from None
         merged = GemmConfig(**{**cfg.__dict__, **over})
-        tiling = [f"--{k}" for k in over if k != "align"]
+        tiling = [f"--{k.replace('_', '-')}" for k in over if k != "align"]
         if tiling and merged != cfg:  # a rule the options break is theirs, not the file's
             from lasscc.dialects.lass import KernelFacts
 

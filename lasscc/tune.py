@@ -43,6 +43,13 @@ SEARCH_TILES = [
 F16_BYTES = 2  # SEARCH_TILES' K is in f16 elements
 SEARCH_STAGES = (2, 3, 4, 5)
 SEARCH_PREFETCH = (0, 1)
+# split-K (lasscc.splitk): the split counts tried on the SPLIT_TOP fastest unsplit configs, where
+# the output tiles alone leave SMs idle (fewer than SPLIT_WAVES waves of CTAs); each partition
+# keeps at least SPLIT_MIN_KTILES k-tiles, so the main loop still pipelines
+SEARCH_SPLITS = (2, 3, 4, 6, 8, 12, 16)
+SPLIT_TOP = 3
+SPLIT_WAVES = 2
+SPLIT_MIN_KTILES = 4
 
 
 def candidates(arch: str, ab_type: str = "f16") -> tuple[list[GemmConfig], list[tuple[GemmConfig, str]]]:
@@ -65,9 +72,22 @@ def candidates(arch: str, ab_type: str = "f16") -> tuple[list[GemmConfig], list[
     return ok, rejected
 
 
+def split_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int) -> list[int]:
+    """The split counts worth timing for `cfg` at M x N x K on a GPU of `sms` SMs: none when the
+    output tiles fill SPLIT_WAVES waves; else those of SEARCH_SPLITS that leave every partition
+    SPLIT_MIN_KTILES k-tiles and the grid within SPLIT_WAVES waves (one CTA per SM counted)."""
+    bm, bn, bk = cfg.threadblock
+    tiles = -(-m // bm) * -(-n // bn)
+    if tiles >= SPLIT_WAVES * sms:
+        return []
+    kt = -(-k // bk)
+    return [s for s in SEARCH_SPLITS if kt // s >= SPLIT_MIN_KTILES and tiles * s <= SPLIT_WAVES * sms]
+
+
 def config_label(cfg: GemmConfig) -> str:
     tb, w = "x".join(map(str, cfg.threadblock)), "x".join(map(str, cfg.warp))
-    return f"{tb} / {w} / s{cfg.stages} / p{cfg.prefetch}"
+    return f"{tb} / {w} / s{cfg.stages} / p{cfg.prefetch}" + (
+        f" / split {cfg.split_k}{' parallel' if cfg.split_k_mode == 'parallel' else ''}" if cfg.split_k > 1 else "")
 
 
 def _tune_path() -> Path:
@@ -210,6 +230,18 @@ def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, ite
             results.append((r["tflops"], cfg, res))
         except LassError as e:  # a config that compiles badly or fails to launch is skipped, not fatal
             rejected.append((cfg, str(e).splitlines()[0]))
+    if results:  # split counts for the fastest unsplit configs (small grids, long K)
+        results.sort(key=lambda t: -t[0])
+        extra = [GemmConfig(**{**c.__dict__, "split_k": s, "split_k_mode": mode}) for _, c, _ in results[:SPLIT_TOP]
+                 for s in split_candidates(c, m, n, k, cuda.sm_count()) for mode in ("serial", "parallel")]
+        for i, cfg in enumerate(extra):
+            _progress(i, len(extra), config_label(cfg))
+            try:
+                res = _compile(module_text, filename, arch, cfg)
+                r = run_gemm(res.ptx, res.specs[0], m, n, k, check=False, bench=True, iters=iters, cublas=False)
+                results.append((r["tflops"], cfg, res))
+            except LassError as e:
+                rejected.append((cfg, str(e).splitlines()[0]))
     _progress(len(ok), len(ok), "done")
     sys.stderr.write("\n")
     if not results:

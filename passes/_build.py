@@ -16,7 +16,8 @@ from lasscc.ir_math import Idx
 from lasscc.resources import SMEM_PER_BLOCK_LIMIT
 
 # The kernel ABI, fixed from lasscc-tile-threadblock on (lasscc.config.KernelSpec.params).
-KERNEL_PARAMS = ("A", "B", "D", "M", "N", "K", "alpha", "beta")
+# W: the global workspace of a split-K kernel (GemmConfig.split_k > 1; lasscc.splitk), after beta
+KERNEL_PARAMS = ("A", "B", "D", "M", "N", "K", "alpha", "beta", "W")
 
 
 def kernel_arg(func: FuncOp, name: str) -> SSAValue:

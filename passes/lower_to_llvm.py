@@ -32,6 +32,7 @@ from lasscc.ir_math import Idx
 from lasscc.layout import swizzle
 from lasscc.passes._build import ARITH_BINOPS, KERNEL_ATTR, is_kernel
 from lasscc.passes.lower_sm90 import lower_sm90, tensor_map_arg_attrs
+from lasscc.passes.splitk_reduce import REDUCE_ATTR
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, llvm, scf
 from xdsl.dialects.builtin import (
@@ -93,6 +94,11 @@ LD_GLOBAL_V4_ASM = (
     "{\n .reg .pred p;\n setp.ne.b32 p, $5, 0;\n mov.b32 $0, 0;\n mov.b32 $1, 0;\n mov.b32 $2, 0;\n"
     " mov.b32 $3, 0;\n @p ld.global.v4.u32 {$0, $1, $2, $3}, [$4];\n}"
 )
+
+
+# split-K's semaphore (lass_nv.spin_acquire / st_release; lasscc.splitk)
+LD_ACQUIRE_ASM = "ld.acquire.gpu.global.b32 $0, [$1];"
+ST_RELEASE_ASM = "st.release.gpu.global.b32 [$0], $1;"
 
 
 def cp_async_intrinsic(nbytes: int) -> str:
@@ -270,6 +276,8 @@ class _Lowerer:
         if any(isinstance(t, lass_nv.TensorMapType) for t in self.fn.function_type.inputs.data):
             new.arg_attrs = ArrayAttr([tensor_map_arg_attrs() if isinstance(t, lass_nv.TensorMapType)
                                        else DictionaryAttr({}) for t in self.fn.function_type.inputs.data])
+        if REDUCE_ATTR in self.fn.attributes:  # parallel split-K's reduction kernel: not a launch of its own
+            new.attributes[REDUCE_ATTR] = self.fn.attributes[REDUCE_ATTR]
         return new
 
     def lower_block(self, block: Block) -> None:
@@ -481,6 +489,23 @@ class _Lowerer:
                 vec = self.vector([self.lowered(x) for x in (op.r0, op.r1, op.r2, op.r3)], i32)
                 self.emit(llvm.StoreOp(vec, self.global_ptr(self.lowered(op.dest), self.lowered(op.offset)), alignment=16))
             self.guarded(self.lowered(op.pred), store_v4)
+        elif isinstance(op, lass_nv.SpinAcquireOp):
+            # loop: ld.acquire.gpu until the word equals value (the "memory" clobber keeps LLVM
+            # from moving other memory accesses across it)
+            ptr = self.emit(llvm.PtrToIntOp(self.global_ptr(self.lowered(op.sem), self.lowered(op.offset)), i64))
+            want = self.lowered(op.value)
+            spin = self.new_block()
+            self.emit(llvm.BrOp(spin))
+            self.cur = spin
+            got = self.emit(llvm.InlineAsmOp(LD_ACQUIRE_ASM, "=r,l,~{memory}", [ptr], [i32], has_side_effects=True))
+            again = self.emit(llvm.ICmpOp(got, want, IntegerAttr(_ICMP["ne"], 64)))
+            done = self.new_block()
+            self.emit(llvm.CondBrOp(again, spin, [], done, []))
+            self.cur = done
+        elif isinstance(op, lass_nv.StReleaseOp):
+            ptr = self.emit(llvm.PtrToIntOp(self.global_ptr(self.lowered(op.sem), self.lowered(op.offset)), i64))
+            self.emit(llvm.InlineAsmOp(ST_RELEASE_ASM, "l,r,~{memory}", [ptr, self.lowered(op.value)], [],
+                                       has_side_effects=True))
         elif isinstance(op, lass_nv.AlignedOp):
             addr = self.emit(llvm.PtrToIntOp(self.lowered(op.source), i64))
             low = self.emit(llvm.AndOp(addr, self.const(op.bytes.value.data - 1, i64)))

@@ -1,7 +1,8 @@
 """lasscc-pipeline: the threadblock K loop -> a software pipeline over a ring of SMEM stages.
 
 Input contract: a kernel (`lass.kernel` on the function) whose K loop is the one
-lasscc-tile-threadblock emits: `scf.for %k0 = 0 to %K step BK iter_args(%acc)` with exactly
+lasscc-tile-threadblock emits: `scf.for %k0 = 0 to %K step BK iter_args(%acc)` (a split-K
+partition's `%k_begin to %k_end`, whole k-tiles: k-tile kt is at k_begin + kt * BK) with exactly
 `lass_tb.load_tile A`, `lass_tb.load_tile B`, `lass_tb.mma`, `scf.yield` in its body.  Functions
 without such a loop are left alone.
 
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 
 from lasscc.dialects import lass_pipe, lass_tb
 from lasscc.dialects.lass import operand_attr
-from lasscc.passes._build import ArithBuilder, is_kernel, kernel_arg, kernel_config
+from lasscc.passes._build import ArithBuilder, is_kernel, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
@@ -64,7 +65,7 @@ def _match_k_loop(loop: scf.ForOp):
     iv, bk = loop.body.block.args[0], la.result.type.get_shape()[1]
     if la.k0 is not iv or lb.k0 is not iv or lb.result.type.get_shape()[1] != bk:
         return None
-    if _const(loop.lb) != 0 or _const(loop.step) != bk:
+    if _const(loop.step) != bk or (_const(loop.lb) not in (0, None)):
         return None
     return la, lb, mma
 
@@ -105,7 +106,9 @@ class PipelinePass(ModulePass):
         major_a, major_b = la.result.type.major.data, lb.result.type.major.data  # K- or MN-major, kept
         ring_a_t = lass_pipe.RingType((S, bm, bk), elem, major_a)
         ring_b_t = lass_pipe.RingType((S, bn, bk), elem, major_b)
-        A, B, K = la.source, lb.source, kernel_arg(fn, "K")  # the tiles' sources (batch views too)
+        A, B = la.source, lb.source  # the tiles' sources (batch views too)
+        # the K range: [0, K), or a split-K partition's [k_begin, k_end) (whole k-tiles)
+        k_lo = None if _const(loop.lb) == 0 else loop.lb
         m0, n0 = la.row0, lb.row0
         acc_init = loop.iter_args[0]
 
@@ -114,12 +117,12 @@ class PipelinePass(ModulePass):
         rb = b.emit(lass_pipe.RingOp.build(result_types=[ring_b_t],
                                         attributes={"offset": IntegerAttr(ring_a_t.tile_bytes() * S, 64)}))
         ra.name_hint, rb.name_hint = "ring_a", "ring_b"
-        kt_count = b.div(b.add(K, bk - 1), bk)
+        kt_count = b.div(b.add(loop.ub if k_lo is None else b.sub(loop.ub, k_lo), bk - 1), bk)
         kt_count.name_hint = "k_tiles"
 
         def copy(bld: ArithBuilder, tile, slot, pred, async_: bool):
             """Copy k-tile `tile` of A and B into ring slot `slot` (async or through registers)."""
-            k0 = bld.mul(tile, bk)
+            k0 = bld.mul(tile, bk) if k_lo is None else bld.add(k_lo, bld.mul(tile, bk))
             if async_:
                 for src, row0, ring, name in ((A, m0, ra, "A"), (B, n0, rb, "B")):
                     bld.insert(lass_pipe.CopyAsyncOp.build(

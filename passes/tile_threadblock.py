@@ -35,9 +35,9 @@ from dataclasses import dataclass
 
 from lasscc.dialects import lass, lass_tb
 from lasscc.dialects.lass import config_from_attr
-from lasscc.passes._build import ArithBuilder
+from lasscc.passes._build import KERNEL_PARAMS, ArithBuilder
 from xdsl.context import Context
-from xdsl.dialects import func, scf
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -95,6 +95,28 @@ def _kernel_types(facts: lass.KernelFacts, g: lass.GemmOp) -> tuple[MemRefType, 
     return a, b, MemRefType(d_elem, dyn)
 
 
+WORKSPACE_TYPE = MemRefType(i32, [DYNAMIC_INDEX])  # split-K semaphores (lasscc.splitk)
+
+
+def _serial_epilogue(b: ArithBuilder, acc, W, D, M, N, m0, n0, alpha, beta, part, split: int, tile, batch) -> None:
+    """Serial split-K's epilogue (reference 002): wait for this tile's turn (semaphore == part),
+    D = alpha * acc + beta' * D with beta' = beta for partition 0 and 1 after it (D holds the
+    previous partitions' sum), then pass the turn on (part + 1; 0 by the last, ready for the next
+    launch).  One semaphore word per tile (and batch) of the workspace W."""
+    bm, bn = tile
+    tiles_m, tiles_n = b.div(b.add(M, bm - 1), bm), b.div(b.add(N, bn - 1), bn)
+    sem = b.add(b.div(m0, bm), b.mul(b.div(n0, bn), tiles_m))
+    if batch is not None:
+        sem = b.add(sem, b.mul(batch, b.mul(tiles_m, tiles_n)))
+    sem.name_hint = "sem"
+    b.insert(lass_tb.SemaphoreWaitOp.build(operands=[W, sem, part]))
+    first = b.emit(arith.CmpiOp(part, b.const(0), "eq"))
+    beta_p = b.emit(arith.SelectOp(first, beta, b.const_float(1.0, f32)))
+    b.insert(lass_tb.EpilogueOp.build(operands=[acc, D, m0, n0, alpha, beta_p]))
+    last = b.emit(arith.CmpiOp(part, b.const(split - 1), "eq"))
+    b.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, sem, b.emit(arith.SelectOp(last, b.const(0), b.add(part, 1)))]))
+
+
 @dataclass(frozen=True)
 class TileThreadblockPass(ModulePass):
     name = "lasscc-tile-threadblock"
@@ -139,10 +161,13 @@ class TileThreadblockPass(ModulePass):
         a_t, b_t, d_t = _kernel_types(facts, g)
         acc_t = lass_tb.AccType((bm, bn), g.acc_type)
 
-        # New kernel body on the fixed parameter list.
-        block = Block(arg_types=[a_t, b_t, d_t, i32, i32, i32, f32, f32])
-        A, B, D, M, N, K, alpha, beta = block.args
-        for arg, name in zip(block.args, ("A", "B", "D", "M", "N", "K", "alpha", "beta")):
+        # New kernel body on the fixed parameter list (+ the workspace W of a split kernel).
+        split, parallel = cfg.split_k, cfg.split_k_mode == "parallel"
+        w_t = (MemRefType(i32 if str(g.acc_type) == "i32" else f32, [DYNAMIC_INDEX] * 3) if parallel  # partial sums
+               else WORKSPACE_TYPE)  # semaphores
+        block = Block(arg_types=[a_t, b_t, d_t, i32, i32, i32, f32, f32] + ([w_t] if split > 1 else []))
+        A, B, D, M, N, K, alpha, beta = block.args[:8]
+        for arg, name in zip(block.args, KERNEL_PARAMS):
             arg.name_hint = name
         b = ArithBuilder(InsertPoint.at_end(block))
         if facts.batched:
@@ -166,6 +191,13 @@ class TileThreadblockPass(ModulePass):
         m0.name_hint, n0.name_hint = "m0", "n0"
         acc0 = b.emit(lass_tb.ZeroAccOp.build(result_types=[acc_t]))
         c0, step = b.const(0), b.const(bk)
+        k_lo, k_hi = c0, K
+        if split > 1:  # this block's K partition (grid y): whole k-tiles, lasscc.splitk
+            part_op = b.insert(lass_tb.KPartitionOp.build(
+                operands=[K], result_types=[i32, i32, i32],
+                attributes={"split": IntegerAttr(split, 64), "tile_k": IntegerAttr(bk, 64)}))
+            part, k_lo, k_hi = part_op.results
+            part.name_hint, k_lo.name_hint, k_hi.name_hint = "part", "k_begin", "k_end"
 
         body = Block(arg_types=[i32, acc_t])
         k0, acc = body.args
@@ -180,8 +212,18 @@ class TileThreadblockPass(ModulePass):
                                             properties={"operand": lass.operand_attr("B")}))
         acc1 = bb.emit(lass_tb.MmaOp(ta, tb_, acc))
         bb.insert(scf.YieldOp(acc1))
-        loop = b.insert(scf.ForOp(c0, K, step, [acc0], Region(body)))
-        b.insert(lass_tb.EpilogueOp.build(operands=[loop.results[0], D, m0, n0, alpha, beta]))
+        loop = b.insert(scf.ForOp(k_lo, k_hi, step, [acc0], Region(body)))
+        if split > 1 and parallel:  # the raw partial sum to W[batch * S + part]; the reduction does the rest
+            idx = b.add(b.mul(z, split), part) if facts.batched else part
+            part_d = b.emit(lass_tb.BatchViewOp(block.args[8], idx, b.mul(M, N)))
+            part_d.name_hint = "W_part"
+            b.insert(lass_tb.EpilogueOp.build(operands=[loop.results[0], part_d, m0, n0, b.const_float(1.0, f32),
+                                                        b.const_float(0.0, f32)]))
+        elif split > 1:
+            _serial_epilogue(b, loop.results[0], block.args[8], D, M, N, m0, n0, alpha, beta, part, split,
+                             (bm, bn), z if facts.batched else None)
+        else:
+            b.insert(lass_tb.EpilogueOp.build(operands=[loop.results[0], D, m0, n0, alpha, beta]))
         b.insert(func.ReturnOp())
 
         old = fn.body.blocks[0]
@@ -193,3 +235,7 @@ class TileThreadblockPass(ModulePass):
         fn.body.detach_block(old)
         fn.function_type = func.FunctionType.from_lists(list(block.arg_types), [])
         fn.attributes[lass.KERNEL_ATTR] = lass.KernelAttr.from_facts(facts)
+        if split > 1 and parallel:
+            from lasscc.passes.splitk_reduce import build_reduce_kernel
+
+            fn.parent_block().insert_op_after(build_reduce_kernel(fn, facts), fn)

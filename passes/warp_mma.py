@@ -48,6 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_warp
+from lasscc.splitk import partition_range
 from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type, kernel_acc_type, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
@@ -180,6 +181,8 @@ class _WarpLowering:
             )
         elif isinstance(op, lass_tb.EpilogueOp):
             self.epilogue(op)
+        elif isinstance(op, (lass_tb.KPartitionOp, lass_tb.SemaphoreWaitOp, lass_tb.SemaphoreReleaseOp)):
+            self.split_k(op)
         else:
             for region in op.regions:
                 for blk in region.blocks:
@@ -263,6 +266,35 @@ class _WarpLowering:
         m0.name_hint, n0.name_hint = "m0", "n0"
         op.m0.replace_all_uses_with(m0)
         op.n0.replace_all_uses_with(n0)
+        self.dead.append(op)
+
+    def split_k(self, op: Operation) -> None:
+        """Split-K's block-level ops (lasscc.splitk) as per-thread code: the partition is
+        %ctaid.y and its K range partition_range of it; the semaphore wait is thread 0 spinning
+        with ld.acquire.gpu, then bar.sync (the acquire reaches the other threads through it);
+        the release is bar.sync (every thread's D stores done), then thread 0's st.release.gpu
+        (CUTLASS Semaphore::wait / release)."""
+        b = ArithBuilder(InsertPoint.before(op))
+        if isinstance(op, lass_tb.KPartitionOp):
+            part = b.emit(lass_nv.BlockIdOp("y"))
+            lo, hi = partition_range(b.idx(part), b.idx(op.K), op.tile_k.value.data, op.split.value.data)
+            for old, new, name in zip(op.results, (part, b.val(lo), b.val(hi)), ("part", "k_begin", "k_end")):
+                new.name_hint = name
+                old.replace_all_uses_with(new)
+            self.dead.append(op)
+            return
+        thread0 = b.emit(arith.CmpiOp(self.tid, b.const(0), "eq"))
+        then_b = Block()
+        tb = ArithBuilder(InsertPoint.at_end(then_b))
+        if isinstance(op, lass_tb.SemaphoreWaitOp):
+            tb.insert(lass_nv.SpinAcquireOp.build(operands=[op.sem, op.index, op.value]))
+        else:
+            b.insert(lass_nv.BarSyncOp())
+            tb.insert(lass_nv.StReleaseOp.build(operands=[op.sem, op.index, op.value]))
+        tb.insert(scf.YieldOp())
+        b.insert(scf.IfOp(thread0, [], Region(then_b), None))
+        if isinstance(op, lass_tb.SemaphoreWaitOp):
+            b.insert(lass_nv.BarSyncOp())
         self.dead.append(op)
 
     def prefetchable(self, loop: scf.ForOp) -> lass_pipe.MmaOp | None:
@@ -381,6 +413,10 @@ class _WarpLowering:
         b = ArithBuilder(InsertPoint.before(op))
         # the exact i32 path: alpha == 1 and no C store the accumulator as it is
         alpha_one = b.emit(arith.CmpfOp(op.alpha, b.const_float(1.0, f32), "oeq")) if int_d else None
+        # a split-K i32 D (lasscc.splitk) stays exact: alpha == 1 and beta' == 1 add the accumulator
+        exact_sum = None
+        if int_d and self.cfg.split_k > 1:
+            exact_sum = b.and_(alpha_one, b.emit(arith.CmpfOp(op.beta, b.const_float(1.0, f32), "oeq")))
 
         def to_f32(bb: ArithBuilder, x: SSAValue) -> SSAValue:
             if isinstance(x.type, IntegerType):
@@ -415,7 +451,7 @@ class _WarpLowering:
                 vals = [bb.emit(arith.SelectOp(alpha_one, acc[i], v)) for i, v in zip(pair_idx, vals)]
             return vals
 
-        def stores(bb: ArithBuilder, with_c: bool, guarded: bool) -> None:
+        def stores(bb: ArithBuilder, with_c: bool, guarded: bool, exact: bool = False) -> None:
             for row_c, col_c, pair_idx in self.store_pairs():
                 row = bb.add(row0, row_c)
                 col = bb.add(col0, col_c)
@@ -435,9 +471,13 @@ class _WarpLowering:
                     if guarded:
                         one = [bb.insert(lass_nv.LdGlobalOp(D, offs[j], single[j], 1)).results[0] for j in range(2)]
                         old = [bb.emit(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
-                    old = [to_f32(bb, x) for x in old]
-                    vals = [bb.emit(arith.AddfOp(v, bb.emit(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
-                vals = [from_f32(bb, v) for v in vals] if with_c else no_c_values(bb, pair_idx)
+                    if exact:  # split-K's later partitions with alpha = 1: acc + D in i32, exactly
+                        vals = [bb.emit(arith.AddiOp(acc[i], d)) for i, d in zip(pair_idx, old)]
+                    else:
+                        old = [to_f32(bb, x) for x in old]
+                        vals = [bb.emit(arith.AddfOp(v, bb.emit(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
+                if not exact:
+                    vals = [from_f32(bb, v) for v in vals] if with_c else no_c_values(bb, pair_idx)
                 bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, pair, vals]))
                 if guarded:
                     for j in range(2):
@@ -450,11 +490,20 @@ class _WarpLowering:
             else_fn(ArithBuilder(InsertPoint.at_end(else_b)))
             bb.insert(scf.IfOp(cond, [], Region(then_b), Region(else_b)))
 
-        def with_c(c: bool):
+        def with_c(c: bool, exact: bool = False):
             def emit(bb: ArithBuilder) -> None:
-                branch(bb, full, lambda x: stores(x, c, False), lambda x: stores(x, c, True))
+                branch(bb, full, lambda x: stores(x, c, False, exact), lambda x: stores(x, c, True, exact))
                 bb.insert(scf.YieldOp())
             return emit
+
+        def c_path(bb: ArithBuilder) -> None:
+            """The stores with C; a split-K i32 D branches (uniformly) to the exact sum, so only one
+            path's values are live (a select between both spilled: i8 128x128x64, split 3)."""
+            if exact_sum is None:
+                with_c(True)(bb)
+                return
+            branch(bb, exact_sum, with_c(True, True), with_c(True))
+            bb.insert(scf.YieldOp())
 
         ob = out_t.bitwidth // 8
         plan = stage_plan(self.cfg, self.ab, ob)
@@ -495,7 +544,7 @@ class _WarpLowering:
             bb.insert(scf.YieldOp())
 
         if plan is None:
-            branch(b, has_c, with_c(True), with_c(False))
+            branch(b, has_c, c_path, with_c(False))
         else:
             # 16-byte stores need whole 16-byte row pieces: N a multiple of 16 / ob and D aligned
             vec = 16 // ob
@@ -507,7 +556,7 @@ class _WarpLowering:
             def no_c(bb: ArithBuilder) -> None:
                 branch(bb, stage_ok, staged, with_c(False))
                 bb.insert(scf.YieldOp())
-            branch(b, has_c, with_c(True), no_c)
+            branch(b, has_c, c_path, no_c)
         self.dead.append(op)
 
 

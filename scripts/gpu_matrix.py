@@ -11,7 +11,12 @@ or column-major; C += A.B, so beta = 1) through the path `lasscc run` takes: the
 chosen for the sizes (lasscc.cli._resolve_align, which imports the linalg.matmul first), default
 tiling.
 
-    python3 scripts/gpu_matrix.py [--quick] [--narrow-only | --linalg-only] [--arch sm_90a] [--list]
+SPLIT_* cases run split-K kernels (lasscc.splitk), serial and parallel: every element type in TN,
+NT and with a column-major D, split counts 2, 3 and 7 (7 exceeds the k-tiles of the last shape: empty
+partitions), shapes of issue 17 (33 x 4097 x 12345 rounded to the access rule, 1 x 8192 x 8192);
+then SPLIT_BENCH times split counts of issue 17's skinny / long-K shapes beside cuBLAS.
+
+    python3 scripts/gpu_matrix.py [--quick] [--narrow-only | --linalg-only | --split-only] [--arch sm_90a] [--list]
 
 `--list` prints the case list and exits (no GPU needed).
 
@@ -48,6 +53,28 @@ NARROW_SHAPES = [(4097, 1000, 333), (33, 17, 333), (129, 65, 7), (1, 7, 3), (255
 LINALG_DTYPES = [("f16", "f16", "f32"), ("int8", "i8", "i32"), ("int8-f32", "i8", "f32")]
 LINALG_LAYOUTS = [(a, b, "row") for a, b in itertools.product(("row", "col"), ("row", "col"))]
 LINALG_SHAPES = [(129, 70, 33), (4097, 1000, 333), (1, 7, 3), (33, 17, 333), (255, 257, 8)]
+
+
+# serial split-K (lasscc.splitk)
+SPLIT_COUNTS = (2, 3, 7)
+SPLIT_MODES = ("serial", "parallel")
+SPLIT_LAYOUTS = [("row", "col", "row"), ("col", "row", "row"), ("row", "col", "col")]
+SPLIT_SHAPES = [(33, 4097, 12345), (1, 8192, 8192), (127, 255, 1024), (100, 70, 64)]
+# (M, N, K, split counts) timed beside cuBLAS, f16 in, f32 D, TN, default tiling
+SPLIT_BENCH = [(16, 4096, 4096, (1, 4, 8, 16)), (128, 4096, 4096, (1, 2, 4, 8)), (1024, 1024, 1024, (1, 2, 4)),
+               (1024, 1024, 16384, (1, 4, 8, 16))]
+
+
+def split_cases(quick: bool = False) -> list[tuple]:
+    """(name, A/B type, layouts, config name, MLIR text, shapes) of the split-K kernels."""
+    out = []
+    for (name, ab, d, acc, _), layouts, s, mode in itertools.product(
+            DTYPES, SPLIT_LAYOUTS[:1] if quick else SPLIT_LAYOUTS, SPLIT_COUNTS[:1] if quick else SPLIT_COUNTS, SPLIT_MODES):
+        cname, cfg = configs(ab)[0]
+        out.append((name, ab, layouts, f"{cname} split {s} {mode}",
+                    mlir(ab, d, acc, layouts, f'{cfg}, split_k = {s}, split_k_mode = "{mode}"'),
+                    [fit(sh, ab, layouts) for sh in (SPLIT_SHAPES[2:] if quick else SPLIT_SHAPES)]))
+    return out
 
 
 def configs(ab: str) -> list[tuple[str, str]]:
@@ -104,10 +131,13 @@ def linalg_cases(shapes) -> list[tuple]:
     return out
 
 
-def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: bool = False) -> list[tuple]:
+def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: bool = False,
+                split_only: bool = False) -> list[tuple]:
     """(name, A/B type, layouts, config name, MLIR text, shapes) of every kernel the matrix runs."""
     from lasscc.config import widest_align
 
+    if split_only:
+        return split_cases(quick)
     cases = []  # one kernel per (type, layouts, config, access widths) with the shapes it runs
     if not linalg_only:
         shapes = [] if narrow_only else (SHAPES[:2] if quick else SHAPES)
@@ -126,6 +156,8 @@ def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: boo
                                   mlir(ab, d, acc, layouts, cfg, align), shs))
     if not narrow_only:
         cases += linalg_cases(LINALG_SHAPES[:3] if quick else LINALG_SHAPES)
+    if not (narrow_only or linalg_only):
+        cases += split_cases(quick)
     return cases
 
 
@@ -189,11 +221,12 @@ def main() -> int:
     p.add_argument("--bench-size", type=int, default=4096)
     p.add_argument("--narrow-only", action="store_true", help="only NARROW_SHAPES (narrow access widths)")
     p.add_argument("--linalg-only", action="store_true", help="only the linalg.matmul inputs (LINALG_SHAPES)")
+    p.add_argument("--split-only", action="store_true", help="only the split-K cases and SPLIT_BENCH")
     p.add_argument("--list", action="store_true", help="print the cases and exit (no GPU needed)")
     args = p.parse_args()
-    if args.narrow_only and args.linalg_only:
-        p.error("--narrow-only and --linalg-only exclude each other")
-    cases = build_cases(args.quick, args.narrow_only, args.linalg_only)
+    if sum((args.narrow_only, args.linalg_only, args.split_only)) > 1:
+        p.error("--narrow-only, --linalg-only and --split-only exclude each other")
+    cases = build_cases(args.quick, args.narrow_only, args.linalg_only, args.split_only)
     if args.list:
         for name, _, layouts, cname, _, shs in cases:
             print(f"{name:14s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {cname:29s} "
@@ -233,6 +266,10 @@ def main() -> int:
 
     if args.linalg_only:
         return 1 if fails else 0
+    if not args.narrow_only:
+        split_bench(args.arch)
+    if args.split_only:
+        return 1 if fails else 0
     size = args.bench_size
     print(f"\n{size}^3, default config per type, TN, beta 0, beside torch in the same process:")
     print("| element type | rel. error | TFLOP/s | torch (cuBLAS) | ratio |\n|---|---|---|---|---|")
@@ -254,6 +291,25 @@ def main() -> int:
           f"{r['tflops']:.1f} TFLOP/s" + (f", torch (cuBLAS) {ref:.1f}, ratio {r['tflops'] / ref:.2f}" if ref else ""),
           flush=True)
     return 1 if fails else 0
+
+
+def split_bench(arch: str) -> None:
+    """SPLIT_BENCH: f16 TN, f32 D, default tiling, each split count checked and timed beside cuBLAS."""
+    from lasscc.runtime.gemm_runner import run_gemm
+
+    cfg = configs("f16")[0][1]
+    print("\nsplit-K (serial), f16 TN, D f32, beta 0, default tiling, beside torch in the same process:")
+    print("| M x N x K | split_k | mode | rel. error | TFLOP/s | torch (cuBLAS) | ratio |\n|---|---|---|---|---|---|---|")
+    for m, n, k, splits in SPLIT_BENCH:
+        for s, mode in [(s, mode) for s in splits for mode in (SPLIT_MODES if s > 1 else ("-",))]:
+            text = mlir("f16", "f32", None, ("row", "col", "row"),
+                        cfg + (f', split_k = {s}, split_k_mode = "{mode}"' if s > 1 else ""))
+            ptx, spec = compile_case((text.replace("beta = 0.5", "beta = 0.0"), arch))
+            r = run_gemm(ptx, spec, m, n, k, check=True, bench=True, iters=30)
+            ref = r.get("cublas_tflops")
+            ratio = f"{r['tflops'] / ref:.2f}" if ref else "-"
+            print(f"| {m} x {n} x {k} | {s} | {mode} | {r['rel_err']:.1e} {'' if r['ok'] else 'FAIL'} | {r['tflops']:.1f} | "
+                  f"{ref or float('nan'):.1f} | {ratio} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import sys
 
 from lasscc.explain.facts import gemm_config, gemm_facts, kernel_config
 from lasscc.explain.png import write_pngs
-from lasscc.explain.report import DEFAULT_GRID, explain, sections_for
+from lasscc.explain.report import DEFAULT_GRID, DEFAULT_K, explain, sections_for
 
 
 def _parse_grid(text: str) -> tuple[int, int]:
@@ -25,7 +25,12 @@ def cmd_explain(args) -> int:
     # before explain: compiling for the resources section lowers `module` in place
     info = gemm_config(module, args.arch, args.file)
     facts = gemm_facts(module, info)
-    text = explain(module, args.arch, args.file, args.stage, grid, use_cache=not args.no_cache)
+    if args.k is not None and args.k < 1:
+        from lasscc.diagnostics import LassError
+
+        raise LassError(f"option --k: expected a positive size, got {args.k}")
+    text = explain(module, args.arch, args.file, args.stage, grid, use_cache=not args.no_cache,
+                   k=args.k if args.k is not None else DEFAULT_K)
     sys.stdout.write(text)
     if args.png:
         try:
@@ -50,4 +55,5 @@ def add_parser(sub, common) -> None:
                                    "warp-mma, swizzle-smem, lower-to-llvm, ptx)")
     e.add_argument("--png", metavar="DIR", help="also draw the maps as PNG files in DIR (needs matplotlib)")
     e.add_argument("--grid", help="tile grid MxN of the rasterization example (default 12x8)")
+    e.add_argument("--k", type=int, help=f"K of the split-K decomposition (default {DEFAULT_K})")
     e.set_defaults(fn=cmd_explain)

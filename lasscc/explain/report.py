@@ -28,6 +28,7 @@ STAGE_SECTIONS = {
     "ptx": ("resources",),
 }
 DEFAULT_GRID = (12, 8)  # tiles (M x N) of the rasterization example
+DEFAULT_K = 4096  # K of the split-K decomposition example
 
 
 def _resources(module, arch: str, filename: str, use_cache: bool):
@@ -45,7 +46,8 @@ def _resources(module, arch: str, filename: str, use_cache: bool):
 
 
 def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str | None = None,
-            grid: tuple[int, int] = DEFAULT_GRID, use_cache: bool = True, resources: bool = True) -> str:
+            grid: tuple[int, int] = DEFAULT_GRID, use_cache: bool = True, resources: bool = True,
+            k: int = DEFAULT_K) -> str:
     """The explanation text of the module's GEMM (a lass.gemm or a dump); LassError on a bad config."""
     from lasscc.options import resolve_stage
 
@@ -68,6 +70,11 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
         parts.append(section_hierarchy(n, facts))
     if "raster" in sections:
         parts.append(section_raster(n, grid))
+        if kcfg.split_k > 1:  # the K decomposition of a split kernel (lasscc.splitk)
+            from lasscc.splitk import decomposition_lines
+
+            parts.append(decomposition_lines(kcfg.split_k, kcfg.threadblock, grid, k, kcfg.raster,
+                                             mode=kcfg.split_k_mode, threads=kcfg.threads))
     if "smem" in sections:
         parts.append(section_smem(n, arch, facts.d_dtype))
     if "warp" in sections:

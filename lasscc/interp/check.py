@@ -305,7 +305,14 @@ def run_cli(module, args) -> int:
     seed = args.seed if getattr(args, "seed", None) is not None else 0
     want_banks = getattr(args, "report", None) == "banks"
     batch = getattr(args, "batch", None) or 1
-    r = run_check(module, args.m, args.n, args.k, seed, alpha, beta, report_banks=want_banks, batch=batch)
+    order = getattr(args, "cta_order", None) or "forward"
+    from lasscc.interp.sync import launch_order
+
+    try:
+        launch_order(1, order)
+    except ValueError as e:
+        raise LassError(f"option --cta-order: {e}") from None
+    r = run_check(module, args.m, args.n, args.k, seed, alpha, beta, report_banks=want_banks, batch=batch, order=order)
     res = r["result"]
     verdict = "PASS" if r["ok"] else "FAIL"
     print(

@@ -112,6 +112,7 @@ class ExecResult:
     ops_executed: int  # op executions (one per lane batch, not per thread)
     bank_report: list | None = None
     notes: list = field(default_factory=list)
+    workspace: np.ndarray | None = None  # a split-K kernel's semaphores after the launch
 
 
 # ---- the program: one kernel function, precompiled ----------------------------------------------
@@ -224,15 +225,22 @@ class Launch:
     banks: BankCounter | None
     check: bool
     batch: int = 1  # grid z: the batches of a batched kernel
+    split: int = 1  # grid y: the split-K partitions (lasscc.splitk)
+    grid_x: int = 1  # blocks along x (the output tiles of one batch)
+    sync: object = None  # lasscc.interp.sync.GridSync of a launch whose CTAs synchronise
 
 
 class Executor:
     """Runs the kernel for `nb` consecutive blocks starting at `block0`, all lanes vectorised."""
 
-    def __init__(self, prog: Program, launch: Launch, block0: int, nb: int, batch_z: int = 0):
+    def __init__(self, prog: Program, launch: Launch, block0: int, nb: int, batch_z: int = 0, part: int = 0,
+                 slice_id: int = 0):
         self.prog = prog
         self.launch = launch
         self.batch_z = batch_z  # grid z index (the batch) of every block of this slice
+        self.part = part  # grid y index (the split-K partition) of every block of this slice
+        self.slice_id = slice_id  # this slice's place in the launch (lasscc.interp.sync)
+        self.sync = launch.sync
         self.block0, self.nb = block0, nb
         cfg = prog.config
         self.threads = cfg.threads if cfg is not None else 1  # threads per block
@@ -252,7 +260,8 @@ class Executor:
         return self.prog.describe(opid)
 
     def _z(self) -> str:
-        return f" of batch {self.batch_z}" if self.launch.batch > 1 else ""
+        return ((f" (partition {self.part})" if self.launch.split > 1 else "")
+                + (f" of batch {self.batch_z}" if self.launch.batch > 1 else ""))
 
     def actor(self, a: int) -> str:
         b, t = divmod(int(a), self.threads)
@@ -260,6 +269,19 @@ class Executor:
 
     def block(self, b_local: int) -> str:
         return f"block {self.block0 + int(b_local)}{self._z()}"
+
+    def cta_of(self, lanes) -> np.ndarray:
+        """The launch-wide CTA number of each lane's block: (z * split + y) * grid_x + x."""
+        la = self.launch
+        return (self.batch_z * la.split + self.part) * la.grid_x + self.block_ids[np.asarray(lanes, np.int64)]
+
+    def cta_name(self, cta: int) -> str:
+        """How messages name launch-wide CTA `cta` (cta_of)."""
+        la = self.launch
+        yz, x = divmod(int(cta), la.grid_x)
+        z, y = divmod(yz, la.split)
+        return (f"block {x}" + (f" (partition {y})" if la.split > 1 else "")
+                + (f" of batch {z}" if la.batch > 1 else ""))
 
     def where(self, op) -> str:
         return self.prog.describe(self.prog.opid[op])
@@ -348,6 +370,8 @@ class Executor:
     def barrier(self, op):
         if self.mask is None:
             self.smem.barrier(None)
+            if self.sync is not None:
+                self.sync.barrier(self.cta_of(np.arange(0, self.L, self.tpl)))
             return
         m = self.mask.reshape(self.nb, self.tpl)
         full, none = m.all(1), ~m.any(1)
@@ -359,6 +383,8 @@ class Executor:
                 f"this barrier (a barrier in divergent code deadlocks)"
             )
         self.smem.barrier(np.nonzero(full)[0])
+        if self.sync is not None:
+            self.sync.barrier(self.cta_of(np.nonzero(full)[0] * self.tpl))
 
     # ---- interpretation ----
     def run_block(self, block) -> list:
@@ -537,15 +563,27 @@ def is_batched(prog: Program) -> bool:
     """A batched kernel: 3-d (batch-first) memrefs at level 0, KernelFacts.batched after the passes."""
     if prog.facts is not None and prog.facts.batched:
         return True
-    return any(isinstance(x.type, MemRefType) and x.type.get_num_dims() == 3 for x in prog.func.body.block.args)
+    memrefs = [x for x in prog.func.body.block.args if isinstance(x.type, MemRefType)][:3]  # not a workspace W
+    return any(x.type.get_num_dims() == 3 for x in memrefs)
 
 
-def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "D"), batch: int = 1) -> list:
-    """Kernel arguments by kind and order: memrefs A, B, D; i32 M, N, K; floats alpha, beta.
-    (m, n, k, a, b, d) are the kernel's own (already swapped for a swap_ab kernel); `labels`
-    name the caller's arrays in messages."""
+def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "D"), batch: int = 1,
+               workspace: np.ndarray | None = None) -> list:
+    """Kernel arguments by kind and order: memrefs A, B, D (and a split kernel's workspace W, an
+    int32 array); i32 M, N, K; floats alpha, beta.  (m, n, k, a, b, d) are the kernel's own
+    (already swapped for a swap_ab kernel); `labels` name the caller's arrays in messages."""
     block = prog.func.body.block
     memrefs = [x for x in block.args if isinstance(x.type, MemRefType)]
+    if len(memrefs) == 4 and workspace is not None:
+        w_arg = memrefs.pop()
+        want = numpy_dtype(w_arg.type.get_element_type(), "element type of W")
+        flat = _flat_view(workspace, workspace.size, "the workspace W", want)
+        if w_arg.type.get_num_dims() == 3:  # parallel split-K: S * batch partial M x N sums
+            w_buf = GlobalBuffer("W", flat, m, n, w_arg.type, max(1, flat.size // max(1, m * n)))
+        else:  # serial split-K: semaphore words
+            w_buf = GlobalBuffer("W", flat, 1, flat.size, w_arg.type)
+    else:
+        w_arg = None
     if len(memrefs) != 3:
         raise KernelArgumentError(
             f"kernel @{prog.name}: expected three memref arguments (A, B, D), got {len(memrefs)}"
@@ -576,6 +614,8 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
             )
         mn = role != "D" and operand_major(t, role) == "mn"
         bufs[arg] = GlobalBuffer(role, flat, rows, cols, t, batch, mn_major=mn)
+    if w_arg is not None:
+        bufs[w_arg] = w_buf
     ints = iter([m, n, k])
     floats = iter([alpha, beta])
     out = []
@@ -601,6 +641,33 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
     return out
 
 
+def _run_reduction(module, prog: Program, m: int, n: int, k: int, args: list, launch: Launch, batch: int,
+                   order: str) -> int:
+    """Run parallel split-K's reduction kernel of `prog` (its REDUCE_ATTR function) on the GEMM's
+    arguments: grid x reduce_blocks(M * N, threads), z the batch, in `order`; returns ops run."""
+    from lasscc.interp.sync import launch_order
+    from lasscc.passes.splitk_reduce import REDUCE_ATTR
+    from lasscc.splitk import reduce_blocks
+
+    fns = [f for f in module.walk() if isinstance(f, FuncOp) and REDUCE_ATTR in f.attributes
+           and f.attributes[REDUCE_ATTR].data == prog.name]
+    if not fns:
+        raise KernelArgumentError(f"kernel @{prog.name} (split_k_mode = parallel): its reduction kernel "
+                                  f"(a function with {REDUCE_ATTR} = \"{prog.name}\") is missing from the module")
+    red = Program(fns[0])
+    blocks = reduce_blocks(m * n, red.config.threads)
+    rl = Launch(m, n, k, launch.alpha, launch.beta, None, launch.check, batch, 1, blocks, None)
+    nb_max = max(1, min(blocks, 2048 // red.config.threads))
+    slices = [(z, b0, min(nb_max, blocks - b0)) for z in range(batch) for b0 in range(0, blocks, nb_max)]
+    nops = 0
+    for i in launch_order(len(slices), order):
+        z, b0, nb = slices[i]
+        ex = Executor(red, rl, b0, nb, z, 0, i)
+        ex.run(args)
+        nops += ex.nops
+    return nops
+
+
 def _launch_scalar(prog: Program, name: str, value):
     """alpha / beta for the launch: the caller's value, else the kernel's (KernelFacts)."""
     if value is not None:
@@ -623,6 +690,8 @@ def execute_kernel(
     check: bool = True,
     blocks_per_batch: int | None = None,
     batch: int = 1,
+    order: str = "forward",
+    workspace: np.ndarray | None = None,
 ) -> ExecResult:
     """Run the kernel function of `module` (ModuleOp or MLIR text) for the whole grid.
 
@@ -638,6 +707,10 @@ def execute_kernel(
     alpha / beta are the launch's scalars; None means the `lass.gemm` attributes at level 0 and
     the kernel's facts (KernelFacts.alpha / beta) after the passes.
     `check=False` skips the uninitialised-read and race bookkeeping (bounds are always checked).
+    A split-K kernel (lasscc.splitk) runs its partitions as grid y, its grid slices as
+    cooperative threads in `order` ("forward", "reverse", "shuffle:SEED": lasscc.interp.sync),
+    with the semaphores in `workspace` (int32, KernelSpec.workspace_bytes / 4 words, zero; None:
+    a zeroed one of its own) and the happens-before check of D between CTAs.
     Raises a LassError subclass (lasscc.interp.errors) naming the op on any violation.
     """
     t0 = time.perf_counter()
@@ -668,26 +741,53 @@ def execute_kernel(
     cfg = prog.config
     bm, bn, _ = cfg.threadblock
     grid = (-(-m // bm)) * (-(-n // bn))
-    args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels, batch)
+    split = cfg.split_k
+    parallel = split > 1 and cfg.split_k_mode == "parallel"
+    if split > 1 and workspace is None:
+        from lasscc.splitk import workspace_bytes
+
+        w_type = prog.func.body.block.args[-1].type
+        workspace = np.zeros(workspace_bytes(split, grid, batch, cfg.split_k_mode, (m, n)) // 4,
+                             numpy_dtype(w_type.get_element_type(), "element type of W"))
+    args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels, batch, workspace if split > 1 else None)
     if blocks_per_batch is None:
         blocks_per_batch = max(1, 2048 // cfg.threads) if prog.simt else 16
     nb_max = max(1, min(grid, int(blocks_per_batch)))
-    nops = 0
-    unretired = 0
-    for z in range(batch):  # grid z: one batch at a time (its blocks vectorised as usual)
-        for block0 in range(0, grid, nb_max):
-            nb = min(nb_max, grid - block0)
-            ex = Executor(prog, launch, block0, nb, z)
-            ex.run(args)
-            nops += ex.nops
-            if ex._smem is not None:
-                unretired += ex._smem.unretired()
+    # grid slices: (z, y, first block, blocks), in the GPU's numbering (x fastest)
+    slices = [(z, y, block0, min(nb_max, grid - block0))
+              for z in range(batch) for y in range(split) for block0 in range(0, grid, nb_max)]
+    from lasscc.interp.sync import GridSync, launch_order
+
+    try:
+        order_list = launch_order(len(slices), order)
+    except ValueError as e:
+        raise KernelArgumentError(str(e)) from None
+    sync = GridSync(len(slices), order, prog.describe) if split > 1 and not parallel else None
+    launch = Launch(m, n, k, alpha, beta, launch.banks, check, batch, split, grid, sync)
+    totals = {"nops": 0, "unretired": 0}
+
+    def run_slice(i: int) -> None:
+        z, y, block0, nb = slices[i]
+        ex = Executor(prog, launch, block0, nb, z, y, i)
+        ex.run(args)
+        totals["nops"] += ex.nops
+        if ex._smem is not None:
+            totals["unretired"] += ex._smem.unretired()
+
+    if sync is not None:
+        sync.run(run_slice)
+    else:
+        for i in order_list:
+            run_slice(i)
+    if parallel:  # the second launch: the reduction kernel, one thread per element of D
+        totals["nops"] += _run_reduction(module, prog, m, n, k, args, launch, batch, order)
+    nops, unretired = totals["nops"], totals["unretired"]
     if unretired:
         notes.append(f"{unretired} async 16-byte copies were never retired by a wait before the kernel returned")
     report = launch.banks.report(prog) if launch.banks is not None else None
     return ExecResult(
-        d, prog.level, prog.name, grid * batch, cfg.threads, cfg.smem_bytes(prog.elem_bytes), nb_max,
-        time.perf_counter() - t0, nops, report, notes,
+        d, prog.level, prog.name, grid * batch * split, cfg.threads, cfg.smem_bytes(prog.elem_bytes), nb_max,
+        time.perf_counter() - t0, nops, report, notes, workspace,
     )
 
 

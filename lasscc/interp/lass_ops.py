@@ -222,7 +222,8 @@ def _tb_mma(ex: Executor, op, vals):
 def _epilogue(ex: Executor, op, vals):
     _block_level(ex, op)
     acc, dest, m0, n0, alpha, beta = vals
-    dest = _buffer(ex, op, dest, "D", "the destination")
+    # D, or parallel split-K's partial sums in the workspace W (lasscc.splitk)
+    dest = _buffer(ex, op, dest, "W" if getattr(dest, "role", None) == "W" else "D", "the destination")
     lanes = ex.active_lanes()
     bm, bn = acc.shape[1:]
     i = ex.at(m0, lanes)[:, None, None] + np.arange(bm)[None, :, None]
@@ -234,8 +235,14 @@ def _epilogue(ex: Executor, op, vals):
     out = MM.epilogue(acc[lanes], al, be, None, dest.dtype)
     need_c = inb & (be != 0)
     if need_c.any():
+        if ex.sync is not None:
+            sel = need_c.reshape(len(lanes), -1)
+            ex.sync.access(ex, op, dest, flat.reshape(len(lanes), -1)[sel], np.repeat(lanes, sel.sum(1)), False)
         c = np.where(need_c, dest.array[flat], 0).astype(dest.dtype)
         out = np.where(need_c, MM.epilogue(acc[lanes], al, be, c, dest.dtype), out)
+    if ex.sync is not None:
+        sel = inb.reshape(len(lanes), -1)
+        ex.sync.access(ex, op, dest, flat.reshape(len(lanes), -1)[sel], np.repeat(lanes, sel.sum(1)), True)
     dest.array[flat[inb]] = out[inb]
     return []
 
@@ -590,12 +597,13 @@ def _thread_id(ex: Executor, op, vals):
 
 @handler(lass_nv.BlockIdOp)
 def _block_id(ex: Executor, op, vals):
-    """%ctaid.x: the block's linear index; %ctaid.z: its batch (grid z); %ctaid.y: 0."""
+    """%ctaid.x: the block's linear index; %ctaid.z: its batch (grid z); %ctaid.y: its split-K
+    partition (0 without a split)."""
     axis = op.axis
     if axis == "z":
         return [ex.batch_z]
     if axis == "y":
-        return [0]
+        return [ex.part]
     return [ex.block_ids]
 
 
@@ -746,6 +754,8 @@ def _ld_global(ex: Executor, op, vals):
     data = np.zeros((len(lanes), cnt), src.dtype)
     if p.any():
         _gmem_check(ex, op, src, idx[p], lanes[p], "loads", cnt * src.dtype.itemsize if cnt > 1 else 0)
+        if ex.sync is not None:
+            ex.sync.access(ex, op, src, idx[p], lanes[p], False)
         data[p] = src.array[idx[p]]
     return _scatter_regs(ex, lanes, data, src.dtype)
 
@@ -761,6 +771,8 @@ def _st_global(ex: Executor, op, vals):
         return []
     idx = ex.at(vals[1], lanes).astype(np.int64)[:, None] + np.arange(len(values))
     _gmem_check(ex, op, dest, idx[p], lanes[p], "stores", len(values) * dest.dtype.itemsize if len(values) > 1 else 0)
+    if ex.sync is not None:
+        ex.sync.access(ex, op, dest, idx[p], lanes[p], True)
     data = store_as(np.stack([ex.at(v, lanes) for v in values], axis=1), dest.dtype)
     dest.array[idx[p].reshape(-1)] = data[p].reshape(-1)
     return []
@@ -895,6 +907,8 @@ def _st_global_v4(ex: Executor, op, vals):
     per = 16 // dest.dtype.itemsize
     idx = ex.at(vals[1], lanes).astype(np.int64)[:, None] + np.arange(per)
     _gmem_check(ex, op, dest, idx[p], lanes[p], "stores (st.global.v4)", 16)
+    if ex.sync is not None:
+        ex.sync.access(ex, op, dest, idx[p], lanes[p], True)
     raw = bytes_from_i32(np.stack([np.broadcast_to(ex.at(v, lanes), lanes.shape) for v in vals[2:6]], axis=1))
     data = np.ascontiguousarray(raw.reshape(len(lanes), 16)).view(dest.dtype)
     dest.array[idx[p].reshape(-1)] = data[p].reshape(-1)

@@ -153,7 +153,8 @@ D_ROUNDING = {np.dtype(np.float16): (2.0 ** -11, 2.0 ** -25), BF16: (2.0 ** -8, 
 # smallest subnormal) of a 16-bit D's rounding; f32 D's is in the f32 terms below
 
 
-def elementwise_bound(d_dtype, ab: str, acc: str, k: int, scale, ref, alpha: float = 1.0, beta: float = 0.0):
+def elementwise_bound(d_dtype, ab: str, acc: str, k: int, scale, ref, alpha: float = 1.0, beta: float = 0.0,
+                      split: int = 1):
     """Per element, the |D - ref| allowed (an array like `ref`): atol + rtol * |ref|, with the
     absolute part proportional to `scale` (lasscc.interp.check.reference_scale: |alpha| |A|.|B| +
     |beta| |C|, which bounds every partial sum).  Worst-case rounding analysis, no statistics:
@@ -171,18 +172,23 @@ def elementwise_bound(d_dtype, ab: str, acc: str, k: int, scale, ref, alpha: flo
         the f32 epilogue's roundings plus 0.5 for cvt.rni to an integer.
       a 16-bit D: rounding to D's type, u_D * (|ref| + the accumulation bound) + half its
         smallest subnormal.
+      serial split-K over `split` partitions (lasscc.splitk): each partition's epilogue adds its
+        alpha * acc to D and rounds to D's type: split f32 additions more (f32 terms), split - 1
+        more roundings of a partial sum (|partial| <= scale) to a 16-bit D, and for an i32 D
+        without the exact path split - 1 more roundings to an integer (0.5 each).
     """
     d_dtype = np.dtype(d_dtype)
     scale = np.asarray(scale, np.float64)
     absref = np.abs(np.asarray(ref, np.float64))
     k = max(int(k), 1)
+    extra = max(int(split), 1) - 1
     if ab == "i8":
         if d_dtype.kind == "i":
             if alpha == 1.0 and beta == 0.0:
                 return np.zeros_like(absref)
-            return 4 * F32_U * scale + 0.5
-        return 4 * F32_U * scale
-    bound = (k + 4) * F32_U * scale
+            return (4 + 2 * extra) * F32_U * scale + 0.5 * (1 + extra)
+        return (4 + 2 * extra) * F32_U * scale
+    bound = (k + 4 + 2 * extra) * F32_U * scale
     if ab == "f32":
         bound = bound + (2 * F16_U + F16_U ** 2) * scale
     if acc == "f16":
@@ -190,7 +196,7 @@ def elementwise_bound(d_dtype, ab: str, acc: str, k: int, scale, ref, alpha: flo
         bound = bound + steps * (F16_U * (1 + steps * F16_U) * scale + D_ROUNDING[np.dtype(np.float16)][1] * abs(alpha))
     if d_dtype in D_ROUNDING:
         u_d, tiny = D_ROUNDING[d_dtype]
-        bound = bound + u_d * (absref + bound) + tiny
+        bound = bound + u_d * (absref + bound) + tiny + extra * (u_d * (scale + bound) + tiny)
     return bound
 
 

@@ -153,7 +153,7 @@ def wrap(x, width: int):
     half = 1 << (width - 1)
     mask = (1 << width) - 1
     if isinstance(x, np.ndarray):
-        if x.dtype == bool:
+        if x.dtype == bool or x.dtype.itemsize < 8:  # e.g. an int32 array loaded from an i32 D
             x = x.astype(np.int64)
         return ((x + half) & mask) - half
     x = int(x)

@@ -141,6 +141,14 @@ def device_arch() -> str:
     return "sm_90a" if _call("cuDeviceGetAttribute", attr, dev) == 9 else "sm_80"
 
 
+def sm_count() -> int:
+    """Streaming multiprocessors of device 0 (split-K's search sizes its grid against them)."""
+    context()
+    dev = _call("cuDeviceGet", 0)
+    attr = _driver().CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+    return int(_call("cuDeviceGetAttribute", attr, dev))
+
+
 # --- modules and functions -------------------------------------------------------------------
 
 

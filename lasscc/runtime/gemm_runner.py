@@ -303,17 +303,29 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         buffers = [cuda.DeviceBuffer.from_array(a_store), cuda.DeviceBuffer.from_array(b_store),
                    cuda.DeviceBuffer.alloc(bsz * m * n * np.dtype(d_np).itemsize)]
         d_buf = buffers[2]
+        # a split-K kernel's semaphores (lasscc.splitk): zeroed once; every launch leaves them zero
+        ws_bytes = spec.workspace_bytes(m, n, bsz) if getattr(spec, "split_k", 1) > 1 else 0
+        result["workspace_bytes"] = ws_bytes
+        if ws_bytes:
+            buffers.append(cuda.DeviceBuffer.from_array(np.zeros(ws_bytes // 4, np.int32)))
         # the kernel's order: (B, A, D, N, M, K, ...) for a column-major D (swap_ab)
         if getattr(spec, "tensor_maps", ()):  # sm_90a: parameters by name, TMA maps built here
-            kargs = spec.param_values(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta, _tensor_map(spec))
+            kargs = spec.param_values(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta, _tensor_map(spec),
+                                      **({"workspace": buffers[3]} if ws_bytes else {}))
             args = cuda.pack_args([_param(p, v) for p, v in zip(spec.params, kargs)])
         else:
-            kargs = spec.launch_args(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta)
+            kargs = spec.launch_args(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta,
+                                     **({"workspace": buffers[3]} if ws_bytes else {}))
             args = cuda.pack_args(list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]]
-                                  + [np.float32(v) for v in kargs[6:]])
+                                  + [np.float32(v) for v in kargs[6:8]] + list(kargs[8:]))
+
+        reduce = cuda.get_function(module, spec.reduce_name) if getattr(spec, "reduce_name", None) else None
+        reduce_grid = spec.reduce_grid(m, n, batch) if reduce is not None else None
 
         def launch() -> None:
             cuda.launch(func, grid, block, spec.smem_bytes, args)
+            if reduce is not None:  # parallel split-K: sum the partials, apply alpha / beta (same arguments)
+                cuda.launch(reduce, reduce_grid, block, 0, args)
 
         if check:
             poison = QNAN if np.dtype(d_np) == BF16 else (np.iinfo(d_np).min if np.dtype(d_np).kind == "i" else np.nan)
@@ -362,7 +374,8 @@ def format_report(result: dict, m: int, n: int, k: int) -> str:
     batch_text = f"  batch={result['batch']}" if result.get("batch", 1) > 1 else ""
     lines = [f"{result.get('name', 'kernel')}  M={m} N={n} K={k}{batch_text}{ab_text}  D {result.get('d_dtype', '?')}{d_text}"
              f"  grid {result.get('grid')} block {result.get('block')} smem {result.get('smem_bytes', 0) // 1024} KB"
-             f"  regs {result.get('regs', '?')} spill {result.get('local_bytes', '?')} B"]
+             f"  regs {result.get('regs', '?')} spill {result.get('local_bytes', '?')} B"
+             + (f"  workspace {result['workspace_bytes']} B" if result.get("workspace_bytes") else "")]
     if result.get("ok") is not None:
         verdict = "PASS" if result["ok"] else "FAIL"
         lines.append(f"  check   {verdict}  rel_err {result['rel_err']:.2e} (limit {result['tol']:.0e})")
