@@ -131,9 +131,10 @@ class TileThreadblockPass(ModulePass):
         if len(gemms) != 1:
             raise PassFailedException(f"{op_location(gemms[1])}: error: expected one lass.gemm per function, got {len(gemms)}")
         args = fn.body.block.args
-        if tuple(g.operands) != tuple(args[:3]) or len(args) != 3:
+        if tuple(g.operands) != tuple(args):
+            extra = " then its epilogue's extra operands" if g.extras else ""
             raise PassFailedException(
-                f"{where}: error: expected lass.gemm on the function's three arguments (A, B, D) in order"
+                f"{where}: error: expected lass.gemm on the function's arguments (A, B, D{extra}) in order"
             )
         others = [o for o in fn.body.block.ops if o is not g and not isinstance(o, func.ReturnOp)]
         if others:
@@ -157,11 +158,16 @@ class TileThreadblockPass(ModulePass):
         a_t, b_t, d_t = _kernel_types(facts, g)
         acc_t = lass_tb.AccType((bm, bn), g.acc_type)
 
-        # New kernel body on the fixed parameter list.
-        block = Block(arg_types=[a_t, b_t, d_t, i32, i32, i32, f32, f32])
-        A, B, D, M, N, K, alpha, beta = block.args
+        # New kernel body on the fixed parameter list (then the epilogue's extra operands: a
+        # matrix in D's layout is, like D, row-major in the kernel)
+        extra_t = [d_t if k == "mn" else x.type for k, x in zip(g.kinds, g.extras)]
+        block = Block(arg_types=[a_t, b_t, d_t, i32, i32, i32, f32, f32, *extra_t])
+        A, B, D, M, N, K, alpha, beta = block.args[:8]
+        extras = block.args[8:]
         for arg, name in zip(block.args, ("A", "B", "D", "M", "N", "K", "alpha", "beta")):
             arg.name_hint = name
+        for arg, old in zip(extras, g.extras):
+            arg.name_hint = old.name_hint
         b = Builder(InsertPoint.at_end(block))
         if facts.batched:
             # one batch per grid z index; the matrices of a batch are views of the packed operands
@@ -199,7 +205,15 @@ class TileThreadblockPass(ModulePass):
         acc1 = bb.v(lass_tb.MmaOp(ta, tb_, acc))
         bb.insert(scf.YieldOp(acc1))
         loop = b.insert(scf.ForOp(c0, K, step, [acc0], Region(body)))
-        b.insert(lass_tb.EpilogueOp.build(operands=[loop.results[0], D, m0, n0, alpha, beta]))
+        if g.has_epilogue:
+            from lasscc.dialects.epilogue import kinds_attr, swap_kind
+
+            kinds = [swap_kind(k, facts.swap_ab) for k in g.kinds]
+            region = g.epilogue.clone()
+            b.insert(lass_tb.EpilogueOp.create(operands=[loop.results[0], D, m0, n0, alpha, beta, *extras],
+                                               attributes={"epilogue_kinds": kinds_attr(kinds)}, regions=[region]))
+        else:
+            b.insert(lass_tb.EpilogueOp.create(operands=[loop.results[0], D, m0, n0, alpha, beta]))
         b.insert(func.ReturnOp())
 
         old = fn.body.blocks[0]

@@ -530,12 +530,13 @@ def is_batched(prog: Program) -> bool:
     return any(isinstance(x.type, MemRefType) and x.type.get_num_dims() == 3 for x in prog.func.body.block.args)
 
 
-def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "D"), batch: int = 1) -> list:
+def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "D"), batch: int = 1,
+               extras=None) -> list:
     """Kernel arguments by kind and order: memrefs A, B, D; i32 M, N, K; floats alpha, beta.
     (m, n, k, a, b, d) are the kernel's own (already swapped for a swap_ab kernel); `labels`
     name the caller's arrays in messages."""
     block = prog.func.body.block
-    memrefs = [x for x in block.args if isinstance(x.type, MemRefType)]
+    memrefs = [x for x in block.args[:3 if prog.level == 0 else 8] if isinstance(x.type, MemRefType)]
     if len(memrefs) != 3:
         raise KernelArgumentError(
             f"kernel @{prog.name}: expected three memref arguments (A, B, D), got {len(memrefs)}"
@@ -569,7 +570,8 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
     ints = iter([m, n, k])
     floats = iter([alpha, beta])
     out = []
-    for arg in block.args:
+    n_fixed = 3 if prog.level == 0 else 8  # (A, B, D) / the kernel ABI; then the epilogue's extras
+    for arg in block.args[:n_fixed]:
         if arg in bufs:
             out.append(bufs[arg])
             continue
@@ -588,6 +590,42 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
             out.append(codec[0](np.float64(0.0 if v is None else v)))
             continue
         raise KernelArgumentError(f"kernel @{prog.name}: argument of unsupported type {arg.type}")
+    return out + _bind_extras(prog, block.args[n_fixed:], extras, m, n, batch)
+
+
+def epilogue_kinds(prog: Program) -> tuple[str, ...]:
+    """The kinds of the function's epilogue operands in its own terms (the lass.gemm's at level 0,
+    the kernel's after lasscc-tile-threadblock: KernelFacts.kernel_epilogue)."""
+    if prog.level == 0:
+        from lasscc.dialects.lass import GemmOp
+
+        g = next((o for o in prog.ops if isinstance(o, GemmOp)), None)
+        return g.kinds if g is not None else ()
+    return tuple(k for k, _ in prog.facts.kernel_epilogue)
+
+
+def _bind_extras(prog: Program, args, extras, m: int, n: int, batch: int) -> list:
+    """The fused epilogue's extra operands (the caller's, in declared order: [n] / [m] vectors as
+    1-d arrays, [mn] matrices in D's memory order, scalars as floats) bound to the function's
+    parameters after the fixed ones; (m, n) are the function's own (swapped for a swap_ab kernel,
+    like D)."""
+    kinds = epilogue_kinds(prog)
+    extras = list(extras or ())
+    if len(extras) != len(args) or len(kinds) != len(args):
+        raise KernelArgumentError(f"kernel @{prog.name}: expected {len(args)} epilogue operands "
+                                  f"({', '.join(kinds) or 'none'}), got {len(extras)}")
+    out = []
+    for k, (arg, kind, x) in enumerate(zip(args, kinds, extras)):
+        label = f"epilogue operand {k} [{kind}]"
+        if kind == "scalar":
+            if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.floating, np.integer)):
+                raise KernelArgumentError(f"expected a number for {label}, got {type(x).__name__}")
+            out.append(np.float32(x))
+            continue
+        rows, cols = {"n": (1, n), "m": (1, m), "mn": (m, n)}[kind]
+        want = numpy_dtype(arg.type.get_element_type(), f"element type of {label}")
+        flat = _flat_view(x, rows * cols * batch, label, want)
+        out.append(GlobalBuffer(f"E{k}", flat, rows, cols, arg.type, batch))
     return out
 
 
@@ -613,6 +651,7 @@ def execute_kernel(
     check: bool = True,
     blocks_per_batch: int | None = None,
     batch: int = 1,
+    extras=None,
 ) -> ExecResult:
     """Run the kernel function of `module` (ModuleOp or MLIR text) for the whole grid.
 
@@ -627,6 +666,9 @@ def execute_kernel(
     shape with the right size and C-contiguous layout is accepted (used as flat memory).
     alpha / beta are the launch's scalars; None means the `lass.gemm` attributes at level 0 and
     the kernel's facts (KernelFacts.alpha / beta) after the passes.
+    `extras`: the fused epilogue's extra operands in declared order (lasscc.dialects.epilogue: an
+    [n] vector of N values, an [m] vector of M, an [mn] matrix in D's memory order, a scalar as a
+    number), each array of its memref's element type.
     `check=False` skips the uninitialised-read and race bookkeeping (bounds are always checked).
     Raises a LassError subclass (lasscc.interp.errors) naming the op on any violation.
     """
@@ -639,7 +681,7 @@ def execute_kernel(
     notes: list[str] = []
     launch = Launch(m, n, k, alpha, beta, BankCounter() if report_banks else None, check, batch)
     if prog.level == 0:
-        args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, batch=batch)
+        args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, batch=batch, extras=extras)
         ex = Executor(prog, launch, 0, 1)
         ex.run(args)
         return ExecResult(
@@ -658,7 +700,7 @@ def execute_kernel(
     cfg = prog.config
     bm, bn, _ = cfg.threadblock
     grid = (-(-m // bm)) * (-(-n // bn))
-    args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels, batch)
+    args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels, batch, extras)
     if blocks_per_batch is None:
         blocks_per_batch = max(1, 2048 // cfg.threads) if prog.simt else 16
     nb_max = max(1, min(grid, int(blocks_per_batch)))
@@ -684,5 +726,6 @@ def execute_kernel(
 # handlers register themselves on import
 from lasscc.interp import arith_ops as _arith_ops  # noqa: E402,F401
 from lasscc.interp import lass_ops as _lass_ops  # noqa: E402,F401
+from lasscc.interp import math_ops as _math_ops  # noqa: E402,F401
 
 __all__ = ["execute_kernel", "ExecResult", "Executor", "Program", "find_kernel", "swaps_ab", "is_batched", "LassError"]
