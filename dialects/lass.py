@@ -109,6 +109,15 @@ def operand_attr(operand: str) -> OperandAttr:
 D_TYPES = {("f16", "f32"): ("f32", "f16"), ("f16", "f16"): ("f16", "f32"), ("bf16", "f32"): ("f32", "bf16"),
            ("f32", "f32"): ("f32",), ("i8", "i32"): ("i32", "f32")}
 LAYOUTS = ("row", "col")  # of a matrix operand: row-major or column-major
+# D types a fused epilogue adds for f32 accumulators: an i8 D, rounded to nearest even and saturated
+# (a quantized output; lasscc.dialects.epilogue)
+EPILOGUE_D_TYPES = ("i8",)
+
+
+def d_types(ab: str, acc: str, fused: bool = False) -> tuple[str, ...]:
+    """The D types of (A/B type, accumulator), with or without a fused epilogue."""
+    plain = D_TYPES.get((ab, acc), ())
+    return plain + EPILOGUE_D_TYPES if fused and acc == "f32" and plain else plain
 
 
 def layout_major(layout: str, operand: str) -> str:
@@ -413,9 +422,10 @@ def check_kernel_facts(facts: KernelFacts) -> None:
         raise KernelFactError("ab", f"expected ab {', '.join(ACC_TYPES)}, got {ab}")
     if acc not in ACC_TYPES[ab]:
         raise KernelFactError("acc", f"expected acc {' or '.join(ACC_TYPES[ab])} for {ab} A and B, got {acc}")
-    if d not in D_TYPES[(ab, acc)]:
+    allowed = d_types(ab, acc, bool(facts.epilogue) or facts.d_type in EPILOGUE_D_TYPES)
+    if d not in allowed:
         raise KernelFactError(
-            "d", f"expected d {' or '.join(D_TYPES[(ab, acc)])} for {ab} A and B with {acc} accumulation, got {d}")
+            "d", f"expected d {' or '.join(allowed)} for {ab} A and B with {acc} accumulation, got {d}")
     for name, layout in zip("ABD", (facts.a_layout, facts.b_layout, facts.d_layout)):
         if layout not in LAYOUTS:
             raise KernelFactError("layouts", f"expected layouts row or col, got {layout} for {name}")

@@ -494,6 +494,9 @@ class KernelSpec:
     b_align: int = 8
     # kernel parameters, in order; pointers are 64-bit, sizes i32, scalars f32
     params: tuple[str, ...] = field(default=("A", "B", "D", "M", "N", "K", "alpha", "beta"))
+    # the fused epilogue's extra operands after beta, the caller's (kind, element type) each
+    # (KernelFacts.epilogue: [n] / [m] vectors and [mn] matrices are pointers, scalars f32)
+    epilogue: tuple[tuple[str, str], ...] = ()
 
     def grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
         """Blocks for the user's M x N problem (swapped to N x M for a column-major D), times batch."""
@@ -501,7 +504,21 @@ class KernelSpec:
         tiles = (-(-m // self.tile_m)) * (-(-n // self.tile_n))
         return (tiles, 1, batch if self.batched else 1)
 
-    def launch_args(self, a, b, d, m: int, n: int, k: int, alpha, beta) -> list:
-        """Kernel arguments in the kernel's order for the user's (A, B, D, M, N, K, alpha, beta)."""
+    def launch_args(self, a, b, d, m: int, n: int, k: int, alpha, beta, extras=()) -> list:
+        """Kernel arguments in the kernel's order for the user's (A, B, D, M, N, K, alpha, beta)
+        and the epilogue's extra operands (pointers or scalars, in declared order: unchanged by
+        the operand swap, which flips only which of M, N a vector runs along)."""
         (a, b), (m, n) = swap_operands((a, b), self.swap_ab), swap_operands((m, n), self.swap_ab)
-        return [a, b, d, m, n, k, alpha, beta]
+        return [a, b, d, m, n, k, alpha, beta, *extras]
+
+    def typed_args(self, kargs) -> list:
+        """launch_args' values as the kernel's parameter types for lasscc.runtime.cuda: the three
+        pointers as they are, M, N, K numpy int32, alpha / beta float32, then each extra operand a
+        pointer (DeviceBuffer, or an int address as numpy uint64) or, for a scalar, float32."""
+        import numpy as np
+
+        out = list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]] + [np.float32(v) for v in kargs[6:8]]
+        for (kind, _), x in zip(self.epilogue, kargs[8:]):
+            out.append(np.float32(x) if kind == "scalar" else (np.uint64(x) if isinstance(x, (int, np.integer))
+                                                                 else x))
+        return out

@@ -207,7 +207,8 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             acc_dtype=f.acc_type, tile_m=cfg.threadblock[0], tile_n=cfg.threadblock[1], tile_k=cfg.threadblock[2],
             raster=cfg.raster, d_dtype=f.d_type, a_dtype=f.ab_type, b_dtype=f.ab_type, alpha=f.alpha, beta=f.beta,
             swap_ab=f.swap_ab, d_layout=f.d_layout, batched=f.batched, a_layout=f.a_layout, b_layout=f.b_layout,
-            a_align=a_align, b_align=b_align,
+            a_align=a_align, b_align=b_align, epilogue=f.epilogue,
+            params=KernelSpec.params + tuple(f"E{i}" for i in range(len(f.epilogue))),
         ))
     return specs
 

@@ -69,11 +69,14 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
             f"{where}: error: expected f16, bf16, f32 (tf32) or i8 A and B, got {et}"
         )
     acc = str(op.acc_type)
-    allowed = D_TYPES.get((et, acc), ())
+    allowed = lass.d_types(et, acc, op.has_epilogue)
     if dt not in allowed:
+        hint = " (an i8 D needs a fused epilogue region)" if dt in lass.d_types(et, acc, True) else ""
         raise PassFailedException(
             f"{where}: error: expected {' or '.join(allowed)} D for {et} A and B with {acc} accumulation, got {dt}"
-        )
+            + hint)
+    if op.has_epilogue and op.a.type.get_num_dims() == 3:
+        raise PassFailedException(f"{where}: error: expected a 2-d GEMM with a fused epilogue (batched: none yet)")
     for name, t in (("A", ta), ("B", tb), ("D", td)):
         if lass.memref_layout(t) not in ("row", "col"):
             raise PassFailedException(
