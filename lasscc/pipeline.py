@@ -2,6 +2,7 @@
 
     lass.gemm  (or linalg.matmul)
       | lasscc-import-linalg      linalg.matmul on memrefs -> lass.gemm (C += A.B: alpha = beta = 1)
+      | lasscc-fuse-epilogue      elementwise linalg ops on D after it -> the lass.gemm's epilogue region
       | lasscc-tile-threadblock   grid of threadblocks (rasterized), K loop over BK, tile copies, block MMA, epilogue
       | lasscc-pipeline           SMEM ring of `stages` slots: prologue / steady state / drain, barriers, cp.async groups
       | lasscc-warp-mma           per-thread code: warp tile offsets, ldmatrix-able fragments, serpentine mma.sync
@@ -42,6 +43,7 @@ from lasscc import timing
 from lasscc.config import GemmConfig, KernelSpec
 from lasscc.diagnostics import LassError
 from lasscc.outfile import output_dir, write_output
+from lasscc.passes.fuse_epilogue import FuseEpiloguePass
 from lasscc.passes.import_linalg import ImportLinalgPass
 from lasscc.passes.lower_to_llvm import LowerToLLVMPass
 from lasscc.passes.pipeline import PipelinePass
@@ -54,6 +56,7 @@ from lasscc.universe import make_context
 # The pipeline, in order.  One entry per pass; nothing else lists them.
 PASSES: list[type[ModulePass]] = [
     ImportLinalgPass,
+    FuseEpiloguePass,
     TileThreadblockPass,
     PipelinePass,
     WarpMmaPass,

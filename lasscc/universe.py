@@ -22,6 +22,7 @@ DIALECTS = {
 # pass flag -> (module, class); the order of the pipeline itself lives in lasscc/pipeline.py
 PASSES = {
     "lasscc-import-linalg": ("lasscc.passes.import_linalg", "ImportLinalgPass"),
+    "lasscc-fuse-epilogue": ("lasscc.passes.fuse_epilogue", "FuseEpiloguePass"),
     "lasscc-tile-threadblock": ("lasscc.passes.tile_threadblock", "TileThreadblockPass"),
     "lasscc-pipeline": ("lasscc.passes.pipeline", "PipelinePass"),
     "lasscc-warp-mma": ("lasscc.passes.warp_mma", "WarpMmaPass"),

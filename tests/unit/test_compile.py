@@ -125,7 +125,7 @@ def test_cli_compile_writes_ptx_and_dumps(tmp_path):
     proc = _cli("compile", str(EXAMPLE), "-o", str(out), "--dump-dir", str(tmp_path / "dumps"), "--stages", "4")
     assert proc.returncode == 0, proc.stderr
     assert ".entry gemm" in out.read_text()
-    assert "stages = 4" in (tmp_path / "dumps" / "02-lasscc-tile-threadblock.mlir").read_text()
+    assert "stages = 4" in (tmp_path / "dumps" / stage_dump("lasscc-tile-threadblock")).read_text()
 
 
 @pytest.mark.skipif(shutil.which("xdsl-opt") is None, reason="xdsl-opt not on PATH")
