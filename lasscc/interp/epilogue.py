@@ -32,18 +32,34 @@ def run_region(region: Region, value, extras) -> np.ndarray:
     scalar per extra operand, already in its block argument's representation (f16 numpy, bf16 as
     uint16 patterns, f32) and broadcastable against `value`.  Returns the yielded f32 values in
     value's shape."""
-    block = region.block
-    env = dict(zip(block.args, [np.asarray(value, np.float32), *extras]))
+    out = run_body(region.block, [np.asarray(value, np.float32), *extras], YieldOp)
+    return np.broadcast_to(np.asarray(out, np.float32), np.shape(value)).astype(np.float32)
+
+
+def run_body(block, args, terminator):
+    """The value `block`'s `terminator` yields, its ops run by the executor's handlers on `args`."""
+    env = dict(zip(block.args, args))
     ex = _RegionExec()
     for op in block.ops:
-        if isinstance(op, YieldOp):
-            out = np.asarray(env[op.values[0]], np.float32)
-            return np.broadcast_to(out, np.shape(value)).astype(np.float32)
+        if isinstance(op, terminator):
+            return env[op.operands[0]]
         fn = HANDLERS.get(type(op))
         if fn is None:
-            raise UnsupportedError(f"'{op.name}' in an epilogue region has no CPU semantics")
+            raise UnsupportedError(f"'{op.name}' in an elementwise body has no CPU semantics")
         prep = getattr(fn, "prepare", None)
         run = prep(op) if prep is not None else fn
-        for r, v in zip(op.results, run(ex, op, [env[x] for x in op.operands])):
+        for r, v in zip(op.results, run(ex, op, [env[x] if x in env else _outside(x) for x in op.operands])):
             env[r] = v
-    raise UnsupportedError("an epilogue region without lass.yield")
+    raise UnsupportedError(f"a body without {terminator.name}")
+
+
+def _outside(x):
+    """A value the body captures: an arith.constant defined outside it."""
+    from xdsl.dialects import arith
+
+    owner = getattr(x, "owner", None)
+    if isinstance(owner, arith.ConstantOp):
+        fn = HANDLERS[arith.ConstantOp]
+        prep = getattr(fn, "prepare", None)
+        return (prep(owner) if prep else fn)(_RegionExec(), owner, [])[0]
+    raise UnsupportedError("an elementwise body uses a value defined outside it that is not a constant")

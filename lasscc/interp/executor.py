@@ -596,11 +596,19 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
 def epilogue_kinds(prog: Program) -> tuple[str, ...]:
     """The kinds of the function's epilogue operands in its own terms (the lass.gemm's at level 0,
     the kernel's after lasscc-tile-threadblock: KernelFacts.kernel_epilogue)."""
-    if prog.level == 0:
+    if prog.level == 0:  # the gemm's extras, or an unfused elementwise linalg op's inputs
         from lasscc.dialects.lass import GemmOp
+        from lasscc.passes.fuse_epilogue import ELEMENTWISE, analyze
 
-        g = next((o for o in prog.ops if isinstance(o, GemmOp)), None)
-        return g.kinds if g is not None else ()
+        kinds = {}
+        for o in prog.ops:
+            if isinstance(o, GemmOp):
+                kinds.update(zip(o.extras, o.kinds))
+            elif isinstance(o, ELEMENTWISE):
+                fold = analyze(o, o.outputs[0])
+                if not isinstance(fold, str):
+                    kinds.update(a for a in fold.args if a != "v")
+        return tuple(kinds.get(a, "?") for a in prog.func.body.block.args[3:])
     return tuple(k for k, _ in prog.facts.kernel_epilogue)
 
 
@@ -727,5 +735,6 @@ def execute_kernel(
 from lasscc.interp import arith_ops as _arith_ops  # noqa: E402,F401
 from lasscc.interp import lass_ops as _lass_ops  # noqa: E402,F401
 from lasscc.interp import math_ops as _math_ops  # noqa: E402,F401
+from lasscc.interp import linalg_ops as _linalg_ops  # noqa: E402,F401
 
 __all__ = ["execute_kernel", "ExecResult", "Executor", "Program", "find_kernel", "swaps_ab", "is_batched", "LassError"]
