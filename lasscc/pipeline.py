@@ -163,6 +163,9 @@ def run_passes(module: ModuleOp, names: list[str], arch: str = "sm_80", filename
     `keep_text` (else {}).  With `dump_dir`, each pass's output is written as soon as it exists (so a
     failing compile still leaves the stages before the failure).  The IR is verified after the last
     pass only, unless `verify_each`; an invalid result names the pass that produced it either way."""
+    from lasscc.passes.fuse_epilogue import reset_notes
+
+    reset_notes()
     out: dict[str, str] = {}
     passes = [make_pass(name, arch) for name in names]
     # the input, to find the pass that broke the IR when only the end result is verified

@@ -137,8 +137,19 @@ def analyze(op: Operation, d: SSAValue) -> Fold | str:
     return Fold(op, args, constants)
 
 
+_NOTED: set[str] = set()  # notes printed since reset_notes (a pipeline replayed after an error repeats none)
+
+
+def reset_notes() -> None:
+    """Forget the notes printed (lasscc.pipeline.run_passes calls it once per run)."""
+    _NOTED.clear()
+
+
 def _notify(op: Operation, why: str) -> None:
-    print(f"{op_location(op)}: note: lasscc-fuse-epilogue: left alone: {why}", file=sys.stderr)
+    text = f"{op_location(op)}: note: lasscc-fuse-epilogue: left alone: {why}"
+    if text not in _NOTED:
+        _NOTED.add(text)
+        print(text, file=sys.stderr)
 
 
 def fuse(fn: func.FuncOp, g: lass.GemmOp) -> int:

@@ -133,15 +133,16 @@ class TileThreadblockPass(ModulePass):
         where = op_location(g)
         if len(gemms) != 1:
             raise PassFailedException(f"{op_location(gemms[1])}: error: expected one lass.gemm per function, got {len(gemms)}")
+        others = [o for o in fn.body.block.ops if o is not g and not isinstance(o, func.ReturnOp)]
+        if others:
+            raise PassFailedException(f"{op_location(others[0])}: error: expected only lass.gemm and func.return in the function, got '{others[0].name}'")
         args = fn.body.block.args
         if tuple(g.operands) != tuple(args):
             extra = " then its epilogue's extra operands" if g.extras else ""
             raise PassFailedException(
-                f"{where}: error: expected lass.gemm on the function's arguments (A, B, D{extra}) in order"
+                f"{where}: error: expected lass.gemm on the function's {'' if extra else 'three '}arguments "
+                f"(A, B, D{extra}) in order"
             )
-        others = [o for o in fn.body.block.ops if o is not g and not isinstance(o, func.ReturnOp)]
-        if others:
-            raise PassFailedException(f"{op_location(others[0])}: error: expected only lass.gemm and func.return in the function, got '{others[0].name}'")
         _check_operands(g, where)
         ab = str(g.a.type.get_element_type())
         try:
