@@ -231,7 +231,8 @@ class EpilogueKernel:
                  target: str = "gpu", sync: bool | None = None):
         """D = activation((alpha * A.B + beta * C) * scale + bias) + residual; returns d.  bias /
         scale: 1-d of N (kind 'n') or M ('m') values; residual: M x N (numpy: any order; CUDA
-        arrays in D's layout); each of the epilogue's dtype."""
+        arrays in D's layout); each of the epilogue's dtype (bf16: also uint16 bit patterns, as
+        lasscc.interp.bf16 holds them)."""
         from lasscc.api import LaunchError, _operand
 
         kern = self.for_operands(a, b, d)
@@ -247,7 +248,7 @@ class EpilogueKernel:
             want = {"n": (n,), "m": (m,), "mn": (m, n)}[kind]
             if op.shape != want:
                 raise LaunchError(f"{name}: expected shape {want}, got {op.shape}")
-            if op.dtype != self.epilogue.dtype:
+            if op.dtype != self.epilogue.dtype and not (self.epilogue.dtype == "bf16" and op.dtype == "uint16"):
                 raise LaunchError(f"{name}: expected dtype {self.epilogue.dtype}, got {op.dtype}")
             if kind == "mn" and not op.on_device:
                 op.host = np.ascontiguousarray(op.host.T if col_d else op.host)  # D's memory order

@@ -164,7 +164,8 @@ class TileThreadblockPass(ModulePass):
 
         # New kernel body on the fixed parameter list (then the epilogue's extra operands: a
         # matrix in D's layout is, like D, row-major in the kernel)
-        extra_t = [d_t if k == "mn" else x.type for k, x in zip(g.kinds, g.extras)]
+        extra_t = [MemRefType(x.type.get_element_type(), d_t.get_shape(), d_t.layout) if k == "mn" else x.type
+                   for k, x in zip(g.kinds, g.extras)]
         block = Block(arg_types=[a_t, b_t, d_t, i32, i32, i32, f32, f32, *extra_t])
         A, B, D, M, N, K, alpha, beta = block.args[:8]
         extras = block.args[8:]
