@@ -71,6 +71,8 @@ class Facts:
     swap: bool = False  # column-major D: the kernel computes D^T = B^T . A^T (KernelFacts.swap_ab)
     majors: tuple[str, str] = (K_MAJOR, K_MAJOR)  # how the kernel's A and B tiles are stored
     layouts: tuple[str, str] = ("row", "col")  # the caller's A and B layouts
+    epilogue_ops: tuple[str, ...] = ()  # the fused epilogue region's ops (lasscc.epilogue_info)
+    epilogue: tuple[tuple[str, str], ...] = ()  # its extra operands (KernelFacts.epilogue)
 
 
 def _kernel_facts(info):
@@ -84,8 +86,10 @@ def _kernel_facts(info):
 def gemm_facts(module, info) -> Facts:
     """Facts of the GEMM of `info` (gemm_config): from the lass.gemm, or a dump's kernel function."""
     kf = _kernel_facts(info)
+    from lasscc.epilogue_info import region_ops
+
     return Facts(kf.ab_type, kf.acc_type, info.d_dtype, kf.beta, kf.d_layout, kf.swap_ab, kf.kernel_majors,
-                 (kf.a_layout, kf.b_layout))
+                 (kf.a_layout, kf.b_layout), region_ops(info.op), kf.epilogue)
 
 
 def kernel_config(info, facts: Facts):
@@ -763,6 +767,11 @@ def epilogue_lines(n: Numbers, cfg, facts: Facts) -> list[str]:
     if n.acc != "f32":
         math += f" ({n.acc_ptx} accumulators converted to f32 first)"
     out = [f"Epilogue (lasscc-warp-mma): D {facts.d_dtype}, {ob} B per element; {math}"]
+    from lasscc.epilogue_info import epilogue_summary
+
+    out += epilogue_summary(facts.epilogue_ops, facts.epilogue, tuple(cfg.threadblock[:2]), ob, facts.swap)
+    if facts.d_dtype == "i8":
+        out.append("  i8 D: rounded to nearest even and saturated to [-128, 127] (cvt.rni.s32.f32, then clamped)")
     if facts.d_dtype == "i32":
         out.append("  i32 D: rounded to nearest even and saturated (cvt.rni.s32.f32); with alpha == 1 and beta == 0 "
                    "the exact s32 accumulator is stored")
