@@ -18,7 +18,10 @@ narrow copies), plain LLVM integer loads for `ld.shared` (64 / 128 bits for .v2 
 PTX for the predicated 16-byte global load and the narrow (1, 2, 4, 8 byte) ones of
 `lass_nv.ld_global_b` (as CUTLASS's `global_load` does); `lass_nv.st_shared_b` is an LLVM store of
 i8 / i16 / i32 / <2 x i32>.  The kernel's `lass.kernel`
-(its facts) is kept on the `llvm.func` for the launcher.
+(its facts) is kept on the `llvm.func` for the launcher.  The ops of an inlined fused epilogue:
+arith divf / negf / maxsi / minsi / trunci directly, maximumf / minimumf as NaN-propagating
+compare + select, maxnumf / minnumf / math absf / sqrt / fma as LLVM intrinsics, and math exp /
+tanh / erf as lasscc.epilogue_math's f32 formulas (`ex2.approx.ftz.f32` inline PTX, no libdevice).
 """
 
 from __future__ import annotations

@@ -41,6 +41,11 @@ Output contract: the program of one thread.
   buffer in the rings' space (lasscc.layout.epilogue_stage_stride: conflict-free), bar.sync, then
   reads rows back 16 bytes a lane (`lass_nv.ld_shared` x 4, lasscc.layout.epilogue_read_map) and
   stores them with `lass_nv.st_global_v4`: each quarter-warp writes one 128-byte line of D.
+- a fused epilogue (the region of `lass_tb.epilogue`, lasscc.dialects.epilogue) is inlined per
+  accumulator element, in both paths, between alpha * acc + beta * C and D's conversion: `[n]`
+  extras loaded as pairs at the pair's column (once per column of the warp tile), `[m]` once per
+  row, `[mn]` like C, all predicated at the edges; an i8 D (with an epilogue only) is cvt.rni.s32
+  then clamped to [-128, 127].
 """
 
 from __future__ import annotations

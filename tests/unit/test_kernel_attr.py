@@ -150,7 +150,7 @@ def test_every_stage_dump_holds_the_same_facts(stages):
 
     assert list(stages) == list(PASS_NAMES)
     for name, text in stages.items():
-        if name == "lasscc-import-linalg":
+        if name in ("lasscc-import-linalg", "lasscc-fuse-epilogue"):
             assert "lass.kernel" not in text  # no kernel yet: the lass.gemm is still there
             continue
         module = parse_mlir(text, f"{name}.mlir")  # every dump is valid input
