@@ -291,3 +291,25 @@ def test_fuse_epilogue_numbers_before_and_after():
         d = c.copy()
         execute_kernel(module, m, n, k, a, b_nk, d, extras=[scale, bias, res])
         assert np.abs(d - ref).max() <= 1e-5 * np.abs(ref).max(), what
+
+
+# ---- explain and the CLI ---------------------------------------------------------------------------
+def test_explain_lists_ops_and_extra_bytes():
+    from lasscc.explain import explain
+
+    text = explain(parse_mlir(open("examples/gemm_bias_gelu.mlir").read(), "g.mlir"), "sm_80", "g.mlir",
+                   resources=False)
+    assert ("fused epilogue (lasscc.dialects.epilogue): per element of D, after alpha * acc + beta * C: "
+            "arith.addf x2, arith.mulf x3, math.erf") in text
+    assert "extra 0 [n] f32: N values, one per column of D (memref<?xT> [n]); 512 B per 128x128 block" in text
+    assert "extra reads: 0.0312 B per element of D on top of D's own 2 B written" in text
+
+
+def test_cli_run_on_cpu_checks_the_fused_linalg():
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "lasscc.cli", "run", "examples/linalg_bias_relu.mlir", "--target",
+                           "cpu", "--m", "33", "--n", "40", "--k", "24", "--check", "--stage", "lasscc-tile-threadblock"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and "check   PASS" in proc.stdout, proc.stdout + proc.stderr
