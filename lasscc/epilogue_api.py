@@ -213,13 +213,22 @@ def make_extras(spec: EpilogueSpec, m: int, n: int, rng: np.random.Generator) ->
 def epilogue_gemm(text: str, spec: EpilogueSpec, compile_fn, **compile_kw):
     """Compile `text` (a plain lass.gemm from api.gemm_mlir) with the epilogue of `spec`; an
     EpilogueKernel."""
-    from lasscc.api import Kernel
-
     k = compile_fn(gemm_epilogue_mlir(spec, text), **compile_kw)
-    k.__class__ = type("EpilogueKernel", (EpilogueKernel, Kernel), {}) if not isinstance(k, EpilogueKernel) else \
-        k.__class__
+    k.__class__ = _fused_kernel_class()  # a lasscc.api.Kernel whose call takes the extras by name
     k.epilogue = spec
     return k
+
+
+_FUSED_CLASS: list = []
+
+
+def _fused_kernel_class() -> type:
+    """EpilogueKernel over lasscc.api.Kernel (made once; api imports this module lazily)."""
+    if not _FUSED_CLASS:
+        from lasscc.api import Kernel
+
+        _FUSED_CLASS.append(type("FusedKernel", (EpilogueKernel, Kernel), {"__module__": __name__}))
+    return _FUSED_CLASS[0]
 
 
 class EpilogueKernel:
