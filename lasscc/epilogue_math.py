@@ -6,6 +6,8 @@ llvm ops), and tests measure its accuracy against float64.
 A backend provides: const(x), add, sub, mul, div, neg, lt / gt (ordered comparisons), select(c, a, b),
 abs, ex2 (2^x).  NumpyF32's ex2 is np.exp2 rounded to f32; the GPU's is `ex2.approx.ftz.f32`
 (PTX ISA: maximum relative error 2^-22 for the full range; subnormal results flush to zero).
+NumpyF32's div is correctly rounded; the GPU's is `div.full.f32` (at most 2 ulp), which adds at
+most 2 ulp to tanh and erf.
 
 Accuracy (measured by tests/unit/test_epilogue_math.py against float64 on NumpyF32):
   exp(x)  = ex2(x * log2 e): the rounding of x * log2 e costs |x| * 2^-24 * ln 2 relative, so about

@@ -83,6 +83,9 @@ _F32_INTRINSICS = {arith.MaxnumfOp: "llvm.maxnum.f32", arith.MinnumfOp: "llvm.mi
 # 2^x: PTX ex2.approx.ftz.f32 (max relative error 2^-22, PTX ISA 9.7.4.9); lasscc.epilogue_math's
 # exp / tanh / erf are built on it
 EX2_ASM = "ex2.approx.ftz.f32 $0, $1;"
+# the division inside tanh / erf: div.full.f32 (PTX ISA 9.7.3.8: max error 2 ulp, full range), a few
+# instructions where LLVM's fdiv is div.rn.f32 (IEEE, with a slow path); arith.divf stays div.rn
+DIV_FULL_ASM = "div.full.f32 $0, $1, $2;"
 
 
 class _LLVMF32:
@@ -103,8 +106,8 @@ class _LLVMF32:
     def mul(self, a, b):
         return self.lo.emit(llvm.FMulOp(a, b))
 
-    def div(self, a, b):
-        return self.lo.emit(llvm.FDivOp(a, b))
+    def div(self, a, b):  # the formulas' one division: div.full.f32 (2 ulp, no IEEE slow path)
+        return self.lo.emit(llvm.InlineAsmOp(DIV_FULL_ASM, "=f,f,f", [a, b], [f32]))
 
     def neg(self, a):
         return self.lo.emit(llvm.FNegOp(a))
