@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from lasscc.emit import ptxas_info
-from lasscc.pipeline import PASS_NAMES, compile_module
+from lasscc.pipeline import PASS_NAMES, compile_module, stage_dump
 from lasscc.source import parse_mlir
 
 ROOT = Path(__file__).resolve().parents[2]
