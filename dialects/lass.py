@@ -173,6 +173,13 @@ class GemmOp(IRDLOperation):
     def parse(cls, parser: Parser) -> GemmOp:
         from lasscc.dialects.epilogue import kinds_attr, parse_epilogue
 
+        def memref_type(what: str) -> MemRefType:
+            start = parser.pos
+            t = parser.parse_type()
+            if not isinstance(t, MemRefType):
+                parser.raise_error(f"{t} should be a memref (lass.gemm's {what})", start, parser.pos)
+            return t
+
         attrs = parser.parse_optional_attr_dict()
         parser.parse_keyword("ins")
         parser.parse_punctuation("(")
@@ -180,15 +187,15 @@ class GemmOp(IRDLOperation):
         parser.parse_punctuation(",")
         names.append(parser.parse_unresolved_operand())
         parser.parse_punctuation(":")
-        ta = parser.parse_type()
+        ta = memref_type("A")
         parser.parse_punctuation(",")
-        tb = parser.parse_type()
+        tb = memref_type("B")
         parser.parse_punctuation(")")
         parser.parse_keyword("outs")
         parser.parse_punctuation("(")
         dname = parser.parse_unresolved_operand()
         parser.parse_punctuation(":")
-        td = parser.parse_type()
+        td = memref_type("D")
         parser.parse_punctuation(")")
         a, b = parser.resolve_operand(names[0], ta), parser.resolve_operand(names[1], tb)
         d = parser.resolve_operand(dname, td)
