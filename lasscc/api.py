@@ -848,7 +848,8 @@ class Kernel:
                 buffers.append(buf)
                 ptrs.append(np.uint64(buf.ptr))
             # the kernel's order: (B, A, D, N, M, K, ...) and N x M tiles for a column-major D
-            kargs = spec.launch_args(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta, extras)
+            kargs = spec.launch_args(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta,
+                                     **({"extras": list(extras)} if extras else {}))
             args = spec.typed_args(kargs)
             cuda.launch(func, spec.grid(m, n), (spec.threads, 1, 1), spec.smem_bytes, args)
             if any_host or sync:

@@ -299,7 +299,8 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         extra_bufs = [x if np.ndim(x) == 0 else cuda.DeviceBuffer.from_array(x) for x in extra_host]
         buffers += [x for x in extra_bufs if np.ndim(x) != 0]
         # the kernel's order: (B, A, D, N, M, K, ...) for a column-major D (swap_ab)
-        kargs = spec.launch_args(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta, extra_bufs)
+        kargs = spec.launch_args(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta,
+                                 **({"extras": extra_bufs} if extra_bufs else {}))
         args = cuda.pack_args(spec.typed_args(kargs))
 
         def launch() -> None:
