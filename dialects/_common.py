@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, MemRefType, StridedLayoutAttr, StringAttr
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
@@ -121,3 +121,19 @@ def int_list(attr) -> list[int]:
         v = a.value.data if hasattr(a, "value") else a.data
         out.append(int(v))
     return out
+
+
+def memref_layout(t: MemRefType) -> str:
+    """Layout of the matrix (the last two dimensions; a leading one is the batch):
+    'row' (identity or strided<[.., ?, 1]>), 'col' (strided<[.., 1, ?]>), or 'other'."""
+    layout = t.layout
+    if isinstance(layout, StridedLayoutAttr):
+        strides = layout.get_strides()[-2:]
+        if len(strides) == 2 and strides[1] == 1:
+            return "row"
+        if len(strides) == 2 and strides[0] == 1:
+            return "col"
+        return "other"
+    if layout is None or layout.__class__.__name__ == "NoneAttr":
+        return "row"
+    return "other"

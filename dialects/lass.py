@@ -46,30 +46,24 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute, TypeAttribute
-from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, operand_def, opt_attr_def, traits_def
-from xdsl.parser import AttrParser
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_attr_def,
+    opt_region_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from lasscc.config import GemmConfig, default_config, swap_operands
-
-
-def memref_layout(t: MemRefType) -> str:
-    """Layout of the matrix (the last two dimensions; a leading one is the batch):
-    'row' (identity or strided<[.., ?, 1]>), 'col' (strided<[.., 1, ?]>), or 'other'."""
-    layout = t.layout
-    if isinstance(layout, StridedLayoutAttr):
-        strides = layout.get_strides()[-2:]
-        if len(strides) == 2 and strides[1] == 1:
-            return "row"
-        if len(strides) == 2 and strides[0] == 1:
-            return "col"
-        return "other"
-    if layout is None or layout.__class__.__name__ == "NoneAttr":
-        return "row"
-    return "other"
+from lasscc.dialects._common import memref_layout
 
 
 # accumulator types the mma.sync instructions offer per A/B element type (PTX ISA "mma"): the first
@@ -100,6 +94,15 @@ def operand_attr(operand: str) -> OperandAttr:
 D_TYPES = {("f16", "f32"): ("f32", "f16"), ("f16", "f16"): ("f16", "f32"), ("bf16", "f32"): ("f32", "bf16"),
            ("f32", "f32"): ("f32",), ("i8", "i32"): ("i32", "f32")}
 LAYOUTS = ("row", "col")  # of a matrix operand: row-major or column-major
+# D types a fused epilogue adds for f32 accumulators: an i8 D, rounded to nearest even and saturated
+# (a quantized output; lasscc.dialects.epilogue)
+EPILOGUE_D_TYPES = ("i8",)
+
+
+def d_types(ab: str, acc: str, fused: bool = False) -> tuple[str, ...]:
+    """The D types of (A/B type, accumulator), with or without a fused epilogue."""
+    plain = D_TYPES.get((ab, acc), ())
+    return plain + EPILOGUE_D_TYPES if fused and acc == "f32" and plain else plain
 
 
 def layout_major(layout: str, operand: str) -> str:
@@ -121,6 +124,9 @@ class GemmOp(IRDLOperation):
 
     `config` holds the tiling (`threadblock`, `warp`, `instruction`, `stages`, `raster`); every key
     has a default (lasscc.config.GemmConfig).  `acc` is the accumulator type (ACC_TYPES).
+    An optional fused epilogue, ` epilogue(%extras [kind] : types) {region}` after `outs`, maps
+    each element of D (lasscc.dialects.epilogue: semantics, kinds, the ops allowed); its
+    extra operands' kinds are the `epilogue_kinds` attribute in the generic form.
     """
 
     name = "lass.gemm"
@@ -128,20 +134,69 @@ class GemmOp(IRDLOperation):
     a = operand_def(MemRefType)
     b = operand_def(MemRefType)
     d = operand_def(MemRefType)
+    extras = var_operand_def()
     alpha = opt_attr_def(FloatAttr)
     beta = opt_attr_def(FloatAttr)
     config = opt_attr_def(DictionaryAttr)
     acc = opt_attr_def(Attribute)
+    epilogue_kinds = opt_attr_def(ArrayAttr)
+    epilogue = opt_region_def()
 
-    assembly_format = (
-        "attr-dict `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)` `outs` `(` $d `:` type($d) `)`"
-    )
+    def print(self, printer: Printer) -> None:
+        from lasscc.dialects.epilogue import kinds_of, print_epilogue
+
+        printer.print_op_attributes(self.attributes, reserved_attr_names=("epilogue_kinds",))
+        printer.print_string(" ins(")
+        printer.print_list((self.a, self.b), printer.print_operand)
+        printer.print_string(f" : {self.a.type}, {self.b.type}) outs(")
+        printer.print_operand(self.d)
+        printer.print_string(f" : {self.d.type})")
+        if self.has_epilogue:
+            print_epilogue(printer, self.extras, kinds_of(self.epilogue_kinds), self.epilogue)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GemmOp:
+        from lasscc.dialects.epilogue import kinds_attr, parse_epilogue
+
+        def memref_type(what: str) -> MemRefType:
+            start = parser.pos
+            t = parser.parse_type()
+            if not isinstance(t, MemRefType):
+                parser.raise_error(f"{t} should be a memref (lass.gemm's {what})", start, parser.pos)
+            return t
+
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_keyword("ins")
+        parser.parse_punctuation("(")
+        names = [parser.parse_unresolved_operand()]
+        parser.parse_punctuation(",")
+        names.append(parser.parse_unresolved_operand())
+        parser.parse_punctuation(":")
+        ta = memref_type("A")
+        parser.parse_punctuation(",")
+        tb = memref_type("B")
+        parser.parse_punctuation(")")
+        parser.parse_keyword("outs")
+        parser.parse_punctuation("(")
+        dname = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        td = memref_type("D")
+        parser.parse_punctuation(")")
+        a, b = parser.resolve_operand(names[0], ta), parser.resolve_operand(names[1], tb)
+        d = parser.resolve_operand(dname, td)
+        epi = parse_epilogue(parser)
+        extras, regions = [], []
+        if epi is not None:
+            extras, kinds, region = epi
+            attrs["epilogue_kinds"] = kinds_attr(kinds)
+            regions = [region]
+        return cls.create(operands=[a, b, d, *extras], attributes=attrs, regions=regions)
 
     def __init__(self, a, b, d, alpha: float = 1.0, beta: float = 0.0, config: DictionaryAttr | None = None):
         attrs = {"alpha": FloatAttr(alpha, Float32Type()), "beta": FloatAttr(beta, Float32Type())}
         if config is not None:
             attrs["config"] = config
-        super().__init__(operands=[a, b, d], attributes=attrs)
+        super().__init__(operands=[a, b, d, []], attributes=attrs, regions=[None])
 
     def verify_(self) -> None:
         ta, tb, td = (v.type for v in (self.a, self.b, self.d))
@@ -161,6 +216,7 @@ class GemmOp(IRDLOperation):
                 f"expected A and B of one element type, got {ta.get_element_type()} and {tb.get_element_type()}"
             )
         self._verify_acc(str(ta.get_element_type()))
+        self._verify_epilogue(td, rank)
         if rank == 3:
             batches = {t.get_shape()[0] for t in (ta, tb, td)} - {DYNAMIC_INDEX}
             if len(batches) > 1:
@@ -169,6 +225,29 @@ class GemmOp(IRDLOperation):
         for what, x, y in (("K of A and K of B", ka, kb), ("M of A and M of D", m, md), ("N of B and N of D", n, nd)):
             if x >= 0 and y >= 0 and x != y:
                 raise VerifyException(f"expected {what} to agree, got {x} and {y}")
+
+    def _verify_epilogue(self, td: MemRefType, rank: int) -> None:
+        from lasscc.dialects.epilogue import kinds_of, verify_region
+
+        kinds = kinds_of(self.epilogue_kinds)
+        if not self.has_epilogue:
+            if self.extras or kinds:
+                raise VerifyException("expected an epilogue region with the epilogue's extra operands")
+            return
+        if rank == 3:
+            raise VerifyException("expected a 2-d GEMM for a fused epilogue (batched GEMMs take none yet)")
+        verify_region(self.epilogue, self.extras, kinds, td)
+
+    @property
+    def has_epilogue(self) -> bool:
+        return self.epilogue is not None and bool(self.epilogue.blocks)
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The kinds of the epilogue's extra operands (lasscc.dialects.epilogue.KINDS)."""
+        from lasscc.dialects.epilogue import kinds_of
+
+        return kinds_of(self.epilogue_kinds)
 
     def _verify_acc(self, ab: str) -> None:
         if self.acc is None:
@@ -272,6 +351,10 @@ class KernelFacts:
     alpha: float = 1.0
     beta: float = 0.0
     config: GemmConfig = field(default=None)  # type: ignore[assignment]
+    # the fused epilogue's extra operands, in the caller's terms: (kind, element type) each
+    # (lasscc.dialects.epilogue.KINDS; scalars are ("scalar", "f32")); the kernel takes them as
+    # parameters after beta
+    epilogue: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("alpha", "beta"):  # the kernel takes them as f32
@@ -291,8 +374,19 @@ class KernelFacts:
         a_layout, b_layout, d_layout = (memref_layout(v.type) for v in (op.a, op.b, op.d))
         if config.align is not None:
             config = GemmConfig(**{**config.__dict__, "align": swap_operands(config.align, d_layout == "col")})
+        extras = tuple((k, str(x.type) if k == "scalar" else str(x.type.get_element_type()))
+                       for k, x in zip(op.kinds, op.extras))
         return cls(str(op.a.type.get_element_type()), str(op.acc_type), str(op.d.type.get_element_type()),
-                   a_layout, b_layout, d_layout, op.a.type.get_num_dims() == 3, op.alpha_value, op.beta_value, config)
+                   a_layout, b_layout, d_layout, op.a.type.get_num_dims() == 3, op.alpha_value, op.beta_value, config,
+                   extras)
+
+    @property
+    def kernel_epilogue(self) -> tuple[tuple[str, str], ...]:
+        """The extra operands' (kind, type) in the kernel's terms: a column-major D's kernel
+        computes D^T, whose rows are D's columns (lasscc.dialects.epilogue.swap_kind)."""
+        from lasscc.dialects.epilogue import swap_kind
+
+        return tuple((swap_kind(k, self.swap_ab), t) for k, t in self.epilogue)
 
     @property
     def swap_ab(self) -> bool:
@@ -335,15 +429,24 @@ def check_kernel_facts(facts: KernelFacts) -> None:
         raise KernelFactError("ab", f"expected ab {', '.join(ACC_TYPES)}, got {ab}")
     if acc not in ACC_TYPES[ab]:
         raise KernelFactError("acc", f"expected acc {' or '.join(ACC_TYPES[ab])} for {ab} A and B, got {acc}")
-    if d not in D_TYPES[(ab, acc)]:
+    allowed = d_types(ab, acc, bool(facts.epilogue) or facts.d_type in EPILOGUE_D_TYPES)
+    if d not in allowed:
         raise KernelFactError(
-            "d", f"expected d {' or '.join(D_TYPES[(ab, acc)])} for {ab} A and B with {acc} accumulation, got {d}")
+            "d", f"expected d {' or '.join(allowed)} for {ab} A and B with {acc} accumulation, got {d}")
     for name, layout in zip("ABD", (facts.a_layout, facts.b_layout, facts.d_layout)):
         if layout not in LAYOUTS:
             raise KernelFactError("layouts", f"expected layouts row or col, got {layout} for {name}")
     for name in ("alpha", "beta"):
         if not isinstance(getattr(facts, name), float):
             raise KernelFactError(name, f"expected {name} a float, got {getattr(facts, name)!r}")
+    from lasscc.dialects.epilogue import EXTRA_TYPES, KINDS
+
+    for kind, typ in facts.epilogue:
+        if kind not in KINDS or typ not in (("f32",) if kind == "scalar" else EXTRA_TYPES):
+            raise KernelFactError("epilogue", f"expected epilogue entries 'KIND TYPE' with KIND one of "
+                                  f"{', '.join(KINDS)} and TYPE f32, f16 or bf16 (scalars f32), got {kind} {typ}")
+    if facts.epilogue and facts.batched:
+        raise KernelFactError("epilogue", "expected no epilogue operands on a batched kernel")
 
 
 class KernelFactError(VerifyException):
@@ -395,6 +498,8 @@ class KernelAttr(ParametrizedAttribute):
                                stages = 3, raster = 8, prefetch = 0}>
 
     `layouts` are the caller's A, B and D; `batched` (a bare keyword) marks a batched kernel;
+    `epilogue = [n f32, scalar f32]` (printed only when there is one) lists the fused epilogue's
+    extra operands (KernelFacts.epilogue);
     `config` is in the kernel's operand order.  Printed in full; a hand-written one may leave keys
     out (KernelFacts' defaults) and give them in any order.  Every fact is checked on parsing
     (check_kernel_facts), the error naming the key."""
@@ -408,6 +513,7 @@ class KernelAttr(ParametrizedAttribute):
     alpha: FloatAttr
     beta: FloatAttr
     config: DictionaryAttr
+    epilogue: ArrayAttr[StringAttr]
 
     @staticmethod
     def from_facts(facts: KernelFacts) -> KernelAttr:
@@ -417,7 +523,8 @@ class KernelAttr(ParametrizedAttribute):
         return KernelAttr(typ(facts.ab_type), typ(facts.acc_type), typ(facts.d_type),
                           ArrayAttr([StringAttr(x) for x in (facts.a_layout, facts.b_layout, facts.d_layout)]),
                           IntegerAttr(int(facts.batched), i1), FloatAttr(facts.alpha, f32),
-                          FloatAttr(facts.beta, f32), config_to_attr(facts.config))
+                          FloatAttr(facts.beta, f32), config_to_attr(facts.config),
+                          ArrayAttr([StringAttr(f"{k} {t}") for k, t in facts.epilogue]))
 
     @property
     def facts(self) -> KernelFacts:
@@ -429,7 +536,8 @@ class KernelAttr(ParametrizedAttribute):
             raise KernelFactError("config", str(e)) from None
         a, b, d = (x.data for x in self.layouts.data)
         return KernelFacts(ab, str(self.acc_type), str(self.d_type), a, b, d, bool(self.batched.value.data),
-                           float(self.alpha.value.data), float(self.beta.value.data), cfg)
+                           float(self.alpha.value.data), float(self.beta.value.data), cfg,
+                           tuple(tuple(x.data.split(" ", 1)) for x in self.epilogue.data))
 
     def verify(self) -> None:
         if len(self.layouts.data) != 3:
@@ -450,11 +558,14 @@ class KernelAttr(ParametrizedAttribute):
         _text_f32(printer, f.beta)
         cfg = ", ".join(f"{k} = {v}" if not isinstance(v, str) else f'{k} = "{v}"'  # split_k_mode: a string
                         for k, v in f.config.as_dict().items())
-        printer.print_string(f", config = {{{cfg}}}>")
+        printer.print_string(f", config = {{{cfg}}}")
+        if f.epilogue:
+            printer.print_string(", epilogue = [" + ", ".join(f"{k} {t}" for k, t in f.epilogue) + "]")
+        printer.print_string(">")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser):
-        keys = ("ab", "acc", "d", "layouts", "batched", "alpha", "beta", "config")
+        keys = ("ab", "acc", "d", "layouts", "batched", "alpha", "beta", "config", "epilogue")
         given: dict[str, object] = {}
         spans: dict[str, tuple] = {}
         first = parser.pos
@@ -477,6 +588,11 @@ class KernelAttr(ParametrizedAttribute):
                         parser.Delimiter.SQUARE, lambda: parser.parse_identifier(" (row or col)"))
                 elif key in ("alpha", "beta"):
                     given[key] = _parse_f32(parser, key)
+                elif key == "epilogue":
+                    def pair() -> tuple[str, str]:
+                        kind = parser.parse_identifier(" (an epilogue operand kind: n, m, mn or scalar)")
+                        return kind, str(parser.parse_type())
+                    given[key] = tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, pair))
                 else:
                     attr = parser.parse_attribute()
                     if not isinstance(attr, DictionaryAttr):
@@ -496,7 +612,7 @@ class KernelAttr(ParametrizedAttribute):
             parser.raise_error(str(e), *spans["config"])
         facts = KernelFacts(ab, given.get("acc"), given.get("d"), *layouts,  # type: ignore[arg-type]
                             bool(given.get("batched", False)), given.get("alpha", 1.0),  # type: ignore[arg-type]
-                            given.get("beta", 0.0), cfg)  # type: ignore[arg-type]
+                            given.get("beta", 0.0), cfg, given.get("epilogue", ()))  # type: ignore[arg-type]
         try:
             check_kernel_facts(facts)
         except KernelFactError as e:
@@ -523,4 +639,10 @@ def kernel_facts(fn: Operation) -> KernelFacts | None:
     return None if attr is None else attr.facts
 
 
-Lass = Dialect("lass", [GemmOp], [OperandAttr, KernelAttr])
+def _dialect() -> Dialect:
+    from lasscc.dialects.epilogue import YieldOp
+
+    return Dialect("lass", [GemmOp, YieldOp], [OperandAttr, KernelAttr])
+
+
+Lass = _dialect()

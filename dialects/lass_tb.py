@@ -43,10 +43,15 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_attr_def,
+    opt_region_def,
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
@@ -181,7 +186,11 @@ class MmaOp(IRDLOperation):
 
 @irdl_op_definition
 class EpilogueOp(IRDLOperation):
-    """D[m0 + i, n0 + j] = alpha * acc[i, j] + beta * C[m0 + i, n0 + j]; C is read only when beta != 0."""
+    """D[m0 + i, n0 + j] = alpha * acc[i, j] + beta * C[m0 + i, n0 + j]; C is read only when beta != 0.
+
+    With a fused epilogue (` epilogue(%extras [kind] : types) {region}`, lasscc.dialects.epilogue,
+    the kinds in the kernel's terms: `epilogue_kinds`) D[m0 + i, n0 + j] is the region applied to
+    that value and the extra operands' elements for (m0 + i, n0 + j)."""
 
     name = "lass_tb.epilogue"
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
@@ -191,9 +200,74 @@ class EpilogueOp(IRDLOperation):
     n0 = operand_def(i32)
     alpha = operand_def(f32)
     beta = operand_def(f32)
-    assembly_format = (
-        "$acc `,` $dest `[` $m0 `,` $n0 `]` `,` $alpha `,` $beta attr-dict `:` type($acc) `,` type($dest)"
-    )
+    extras = var_operand_def()
+    epilogue_kinds = opt_attr_def(ArrayAttr)
+    epilogue = opt_region_def()
+
+    @property
+    def has_epilogue(self) -> bool:
+        return self.epilogue is not None and bool(self.epilogue.blocks)
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        from lasscc.dialects.epilogue import kinds_of
+
+        return kinds_of(self.epilogue_kinds)
+
+    def verify_(self) -> None:
+        from lasscc.dialects.epilogue import verify_region
+
+        if self.has_epilogue:
+            verify_region(self.epilogue, self.extras, self.kinds, self.dest.type, "lass_tb.epilogue")
+        elif self.extras or self.kinds:
+            raise VerifyException("expected an epilogue region with the epilogue's extra operands")
+
+    def print(self, printer: Printer) -> None:
+        from lasscc.dialects.epilogue import print_epilogue
+
+        printer.print_string(" ")
+        printer.print_operand(self.acc)
+        printer.print_string(", ")
+        printer.print_operand(self.dest)
+        printer.print_string("[")
+        printer.print_list((self.m0, self.n0), printer.print_operand)
+        printer.print_string("], ")
+        printer.print_list((self.alpha, self.beta), printer.print_operand)
+        printer.print_op_attributes(self.attributes, reserved_attr_names=("epilogue_kinds",))
+        printer.print_string(f" : {self.acc.type}, {self.dest.type}")
+        if self.has_epilogue:
+            print_epilogue(printer, self.extras, self.kinds, self.epilogue)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> EpilogueOp:
+        from lasscc.dialects.epilogue import kinds_attr, parse_epilogue
+
+        acc = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        dest = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        m0 = parser.parse_operand(i32)
+        parser.parse_punctuation(",")
+        n0 = parser.parse_operand(i32)
+        parser.parse_punctuation("]")
+        parser.parse_punctuation(",")
+        alpha = parser.parse_operand(f32)
+        parser.parse_punctuation(",")
+        beta = parser.parse_operand(f32)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        acc_t = parser.parse_type()
+        parser.parse_punctuation(",")
+        dest_t = parser.parse_type()
+        operands = [parser.resolve_operand(acc, acc_t), parser.resolve_operand(dest, dest_t), m0, n0, alpha, beta]
+        epi = parse_epilogue(parser)
+        regions = []
+        if epi is not None:
+            extras, kinds, region = epi
+            operands += extras
+            attrs["epilogue_kinds"] = kinds_attr(kinds)
+            regions = [region]
+        return cls.create(operands=operands, attributes=attrs, regions=regions)
 
 
 @irdl_op_definition

@@ -346,7 +346,8 @@ def _unsupported_param(msg: str) -> str | None:
 def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
          threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8, arch: str = "sm_80",
          *, name: str = "gemm", cache: bool = True, dump_dir=None, d_layout: str = "row", prefetch=None,
-         acc=None, align=None, split_k=None, split_k_mode=None) -> Kernel:
+         acc=None, align=None, split_k=None, split_k_mode=None, bias=None, scale=None, activation=None,
+         residual: bool = False, epilogue_dtype: str = "f32") -> Kernel:
     """Compile a GEMM from dtypes, layout and tiling, without a file (gemm_module builds it; its
     printed text, `gemm_mlir`, is the kernel's input: `k.ir("input")`, the cache key, and the
     place `<lasscc.gemm>:line:col` of a compiler diagnostic).
@@ -356,10 +357,20 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
     A dtype or layout the compiler does not support yet (today, in every layout TN / NN / NT / TT:
     A/B f16 or bf16 with D f32 or the input type; f32 (tf32) -> f32 D; i8 -> i32 or f32 D; f16 with
     acc='f16' -> f16 or f32 D) is a CompileError naming the parameter, followed by the compiler's text.  align: (A, B) elements per global copy access (see `compile`).
+    bias / scale ('n' or 'm'), activation, residual, epilogue_dtype: a fused epilogue
+    (lasscc.epilogue_api: D = activation(v * scale + bias) + residual; the kernel is called with
+    them by name, `k(a, b, d, bias=...)`; an i8 D needs one).
     """
     text = gemm_mlir(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
                      d_layout=d_layout, acc=acc)
     try:
+        if bias is not None or scale is not None or activation is not None or residual or \
+                _dtype_name(d_dtype, "d_dtype") == "i8":
+            from lasscc.epilogue_api import EpilogueSpec, epilogue_gemm
+
+            spec = EpilogueSpec(bias, scale, activation, bool(residual), _dtype_name(epilogue_dtype, "epilogue_dtype"))
+            return epilogue_gemm(text, spec, compile, arch=arch, cache=cache, dump_dir=dump_dir,
+                                 filename="<lasscc.gemm>", prefetch=prefetch, align=align)
         return compile(text, arch, cache=cache, dump_dir=dump_dir, filename="<lasscc.gemm>", prefetch=prefetch,
                        align=align, split_k=split_k, split_k_mode=split_k_mode)
     except CompileError as e:
@@ -621,7 +632,7 @@ class Kernel:
             self._func = func
         return self._func
 
-    def _run_gpu(self, cuda, A, B, D, m, n, k, alpha, beta, sync, workspace=None):
+    def _run_gpu(self, cuda, A, B, D, m, n, k, alpha, beta, sync, workspace=None, extras=()):
         import numpy as np
 
         cuda.context()
@@ -662,9 +673,9 @@ class Kernel:
                     ws = np.uint64(int(workspace))
             # the kernel's order: (B, A, D, N, M, K, ...) and N x M tiles for a column-major D
             kargs = spec.launch_args(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta,
-                                     **({"workspace": ws} if ws is not None else {}))
-            args = (list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]] + [np.float32(v) for v in kargs[6:8]]
-                    + list(kargs[8:]))
+                                     **({"workspace": ws} if ws is not None else {}),
+                                     **({"extras": list(extras)} if extras else {}))
+            args = spec.typed_args(kargs)
             cuda.launch(func, spec.grid(m, n), (spec.threads, 1, 1), spec.smem_bytes, args)
             if getattr(spec, "reduce_name", None):  # parallel split-K's reduction, same arguments
                 if self._reduce is None:
@@ -685,7 +696,7 @@ class Kernel:
                     pass
         return D.obj
 
-    def _run_cpu(self, A, B, D, m, n, k, alpha, beta, workspace=None):
+    def _run_cpu(self, A, B, D, m, n, k, alpha, beta, workspace=None, extras=None):
         import numpy as np
 
         from lasscc.interp import execute_kernel
@@ -700,7 +711,7 @@ class Kernel:
         # swapped operands of a swap_ab kernel itself
         d_work = np.array(D.host.T if col_d else D.host, order="C", copy=True)
         execute_kernel(self.stages["lasscc-swizzle-smem"], m, n, k, a_mem, b_mem, d_work, alpha, beta,
-                       workspace=workspace)
+                       workspace=workspace, extras=extras)
         D.host[...] = d_work.T if col_d else d_work
         return D.host
 

@@ -181,7 +181,8 @@ def _decode(raw: bytes, key: str, input_text: str):
             return None
         if not isinstance(kernels, dict) or not all(isinstance(v, dict) and "config" in v for v in kernels.values()):
             return None
-        entry["specs"] = [KernelSpec(**{**s, "params": tuple(s["params"])}) for s in specs]
+        entry["specs"] = [KernelSpec(**{**s, "params": tuple(s["params"]),
+                                        "epilogue": tuple(tuple(x) for x in s.get("epilogue", ()))}) for s in specs]
         if not entry["specs"]:
             return None
         return entry

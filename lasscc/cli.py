@@ -256,13 +256,16 @@ def cmd_run(args) -> int:
     from lasscc.runtime.gemm_runner import format_report, run_gemm
 
     _apply_tuned(module, args, args.m, args.n, args.k, cuda.device_name())
+    from lasscc.interp.check import epilogue_of
+
+    epilogue = epilogue_of(module)  # a fused epilogue: the region the check applies (before the passes)
     res = cached_compile(module, args.arch, args.file, use_cache=not args.no_cache)
     spec = res.specs[0]
     alpha = args.alpha if args.alpha is not None else spec.alpha
     beta = args.beta if args.beta is not None else spec.beta
     info = ptxas_info(res.ptx, args.arch)
     result = run_gemm(res.ptx, spec, args.m, args.n, args.k, alpha=alpha, beta=beta, check=args.check or not args.bench,
-                      bench=args.bench, iters=args.iters, seed=args.seed, batch=args.batch)
+                      bench=args.bench, iters=args.iters, seed=args.seed, batch=args.batch, epilogue=epilogue)
     print(format_report(result, args.m, args.n, args.k))
     if info:
         print(info.line)

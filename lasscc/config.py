@@ -373,6 +373,9 @@ class KernelSpec:
     reduce_name: str | None = None
     # kernel parameters, in order; pointers are 64-bit, sizes i32, scalars f32
     params: tuple[str, ...] = field(default=("A", "B", "D", "M", "N", "K", "alpha", "beta"))
+    # the fused epilogue's extra operands after beta, the caller's (kind, element type) each
+    # (KernelFacts.epilogue: [n] / [m] vectors and [mn] matrices are pointers, scalars f32)
+    epilogue: tuple[tuple[str, str], ...] = ()
     # TMA tensor maps the launcher builds (sm_90a): (operand "A" or "B" in the kernel's order, box
     # rows, box cols, swizzle "none" / "32b" / "64b" / "128b"); a parameter named TMAP_PARAM +
     # operand ("tmap_A") takes that operand's map (lasscc.runtime.tma), see `param_values`
@@ -405,9 +408,11 @@ class KernelSpec:
 
         return (reduce_blocks(m * n, self.threads), 1, batch if self.batched else 1)
 
-    def launch_args(self, a, b, d, m: int, n: int, k: int, alpha, beta, workspace=None) -> list:
+    def launch_args(self, a, b, d, m: int, n: int, k: int, alpha, beta, workspace=None, extras=()) -> list:
         """Kernel arguments in the kernel's order for the user's (A, B, D, M, N, K, alpha, beta) and,
-        for a split kernel, its workspace (workspace_bytes, zeroed before the first launch)."""
+        for a split kernel, its workspace (workspace_bytes, zeroed before the first launch), then the
+        fused epilogue's extra operands (pointers or scalars, in declared order: unchanged by the
+        operand swap, which flips only which of M, N a vector runs along)."""
         if "W" in self.params and workspace is None:
             raise LassError(f"kernel {self.name}: split_k = {self.split_k} needs a zeroed workspace of at least "
                             f"{self.workspace_bytes(m, n)} bytes per batch (KernelSpec.workspace_bytes)")
@@ -415,7 +420,7 @@ class KernelSpec:
         args = [a, b, d, m, n, k, alpha, beta]
         if "W" in self.params:
             args.append(workspace)
-        return args
+        return args + list(extras)
 
     def param_values(self, a, b, d, m: int, n: int, k: int, alpha, beta, tensor_map=None, workspace=None) -> list:
         """The values of `params`, in order, for the user's (A, B, D, M, N, K, alpha, beta): the
@@ -438,4 +443,19 @@ class KernelSpec:
             else:
                 raise LassError(f"kernel '{self.name}': unknown parameter {p!r} (expected one of {', '.join(KERNEL_ARG_NAMES)} "
                                 f"or {TMAP_PARAM}A / {TMAP_PARAM}B)")
+        return out
+
+    def typed_args(self, kargs) -> list:
+        """launch_args' values as the kernel's parameter types for lasscc.runtime.cuda: the three
+        pointers as they are, M, N, K numpy int32, alpha / beta float32, split-K's workspace, then
+        each extra operand a pointer (DeviceBuffer, or an int address as numpy uint64) or, for a
+        scalar, float32."""
+        import numpy as np
+
+        out = list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]] + [np.float32(v) for v in kargs[6:8]]
+        if "W" in self.params:  # split-K's workspace pointer (never with extras: lasscc-tile-threadblock)
+            out.append(kargs[8])
+        for (kind, _), x in zip(self.epilogue, kargs[8 + ("W" in self.params):]):
+            out.append(np.float32(x) if kind == "scalar" else (np.uint64(x) if isinstance(x, (int, np.integer))
+                                                                 else x))
         return out

@@ -2,6 +2,7 @@
 
     lass.gemm  (or linalg.matmul)
       | lasscc-import-linalg      linalg.matmul on memrefs -> lass.gemm (C += A.B: alpha = beta = 1)
+      | lasscc-fuse-epilogue      elementwise linalg ops on D after it -> the lass.gemm's epilogue region
       | lasscc-tile-threadblock   grid of threadblocks (rasterized), K loop over BK, tile copies, block MMA, epilogue
       | lasscc-pipeline           SMEM ring of `stages` slots: prologue / steady state / drain, barriers, cp.async groups
       | lasscc-warp-mma           per-thread code: warp tile offsets, ldmatrix-able fragments, serpentine mma.sync
@@ -42,6 +43,7 @@ from lasscc import timing
 from lasscc.config import GemmConfig, KernelSpec
 from lasscc.diagnostics import LassError
 from lasscc.outfile import output_dir, write_output
+from lasscc.passes.fuse_epilogue import FuseEpiloguePass
 from lasscc.passes.import_linalg import ImportLinalgPass
 from lasscc.passes.lower_to_llvm import LowerToLLVMPass
 from lasscc.passes.pipeline import PipelinePass
@@ -54,6 +56,7 @@ from lasscc.universe import make_context
 # The pipeline, in order.  One entry per pass; nothing else lists them.
 PASSES: list[type[ModulePass]] = [
     ImportLinalgPass,
+    FuseEpiloguePass,
     TileThreadblockPass,
     PipelinePass,
     WarpMmaPass,
@@ -160,6 +163,9 @@ def run_passes(module: ModuleOp, names: list[str], arch: str = "sm_80", filename
     `keep_text` (else {}).  With `dump_dir`, each pass's output is written as soon as it exists (so a
     failing compile still leaves the stages before the failure).  The IR is verified after the last
     pass only, unless `verify_each`; an invalid result names the pass that produced it either way."""
+    from lasscc.passes.fuse_epilogue import reset_notes
+
+    reset_notes()
     out: dict[str, str] = {}
     passes = [make_pass(name, arch) for name in names]
     # the input, to find the pass that broke the IR when only the end result is verified
@@ -211,7 +217,8 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             swap_ab=f.swap_ab, d_layout=f.d_layout, batched=f.batched, a_layout=f.a_layout, b_layout=f.b_layout,
             a_align=a_align, b_align=b_align, split_k=cfg.split_k, split_k_mode=cfg.split_k_mode,
             reduce_name=reduce_name(fn.sym_name.data) if cfg.split_k > 1 and cfg.split_k_mode == "parallel" else None,
-            **({"params": KERNEL_PARAMS} if cfg.split_k > 1 else {}),
+            epilogue=f.epilogue,
+            params=(KERNEL_PARAMS if cfg.split_k > 1 else KernelSpec.params) + tuple(f"E{i}" for i in range(len(f.epilogue))),
         ))
     return specs
 

@@ -158,15 +158,25 @@ def _compile(module_text: str, filename: str, arch: str, cfg: GemmConfig | None)
     return compile_module(module, arch, filename)
 
 
+def _epilogue(module_text: str, filename: str):
+    """The fused epilogue of the input (lasscc.interp.check.epilogue_of) for run_gemm's check, or None."""
+    from lasscc.interp.check import epilogue_of
+    from lasscc.source import parse_mlir
+
+    return epilogue_of(parse_mlir(module_text, filename))
+
+
 def bench(module_text: str, filename: str, arch: str, sizes: list[tuple[int, int, int]], iters: int = 50,
           plot: str | None = None, cfg: GemmConfig | None = None) -> list[dict]:
     from lasscc.runtime.gemm_runner import run_gemm
 
     res = _compile(module_text, filename, arch, cfg)
     spec = res.specs[0]
+    epi = _epilogue(module_text, filename)
     rows = []
     for m, n, k in sizes:
-        r = run_gemm(res.ptx, spec, m, n, k, alpha=spec.alpha, beta=spec.beta, check=True, bench=True, iters=iters)
+        r = run_gemm(res.ptx, spec, m, n, k, alpha=spec.alpha, beta=spec.beta, check=True, bench=True, iters=iters,
+                     epilogue=epi)
         rows.append({"m": m, "n": n, "k": k, **{key: r.get(key) for key in
                      ("rel_err", "ok", "ms_median", "tflops", "cublas_tflops", "ratio")}})
     if plot:
@@ -221,12 +231,14 @@ def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, ite
     from lasscc.runtime.gemm_runner import run_gemm
 
     ok, rejected = candidates(arch, ab_type)
+    epi = _epilogue(module_text, filename)
     results = []
     for i, cfg in enumerate(ok):
         _progress(i, len(ok), config_label(cfg))
         try:
             res = _compile(module_text, filename, arch, cfg)
-            r = run_gemm(res.ptx, res.specs[0], m, n, k, check=False, bench=True, iters=iters, cublas=False)
+            r = run_gemm(res.ptx, res.specs[0], m, n, k, check=False, bench=True, iters=iters, cublas=False,
+                         epilogue=epi)
             results.append((r["tflops"], cfg, res))
         except LassError as e:  # a config that compiles badly or fails to launch is skipped, not fatal
             rejected.append((cfg, str(e).splitlines()[0]))
@@ -249,7 +261,8 @@ def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, ite
     results.sort(key=lambda t: -t[0])
     best_tflops, best, res = results[0]
     spec = res.specs[0]
-    check = run_gemm(res.ptx, spec, m, n, k, alpha=spec.alpha, beta=spec.beta, check=True, bench=True, iters=iters)
+    check = run_gemm(res.ptx, spec, m, n, k, alpha=spec.alpha, beta=spec.beta, check=True, bench=True, iters=iters,
+                     epilogue=epi)
     if not check["ok"]:
         raise LassError(f"lasscc tune: the winner {config_label(best)} failed its check (rel_err {check['rel_err']:.2e})")
     key = tune_key(m, n, k, spec, cuda.device_name())

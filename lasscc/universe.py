@@ -22,6 +22,7 @@ DIALECTS = {
 # pass flag -> (module, class); the order of the pipeline itself lives in lasscc/driver.py
 PASSES = {
     "lasscc-import-linalg": ("lasscc.passes.import_linalg", "ImportLinalgPass"),
+    "lasscc-fuse-epilogue": ("lasscc.passes.fuse_epilogue", "FuseEpiloguePass"),
     "lasscc-tile-threadblock": ("lasscc.passes.tile_threadblock", "TileThreadblockPass"),
     "lasscc-pipeline": ("lasscc.passes.pipeline", "PipelinePass"),
     "lasscc-warp-mma": ("lasscc.passes.warp_mma", "WarpMmaPass"),
@@ -74,10 +75,10 @@ LASSCC_UNIVERSE = Universe(
 
 def make_context() -> Context:
     """builtin/func/arith/scf/llvm/cf plus every lass dialect, loaded lazily."""
-    from xdsl.dialects import arith, builtin, cf, func, linalg, llvm, scf
+    from xdsl.dialects import arith, builtin, cf, func, linalg, llvm, math, scf
 
     ctx = Context()
-    for d in (builtin.Builtin, func.Func, arith.Arith, scf.Scf, llvm.LLVM, cf.Cf, linalg.Linalg):
+    for d in (builtin.Builtin, func.Func, arith.Arith, math.Math, scf.Scf, llvm.LLVM, cf.Cf, linalg.Linalg):
         ctx.load_dialect(d)
     for name, loader in LASSCC_UNIVERSE.all_dialects.items():
         ctx.register_dialect(name, loader)

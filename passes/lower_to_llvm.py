@@ -20,7 +20,10 @@ PTX for the predicated 16-byte global load and the narrow (1, 2, 4, 8 byte) ones
 i8 / i16 / i32 / <2 x i32>.  The sm_90a ops (TMA, mbarrier, wgmma; `lass_nv.SM90_OPS`) and the
 `!lass_nv.tensor_map` parameter are lowered by passes/lower_sm90.py; a function marked
 `nvvm.kernel` (a hand-built sm_90a kernel without `#lass.kernel`) is lowered as a kernel too.  The kernel's `lass.kernel`
-(its facts) is kept on the `llvm.func` for the launcher.
+(its facts) is kept on the `llvm.func` for the launcher.  The ops of an inlined fused epilogue:
+arith divf / negf / maxsi / minsi / trunci directly, maximumf / minimumf as NaN-propagating
+compare + select, maxnumf / minnumf / math absf / sqrt / fma as LLVM intrinsics, and math exp /
+tanh / erf as lasscc.epilogue_math's f32 formulas (`ex2.approx.ftz.f32` inline PTX, no libdevice).
 """
 
 from __future__ import annotations
@@ -28,17 +31,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_smem, lass_tb
+from lasscc.epilogue_math import FORMULAS
 from lasscc.ir_math import Idx
 from lasscc.layout import swizzle
 from lasscc.passes._build import ARITH_BINOPS, KERNEL_ATTR, is_kernel
 from lasscc.passes.lower_sm90 import lower_sm90, tensor_map_arg_attrs
 from lasscc.passes.splitk_reduce import REDUCE_ATTR
 from xdsl.context import Context
-from xdsl.dialects import arith, cf, func, llvm, scf
+from xdsl.dialects import arith, cf, func, llvm, math, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
+    FloatAttr,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -86,7 +91,57 @@ _BINOPS = {
     arith.AddfOp: llvm.FAddOp,
     arith.MulfOp: llvm.FMulOp,
     arith.SubfOp: llvm.FSubOp,
+    arith.DivfOp: llvm.FDivOp,
 }
+# ops of a fused epilogue region (lasscc.dialects.epilogue) that are one LLVM intrinsic each
+_F32_INTRINSICS = {arith.MaxnumfOp: "llvm.maxnum.f32", arith.MinnumfOp: "llvm.minnum.f32",
+                   math.AbsFOp: "llvm.fabs.f32", math.SqrtOp: "llvm.sqrt.f32", math.FmaOp: "llvm.fma.f32"}
+# 2^x: PTX ex2.approx.ftz.f32 (max relative error 2^-22, PTX ISA 9.7.4.9); lasscc.epilogue_math's
+# exp / tanh / erf are built on it
+EX2_ASM = "ex2.approx.ftz.f32 $0, $1;"
+# the division inside tanh / erf: div.full.f32 (PTX ISA 9.7.3.8: max error 2 ulp, full range), a few
+# instructions where LLVM's fdiv is div.rn.f32 (IEEE, with a slow path); arith.divf stays div.rn
+DIV_FULL_ASM = "div.full.f32 $0, $1, $2;"
+
+
+class _LLVMF32:
+    """The lasscc.epilogue_math backend that emits llvm ops through a _Lowerer."""
+
+    def __init__(self, lo: "_Lowerer"):
+        self.lo = lo
+
+    def const(self, x: float) -> SSAValue:
+        return self.lo.emit(llvm.ConstantOp(FloatAttr(x, f32), f32))
+
+    def add(self, a, b):
+        return self.lo.emit(llvm.FAddOp(a, b))
+
+    def sub(self, a, b):
+        return self.lo.emit(llvm.FSubOp(a, b))
+
+    def mul(self, a, b):
+        return self.lo.emit(llvm.FMulOp(a, b))
+
+    def div(self, a, b):  # the formulas' one division: div.full.f32 (2 ulp, no IEEE slow path)
+        return self.lo.emit(llvm.InlineAsmOp(DIV_FULL_ASM, "=f,f,f", [a, b], [f32]))
+
+    def neg(self, a):
+        return self.lo.emit(llvm.FNegOp(a))
+
+    def lt(self, a, b):
+        return self.lo.emit(llvm.FCmpOp(a, b, "olt"))
+
+    def gt(self, a, b):
+        return self.lo.emit(llvm.FCmpOp(a, b, "ogt"))
+
+    def select(self, c, a, b):
+        return self.lo.emit(llvm.SelectOp(c, a, b))
+
+    def abs(self, a):
+        return self.lo.intrinsic("llvm.fabs.f32", [a], [f32]).results[0]
+
+    def ex2(self, a):
+        return self.lo.emit(llvm.InlineAsmOp(EX2_ASM, "=f,f", [a], [f32]))
 _ICMP = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule": 7, "ugt": 8, "uge": 9}
 _ARITH_ICMP = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 
@@ -290,6 +345,27 @@ class _Lowerer:
             m[op.result] = self.emit(llvm.ConstantOp(op.value, op.result.type))
         elif type(op) in _BINOPS:
             m[op.results[0]] = self.emit(_BINOPS[type(op)](self.lowered(op.lhs), self.lowered(op.rhs)))
+        elif isinstance(op, (arith.MaxSIOp, arith.MinSIOp)):
+            pred = "sgt" if isinstance(op, arith.MaxSIOp) else "slt"
+            c = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), IntegerAttr(_ICMP[pred], 64)))
+            m[op.result] = self.emit(llvm.SelectOp(c, self.lowered(op.lhs), self.lowered(op.rhs)))
+        elif isinstance(op, arith.TruncIOp):
+            m[op.result] = self.emit(llvm.TruncOp(self.lowered(op.input), op.result.type))
+        elif isinstance(op, arith.NegfOp):
+            m[op.result] = self.emit(llvm.FNegOp(self.lowered(op.operand)))
+        elif isinstance(op, (arith.MaximumfOp, arith.MinimumfOp)):
+            # NaN-propagating max / min (max.NaN needs sm_80 PTX 7.0 and LLVM's llvm.maximum):
+            # the ordered compare's pick, or x + y (NaN) where either is NaN
+            x, y = self.lowered(op.lhs), self.lowered(op.rhs)
+            pick = self.emit(llvm.FCmpOp(x, y, "ogt" if isinstance(op, arith.MaximumfOp) else "olt"))
+            best = self.emit(llvm.SelectOp(pick, x, y))
+            nan = self.emit(llvm.FCmpOp(x, y, "uno"))
+            m[op.result] = self.emit(llvm.SelectOp(nan, self.emit(llvm.FAddOp(x, y)), best))
+        elif type(op) in _F32_INTRINSICS:
+            m[op.results[0]] = self.intrinsic(_F32_INTRINSICS[type(op)], [self.lowered(x) for x in op.operands],
+                                              [op.results[0].type]).results[0]
+        elif op.name in FORMULAS:
+            m[op.results[0]] = FORMULAS[op.name](_LLVMF32(self), self.lowered(op.operands[0]))
         elif isinstance(op, arith.MinUIOp):
             lt = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), IntegerAttr(_ICMP["ult"], 64)))
             m[op.result] = self.emit(llvm.SelectOp(lt, self.lowered(op.lhs), self.lowered(op.rhs)))

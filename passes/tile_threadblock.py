@@ -69,11 +69,14 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
             f"{where}: error: expected f16, bf16, f32 (tf32) or i8 A and B, got {et}"
         )
     acc = str(op.acc_type)
-    allowed = D_TYPES.get((et, acc), ())
+    allowed = lass.d_types(et, acc, op.has_epilogue)
     if dt not in allowed:
+        hint = " (an i8 D needs a fused epilogue region)" if dt in lass.d_types(et, acc, True) else ""
         raise PassFailedException(
             f"{where}: error: expected {' or '.join(allowed)} D for {et} A and B with {acc} accumulation, got {dt}"
-        )
+            + hint)
+    if op.has_epilogue and op.a.type.get_num_dims() == 3:
+        raise PassFailedException(f"{where}: error: expected a 2-d GEMM with a fused epilogue (batched: none yet)")
     for name, t in (("A", ta), ("B", tb), ("D", td)):
         if lass.memref_layout(t) not in ("row", "col"):
             raise PassFailedException(
@@ -134,14 +137,16 @@ class TileThreadblockPass(ModulePass):
         where = op_location(g)
         if len(gemms) != 1:
             raise PassFailedException(f"{op_location(gemms[1])}: error: expected one lass.gemm per function, got {len(gemms)}")
-        args = fn.body.block.args
-        if tuple(g.operands) != tuple(args[:3]) or len(args) != 3:
-            raise PassFailedException(
-                f"{where}: error: expected lass.gemm on the function's three arguments (A, B, D) in order"
-            )
         others = [o for o in fn.body.block.ops if o is not g and not isinstance(o, func.ReturnOp)]
         if others:
             raise PassFailedException(f"{op_location(others[0])}: error: expected only lass.gemm and func.return in the function, got '{others[0].name}'")
+        args = fn.body.block.args
+        if tuple(g.operands) != tuple(args):
+            extra = " then its epilogue's extra operands" if g.extras else ""
+            raise PassFailedException(
+                f"{where}: error: expected lass.gemm on the function's {'' if extra else 'three '}arguments "
+                f"(A, B, D{extra}) in order"
+            )
         _check_operands(g, where)
         ab = str(g.a.type.get_element_type())
         try:
@@ -156,19 +161,29 @@ class TileThreadblockPass(ModulePass):
         # swapped (KernelFacts.swap_ab); the launcher passes (B, A, D, N, M, K).  The config's
         # access widths follow their operands into the kernel's order (facts.config).
         cfg = facts.config
+        if cfg.split_k > 1 and g.has_epilogue:  # both add kernel parameters and own the epilogue
+            raise PassFailedException(f"{where}: error: config: expected split_k = 1 with a fused epilogue region "
+                                      f"(split-K with a fused epilogue: not yet), got split_k = {cfg.split_k}")
         bm, bn, bk = cfg.threadblock
         elem = g.a.type.get_element_type()
         a_t, b_t, d_t = _kernel_types(facts, g)
         acc_t = lass_tb.AccType((bm, bn), g.acc_type)
 
-        # New kernel body on the fixed parameter list (+ the workspace W of a split kernel).
+        # New kernel body on the fixed parameter list, then the workspace W of a split kernel or the
+        # epilogue's extra operands (never both: rejected above); a matrix operand in D's layout
+        # is, like D, row-major in the kernel
         split, parallel = cfg.split_k, cfg.split_k_mode == "parallel"
         w_t = (MemRefType(i32 if str(g.acc_type) == "i32" else f32, [DYNAMIC_INDEX] * 3) if parallel  # partial sums
                else WORKSPACE_TYPE)  # semaphores
-        block = Block(arg_types=[a_t, b_t, d_t, i32, i32, i32, f32, f32] + ([w_t] if split > 1 else []))
+        extra_t = [MemRefType(x.type.get_element_type(), d_t.get_shape(), d_t.layout) if k == "mn" else x.type
+                   for k, x in zip(g.kinds, g.extras)]
+        block = Block(arg_types=[a_t, b_t, d_t, i32, i32, i32, f32, f32] + ([w_t] if split > 1 else []) + extra_t)
         A, B, D, M, N, K, alpha, beta = block.args[:8]
+        extras = block.args[8 + (split > 1):]
         for arg, name in zip(block.args, KERNEL_PARAMS):
             arg.name_hint = name
+        for arg, old in zip(extras, g.extras):
+            arg.name_hint = old.name_hint
         b = ArithBuilder(InsertPoint.at_end(block))
         if facts.batched:
             # one batch per grid z index; the matrices of a batch are views of the packed operands
@@ -222,6 +237,13 @@ class TileThreadblockPass(ModulePass):
         elif split > 1:
             _serial_epilogue(b, loop.results[0], block.args[8], D, M, N, m0, n0, alpha, beta, part, split,
                              (bm, bn), z if facts.batched else None)
+        elif g.has_epilogue:
+            from lasscc.dialects.epilogue import kinds_attr, swap_kind
+
+            kinds = [swap_kind(k, facts.swap_ab) for k in g.kinds]
+            region = g.epilogue.clone()
+            b.insert(lass_tb.EpilogueOp.create(operands=[loop.results[0], D, m0, n0, alpha, beta, *extras],
+                                               attributes={"epilogue_kinds": kinds_attr(kinds)}, regions=[region]))
         else:
             b.insert(lass_tb.EpilogueOp.build(operands=[loop.results[0], D, m0, n0, alpha, beta]))
         b.insert(func.ReturnOp())

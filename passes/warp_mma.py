@@ -41,6 +41,11 @@ Output contract: the program of one thread.
   buffer in the rings' space (lasscc.layout.epilogue_stage_stride: conflict-free), bar.sync, then
   reads rows back 16 bytes a lane (`lass_nv.ld_shared` x 4, lasscc.layout.epilogue_read_map) and
   stores them with `lass_nv.st_global_v4`: each quarter-warp writes one 128-byte line of D.
+- a fused epilogue (the region of `lass_tb.epilogue`, lasscc.dialects.epilogue) is inlined per
+  accumulator element, in both paths, between alpha * acc + beta * C and D's conversion: `[n]`
+  extras loaded as pairs at the pair's column (once per column of the warp tile), `[m]` once per
+  row, `[mn]` like C, all predicated at the edges; an i8 D (with an epilogue only) is cvt.rni.s32
+  then clamped to [-128, 127].
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_warp
+from lasscc.dialects.epilogue import clone_region_into
 from lasscc.splitk import partition_range
 from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type, kernel_acc_type, kernel_arg, kernel_config
 from xdsl.context import Context
@@ -410,12 +416,15 @@ class _WarpLowering:
         D, M, N = op.dest, kernel_arg(self.fn, "M"), kernel_arg(self.fn, "N")
         out_t = D.type.get_element_type()
         int_d = isinstance(out_t, IntegerType)
+        region = op.has_epilogue
         b = ArithBuilder(InsertPoint.before(op))
-        # the exact i32 path: alpha == 1 and no C store the accumulator as it is
-        alpha_one = b.emit(arith.CmpfOp(op.alpha, b.const_float(1.0, f32), "oeq")) if int_d else None
+        # the exact i32 path: alpha == 1 and no C store the accumulator as it is (an i32 D
+        # without a fused epilogue only)
+        exact_i32 = int_d and out_t.width.data == 32 and not region
+        alpha_one = b.emit(arith.CmpfOp(op.alpha, b.const_float(1.0, f32), "oeq")) if exact_i32 else None
         # a split-K i32 D (lasscc.splitk) stays exact: alpha == 1 and beta' == 1 add the accumulator
         exact_sum = None
-        if int_d and self.cfg.split_k > 1:
+        if exact_i32 and self.cfg.split_k > 1:
             exact_sum = b.and_(alpha_one, b.emit(arith.CmpfOp(op.beta, b.const_float(1.0, f32), "oeq")))
 
         def to_f32(bb: ArithBuilder, x: SSAValue) -> SSAValue:
@@ -424,9 +433,60 @@ class _WarpLowering:
             return x if x.type == f32 else bb.emit(arith.ExtFOp(x, f32))
 
         def from_f32(bb: ArithBuilder, x: SSAValue) -> SSAValue:
-            if int_d:
-                return bb.emit(lass_nv.CvtRniS32Op.build(operands=[x], result_types=[i32]))
+            if int_d:  # to nearest even, saturated (cvt.rni.s32; an i8 D clamped to [-128, 127] after)
+                r = bb.emit(lass_nv.CvtRniS32Op.build(operands=[x], result_types=[i32]))
+                if out_t.width.data == 32:
+                    return r
+                lo, hi = -(1 << (out_t.width.data - 1)), (1 << (out_t.width.data - 1)) - 1
+                r = bb.emit(arith.MinSIOp(bb.emit(arith.MaxSIOp(r, bb.const(lo))), bb.const(hi)))
+                return bb.emit(arith.TruncIOp(r, out_t))
             return x if out_t == f32 else bb.emit(arith.TruncFOp(x, out_t))
+
+        def fused(bb: ArithBuilder, vals, row, col, row_c: int, col_c: int, guarded: bool, cache: dict) -> list:
+            """The epilogue region applied to the f32 pair `vals` at (row, col), (row, col + 1), each
+            with its extra operands' elements: [n] vectors read at col (a pair, cached per column
+            of the warp tile), [m] at row (cached per row), [mn] matrices at D's offsets, scalars
+            as they are; reads outside D's bounds are predicated off (zeros)."""
+            if not region:
+                return vals
+            elems: list[list[SSAValue]] = []
+            for k, (kind, x) in enumerate(zip(op.kinds, op.extras)):
+                if kind == "scalar":
+                    elems.append([x, x])
+                elif kind == "m":
+                    key = (k, "m", row_c)
+                    if key not in cache:
+                        ok = bb.ult(row, M) if guarded else true
+                        one = bb.insert(lass_nv.LdGlobalOp(x, row, ok, 1)).results[0]
+                        cache[key] = [one, one]
+                    elems.append(cache[key])
+                else:
+                    key = (k, kind, col_c) if kind == "n" else None
+                    if key is not None and key in cache:
+                        elems.append(cache[key])
+                        continue
+                    if kind == "n":
+                        off = col
+                        ok = [bb.ult(col, N), bb.ult(bb.add(col, 1), N)] if guarded else None
+                    else:
+                        off = bb.add(bb.mul(row, N), col)
+                        row_ok = bb.ult(row, M) if guarded else None
+                        ok = [bb.and_(row_ok, bb.ult(col, N)), bb.and_(row_ok, bb.ult(bb.add(col, 1), N))] \
+                            if guarded else None
+                    if guarded:
+                        pair = bb.and_(ok[1], n_even)
+                        single = [bb.and_(o, bb.emit(arith.XOrIOp(pair, true))) for o in ok]
+                        both = list(bb.insert(lass_nv.LdGlobalOp(x, off, pair, 2)).results)
+                        one = [bb.insert(lass_nv.LdGlobalOp(x, bb.add(off, j), single[j], 1)).results[0]
+                               for j in range(2)]
+                        got = [bb.emit(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
+                    else:
+                        got = list(bb.insert(lass_nv.LdGlobalOp(x, off, true, 2)).results)
+                    if key is not None:
+                        cache[key] = got
+                    elems.append(got)
+            return [clone_region_into(op.epilogue.block, [v] + [e[j] for e in elems], bb.insert)
+                    for j, v in enumerate(vals)]
         # lane part of the C-fragment coordinates (mma_c_coord: row g, column 2t; interleaved
         # fragments: row 2g, column 4t, see store_pairs)
         group = b.mul(b.shr(self.lane, 2), 2 if self.ilv_a else 1)
@@ -443,15 +503,18 @@ class _WarpLowering:
         full = b.and_(inside, n_even)  # uniform per block: no bound can fail, every pair is aligned
         false = b.const(0, i1)
 
-        def no_c_values(bb: ArithBuilder, pair_idx) -> list[SSAValue]:
-            """D's values of an accumulator pair without C: alpha * acc in D's type (an i32 D keeps
-            the exact accumulator when alpha == 1)."""
-            vals = [from_f32(bb, bb.emit(arith.MulfOp(op.alpha, to_f32(bb, acc[i])))) for i in pair_idx]
-            if int_d:
+        def no_c_values(bb: ArithBuilder, pair_idx, row, col, row_c: int, col_c: int, guarded: bool,
+                        cache: dict) -> list[SSAValue]:
+            """D's values of an accumulator pair without C: alpha * acc (through the fused
+            epilogue) in D's type (an i32 D without one keeps the exact accumulator when alpha == 1)."""
+            vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, acc[i]))) for i in pair_idx]
+            vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache)]
+            if exact_i32:
                 vals = [bb.emit(arith.SelectOp(alpha_one, acc[i], v)) for i, v in zip(pair_idx, vals)]
             return vals
 
         def stores(bb: ArithBuilder, with_c: bool, guarded: bool, exact: bool = False) -> None:
+            cache: dict = {}
             for row_c, col_c, pair_idx in self.store_pairs():
                 row = bb.add(row0, row_c)
                 col = bb.add(col0, col_c)
@@ -476,8 +539,9 @@ class _WarpLowering:
                     else:
                         old = [to_f32(bb, x) for x in old]
                         vals = [bb.emit(arith.AddfOp(v, bb.emit(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
-                if not exact:
-                    vals = [from_f32(bb, v) for v in vals] if with_c else no_c_values(bb, pair_idx)
+                        vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache)]
+                else:
+                    vals = no_c_values(bb, pair_idx, row, col, row_c, col_c, guarded, cache)
                 bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, pair, vals]))
                 if guarded:
                     for j in range(2):
@@ -526,11 +590,13 @@ class _WarpLowering:
             g0 = bb.add(bb.mul(g_row, N), g_col)
             pairs = self.store_pairs()
             chunks = self.cfg.warp[0] // rows
+            cache: dict = {}
             for ch in range(chunks):
                 for row_c, col_c, pair_idx in pairs:
                     if not ch * rows <= row_c < (ch + 1) * rows:
                         continue
-                    vals = no_c_values(bb, pair_idx)
+                    vals = no_c_values(bb, pair_idx, bb.add(row0, row_c) if region else None,
+                                       bb.add(col0, col_c) if region else None, row_c, col_c, False, cache)
                     addr = bb.add(wr, (row_c - ch * rows) * stride + col_c * ob)
                     bb.insert(lass_nv.StSharedOp.build(operands=[addr, vals]))
                 bb.insert(lass_nv.BarSyncOp())

@@ -16,7 +16,10 @@ NT and with a column-major D, split counts 2, 3 and 7 (7 exceeds the k-tiles of 
 partitions), shapes of issue 17 (33 x 4097 x 12345 rounded to the access rule, 1 x 8192 x 8192);
 then SPLIT_BENCH times split counts of issue 17's skinny / long-K shapes beside cuBLAS.
 
-    python3 scripts/gpu_matrix.py [--quick] [--narrow-only | --linalg-only | --split-only] [--arch sm_90a] [--list]
+    python3 scripts/gpu_matrix.py [--quick] [--narrow-only | --linalg-only | --split-only | --epilogue-only] [--arch sm_90a] [--list]
+
+EPILOGUE_DTYPES run fused epilogues (bias / scale / activation / residual, f16 / bf16 / i8 / f32 D,
+lasscc.epilogue_api) in every layout, beta 0 and 0.5, checked against their float64 reference.
 
 `--list` prints the case list and exits (no GPU needed).
 
@@ -53,6 +56,37 @@ NARROW_SHAPES = [(4097, 1000, 333), (33, 17, 333), (129, 65, 7), (1, 7, 3), (255
 LINALG_DTYPES = [("f16", "f16", "f32"), ("int8", "i8", "i32"), ("int8-f32", "i8", "f32")]
 LINALG_LAYOUTS = [(a, b, "row") for a, b in itertools.product(("row", "col"), ("row", "col"))]
 LINALG_SHAPES = [(129, 70, 33), (4097, 1000, 333), (1, 7, 3), (33, 17, 333), (255, 257, 8)]
+
+# fused epilogues (issue 18, lasscc.epilogue_api): (name, A/B type, D type, epilogue keywords) in
+# every A / B / D layout, default config, at EPILOGUE_SHAPES (fit to the 16-byte rule; the whole-
+# block shape takes the staged epilogue for a 16-bit D), beta = 0 (staged) and 0.5 (per thread)
+EPILOGUE_DTYPES = [
+    ("f16 bias+gelu", "f16", "f16", dict(bias="n", activation="gelu")),
+    ("f16 bias+gelu_tanh f32", "f16", "f32", dict(bias="n", activation="gelu_tanh")),
+    ("bf16 scale+bias+silu+res", "bf16", "bf16", dict(scale="m", bias="n", activation="silu", residual=True,
+                                                       dtype="bf16")),
+    ("f16 bias(m)+relu i8", "f16", "i8", dict(bias="m", activation="relu")),
+    ("tf32 sigmoid+res f16", "f32", "f32", dict(activation="sigmoid", residual=True, dtype="f16")),
+]
+EPILOGUE_SHAPES = [(4096, 1024, 512), (33, 129, 40), (1000, 1, 200)]
+
+
+def epilogue_cases(shapes) -> list[tuple]:
+    """Cases of fused epilogues: (name, A/B type, layouts, config name, MLIR text, shapes, EpilogueSpec)."""
+    from lasscc.api import gemm_mlir
+    from lasscc.epilogue_api import EpilogueSpec, gemm_epilogue_mlir
+
+    out = []
+    blas = {("row", "col"): "TN", ("col", "col"): "NN", ("col", "row"): "NT", ("row", "row"): "TT"}
+    for (name, ab, d, kw), layouts in itertools.product(EPILOGUE_DTYPES, ALL_LAYOUTS):
+        spec = EpilogueSpec(**kw)
+        bk = 64 // ELEM_BYTES[ab]
+        for beta in (0.0, 0.5):
+            text = gemm_mlir(ab, d_dtype=d, layout=blas[layouts[:2]], beta=beta, threadblock=(128, 128, bk),
+                             warp=(64, 64, bk), d_layout=layouts[2])
+            out.append((f"epi {name}", ab, layouts, f"default beta {beta}", gemm_epilogue_mlir(spec, text),
+                        [fit(sh, ab, layouts) for sh in shapes], spec))
+    return out
 
 
 # serial split-K (lasscc.splitk)
@@ -132,12 +166,15 @@ def linalg_cases(shapes) -> list[tuple]:
 
 
 def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: bool = False,
-                split_only: bool = False) -> list[tuple]:
-    """(name, A/B type, layouts, config name, MLIR text, shapes) of every kernel the matrix runs."""
+                split_only: bool = False, epilogue_only: bool = False) -> list[tuple]:
+    """(name, A/B type, layouts, config name, MLIR text, shapes[, EpilogueSpec]) of every kernel the
+    matrix runs."""
     from lasscc.config import widest_align
 
     if split_only:
         return split_cases(quick)
+    if epilogue_only:
+        return epilogue_cases(EPILOGUE_SHAPES[:2] if quick else EPILOGUE_SHAPES)
     cases = []  # one kernel per (type, layouts, config, access widths) with the shapes it runs
     if not linalg_only:
         shapes = [] if narrow_only else (SHAPES[:2] if quick else SHAPES)
@@ -158,6 +195,7 @@ def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: boo
         cases += linalg_cases(LINALG_SHAPES[:3] if quick else LINALG_SHAPES)
     if not (narrow_only or linalg_only):
         cases += split_cases(quick)
+        cases += epilogue_cases(EPILOGUE_SHAPES[:2] if quick else EPILOGUE_SHAPES)
     return cases
 
 
@@ -222,13 +260,14 @@ def main() -> int:
     p.add_argument("--narrow-only", action="store_true", help="only NARROW_SHAPES (narrow access widths)")
     p.add_argument("--linalg-only", action="store_true", help="only the linalg.matmul inputs (LINALG_SHAPES)")
     p.add_argument("--split-only", action="store_true", help="only the split-K cases and SPLIT_BENCH")
+    p.add_argument("--epilogue-only", action="store_true", help="only the fused epilogues (EPILOGUE_DTYPES)")
     p.add_argument("--list", action="store_true", help="print the cases and exit (no GPU needed)")
     args = p.parse_args()
-    if sum((args.narrow_only, args.linalg_only, args.split_only)) > 1:
-        p.error("--narrow-only, --linalg-only and --split-only exclude each other")
-    cases = build_cases(args.quick, args.narrow_only, args.linalg_only, args.split_only)
+    if sum((args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only)) > 1:
+        p.error("--narrow-only, --linalg-only, --split-only and --epilogue-only exclude each other")
+    cases = build_cases(args.quick, args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only)
     if args.list:
-        for name, _, layouts, cname, _, shs in cases:
+        for name, _, layouts, cname, _, shs, *_ in cases:
             print(f"{name:14s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {cname:29s} "
                   + " ".join("x".join(map(str, sh)) for sh in shs))
         print(f"{len(cases)} kernels, {sum(len(c[5]) for c in cases)} checks")
@@ -243,11 +282,11 @@ def main() -> int:
     print(f"compiled {len(cases)} kernels in {time.time() - t0:.0f} s", flush=True)
 
     rows, worst = [], {}
-    for (name, ab, layouts, cname, _, case_shapes), (ptx, spec) in zip(cases, compiled):
+    for (name, ab, layouts, cname, _, case_shapes, *epi), (ptx, spec) in zip(cases, compiled):
         for m, n, k in case_shapes:
             # the lass.gemm cases carry beta 0.5; linalg.matmul's (C += A.B) alpha = beta = 1
             r = run_gemm(ptx, spec, m, n, k, alpha=spec.alpha, beta=spec.beta, check=True, cublas=False,
-                         seed=m * 7 + n)
+                         seed=m * 7 + n, epilogue=epi[0] if epi else None)
             ok = "PASS" if r["ok"] else "FAIL"
             rows.append((name, f"A {layouts[0]}, B {layouts[1]}, D {layouts[2]}", m, n, k, cname, r["rel_err"], ok))
             print(f"{name:14s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {m:5d} {n:5d} {k:5d} {cname:29s} "
@@ -264,7 +303,7 @@ def main() -> int:
         lays = f"{n_lays} (A, B{', D' if n_lays == 8 else ''} row/col)"
         print(f"| {name} | {cname} | {lays} | {n_checks} | {w:.1e} |")
 
-    if args.linalg_only:
+    if args.linalg_only or args.epilogue_only:
         return 1 if fails else 0
     if not args.narrow_only:
         split_bench(args.arch)

@@ -30,6 +30,8 @@ class Facts:
     swap: bool = False  # column-major D: the kernel computes D^T = B^T . A^T (KernelFacts.swap_ab)
     majors: tuple[str, str] = (K_MAJOR, K_MAJOR)  # how the kernel's A and B tiles are stored
     layouts: tuple[str, str] = ("row", "col")  # the caller's A and B layouts
+    epilogue_ops: tuple[str, ...] = ()  # the fused epilogue region's ops (lasscc.epilogue_info)
+    epilogue: tuple[tuple[str, str], ...] = ()  # its extra operands (KernelFacts.epilogue)
 
 
 def _kernel_facts(info):
@@ -43,8 +45,10 @@ def _kernel_facts(info):
 def gemm_facts(module, info) -> Facts:
     """Facts of the GEMM of `info` (gemm_config): from the lass.gemm, or a dump's kernel function."""
     kf = _kernel_facts(info)
+    from lasscc.epilogue_info import region_ops
+
     return Facts(kf.ab_type, kf.acc_type, info.d_dtype, kf.beta, kf.d_layout, kf.swap_ab, kf.kernel_majors,
-                 (kf.a_layout, kf.b_layout))
+                 (kf.a_layout, kf.b_layout), region_ops(info.op), kf.epilogue)
 
 
 def kernel_config(info, facts: Facts):

@@ -212,6 +212,11 @@ def epilogue_lines(n: Numbers, cfg, facts: Facts) -> list[str]:
     if n.acc != "f32":
         math += f" ({n.acc_ptx} accumulators converted to f32 first)"
     out = [f"Epilogue (lasscc-warp-mma): D {facts.d_dtype}, {ob} B per element; {math}"]
+    from lasscc.epilogue_info import epilogue_summary
+
+    out += epilogue_summary(facts.epilogue_ops, facts.epilogue, tuple(cfg.threadblock[:2]), ob, facts.swap)
+    if facts.d_dtype == "i8":
+        out.append("  i8 D: rounded to nearest even and saturated to [-128, 127] (cvt.rni.s32.f32, then clamped)")
     if facts.d_dtype == "i32":
         out.append("  i32 D: rounded to nearest even and saturated (cvt.rni.s32.f32); with alpha == 1 and beta == 0 "
                    "the exact s32 accumulator is stored")

@@ -197,13 +197,58 @@ def rel_error(d, ref) -> float:
     return num / den if den > 0 else num
 
 
-def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True, batch=1, **kw) -> dict:
+def epilogue_of(module):
+    """(region, kinds, extra element types) of the fused epilogue of `module`'s GEMM, as the
+    caller sees it (lasscc-import-linalg and lasscc-fuse-epilogue run on a copy), or None."""
+    from lasscc.dialects.lass import GemmOp
+    from lasscc.driver import run_passes
+
+    copy = module.clone()
+    import contextlib
+    import io
+
+    with contextlib.redirect_stderr(io.StringIO()):  # the fusion's notes come with the real run
+        run_passes(copy, ["lasscc-import-linalg", "lasscc-fuse-epilogue"])
+    g = next((o for o in copy.walk() if isinstance(o, GemmOp)), None)
+    if g is None or not g.has_epilogue:
+        return None
+    types = [x.type if k == "scalar" else x.type.get_element_type() for k, x in zip(g.kinds, g.extras)]
+    return g.epilogue.clone(), g.kinds, types
+
+
+def _epilogue_extras(epilogue, m: int, n: int, seed: int, d_layout: str):
+    """Random normal extras for a fused epilogue: (the arrays execute_kernel takes, the same
+    broadcast to M x N for the reference)."""
+    from lasscc.interp.bf16 import store_as
+    from lasscc.interp.values import numpy_dtype
+
+    _, kinds, types = epilogue
+    rng = np.random.default_rng(seed + 1)
+    args, elems = [], []
+    for kind, t in zip(kinds, types):
+        if kind == "scalar":
+            x = np.float32(rng.standard_normal())
+            args.append(x)
+            elems.append(x)
+            continue
+        shape = {"n": (n,), "m": (m,), "mn": (m, n)}[kind]
+        x = store_as(rng.standard_normal(shape), numpy_dtype(t))
+        args.append(np.ascontiguousarray(x.T) if kind == "mn" and d_layout == "col" else x)
+        elems.append(x.reshape(1, n) if kind == "n" else (x.reshape(m, 1) if kind == "m" else x))
+    return args, elems
+
+
+def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True, batch=1, epilogue=None,
+              **kw) -> dict:
     """Run `module`'s kernel on random inputs; returns rel_err, ok, seconds, bank_report (plus
     level, tolerance, d_layout, the M x N result `d` (a transposed view for a column-major D;
     [batch, M, N] for a batched kernel), the float64 reference `ref`, the `inputs` (A [M, K],
     B [N, K], C or None, as make_inputs draws them), `batch` and the ExecResult as `result`).  Executor errors
     (races, out-of-bounds ...) propagate as LassError subclasses.  Extra keywords go to
-    execute_kernel."""
+    execute_kernel.  `epilogue` (epilogue_of of the input): the fused epilogue's extras are drawn
+    random normal and the reference is its region (lasscc.interp.epilogue.run_region, the one
+    definition) applied to the float64 product rounded to f32; a saturated integer D is compared
+    with the reference clipped to its range."""
     module = _as_module(module)
     prog = Program(find_kernel(module))
     batch = int(batch)
@@ -229,19 +274,31 @@ def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True
     # a column-major D is handed over as its N x M row-major storage and read back transposed
     d_layout = d_layout_of(module)
     d_arg = np.ascontiguousarray(np.swapaxes(d, -1, -2)) if d_layout == "col" else d
+    extras, elems = _epilogue_extras(epilogue, m, n, seed, d_layout) if epilogue is not None else (None, None)
     t0 = time.perf_counter()
     res = execute_kernel(
         module, m, n, k, a_arg, b_arg, d_arg, alpha, beta, report_banks=report_banks and prog.level > 0,
-        batch=batch, **kw
+        batch=batch, extras=extras, **kw
     )
     seconds = time.perf_counter() - t0
     d = np.swapaxes(d_arg, -1, -2) if d_layout == "col" else d_arg
     ref = reference(a, b, c, alpha, beta)
-    err = rel_error(d, ref)
     ab, acc = types_of(module)
     from lasscc.interp.mma_math import tolerance
 
-    tol = tolerance(dt, ab, acc, k, ref, alpha, beta)
+    if epilogue is not None:
+        from lasscc.interp.epilogue import run_region
+
+        ref = run_region(epilogue[0], ref.astype(np.float32), elems).astype(np.float64)
+        if np.dtype(dt).kind == "i":
+            info = np.iinfo(dt)
+            ref = np.clip(ref, info.min, info.max)
+    err = rel_error(d, ref)
+    if epilogue is not None and np.dtype(dt).kind == "i":  # to nearest: at most 0.5 off per element
+        norm = float(np.linalg.norm(ref))
+        tol = 0.5 * np.sqrt(ref.size) / norm + 1e-6 if norm > 0 else 0.5 * np.sqrt(ref.size)
+    else:
+        tol = tolerance(dt, ab, acc, k, ref, alpha, beta)
     ok = bool(np.isfinite(err) and err <= tol)
     return {
         "rel_err": err,
@@ -297,6 +354,7 @@ def run_cli(module, args) -> int:
             f"option --stage: expected one of {', '.join(EXECUTABLE_STAGES)} (the CPU executor runs the IR "
             f"up to the swizzled per-thread level, not the llvm dialect), got '{stage}'"
         )
+    epilogue = epilogue_of(module)  # before the passes inline it
     run_to_stage(module, stage, getattr(args, "arch", "sm_80"), getattr(args, "file", "<input>"))
     alpha = args.alpha if getattr(args, "alpha", None) is not None else _default_scalar(module, "alpha")
     beta = args.beta if getattr(args, "beta", None) is not None else _default_scalar(module, "beta")
@@ -312,7 +370,8 @@ def run_cli(module, args) -> int:
         launch_order(1, order)
     except ValueError as e:
         raise LassError(f"option --cta-order: {e}") from None
-    r = run_check(module, args.m, args.n, args.k, seed, alpha, beta, report_banks=want_banks, batch=batch, order=order)
+    r = run_check(module, args.m, args.n, args.k, seed, alpha, beta, report_banks=want_banks, batch=batch, order=order,
+                  epilogue=epilogue)
     res = r["result"]
     verdict = "PASS" if r["ok"] else "FAIL"
     print(

@@ -568,22 +568,22 @@ def is_batched(prog: Program) -> bool:
 
 
 def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "D"), batch: int = 1,
-               workspace: np.ndarray | None = None) -> list:
-    """Kernel arguments by kind and order: memrefs A, B, D (and a split kernel's workspace W, an
-    int32 array); i32 M, N, K; floats alpha, beta.  (m, n, k, a, b, d) are the kernel's own
-    (already swapped for a swap_ab kernel); `labels` name the caller's arrays in messages."""
+               workspace: np.ndarray | None = None, extras=None) -> list:
+    """Kernel arguments by kind and order: memrefs A, B, D; i32 M, N, K; floats alpha, beta; then a
+    split kernel's workspace W (an int32 array, or the f32 / i32 partial sums of parallel split-K)
+    or the fused epilogue's extras (never both).  (m, n, k, a, b, d) are the kernel's own (already
+    swapped for a swap_ab kernel); `labels` name the caller's arrays in messages."""
     block = prog.func.body.block
-    memrefs = [x for x in block.args if isinstance(x.type, MemRefType)]
-    if len(memrefs) == 4 and workspace is not None:
-        w_arg = memrefs.pop()
+    memrefs = [x for x in block.args[:3 if prog.level == 0 else 8] if isinstance(x.type, MemRefType)]
+    w_arg = None
+    if workspace is not None and prog.level > 0 and len(block.args) > 8 and isinstance(block.args[8].type, MemRefType):
+        w_arg = block.args[8]
         want = numpy_dtype(w_arg.type.get_element_type(), "element type of W")
         flat = _flat_view(workspace, workspace.size, "the workspace W", want)
         if w_arg.type.get_num_dims() == 3:  # parallel split-K: S * batch partial M x N sums
             w_buf = GlobalBuffer("W", flat, m, n, w_arg.type, max(1, flat.size // max(1, m * n)))
         else:  # serial split-K: semaphore words
             w_buf = GlobalBuffer("W", flat, 1, flat.size, w_arg.type)
-    else:
-        w_arg = None
     if len(memrefs) != 3:
         raise KernelArgumentError(
             f"kernel @{prog.name}: expected three memref arguments (A, B, D), got {len(memrefs)}"
@@ -614,12 +614,11 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
             )
         mn = role != "D" and operand_major(t, role) == "mn"
         bufs[arg] = GlobalBuffer(role, flat, rows, cols, t, batch, mn_major=mn)
-    if w_arg is not None:
-        bufs[w_arg] = w_buf
     ints = iter([m, n, k])
     floats = iter([alpha, beta])
     out = []
-    for arg in block.args:
+    n_fixed = 3 if prog.level == 0 else 8  # (A, B, D) / the kernel ABI; then the epilogue's extras
+    for arg in block.args[:n_fixed]:
         if arg in bufs:
             out.append(bufs[arg])
             continue
@@ -638,6 +637,52 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
             out.append(codec[0](np.float64(0.0 if v is None else v)))
             continue
         raise KernelArgumentError(f"kernel @{prog.name}: argument of unsupported type {arg.type}")
+    if w_arg is not None:
+        return out + [w_buf]
+    return out + _bind_extras(prog, block.args[n_fixed:], extras, m, n, batch)
+
+
+def epilogue_kinds(prog: Program) -> tuple[str, ...]:
+    """The kinds of the function's epilogue operands in its own terms (the lass.gemm's at level 0,
+    the kernel's after lasscc-tile-threadblock: KernelFacts.kernel_epilogue)."""
+    if prog.level == 0:  # the gemm's extras, or an unfused elementwise linalg op's inputs
+        from lasscc.dialects.lass import GemmOp
+        from lasscc.passes.fuse_epilogue import ELEMENTWISE, analyze
+
+        kinds = {}
+        for o in prog.ops:
+            if isinstance(o, GemmOp):
+                kinds.update(zip(o.extras, o.kinds))
+            elif isinstance(o, ELEMENTWISE):
+                fold = analyze(o, o.outputs[0])
+                if not isinstance(fold, str):
+                    kinds.update(a for a in fold.args if a != "v")
+        return tuple(kinds.get(a, "?") for a in prog.func.body.block.args[3:])
+    return tuple(k for k, _ in prog.facts.kernel_epilogue)
+
+
+def _bind_extras(prog: Program, args, extras, m: int, n: int, batch: int) -> list:
+    """The fused epilogue's extra operands (the caller's, in declared order: [n] / [m] vectors as
+    1-d arrays, [mn] matrices in D's memory order, scalars as floats) bound to the function's
+    parameters after the fixed ones; (m, n) are the function's own (swapped for a swap_ab kernel,
+    like D)."""
+    kinds = epilogue_kinds(prog)
+    extras = list(extras or ())
+    if len(extras) != len(args) or len(kinds) != len(args):
+        raise KernelArgumentError(f"kernel @{prog.name}: expected {len(args)} epilogue operands "
+                                  f"({', '.join(kinds) or 'none'}), got {len(extras)}")
+    out = []
+    for k, (arg, kind, x) in enumerate(zip(args, kinds, extras)):
+        label = f"epilogue operand {k} [{kind}]"
+        if kind == "scalar":
+            if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.floating, np.integer)):
+                raise KernelArgumentError(f"expected a number for {label}, got {type(x).__name__}")
+            out.append(np.float32(x))
+            continue
+        rows, cols = {"n": (1, n), "m": (1, m), "mn": (m, n)}[kind]
+        want = numpy_dtype(arg.type.get_element_type(), f"element type of {label}")
+        flat = _flat_view(x, rows * cols * batch, label, want)
+        out.append(GlobalBuffer(f"E{k}", flat, rows, cols, arg.type, batch))
     return out
 
 
@@ -692,6 +737,7 @@ def execute_kernel(
     batch: int = 1,
     order: str = "forward",
     workspace: np.ndarray | None = None,
+    extras=None,
 ) -> ExecResult:
     """Run the kernel function of `module` (ModuleOp or MLIR text) for the whole grid.
 
@@ -706,6 +752,9 @@ def execute_kernel(
     shape with the right size and C-contiguous layout is accepted (used as flat memory).
     alpha / beta are the launch's scalars; None means the `lass.gemm` attributes at level 0 and
     the kernel's facts (KernelFacts.alpha / beta) after the passes.
+    `extras`: the fused epilogue's extra operands in declared order (lasscc.dialects.epilogue: an
+    [n] vector of N values, an [m] vector of M, an [mn] matrix in D's memory order, a scalar as a
+    number), each array of its memref's element type.
     `check=False` skips the uninitialised-read and race bookkeeping (bounds are always checked).
     A split-K kernel (lasscc.splitk) runs its partitions as grid y, its grid slices as
     cooperative threads in `order` ("forward", "reverse", "shuffle:SEED": lasscc.interp.sync),
@@ -722,7 +771,7 @@ def execute_kernel(
     notes: list[str] = []
     launch = Launch(m, n, k, alpha, beta, BankCounter() if report_banks else None, check, batch)
     if prog.level == 0:
-        args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, batch=batch)
+        args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, batch=batch, extras=extras)
         ex = Executor(prog, launch, 0, 1)
         ex.run(args)
         return ExecResult(
@@ -749,7 +798,7 @@ def execute_kernel(
         w_type = prog.func.body.block.args[-1].type
         workspace = np.zeros(workspace_bytes(split, grid, batch, cfg.split_k_mode, (m, n)) // 4,
                              numpy_dtype(w_type.get_element_type(), "element type of W"))
-    args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels, batch, workspace if split > 1 else None)
+    args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels, batch, workspace if split > 1 else None, extras)
     if blocks_per_batch is None:
         blocks_per_batch = max(1, 2048 // cfg.threads) if prog.simt else 16
     nb_max = max(1, min(grid, int(blocks_per_batch)))

@@ -60,6 +60,7 @@ from lasscc.dialects.lass import memref_layout
 from lasscc.interp import mma_math as MM
 from lasscc.interp.bf16 import BF16, as_f32, store_as
 from lasscc.interp.errors import InterpError, MisalignedAccessError, OutOfBoundsError, UnsupportedError
+from lasscc.interp.epilogue import run_region
 from lasscc.interp.executor import Executor, handler
 from lasscc.interp.values import (
     GlobalBuffer,
@@ -173,7 +174,22 @@ def _gemm(ex: Executor, op, vals):
     Bt = b.array.reshape(nb, n, k) if lb == "col" else b.array.reshape(nb, k, n).swapaxes(1, 2)  # N x K
     acc = MM.mma(A, Bt, np.zeros((nb, m, n), MM.acc_dtype(str(op.acc_type))))
     D = d.array.reshape(nb, m, n) if ld == "row" else d.array.reshape(nb, n, m).swapaxes(1, 2)
-    D[...] = MM.epilogue(acc, alpha, beta, D.copy() if beta != 0 else None, d.dtype)
+    fused = None
+    if op.has_epilogue:  # the extras as arrays broadcasting over [batch, M, N]
+        elems = []
+        for kind, x in zip(op.kinds, vals[3:]):
+            if kind == "scalar":
+                elems.append(x)
+            elif kind == "n":
+                elems.append(x.array.reshape(1, 1, n))
+            elif kind == "m":
+                elems.append(x.array.reshape(1, m, 1))
+            else:  # in D's layout
+                elems.append(x.array.reshape(1, m, n) if ld == "row" else x.array.reshape(1, n, m).swapaxes(1, 2))
+
+        def fused(v):
+            return run_region(op.epilogue, v, elems)
+    D[...] = MM.epilogue(acc, alpha, beta, D.copy() if beta != 0 else None, d.dtype, fused)
     return []
 
 
@@ -221,7 +237,7 @@ def _tb_mma(ex: Executor, op, vals):
 @handler(lass_tb.EpilogueOp)
 def _epilogue(ex: Executor, op, vals):
     _block_level(ex, op)
-    acc, dest, m0, n0, alpha, beta = vals
+    acc, dest, m0, n0, alpha, beta = vals[:6]
     # D, or parallel split-K's partial sums in the workspace W (lasscc.splitk)
     dest = _buffer(ex, op, dest, "W" if getattr(dest, "role", None) == "W" else "D", "the destination")
     lanes = ex.active_lanes()
@@ -232,14 +248,27 @@ def _epilogue(ex: Executor, op, vals):
     flat = np.where(inb, i * dest.cols + j, 0)
     al = ex.at(alpha, lanes).astype(F32)[:, None, None]
     be = ex.at(beta, lanes).astype(F32)[:, None, None]
-    out = MM.epilogue(acc[lanes], al, be, None, dest.dtype)
+    fused = None
+    if op.has_epilogue:  # each element's extras: vectors at its column / row, matrices at its offset
+        elems = []
+        for kind, x in zip(op.kinds, vals[6:]):
+            if kind == "scalar":
+                elems.append(ex.at(x, lanes).astype(F32)[:, None, None])
+                continue
+            buf = _buffer(ex, op, x, None, f"an epilogue operand [{kind}]")
+            idx = {"n": j, "m": i, "mn": i * dest.cols + j}[kind]
+            elems.append(np.where(inb, buf.array[np.where(inb, idx, 0)], 0).astype(buf.dtype))
+
+        def fused(v):
+            return run_region(op.epilogue, v, elems)
+    out = MM.epilogue(acc[lanes], al, be, None, dest.dtype, fused)
     need_c = inb & (be != 0)
     if need_c.any():
         if ex.sync is not None:
             sel = need_c.reshape(len(lanes), -1)
             ex.sync.access(ex, op, dest, flat.reshape(len(lanes), -1)[sel], np.repeat(lanes, sel.sum(1)), False)
         c = np.where(need_c, dest.array[flat], 0).astype(dest.dtype)
-        out = np.where(need_c, MM.epilogue(acc[lanes], al, be, c, dest.dtype), out)
+        out = np.where(need_c, MM.epilogue(acc[lanes], al, be, c, dest.dtype, fused), out)
     if ex.sync is not None:
         sel = inb.reshape(len(lanes), -1)
         ex.sync.access(ex, op, dest, flat.reshape(len(lanes), -1)[sel], np.repeat(lanes, sel.sum(1)), True)

@@ -93,20 +93,33 @@ def to_f32(x):
     return as_f32(x) if x.dtype == BF16 or x.dtype.kind == "f" else x.astype(np.float32)
 
 
-def epilogue(acc, alpha, beta, c, d_dtype):
-    """alpha * acc + beta * C in f32, converted for storage in `d_dtype` (see the module doc).
-    `c` is C's stored values where beta != 0 is to be applied, or None; alpha / beta broadcast."""
+def epilogue(acc, alpha, beta, c, d_dtype, fused=None):
+    """alpha * acc + beta * C in f32, through the fused epilogue `fused` (an f32 -> f32 function
+    of the whole array, lasscc.interp.epilogue.run_region bound to its extra operands) when given,
+    converted for storage in `d_dtype` (see the module doc).  `c` is C's stored values where
+    beta != 0 is to be applied, or None; alpha / beta broadcast."""
     d_dtype = np.dtype(d_dtype)
     al, be = np.float32(alpha) if np.ndim(alpha) == 0 else np.asarray(alpha, np.float32), beta
     out = al * to_f32(acc)
     if c is not None:
         be = np.float32(beta) if np.ndim(beta) == 0 else np.asarray(beta, np.float32)
         out = out + be * to_f32(c)
+    if fused is not None:
+        out = fused(out.astype(np.float32))
+    return store_d(out, d_dtype, None if (c is not None or fused is not None) else (al, acc))
+
+
+def store_d(out, d_dtype, exact=None):
+    """f32 values `out` as D's type: f32 as is, f16 / bf16 rounded to nearest even, i32 and i8 to
+    nearest even and saturated, NaN -> 0 (cvt.rni.s32, then an i8 D clamped to [-128, 127]).
+    `exact` = (alpha, acc): an i32 D stores the exact accumulator where alpha == 1."""
+    d_dtype = np.dtype(d_dtype)
     if d_dtype.kind == "i":
-        conv = f32_to_s32(out)
-        if c is None:
-            exact = np.asarray(al == np.float32(1.0))
-            conv = np.where(exact, np.asarray(acc).astype(np.int64), conv)
+        info = np.iinfo(d_dtype)
+        conv = np.clip(f32_to_s32(out), info.min, info.max)
+        if exact is not None and d_dtype == np.int32:
+            al, acc = exact
+            conv = np.where(np.asarray(al == np.float32(1.0)), np.asarray(acc).astype(np.int64), conv)
         return conv.astype(d_dtype)
     return store_as(out, d_dtype)
 

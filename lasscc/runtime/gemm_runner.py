@@ -49,7 +49,7 @@ NP_DTYPE = {"f16": np.float16, "f32": np.float32, "bf16": BF16, "i8": np.int8, "
 # while a wrong tile or lane map still gives errors of order 1e-1 to 1.
 REL_TOL = {"f32": 1e-3, "f16": 1e-2, "bf16": 1e-2}
 SUPPORTED = {"a_dtype": ("f16", "bf16", "f32", "i8"), "b_dtype": ("f16", "bf16", "f32", "i8"),
-             "d_dtype": ("f32", "f16", "bf16", "i32"),
+             "d_dtype": ("f32", "f16", "bf16", "i32", "i8"),
              "a_layout": ("row", "col"), "b_layout": ("col", "row"), "d_layout": ("row", "col")}
 
 
@@ -257,7 +257,7 @@ def _param(name: str, value):
 
 def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: float = 0.0,
              check: bool = True, bench: bool = False, warmup: int = 10, iters: int = 50,
-             seed: int | None = None, cublas: bool = True, batch: int = 1) -> dict:
+             seed: int | None = None, cublas: bool = True, batch: int = 1, epilogue=None) -> dict:
     """Load `ptx`, run kernel `spec.name` on fresh random data, check it and/or time it.
 
     check: one launch into a NaN-poisoned D (or random C when beta != 0), compared with a float64
@@ -265,7 +265,13 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
     sets ms_median and tflops, and with torch+CUDA also cublas_ms, cublas_tflops and ratio
     (lasscc TFLOP/s / cuBLAS TFLOP/s).  Always sets regs and local_bytes (spills) from the driver.
     batch: GEMMs of a batched kernel (spec.batched; grid z); its arrays are [batch, ...] (see above).
+    epilogue: for a kernel with a fused epilogue (spec.epilogue), the lasscc.epilogue_api.EpilogueSpec
+    it was made from (its float64 reference), or lasscc.interp.check.epilogue_of of its input (the
+    region's own semantics on the float64 product): its extras are drawn random normal; an i8
+    D must equal the reference rounded and saturated within 1 (a tie rounded the other way).
     """
+    if spec.epilogue and epilogue is None:
+        raise LassError(f"kernel '{spec.name}' has a fused epilogue: run_gemm needs its EpilogueSpec (epilogue=)")
     batch = int(batch)
     _check_spec(spec, m, n, k, batch)
     batched = bool(getattr(spec, "batched", False))
@@ -287,6 +293,24 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
     a = random_operand(rng, lead + (m, k), spec.a_dtype)
     b_nk = random_operand(rng, lead + (n, k), spec.b_dtype)
     c = random_operand(rng, lead + (m, n), spec.d_dtype) if beta != 0 else None  # C[.., i, j], M x N
+    extra_host, epi_ref = [], None  # the extras in their memory order; ref -> the epilogue's reference
+    if epilogue is not None and hasattr(epilogue, "operands"):  # an EpilogueSpec: its float64 reference
+        from lasscc.epilogue_api import broadcast_extras, make_extras
+
+        extras = make_extras(epilogue, m, n, rng)
+        extra_host = [np.ascontiguousarray(extras[x].T) if col and kind == "mn" else extras[x]
+                      for x, kind in epilogue.operands]
+
+        def epi_ref(ref):
+            return epilogue.reference(ref, broadcast_extras(epilogue, m, n, extras))
+    elif epilogue is not None:  # (region, kinds, types) of lasscc.interp.check.epilogue_of: the region's semantics
+        from lasscc.interp.check import _epilogue_extras
+        from lasscc.interp.epilogue import run_region
+
+        extra_host, elems = _epilogue_extras(epilogue, m, n, seed or 0, "col" if col else "row")
+
+        def epi_ref(ref):
+            return run_region(epilogue[0], ref.astype(np.float32), elems).astype(np.float64)
     # C in D's memory order
     c_store = np.ascontiguousarray(np.swapaxes(c, -1, -2)) if col and c is not None else c
     module, buffers, ref = None, [], None
@@ -308,6 +332,8 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         result["workspace_bytes"] = ws_bytes
         if ws_bytes:
             buffers.append(cuda.DeviceBuffer.from_array(np.zeros(ws_bytes // 4, np.int32)))
+        extra_bufs = [x if np.ndim(x) == 0 else cuda.DeviceBuffer.from_array(x) for x in extra_host]
+        buffers += [x for x in extra_bufs if np.ndim(x) != 0]
         # the kernel's order: (B, A, D, N, M, K, ...) for a column-major D (swap_ab)
         if getattr(spec, "tensor_maps", ()):  # sm_90a: parameters by name, TMA maps built here
             kargs = spec.param_values(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta, _tensor_map(spec),
@@ -315,9 +341,9 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
             args = cuda.pack_args([_param(p, v) for p, v in zip(spec.params, kargs)])
         else:
             kargs = spec.launch_args(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta,
-                                     **({"workspace": buffers[3]} if ws_bytes else {}))
-            args = cuda.pack_args(list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]]
-                                  + [np.float32(v) for v in kargs[6:8]] + list(kargs[8:]))
+                                     **({"workspace": buffers[3]} if ws_bytes else {}),
+                                     **({"extras": extra_bufs} if extra_bufs else {}))
+            args = cuda.pack_args(spec.typed_args(kargs))
 
         reduce = cuda.get_function(module, spec.reduce_name) if getattr(spec, "reduce_name", None) else None
         reduce_grid = spec.reduce_grid(m, n, batch) if reduce is not None else None
@@ -336,8 +362,17 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
             if col:
                 d = np.swapaxes(d, -1, -2)  # the user's M x N view of the column-major D
             ref = reference(a, b_nk, c, alpha, beta)
-            result["tol"] = tolerance(spec.d_dtype, spec.a_dtype, getattr(spec, "acc_dtype", "f32"), k, ref, alpha, beta)
-            result["rel_err"], result["ok"] = check_output(d, ref, spec.d_dtype, result["tol"])
+            if epi_ref is not None:
+                ref = epi_ref(ref)
+            if spec.d_dtype == "i8":  # rounded and saturated: within 1 of the reference's rounding
+                want = np.clip(np.rint(ref), -128, 127)
+                result["tol"] = 1.0
+                result["rel_err"] = float(np.abs(d.astype(np.float64) - want).max())
+                result["ok"] = result["rel_err"] <= 1.0
+            else:
+                result["tol"] = tolerance(spec.d_dtype, spec.a_dtype, getattr(spec, "acc_dtype", "f32"), k, ref, alpha,
+                                          beta)
+                result["rel_err"], result["ok"] = check_output(d, ref, spec.d_dtype, result["tol"])
         if bench:
             if c is not None:
                 d_buf.upload(c_store)
@@ -348,7 +383,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
     finally:
         _release(buffers, module)
 
-    if torch is not None:
+    if torch is not None and epilogue is None:  # (scripts/epilogue_bench.py times torch's unfused epilogue)
         if ref is None:
             ref = reference(a, b_nk, c, alpha, beta)
         if col:  # the same swapped product: N x M row-major output = D column-major

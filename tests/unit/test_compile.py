@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from lasscc.emit import ptxas_info
-from lasscc.driver import PASS_NAMES, compile_module
+from lasscc.driver import PASS_NAMES, compile_module, stage_dump
 from lasscc.source import parse_mlir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,7 +125,7 @@ def test_cli_compile_writes_ptx_and_dumps(tmp_path):
     proc = _cli("compile", str(EXAMPLE), "-o", str(out), "--dump-dir", str(tmp_path / "dumps"), "--stages", "4")
     assert proc.returncode == 0, proc.stderr
     assert ".entry gemm" in out.read_text()
-    assert "stages = 4" in (tmp_path / "dumps" / "02-lasscc-tile-threadblock.mlir").read_text()
+    assert "stages = 4" in (tmp_path / "dumps" / stage_dump("lasscc-tile-threadblock")).read_text()
 
 
 @pytest.mark.skipif(shutil.which("xdsl-opt") is None, reason="xdsl-opt not on PATH")

@@ -1,0 +1,231 @@
+"""The fused epilogue of `lass.gemm` and `lass_tb.epilogue`: a region applied to every element of D.
+
+    lass.gemm {alpha = 1.0 : f32, beta = 0.0 : f32}
+        ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf16>)
+        epilogue(%bias [n], %res [mn], %s : memref<?xf32>, memref<?x?xf16>, f32) {
+      ^bb0(%v: f32, %bias_j: f32, %res_ij: f16, %s0: f32):
+        %0 = arith.addf %v, %bias_j : f32
+        %1 = arith.maximumf %0, %s0 : f32
+        lass.yield %1 : f32
+    }
+
+Semantics (one definition: `lasscc.interp.epilogue.run_region`, which the CPU executor at every
+level and the tests use): for each element (i, j) of D, with v = alpha * acc[i, j] + beta * C[i, j]
+in f32 (today's linear combination, C read only when beta != 0), the region's block gets
+(v, e_0, ..., e_n) where e_k is the extra operand k's element for (i, j):
+
+    [n]       memref<?xT>, N entries: e = E[j]  (one per column of D, broadcast down the rows: a bias)
+    [m]       memref<?xT>, M entries: e = E[i]  (one per row of D: a per-row scale)
+    [mn]      memref<?x?xT>, M x N in D's layout: e = E[i, j]  (a residual)
+    (scalar)  an f32 SSA value: e = the value (the kernel takes it as an f32 parameter)
+
+T is f32, f16 or bf16; the block argument has T (the region converts with arith.extf).  The
+region yields one f32; D[i, j] is that value converted to D's type (f32 as is; f16 / bf16 round to
+nearest even; i32 and i8 round to nearest even and saturate, NaN -> 0).  The extra operands must
+be arguments of the function (the kernel takes them as parameters after alpha and beta).
+
+Ops allowed in the region (EPILOGUE_OPS): arith constant / addf / subf / mulf / divf / negf /
+maximumf / minimumf / maxnumf / minnumf / cmpf / select / extf / truncf, math tanh / erf / exp /
+absf / sqrt / fma, on f32 (f16 / bf16 only as the operands of extf / truncf and the block
+arguments), and `lass.yield`.  Their lowering and accuracy: passes/lower_to_llvm.py and
+lasscc/epilogue_math.py (tanh and erf are f32 rational approximations, a few ulp).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import ArrayAttr, Float32Type, MemRefType, StringAttr
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import IRDLOperation, irdl_op_definition, traits_def, var_operand_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import IsTerminator, Pure
+from xdsl.utils.exceptions import VerifyException
+
+# how an extra operand is indexed by the element (i, j) of D (see the module doc)
+KINDS = ("n", "m", "mn", "scalar")
+KIND_TEXT = {"n": "N values, one per column of D (memref<?xT> [n])",
+             "m": "M values, one per row of D (memref<?xT> [m])",
+             "mn": "an M x N matrix in D's layout (memref<?x?xT> [mn])",
+             "scalar": "an f32 value"}
+EXTRA_TYPES = ("f32", "f16", "bf16")  # element types of the extra memrefs
+
+# the ops a region may hold, by class, with the name lists used in messages
+ARITH_OPS = (arith.ConstantOp, arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.NegfOp,
+             arith.MaximumfOp, arith.MinimumfOp, arith.MaxnumfOp, arith.MinnumfOp, arith.CmpfOp, arith.SelectOp,
+             arith.ExtFOp, arith.TruncFOp)
+MATH_OPS = (math.TanhOp, math.ErfOp, math.ExpOp, math.AbsFOp, math.SqrtOp, math.FmaOp)
+
+
+def swap_kind(kind: str, swap: bool) -> str:
+    """The kind of an extra operand in a kernel that computes D^T (KernelFacts.swap_ab): a
+    per-column vector of D is a per-row vector of D^T and back; a matrix in D's layout is the
+    row-major D^T's."""
+    return {"n": "m", "m": "n"}.get(kind, kind) if swap else kind
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """`lass.yield %x : f32`: the value an epilogue region stores to D (before D's conversion)."""
+
+    name = "lass.yield"
+    traits = traits_def(IsTerminator(), Pure())
+    values = var_operand_def()
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[list(values)])
+
+
+def _names(ops) -> str:
+    return ", ".join(o.name for o in ops)
+
+
+def _where(op: Operation) -> str:
+    from lasscc.source import op_location
+
+    return op_location(op)
+
+
+def extra_kind_error(kind: str, t: Attribute) -> str | None:
+    """Why an extra operand of type `t` cannot have `kind`, or None."""
+    if kind not in KINDS:
+        return f"expected an extra operand kind of {', '.join(KINDS)}, got {kind!r}"
+    if kind == "scalar":
+        return None if isinstance(t, Float32Type) else f"expected a scalar extra operand of type f32, got {t}"
+    if not isinstance(t, MemRefType):
+        return f"expected a memref for a [{kind}] extra operand ({KIND_TEXT[kind]}), got {t}"
+    rank = 2 if kind == "mn" else 1
+    if t.get_num_dims() != rank:
+        return f"expected a {rank}-d memref for a [{kind}] extra operand ({KIND_TEXT[kind]}), got {t}"
+    if str(t.get_element_type()) not in EXTRA_TYPES:
+        return f"expected f32, f16 or bf16 elements in an extra operand, got {t}"
+    return None
+
+
+def verify_region(region: Region, extras: Sequence[SSAValue], kinds: Sequence[str], d_type: MemRefType | None,
+                  what: str = "epilogue") -> None:
+    """Check an epilogue region against its extra operands (VerifyException naming the op, its
+    place and what was expected)."""
+    if len(kinds) != len(extras):
+        raise VerifyException(f"{what}: expected one kind per extra operand, got {len(kinds)} for {len(extras)}")
+    for k, (kind, x) in enumerate(zip(kinds, extras)):
+        bad = extra_kind_error(kind, x.type)
+        if bad:
+            raise VerifyException(f"{what}: extra operand {k}: {bad}")
+        if kind == "mn" and d_type is not None:
+            from lasscc.dialects._common import memref_layout
+
+            if memref_layout(x.type) != memref_layout(d_type):
+                raise VerifyException(f"{what}: extra operand {k}: expected an [mn] matrix in D's layout "
+                                      f"({memref_layout(d_type)}-major), got {x.type}")
+    if len(region.blocks) != 1:
+        raise VerifyException(f"{what}: expected a region of one block, got {len(region.blocks)}")
+    block = region.block
+    want = [Float32Type()] + [x.type if k == "scalar" else x.type.get_element_type() for k, x in zip(kinds, extras)]
+    got = [a.type for a in block.args]
+    if got != want:
+        raise VerifyException(f"{what}: expected block arguments ({', '.join(map(str, want))}): the f32 value "
+                              f"alpha * acc + beta * C, then one element of each extra operand; got "
+                              f"({', '.join(map(str, got))})")
+    allowed = ARITH_OPS + MATH_OPS
+    inside = set(block.args)
+    for op in block.ops:
+        if isinstance(op, YieldOp):
+            if op is not block.last_op:
+                raise VerifyException(f"{what}: 'lass.yield' at {_where(op)} must end the region")
+            if len(op.values) != 1 or not isinstance(op.values[0].type, Float32Type):
+                raise VerifyException(f"{what}: 'lass.yield' at {_where(op)}: expected one f32 value, got "
+                                      f"({', '.join(str(v.type) for v in op.values)})")
+        elif not isinstance(op, allowed):
+            raise VerifyException(
+                f"{what}: '{op.name}' at {_where(op)} is not allowed in an epilogue region; expected one of "
+                f"{_names(ARITH_OPS)}, {_names(MATH_OPS)}, lass.yield")
+        if op.regions:
+            raise VerifyException(f"{what}: '{op.name}' at {_where(op)}: expected no nested regions")
+        for x in op.operands:
+            if x not in inside:
+                raise VerifyException(f"{what}: '{op.name}' at {_where(op)} uses a value defined outside the "
+                                      f"region; expected only the block arguments and values computed in it")
+        if not isinstance(op, (YieldOp, arith.ExtFOp, arith.TruncFOp, arith.CmpfOp, arith.SelectOp)):
+            for r in op.results:
+                if not isinstance(r.type, Float32Type):
+                    raise VerifyException(f"{what}: '{op.name}' at {_where(op)}: expected f32 arithmetic (extend "
+                                          f"f16 / bf16 operands with arith.extf first), got {r.type}")
+        inside.update(op.results)
+    if not isinstance(block.last_op, YieldOp):
+        raise VerifyException(f"{what}: expected the region to end with lass.yield of an f32 value")
+
+
+def kinds_attr(kinds: Sequence[str]) -> ArrayAttr:
+    return ArrayAttr([StringAttr(k) for k in kinds])
+
+
+def kinds_of(attr: ArrayAttr | None) -> tuple[str, ...]:
+    return () if attr is None else tuple(x.data for x in attr.data)
+
+
+def print_epilogue(printer: Printer, extras: Sequence[SSAValue], kinds: Sequence[str], region: Region) -> None:
+    """` epilogue(%x [n], %s : memref<?xf32>, f32) {region}` (nothing for an op without one)."""
+    if not region.blocks:
+        return
+    printer.print_string(" epilogue(")
+    for k, (x, kind) in enumerate(zip(extras, kinds)):
+        if k:
+            printer.print_string(", ")
+        printer.print_operand(x)
+        if kind != "scalar":
+            printer.print_string(f" [{kind}]")
+    if extras:
+        printer.print_string(" : ")
+        printer.print_list([x.type for x in extras], printer.print_attribute)
+    printer.print_string(") ")
+    printer.print_region(region, print_entry_block_args=True)
+
+
+def parse_epilogue(parser: Parser) -> tuple[list[SSAValue], list[str], Region] | None:
+    """The ` epilogue(...) {region}` suffix, or None when absent."""
+    if parser.parse_optional_keyword("epilogue") is None:
+        return None
+    parser.parse_punctuation("(")
+    names, kinds = [], []
+    if parser.parse_optional_punctuation(")") is None:
+        while True:
+            names.append(parser.parse_unresolved_operand())
+            if parser.parse_optional_punctuation("[") is not None:
+                start = parser.pos
+                kind = parser.parse_identifier(" (n, m or mn)")
+                if kind not in ("n", "m", "mn"):
+                    parser.raise_error(f"expected an extra operand kind n, m or mn, got '{kind}'", start, parser.pos)
+                parser.parse_punctuation("]")
+                kinds.append(kind)
+            else:
+                kinds.append("scalar")
+            if parser.parse_optional_punctuation(",") is None:
+                break
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(types) != len(names):
+            parser.raise_error(f"expected {len(names)} types for the extra operands, got {len(types)}")
+        parser.parse_punctuation(")")
+        extras = [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+    else:
+        extras = []
+    region = parser.parse_region()
+    return extras, kinds, region
+
+
+def clone_region_into(block: Block, values: Sequence[SSAValue], insert) -> SSAValue:
+    """Inline a copy of the region block `block` with its arguments bound to `values`, each op
+    cloned and given to `insert(op)`; returns the yielded value's copy."""
+    mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, values))
+    for op in block.ops:
+        if isinstance(op, YieldOp):
+            return mapping[op.values[0]]
+        new = op.clone(value_mapper=mapping)
+        insert(new)
+        for old, nv in zip(op.results, new.results):
+            mapping[old] = nv
+    raise AssertionError("an epilogue region ends with lass.yield")

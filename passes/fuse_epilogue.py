@@ -1,0 +1,238 @@
+"""lasscc-fuse-epilogue: elementwise linalg ops after a GEMM -> the `lass.gemm`'s epilogue region.
+
+Input contract: a function whose `lass.gemm` (from lasscc-import-linalg: run it first; the
+driver's pipeline does) is followed, in the same block, by linalg ops on its output as bufferized
+front ends write them:
+    linalg.generic {indexing_maps = [...], iterator_types = ["parallel", "parallel"]}
+        ins(%d, %bias : memref<?x?xf32>, memref<?xf32>) outs(%d : memref<?x?xf32>) { ... linalg.yield }
+or the named elementwise ops (linalg.add / sub / mul / max / min / exp / sqrt) with outs(%d).  The
+output is the GEMM's D with the identity map; each input is D itself (identity map: the current
+value), a vector function argument broadcast along rows or columns (map (d0, d1) -> (d1): one value
+per column, an [n] operand such as a bias; (d0, d1) -> (d0): per row, [m]), a matrix function
+argument of D's shape and layout (identity map: [mn], a residual), or an f32 function argument (map
+(d0, d1) -> (): a scalar).  The body may use the ops of lasscc.dialects.epilogue (arith
+add/sub/mul/div/neg/max/min/cmp/select/extf/truncf/constant, math tanh/erf/exp/absf/sqrt/fma) and
+`arith.constant`s defined outside it (cloned in).  Only `arith.constant`s may stand between the
+GEMM and the ops it folds.
+
+Output contract: each foldable op, in order, is removed and its body appended to the GEMM's
+epilogue region (created when absent: lass.yield of the value), so D's element is the composition;
+the extra operands are added in the order of the function's arguments (what
+lasscc-tile-threadblock expects).  Semantics: linalg's (D = A.B + C, then each op elementwise in
+f32), computed without the intermediate stores of D.
+
+Left alone, with a note at the op's place on stderr saying why: the first linalg op after the
+GEMM that does not fold (another output than D, a D not of f32 elements (the body would compute in
+f16 / bf16; the fused epilogue computes in f32), maps other than the ones above, a non-parallel
+iterator, an op not allowed in an epilogue region, an operand that is not a function argument, an
+extra of another element type) and everything after it.  Functions without lass.gemm are left
+alone.  Rejected (PassFailedException at the op): nothing; lasscc-tile-threadblock rejects what
+stays in a kernel function.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import ArrayAttr, Float32Type, MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.linalg.ops import (
+    AddOp,
+    ExpOp,
+    GenericOp,
+    MaxOp,
+    MinOp,
+    MulOp,
+    SqrtOp,
+    SubOp,
+    YieldOp as LinalgYieldOp,
+)
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+
+from lasscc.dialects import lass
+from lasscc.dialects.epilogue import ARITH_OPS, EXTRA_TYPES, MATH_OPS, YieldOp
+from lasscc.source import op_location
+
+# the named elementwise linalg ops that fold (their bodies are the one arith / math op)
+NAMED_OPS = (AddOp, SubOp, MulOp, MaxOp, MinOp, ExpOp, SqrtOp)
+ELEMENTWISE = (GenericOp, *NAMED_OPS)
+# indexing map (as printed) -> how an input is indexed by D's element (i, j)
+MAP_KINDS = {"(d0, d1) -> (d0, d1)": "mn", "(d0, d1) -> (d1)": "n", "(d0, d1) -> (d0)": "m", "(d0, d1) -> ()": "scalar"}
+
+
+@dataclass
+class Fold:
+    """How an elementwise op maps onto the epilogue: per block argument of its body, "v" (D's
+    current value) or the (function argument, kind) of an extra operand; the constants it captures."""
+
+    op: Operation
+    args: list  # "v" or (SSAValue, kind)
+    constants: list[Operation]
+
+
+def analyze(op: Operation, d: SSAValue) -> Fold | str:
+    """The Fold of elementwise linalg op `op` on D `d`, or why it does not fold."""
+    if not isinstance(op, ELEMENTWISE):
+        return f"'{op.name}' is not an elementwise linalg op"
+    maps = [str(getattr(m, "data", m)) for m in op.get_indexing_maps()]
+    iters = op.iterator_types.data if isinstance(op, GenericOp) else None
+    if iters is not None and any(str(t.data) != "parallel" for t in iters):
+        return "expected parallel iterators only (a reduction is no epilogue)"
+    if len(op.outputs) != 1 or op.outputs[0] is not d:
+        return "its output is not the GEMM's D (the epilogue writes D only)"
+    dt = d.type.get_element_type()
+    if not isinstance(dt, Float32Type):
+        return (f"D has {dt} elements: the body computes in {dt}, a fused epilogue in f32 (the result would "
+                f"round differently)")
+    if maps[-1] != "(d0, d1) -> (d0, d1)":
+        return f"expected the identity map on the output, got {maps[-1]}"
+    block = op.regions[0].block
+    args: list = []
+    for x, m in zip(op.inputs, maps):
+        kind = MAP_KINDS.get(m)
+        if x is d:
+            if kind != "mn":
+                return f"expected D read with the identity map, got {m}"
+            args.append("v")
+            continue
+        if kind is None:
+            return f"expected an input map (d0, d1) -> (d0, d1), (d1), (d0) or (), got {m}"
+        if not isinstance(x, BlockArgument) or not isinstance(x.owner.parent_op(), func.FuncOp):
+            return "an input that is not a function argument (the kernel takes the epilogue's operands as parameters)"
+        t = x.type
+        if kind == "scalar":
+            if not isinstance(t, Float32Type):
+                return f"expected an f32 scalar input, got {t}"
+        else:
+            if not isinstance(t, MemRefType) or t.get_num_dims() != (2 if kind == "mn" else 1):
+                return f"expected a {'2' if kind == 'mn' else '1'}-d memref for map {m}, got {t}"
+            if str(t.get_element_type()) not in EXTRA_TYPES:
+                return f"expected f32, f16 or bf16 elements, got {t}"
+            if kind == "mn" and lass.memref_layout(t) != lass.memref_layout(d.type):
+                return f"expected a matrix input in D's layout ({lass.memref_layout(d.type)}-major), got {t}"
+        args.append((x, kind))
+    args.append("v")  # the output's block argument: D's current value
+    constants: list[Operation] = []
+    inside = set(block.args)
+    for body_op in block.ops:
+        if isinstance(body_op, LinalgYieldOp):
+            if len(body_op.operands) != 1 or not isinstance(body_op.operands[0].type, Float32Type):
+                return "expected linalg.yield of one f32 value"
+            break
+        if not isinstance(body_op, ARITH_OPS + MATH_OPS):
+            return f"'{body_op.name}' is not allowed in an epilogue region"
+        for v in body_op.operands:
+            if v in inside:
+                continue
+            owner = v.owner
+            if isinstance(owner, arith.ConstantOp):
+                if owner not in constants:
+                    constants.append(owner)
+                continue
+            return f"'{body_op.name}' uses a value defined outside the body that is not an arith.constant"
+        inside.update(body_op.results)
+    return Fold(op, args, constants)
+
+
+_NOTED: set[str] = set()  # notes printed since reset_notes (a pipeline replayed after an error repeats none)
+
+
+def reset_notes() -> None:
+    """Forget the notes printed (lasscc.driver.run_passes calls it once per run)."""
+    _NOTED.clear()
+
+
+def _notify(op: Operation, why: str) -> None:
+    text = f"{op_location(op)}: note: lasscc-fuse-epilogue: left alone: {why}"
+    if text not in _NOTED:
+        _NOTED.add(text)
+        print(text, file=sys.stderr)
+
+
+def fuse(fn: func.FuncOp, g: lass.GemmOp) -> int:
+    """Fold the foldable elementwise ops after `g` into its epilogue region; the number folded."""
+    folds: list[Fold] = []
+    cur = g.next_op
+    while cur is not None:
+        if isinstance(cur, arith.ConstantOp):
+            cur = cur.next_op
+            continue
+        if not isinstance(cur, ELEMENTWISE) and not cur.name.startswith("linalg."):
+            break
+        got = analyze(cur, g.d)
+        if isinstance(got, str):
+            _notify(cur, got)
+            break
+        folds.append(got)
+        cur = cur.next_op
+    if not folds:
+        return 0
+    # extras: the GEMM's own, then the new ones, in the order of the function's arguments
+    order = {a: i for i, a in enumerate(fn.body.block.args)}
+    have = list(zip(g.extras, g.kinds))
+    for f in folds:
+        for a in f.args:
+            if a != "v" and a not in have:
+                have.append(a)
+    have.sort(key=lambda e: order.get(e[0], len(order)))
+    arg_t = [x.type if k == "scalar" else x.type.get_element_type() for x, k in have]
+    block = Block(arg_types=[Float32Type(), *arg_t])
+    for arg, (x, _) in zip(block.args[1:], have):
+        arg.name_hint = f"{x.name_hint}_e" if x.name_hint else None
+    ex_arg = {e: block.args[1 + i] for i, e in enumerate(have)}
+    if g.has_epilogue:  # the existing region first, its extras rebound
+        old = g.epilogue.block
+        value = _inline(old, [block.args[0]] + [ex_arg[e] for e in zip(g.extras, g.kinds)], block, YieldOp)
+    else:
+        value = block.args[0]
+    for f in folds:
+        body = f.op.regions[0].block
+        mapping: dict[SSAValue, SSAValue] = {}
+        for c in f.constants:
+            new_c = c.clone()
+            block.add_op(new_c)
+            mapping[c.result] = new_c.result
+        bound = [value if a == "v" else ex_arg[a] for a in f.args]
+        value = _inline(body, bound, block, LinalgYieldOp, mapping)
+    block.add_op(YieldOp(value))
+    new = lass.GemmOp.create(operands=[g.a, g.b, g.d, *[x for x, _ in have]],
+                             attributes={**{k: v for k, v in g.attributes.items() if k != "epilogue_kinds"},
+                                         "epilogue_kinds": ArrayAttr([StringAttr(k) for _, k in have])},
+                             regions=[Region(block)])
+    new.location = g.location
+    fn.body.block.insert_op_before(new, g)
+    g.detach()
+    g.erase(safe_erase=False)
+    for f in folds:
+        f.op.detach()
+        f.op.erase(safe_erase=False)
+    return len(folds)
+
+
+def _inline(body: Block, values, into: Block, terminator, mapping=None) -> SSAValue:
+    """Clone `body`'s ops (its arguments bound to `values`) to the end of `into`; the value its
+    `terminator` yields."""
+    mapping = dict(mapping or {})
+    mapping.update(zip(body.args, values))
+    for op in body.ops:
+        if isinstance(op, terminator):
+            return mapping[op.operands[0]]
+        new = op.clone(value_mapper=mapping)
+        into.add_op(new)
+        for o, n in zip(op.results, new.results):
+            mapping[o] = n
+    raise AssertionError("a body ends with its yield")
+
+
+@dataclass(frozen=True)
+class FuseEpiloguePass(ModulePass):
+    name = "lasscc-fuse-epilogue"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in list(op.walk()):
+            if isinstance(fn, func.FuncOp) and fn.body.blocks:
+                for g in [o for o in fn.body.block.ops if isinstance(o, lass.GemmOp)]:
+                    fuse(fn, g)
