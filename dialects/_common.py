@@ -103,8 +103,6 @@ class MajorTileBase(ShapedTileBase):
 def check_major(got, source_type, operand: str, what: str) -> None:
     """VerifyException unless tile type `got` is stored the way `operand` ("A"/"B") of memref
     `source_type` needs (lass.operand_major)."""
-    from lasscc.dialects.lass import memref_layout, operand_major
-
     want = operand_major(source_type, operand)
     if want is not None and got.major.data != want:
         layout = {"row": "row-major", "col": "column-major"}[memref_layout(source_type)]
@@ -137,3 +135,16 @@ def memref_layout(t: MemRefType) -> str:
     if layout is None or layout.__class__.__name__ == "NoneAttr":
         return "row"
     return "other"
+
+
+def layout_major(layout: str, operand: str) -> str:
+    """How operand `operand` ("A": M x K, "B": K x N) in layout `layout` ("row" / "col") is stored:
+    "k" when K is its contiguous dimension (row-major A, column-major B), "mn" when M or N is
+    (column-major A, row-major B)."""
+    return "k" if (layout == "row") == (operand == "A") else "mn"
+
+
+def operand_major(t: MemRefType, operand: str) -> str | None:
+    """layout_major of the memref type `t`; None for a layout that is neither row- nor column-major."""
+    layout = memref_layout(t)
+    return None if layout == "other" else layout_major(layout, operand)

@@ -34,7 +34,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     NoneAttr,
-    StridedLayoutAttr,
     StringAttr,
     bf16,
     f16,
@@ -63,7 +62,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from lasscc.config import GemmConfig, default_config, swap_operands
-from lasscc.dialects._common import memref_layout
+from lasscc.dialects._common import layout_major, memref_layout
 
 
 # accumulator types the mma.sync instructions offer per A/B element type (PTX ISA "mma"): the first
@@ -103,19 +102,6 @@ def d_types(ab: str, acc: str, fused: bool = False) -> tuple[str, ...]:
     """The D types of (A/B type, accumulator), with or without a fused epilogue."""
     plain = D_TYPES.get((ab, acc), ())
     return plain + EPILOGUE_D_TYPES if fused and acc == "f32" and plain else plain
-
-
-def layout_major(layout: str, operand: str) -> str:
-    """How operand `operand` ("A": M x K, "B": K x N) in layout `layout` ("row" / "col") is stored:
-    "k" when K is its contiguous dimension (row-major A, column-major B), "mn" when M or N is
-    (column-major A, row-major B)."""
-    return "k" if (layout == "row") == (operand == "A") else "mn"
-
-
-def operand_major(t: MemRefType, operand: str) -> str | None:
-    """layout_major of the memref type `t`; None for a layout that is neither row- nor column-major."""
-    layout = memref_layout(t)
-    return None if layout == "other" else layout_major(layout, operand)
 
 
 @irdl_op_definition

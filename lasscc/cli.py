@@ -40,7 +40,7 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     """A lass.gemm without `config` and no override options takes `lasscc tune`'s stored winner."""
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
 
-    from lasscc.dialects.lass import memref_layout
+    from lasscc.dialects._common import memref_layout
     from lasscc.dialects.lass import config_from_attr, config_to_attr
     from lasscc.driver import import_gemms
     from lasscc.tune import load_tuned, lookup_tuned

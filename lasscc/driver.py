@@ -228,7 +228,8 @@ def operand_layouts(module: ModuleOp) -> tuple[str, str]:
     of an input, or the kernel's facts (`#lass.kernel`) in a dump; TN when unknown."""
     from xdsl.dialects.linalg.ops import MatmulOp
 
-    from lasscc.dialects.lass import GemmOp, kernel_facts, memref_layout
+    from lasscc.dialects._common import memref_layout
+    from lasscc.dialects.lass import GemmOp, kernel_facts
     from lasscc.linalg import matmul_operand_types
 
     for op in module.walk():

@@ -26,7 +26,7 @@ import time
 import numpy as np
 from xdsl.dialects.builtin import MemRefType
 
-from lasscc.dialects.lass import memref_layout
+from lasscc.dialects._common import memref_layout
 from lasscc.interp.bf16 import BF16, QNAN, as_f64
 from lasscc.interp.errors import KernelArgumentError
 from lasscc.interp.executor import Program, _as_module, execute_kernel, find_kernel, is_batched, swaps_ab

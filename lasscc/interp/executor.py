@@ -61,7 +61,8 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 
 from lasscc.diagnostics import LassError
-from lasscc.dialects.lass import KERNEL_ATTR, KernelFacts, kernel_facts, memref_layout, operand_major
+from lasscc.dialects._common import memref_layout, operand_major
+from lasscc.dialects.lass import KERNEL_ATTR, KernelFacts, kernel_facts
 from lasscc.interp.banks import BankCounter
 from lasscc.interp.errors import (
     AsyncHazardError,

@@ -56,7 +56,7 @@ import numpy as np
 from lasscc import layout as Lay
 from lasscc.dialects import lass, lass_nv, lass_pipe, lass_smem, lass_tb, lass_warp
 from lasscc.dialects._common import int_list
-from lasscc.dialects.lass import memref_layout
+from lasscc.dialects._common import memref_layout
 from lasscc.interp import mma_math as MM
 from lasscc.interp.bf16 import BF16, as_f32, store_as
 from lasscc.interp.errors import InterpError, MisalignedAccessError, OutOfBoundsError, UnsupportedError

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lasscc.dialects.lass import memref_layout
+from lasscc.dialects._common import memref_layout
 from lasscc.interp.epilogue import run_body
 from lasscc.interp.errors import UnsupportedError
 from lasscc.interp.executor import Executor, handler

@@ -92,7 +92,8 @@ def test_gemm_module_is_built_with_xdsl():
     """gemm_module builds the op (no text parsed); gemm_mlir is its printed form, which parses back
     to the same module."""
     from lasscc.api import gemm_module
-    from lasscc.dialects.lass import GemmOp, memref_layout
+    from lasscc.dialects._common import memref_layout
+    from lasscc.dialects.lass import GemmOp
     from lasscc.source import parse_mlir
 
     module = gemm_module(layout="NT", d_layout="col", acc="f16", alpha=0.1, name="g")
