@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
-# Ad-hoc GPU call of session 7: suite + examples' PTX + benches (the matrix: scripts/gpu_session.sh matrix)
+# Session-7 GPU call: set up as scripts/gpu_session.sh, then WHAT (space-separated): suite, split,
+# epilogue, ebench, bench.  Logs in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-/tmp/gpu_call}; mkdir -p "$OUT/ptx"
+OUT=${OUT:-/tmp/gpu_call}; mkdir -p "$OUT"
 python3 -m pip install -q --no-index --no-deps --no-compile .whl/*.whl || exit 1
 export PATH="$(python3 -c 'import os, sys; print(os.path.join(sys.prefix, "bin"))'):$PATH" PYTHONUNBUFFERED=1
 python3 -m pip install -q --no-build-isolation --no-deps --no-index -e . >/dev/null || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
-for f in examples/*.mlir; do lasscc compile $f --no-cache -o "$OUT/ptx/$(basename $f .mlir).ptx" 2>>"$OUT/ptx.err" & done; wait
-echo "== bench (predicated epilogue stores)"
-lasscc bench examples/gemm_tuned.mlir --sizes 4096,8192 2>&1 | tee "$OUT/bench.log" | tail -8
-lasscc bench examples/gemm.mlir --sizes 1000,4096 2>&1 | tee -a "$OUT/bench.log" | tail -6
-echo "== test suite (-n $(nproc))"
-( time python3 -m pytest -q -n "$(nproc)" --durations=20 tests ) > "$OUT/suite.log" 2>&1
-tail -35 "$OUT/suite.log"
+for what in "$@"; do
+  case $what in
+    suite) ( time python3 -m pytest -q -n "$(nproc)" --durations=10 tests ) > "$OUT/suite.log" 2>&1
+           grep -E "passed|failed|^FAILED|^ERROR" "$OUT/suite.log" | tail -25 ;;
+    split) python3 scripts/gpu_matrix.py --arch sm_90a --split-only > "$OUT/split.log" 2>&1
+           grep -E "compiled|FAIL|kernels" "$OUT/split.log" | head -20; tail -25 "$OUT/split.log"
+           echo "split failures: $(grep -c FAIL "$OUT/split.log")" ;;
+    epilogue) python3 scripts/gpu_matrix.py --arch sm_90a --epilogue-only > "$OUT/epi.log" 2>&1
+           grep -E "compiled|FAIL|kernels" "$OUT/epi.log" | head -20; tail -8 "$OUT/epi.log"
+           echo "epilogue failures: $(grep -c FAIL "$OUT/epi.log")" ;;
+    ebench) python3 scripts/epilogue_bench.py --sizes 4096,8192 --d-dtype f16 2>&1 | tee "$OUT/ebench.log" | tail -14 ;;
+    hopper) python3 scripts/hopper_check.py 2>&1 | tee "$OUT/hopper.log" | tail -40 ;;
+  esac
+done
