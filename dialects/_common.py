@@ -102,7 +102,7 @@ class MajorTileBase(ShapedTileBase):
 
 def check_major(got, source_type, operand: str, what: str) -> None:
     """VerifyException unless tile type `got` is stored the way `operand` ("A"/"B") of memref
-    `source_type` needs (lass.operand_major)."""
+    `source_type` needs (operand_major)."""
     want = operand_major(source_type, operand)
     if want is not None and got.major.data != want:
         layout = {"row": "row-major", "col": "column-major"}[memref_layout(source_type)]

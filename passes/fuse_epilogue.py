@@ -52,6 +52,7 @@ from xdsl.dialects.linalg.ops import (
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
+from lasscc.dialects._common import memref_layout
 from lasscc.dialects import lass
 from lasscc.dialects.epilogue import ARITH_OPS, EXTRA_TYPES, MATH_OPS, YieldOp
 from lasscc.source import op_location
@@ -111,8 +112,8 @@ def analyze(op: Operation, d: SSAValue) -> Fold | str:
                 return f"expected a {'2' if kind == 'mn' else '1'}-d memref for map {m}, got {t}"
             if str(t.get_element_type()) not in EXTRA_TYPES:
                 return f"expected f32, f16 or bf16 elements, got {t}"
-            if kind == "mn" and lass.memref_layout(t) != lass.memref_layout(d.type):
-                return f"expected a matrix input in D's layout ({lass.memref_layout(d.type)}-major), got {t}"
+            if kind == "mn" and memref_layout(t) != memref_layout(d.type):
+                return f"expected a matrix input in D's layout ({memref_layout(d.type)}-major), got {t}"
         args.append((x, kind))
     args.append("v")  # the output's block argument: D's current value
     constants: list[Operation] = []

@@ -22,7 +22,7 @@ B and D, batched, the op's alpha / beta for `lasscc run`, the whole validated ti
 kernel's operand order).  Its body: `lass_tb.block_tile` (rasterized tile origin), an `scf.for` over K
 in steps of BK carrying a `!lass_tb.acc`, with `lass_tb.load_tile` for A and B and `lass_tb.mma`
 inside, then `lass_tb.epilogue`.  Each tile is stored the way its operand is contiguous
-(`!lass_tb.tile<..., mn>` for a column-major A or a row-major B: lass.operand_major).
+(`!lass_tb.tile<..., mn>` for a column-major A or a row-major B: operand_major).
 
 Rejected (PassFailedException naming file:line:col): other element types, a layout that is
 neither row- nor column-major, a config that
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lasscc.dialects._common import memref_layout, operand_major
 from lasscc.dialects import lass, lass_tb
 from lasscc.dialects.lass import config_from_attr
 from lasscc.passes._build import KERNEL_PARAMS, ArithBuilder
@@ -78,7 +79,7 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
     if op.has_epilogue and op.a.type.get_num_dims() == 3:
         raise PassFailedException(f"{where}: error: expected a 2-d GEMM with a fused epilogue (batched: none yet)")
     for name, t in (("A", ta), ("B", tb), ("D", td)):
-        if lass.memref_layout(t) not in ("row", "col"):
+        if memref_layout(t) not in ("row", "col"):
             raise PassFailedException(
                 f"{where}: error: expected {name} row-major (identity layout) or column-major (strided<[1, ?]>), "
                 f"got {t.layout}"
@@ -219,8 +220,8 @@ class TileThreadblockPass(ModulePass):
         k0.name_hint, acc.name_hint = "k0", "acc"
         bb = ArithBuilder(InsertPoint.at_end(body))
         # each tile is stored the way its operand is contiguous in global memory (K- or MN-major)
-        tile_a_t = lass_tb.TileType((bm, bk), elem, lass.operand_major(a_t, "A"))
-        tile_b_t = lass_tb.TileType((bn, bk), elem, lass.operand_major(b_t, "B"))
+        tile_a_t = lass_tb.TileType((bm, bk), elem, operand_major(a_t, "A"))
+        tile_b_t = lass_tb.TileType((bn, bk), elem, operand_major(b_t, "B"))
         ta = bb.emit(lass_tb.LoadTileOp.build(operands=[A, m0, k0], result_types=[tile_a_t],
                                            properties={"operand": lass.operand_attr("A")}))
         tb_ = bb.emit(lass_tb.LoadTileOp.build(operands=[B, n0, k0], result_types=[tile_b_t],
