@@ -116,7 +116,7 @@ def _serial_epilogue(b: ArithBuilder, acc, W, D, M, N, m0, n0, alpha, beta, part
     b.insert(lass_tb.SemaphoreWaitOp.build(operands=[W, sem, part]))
     first = b.emit(arith.CmpiOp(part, b.const(0), "eq"))
     beta_p = b.emit(arith.SelectOp(first, beta, b.const_float(1.0, f32)))
-    b.insert(lass_tb.EpilogueOp.build(operands=[acc, D, m0, n0, alpha, beta_p]))
+    b.insert(lass_tb.EpilogueOp.create(operands=[acc, D, m0, n0, alpha, beta_p]))
     last = b.emit(arith.CmpiOp(part, b.const(split - 1), "eq"))
     b.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, sem, b.emit(arith.SelectOp(last, b.const(0), b.add(part, 1)))]))
 
@@ -233,7 +233,7 @@ class TileThreadblockPass(ModulePass):
             idx = b.add(b.mul(z, split), part) if facts.batched else part
             part_d = b.emit(lass_tb.BatchViewOp(block.args[8], idx, b.mul(M, N)))
             part_d.name_hint = "W_part"
-            b.insert(lass_tb.EpilogueOp.build(operands=[loop.results[0], part_d, m0, n0, b.const_float(1.0, f32),
+            b.insert(lass_tb.EpilogueOp.create(operands=[loop.results[0], part_d, m0, n0, b.const_float(1.0, f32),
                                                         b.const_float(0.0, f32)]))
         elif split > 1:
             _serial_epilogue(b, loop.results[0], block.args[8], D, M, N, m0, n0, alpha, beta, part, split,
@@ -246,7 +246,7 @@ class TileThreadblockPass(ModulePass):
             b.insert(lass_tb.EpilogueOp.create(operands=[loop.results[0], D, m0, n0, alpha, beta, *extras],
                                                attributes={"epilogue_kinds": kinds_attr(kinds)}, regions=[region]))
         else:
-            b.insert(lass_tb.EpilogueOp.build(operands=[loop.results[0], D, m0, n0, alpha, beta]))
+            b.insert(lass_tb.EpilogueOp.create(operands=[loop.results[0], D, m0, n0, alpha, beta]))
         b.insert(func.ReturnOp())
 
         old = fn.body.blocks[0]
