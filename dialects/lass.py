@@ -198,12 +198,13 @@ class GemmOp(IRDLOperation):
 
 # ---- the kernel's facts ---------------------------------------------------------------------------
 
-CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align")
+CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align", "mma")
 
 
 def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
     """`align` is written only when set (None: the full 16-byte accesses)."""
-    entries = {key: (ArrayAttr([IntegerAttr(v, 64) for v in val]) if isinstance(val, list) else IntegerAttr(val, 64))
+    entries = {key: (ArrayAttr([IntegerAttr(v, 64) for v in val]) if isinstance(val, list) else
+                     StringAttr(val) if isinstance(val, str) else IntegerAttr(val, 64))
                for key, val in cfg.as_dict().items()}
     return DictionaryAttr(entries)
 
@@ -235,8 +236,21 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
                 got = ("true" if val.value.data else "false") if isinstance(val, IntegerAttr) else val
                 raise ValueError(f"config key '{key}': expected an integer, got {got}")
             kw[key] = int(val.value.data)
+        elif key == "mma":
+            from lasscc.hopper_rules import MMA_FAMILIES
+
+            if not isinstance(val, StringAttr) or val.data not in MMA_FAMILIES:
+                raise ValueError(f"config key 'mma': expected {' or '.join(repr(m) for m in MMA_FAMILIES)}, got {val}")
+            kw[key] = val.data
         else:
             raise ValueError(f"config key '{key}': unknown; expected one of {', '.join(CONFIG_KEYS)}")
+    if kw.get("mma", base.mma) == "wgmma":
+        # a wgmma config's warp / instruction follow from its threadblock (the warpgroup tile and
+        # wgmma.m64nBNk*: the K of 32 bytes that `base`, the type's default, has too) unless written
+        from lasscc.hopper_rules import wgmma_defaults
+
+        for k2, v2 in wgmma_defaults(kw.get("threadblock", base.threadblock), base.instruction[2]).items():
+            kw.setdefault(k2, v2)
     return GemmConfig(**{**base.__dict__, **kw})
 
 
@@ -433,7 +447,8 @@ class KernelAttr(ParametrizedAttribute):
         _text_f32(printer, f.alpha)
         printer.print_string(", beta = ")
         _text_f32(printer, f.beta)
-        cfg = ", ".join(f"{k} = {v}" for k, v in f.config.as_dict().items())
+        cfg = ", ".join(f"{k} = {v!r}".replace("'", '"') if isinstance(v, str) else f"{k} = {v}"
+                        for k, v in f.config.as_dict().items())
         printer.print_string(f", config = {{{cfg}}}>")
 
     @classmethod

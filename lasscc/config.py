@@ -80,6 +80,13 @@ class GemmConfig:
     # the kernel's operand order; None: the full ACCESS_BYTES (8 f16/bf16, 4 f32, 16 i8).  Narrower
     # accesses let an operand's contiguous dimension be any multiple of them (lasscc-swizzle-smem).
     align: tuple[int, int] | None = None
+    # the instruction family: "mma.sync" (the warp-level data flow) or "wgmma" (sm_90a: TMA,
+    # mbarriers and warpgroup MMA, lasscc.hopper_rules); written in the config only when "wgmma"
+    mma: str = "mma.sync"
+
+    @property
+    def is_wgmma(self) -> bool:
+        return self.mma == "wgmma"
 
     def access_bytes(self, ab_type: str = "f16") -> tuple[int, int]:
         """Bytes per copy access of (A, B): align * element bytes, or ACCESS_BYTES."""
@@ -106,6 +113,10 @@ class GemmConfig:
 
     @property
     def threads(self) -> int:
+        if self.is_wgmma:
+            from lasscc.hopper_rules import wgmma_threads
+
+            return wgmma_threads(self)
         return self.warps_m * self.warps_n * 32
 
     def smem_stage_bytes(self, elem_bytes: int = 2) -> int:
@@ -113,6 +124,10 @@ class GemmConfig:
         return (bm + bn) * bk * elem_bytes
 
     def smem_bytes(self, elem_bytes: int = 2) -> int:
+        if self.is_wgmma:
+            from lasscc.hopper_rules import wgmma_smem_bytes
+
+            return wgmma_smem_bytes(self, elem_bytes)
         return self.smem_stage_bytes(elem_bytes) * self.stages
 
     def as_dict(self) -> dict[str, object]:
@@ -124,6 +139,7 @@ class GemmConfig:
             "raster": self.raster,
             "prefetch": self.prefetch,
             **({"align": list(self.align)} if self.align is not None else {}),
+            **({"mma": self.mma} if self.mma != "mma.sync" else {}),
         }
 
     def validate(self, arch: str = "sm_80", where: str = "config", ab_type: str = "f16",
@@ -139,6 +155,16 @@ class GemmConfig:
 
         if arch not in SUPPORTED_ARCHS:
             fail(f"expected arch one of {', '.join(SUPPORTED_ARCHS)}, got '{arch}'")
+        from lasscc.hopper_rules import MMA_FAMILIES, validate_wgmma
+
+        if self.mma not in MMA_FAMILIES:
+            fail(f"expected mma one of {', '.join(repr(m) for m in MMA_FAMILIES)}, got {self.mma!r}")
+        if self.is_wgmma:
+            bad = validate_wgmma(self, arch, ab_type, majors, acc_type, SMEM_PER_BLOCK_LIMIT[arch],
+                                 MAX_THREADS_PER_BLOCK)
+            if bad:
+                fail(bad)
+            return
         bm, bn, bk = self.threadblock
         wm, wn, wk = self.warp
         im, in_, ik = self.instruction

@@ -5,6 +5,7 @@
       | lasscc-tile-threadblock   grid of threadblocks (rasterized), K loop over BK, tile copies, block MMA, epilogue
       | lasscc-pipeline           SMEM ring of `stages` slots: prologue / steady state / drain, barriers, cp.async groups
       | lasscc-warp-mma           per-thread code: warp tile offsets, ldmatrix-able fragments, serpentine mma.sync
+      | lasscc-warpgroup-mma      (mma = "wgmma") per-thread code: warpgroups, wgmma on ring slots, fence/commit/wait
       | lasscc-swizzle-smem       XOR-swizzled SMEM addresses, ldmatrix.x4, cp.async / ld.global / st.shared of the config's access widths
       | lasscc-lower-to-llvm      arith/scf/lass_nv -> xDSL llvm dialect (NVVM intrinsics, inline PTX)
       v emit                      LLVM IR (xDSL's llvmlite backend) -> PTX (llvmlite NVPTX target machine)
@@ -48,6 +49,7 @@ from lasscc.passes.pipeline import PipelinePass
 from lasscc.passes.swizzle_smem import SwizzleSmemPass
 from lasscc.passes.tile_threadblock import TileThreadblockPass
 from lasscc.passes.warp_mma import WarpMmaPass
+from lasscc.passes.warpgroup_mma import WarpgroupMmaPass
 from lasscc.source import move_location, verify_module
 from lasscc.universe import make_context
 
@@ -57,6 +59,7 @@ PASSES: list[type[ModulePass]] = [
     TileThreadblockPass,
     PipelinePass,
     WarpMmaPass,
+    WarpgroupMmaPass,
     SwizzleSmemPass,
     LowerToLLVMPass,
 ]
