@@ -10,15 +10,30 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, UnitAttr, f16, f32, i1, i32
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    IntAttr,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    UnitAttr,
+    f16,
+    f32,
+    i1,
+    i32,
+    i64,
+)
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
-from xdsl.ir import Dialect, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     AnyOf,
+    AttrSizedOperandSegments,
     EqAttrConstraint,
     IRDLOperation,
     VarConstraint,
     attr_def,
+    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_attr_def,
@@ -29,7 +44,7 @@ from xdsl.irdl import (
     var_result_def,
     traits_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
@@ -564,6 +579,433 @@ class AlignedOp(IRDLOperation):
             raise VerifyException(f"expected bytes a power of two, got {w}")
 
 
+# ==== sm_90a: TMA, mbarrier and wgmma (issue 14) ===============================================
+# One op per PTX instruction, as above.  Shared-memory operands are i32 byte offsets into the
+# dynamic shared memory like every other op here; `shared_address` gives the absolute .shared
+# window address a wgmma matrix descriptor holds.  The CPU semantics are lasscc/interp/sm90_ops.py.
+
+# TMA swizzle modes of a tensor map (CU_TENSOR_MAP_SWIZZLE_*), the name printed after `swizzle_`.
+# The bytes of one swizzle span (the largest inner box extent the mode allows) are
+# lasscc.sm90_layout's; the names here are only the IR spelling.
+TMA_SWIZZLES = ("none", "32b", "64b", "128b")
+TMA_BOX_MAX = 256  # cuTensorMapEncodeTiled: every boxDim[i] <= 256
+TMA_ELEMENT_TYPES = ("f16", "bf16", "f32", "i8")
+MBARRIER_BYTES = 8  # an mbarrier object is a .b64 in shared memory, 8-byte aligned (PTX ISA 9.7.13.15.1)
+MBARRIER_TX_MAX = (1 << 20) - 1  # tx-count range (PTX ISA 9.7.13.15.1 "Contents of the mbarrier object")
+MBARRIER_COUNT_MAX = (1 << 20) - 1  # expected-arrival count range, same section
+WARPGROUP_THREADS = 128  # wgmma is issued by 4 contiguous warps (PTX ISA 9.7.15.1 "Warpgroup")
+# wgmma.mma_async K per A/B type (PTX ISA 9.7.15.5 "Matrix shape": m64nNk16 f16/bf16, k8 tf32, k32 s8)
+WGMMA_K = {"f16": 16, "bf16": 16, "tf32": 8, "s8": 32}
+WGMMA_ACC_TYPES = {"f16": ("f32", "f16"), "bf16": ("f32",), "tf32": ("f32",), "s8": ("i32",)}
+WGMMA_RS_REGS = 4  # A from registers: 64 x K of 2/4/1-byte elements = 16 bytes per thread, 4 x b32
+WGMMA_GROUPS_MAX = 7  # wgmma.wait_group N takes 0..7 here (PTX: an integer constant; more is pointless)
+
+
+def wgmma_n_ok(n: int, ab_type: str) -> bool:
+    """The N of m64nNk*: multiples of 8 from 8 to 256; s8 only 8, 16, 24 and multiples of 16 from
+    32 (PTX ISA 9.7.15.5.1, table "Matrix shapes" of wgmma.mma_async)."""
+    if not (8 <= n <= 256 and n % 8 == 0):
+        return False
+    return ab_type != "s8" or n <= 24 or n % 16 == 0
+
+
+def wgmma_acc_count(n: int) -> int:
+    """Accumulator values per thread of m64nN: 64 * N / 128 (f16 ones packed two per register
+    by the lowering)."""
+    return 64 * n // WARPGROUP_THREADS
+
+
+@irdl_attr_definition
+class TensorMapType(ParametrizedAttribute, TypeAttribute):
+    """A CUtensorMap kernel parameter: `!lass_nv.tensor_map<64x64xf16, swizzle_128b>` is a 2-d
+    tiled tensor map whose box is 64 rows (outer dimension) x 64 elements (inner, contiguous
+    dimension) of f16, stored in shared memory under the 128-byte swizzle.  The host builds the
+    128 opaque bytes with cuTensorMapEncodeTiled (lasscc/runtime/tma.py) from the global matrix
+    and this box and swizzle; the kernel takes them as a 64-byte aligned grid-constant `.param`
+    (lasscc-lower-to-llvm).  A pass refers to the map by the function argument of this type.
+    Element types: f16, bf16, f32 (tf32 operands), i8.  The inner box extent in bytes must be a
+    multiple of 16 (cuTensorMapEncodeTiled); the swizzle's span limit is checked with the
+    layout (lasscc.sm90_layout) where the map is built."""
+
+    name = "lass_nv.tensor_map"
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+    swizzle: StringAttr
+
+    def __init__(self, rows: int, cols: int, element_type: Attribute, swizzle: str):
+        super().__init__(ArrayAttr([IntAttr(rows), IntAttr(cols)]), element_type, StringAttr(swizzle))
+
+    @property
+    def box(self) -> tuple[int, int]:
+        """(rows, cols): outer x inner box extent in elements."""
+        return tuple(d.data for d in self.shape.data)
+
+    @property
+    def swizzle_mode(self) -> str:
+        return self.swizzle.data
+
+    @property
+    def element_name(self) -> str:
+        return "i8" if str(self.element_type) == "i8" else str(self.element_type)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            r, c = self.box
+            printer.print_string(f"{r}x{c}x")
+            printer.print_attribute(self.element_type)
+            printer.print_string(f", swizzle_{self.swizzle.data}")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            dims, elem = parser.parse_ranked_shape()
+            parser.parse_punctuation(",", " before the swizzle mode")
+            word = parser.parse_identifier(" (the swizzle mode: swizzle_none, swizzle_32b, swizzle_64b, swizzle_128b)")
+            if not word.startswith("swizzle_") or word[len("swizzle_"):] not in TMA_SWIZZLES:
+                parser.raise_error(f"expected swizzle_none, swizzle_32b, swizzle_64b or swizzle_128b, got {word}")
+        return (ArrayAttr([IntAttr(d) for d in dims]), elem, StringAttr(word[len("swizzle_"):]))
+
+    def verify(self) -> None:
+        dims = [d.data for d in self.shape.data]
+        if len(dims) != 2 or any(not 1 <= d <= TMA_BOX_MAX for d in dims):
+            raise VerifyException(f"expected a 2-d box of 1 to {TMA_BOX_MAX} elements per dimension, got {dims}")
+        if self.element_name not in TMA_ELEMENT_TYPES:
+            raise VerifyException(f"expected an element type of {', '.join(TMA_ELEMENT_TYPES)}, got {self.element_type}")
+        if self.swizzle.data not in TMA_SWIZZLES:
+            raise VerifyException(f"expected swizzle one of {', '.join(TMA_SWIZZLES)}, got {self.swizzle.data}")
+        from lasscc.layout import elem_bytes
+
+        inner = dims[1] * elem_bytes(self.element_name)
+        if inner % 16:
+            raise VerifyException(f"expected the inner box extent to be a multiple of 16 bytes, got {dims[1]} elements = {inner} bytes")
+
+
+@irdl_op_definition
+class SharedAddressOp(IRDLOperation):
+    """The 32-bit .shared window address of dynamic shared-memory byte `offset` (PTX ISA 5.1.3
+    "Shared State Space"; `mov.u32 r, lass_smem` plus the offset: what `cvta.to.shared` gives
+    for a generic pointer).  wgmma matrix descriptors hold this address >> 4; the dynamic shared
+    memory need not start at window address 0, so descriptors are built from it, never from the
+    offset.
+
+        %a = lass_nv.shared_address %off
+    """
+
+    name = "lass_nv.shared_address"
+    traits = traits_def(Pure())
+    offset = operand_def(i32)
+    result = result_def(i32)
+    assembly_format = "$offset attr-dict"
+
+
+@irdl_op_definition
+class ElectSyncOp(IRDLOperation):
+    """elect.sync %r|%p, 0xffffffff (PTX ISA 9.7.13.9 "elect.sync"): true in exactly one lane of
+    the (fully active) warp, the lowest-numbered one.  The TMA producer's issuing thread."""
+
+    name = "lass_nv.elect_sync"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())  # warp-collective: never merged or moved
+    result = result_def(i1)
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class MbarrierInitOp(IRDLOperation):
+    """mbarrier.init.shared::cta.b64 [bar], count (PTX ISA 9.7.13.15.9): the mbarrier at shared
+    byte `bar` (8-byte aligned) starts phase 0 expecting `count` arrivals (1 to 2^20 - 1) and a
+    tx-count of 0.  Make it visible with fence.mbarrier_init / a barrier before other threads use
+    it."""
+
+    name = "lass_nv.mbarrier_init"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    bar = operand_def(i32)
+    count = operand_def(i32)
+    assembly_format = "$bar `,` $count attr-dict"
+
+
+@irdl_op_definition
+class MbarrierArriveOp(IRDLOperation):
+    """mbarrier.arrive.shared::cta.b64 _, [bar] (PTX ISA 9.7.13.15.13, release at CTA scope): one
+    arrival on the current phase; the phase completes when its pending arrivals reach 0 and its
+    tx-count is 0 (the state result is not used here)."""
+
+    name = "lass_nv.mbarrier_arrive"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    bar = operand_def(i32)
+    assembly_format = "$bar attr-dict"
+
+
+@irdl_op_definition
+class MbarrierArriveExpectTxOp(IRDLOperation):
+    """mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], tx (PTX ISA 9.7.13.15.12 + .13): raise
+    the current phase's tx-count by `tx` bytes (the bytes the TMA copies signalling this barrier
+    will complete), then arrive once."""
+
+    name = "lass_nv.mbarrier_arrive_expect_tx"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    bar = operand_def(i32)
+    tx = operand_def(i32)
+    assembly_format = "$bar `,` $tx attr-dict"
+
+
+@irdl_op_definition
+class MbarrierWaitParityOp(IRDLOperation):
+    """Wait until the phase of parity `parity` (0 or 1) of the mbarrier at `bar` has completed:
+    the loop `L: mbarrier.try_wait.parity.shared::cta.b64 p, [bar], parity; @!p bra L` (PTX ISA
+    9.7.13.15.16, acquire at CTA scope; the lowering writes the loop).  try_wait.parity succeeds
+    when the barrier's current (incomplete) phase has the other parity; once it returns, the
+    bytes the phase's TMA copies wrote are visible to the waiting thread."""
+
+    name = "lass_nv.mbarrier_wait_parity"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    bar = operand_def(i32)
+    parity = operand_def(i32)
+    assembly_format = "$bar `,` $parity attr-dict"
+
+
+@irdl_op_definition
+class FenceProxyAsyncOp(IRDLOperation):
+    """fence.proxy.async.shared::cta (PTX ISA 9.7.13.4 "membar/fence", proxy fence): orders this
+    thread's generic-proxy shared-memory accesses with later async-proxy ones (TMA, wgmma operand
+    reads) and the other way round."""
+
+    name = "lass_nv.fence_proxy_async"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class FenceMbarrierInitOp(IRDLOperation):
+    """fence.mbarrier_init.release.cluster (PTX ISA 9.7.13.4): makes this thread's prior
+    mbarrier.init visible to the async proxy (TMA complete_tx) and other threads after a
+    barrier."""
+
+    name = "lass_nv.fence_mbarrier_init"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class TmaLoad2dOp(IRDLOperation):
+    """cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+    [dst], [tmap, {c0, c1}], [bar] (PTX ISA 9.7.9.27.1.2 "cp.async.bulk.tensor"): copy the box of
+    the tensor map at element coordinates (c0 inner, c1 outer; may lie partly or wholly outside
+    the matrix: those elements are zero-filled) to shared byte `dst` (128-byte aligned; 1024 for
+    the 128-byte swizzle) in the map's swizzle, and complete the box's bytes as transactions on
+    the mbarrier at `bar`.  Issued by one thread.
+
+        lass_nv.tma_load_2d %tmap[%c0, %c1], %dst, %bar : !lass_nv.tensor_map<64x64xf16, swizzle_128b>
+    """
+
+    name = "lass_nv.tma_load_2d"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    tmap = operand_def(TensorMapType)
+    c0 = operand_def(i32)
+    c1 = operand_def(i32)
+    dst = operand_def(i32)
+    bar = operand_def(i32)
+    assembly_format = "$tmap `[` $c0 `,` $c1 `]` `,` $dst `,` $bar attr-dict `:` type($tmap)"
+
+
+@irdl_op_definition
+class WgmmaFenceOp(IRDLOperation):
+    """wgmma.fence.sync.aligned (PTX ISA 9.7.15.7.1): orders earlier register (accumulator, RS
+    A) and shared-memory accesses before the next wgmma.mma_async of the warpgroup; required
+    before the first wgmma and whenever the accumulators were touched outside wgmma."""
+
+    name = "lass_nv.wgmma_fence"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class WgmmaCommitGroupOp(IRDLOperation):
+    """wgmma.commit_group.sync.aligned (PTX ISA 9.7.15.7.2): the warpgroup's uncommitted
+    wgmma.mma_async ops become one wgmma-group."""
+
+    name = "lass_nv.wgmma_commit_group"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class WgmmaWaitGroupOp(IRDLOperation):
+    """wgmma.wait_group.sync.aligned N (PTX ISA 9.7.15.7.3): wait until at most `pending` of the
+    warpgroup's committed wgmma-groups are still running; only then may their accumulators be
+    read (or their shared-memory operands overwritten)."""
+
+    name = "lass_nv.wgmma_wait_group"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    pending = attr_def(IntegerAttr)
+    assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        n = self.pending.value.data
+        if not 0 <= n <= WGMMA_GROUPS_MAX:
+            raise VerifyException(f"expected pending in 0..{WGMMA_GROUPS_MAX}, got {n}")
+
+
+@irdl_op_definition
+class WgmmaMmaAsyncOp(IRDLOperation):
+    """wgmma.mma_async.sync.aligned.m64n{N}k{K}.{acc}.{ab}.{ab} d, a, b-desc, scale-d[, imm-scale-a,
+    imm-scale-b[, imm-trans-a, imm-trans-b]] (PTX ISA 9.7.15.5.2 "wgmma.mma_async"), issued by the
+    128 threads of a warpgroup:  D (64 x N) = A (64 x K) . B (K x N) + (scale_d ? C : 0).
+
+    a: one i64 matrix descriptor (SS: A in shared memory) or 4 x i32 registers (RS: A's fragment,
+    K-major, PTX ISA 9.7.15.5.1 "Register fragments"); b_desc: i64 descriptor of B (N x K in the
+    ISA's terms "K x N", stored per the descriptor, PTX ISA 9.7.15.5.1 "Matrix descriptor").
+    c: the thread's N/2 accumulator values (f32, f16 for f16 inputs, i32 for s8), d the same
+    after the op, in the accumulator fragment layout (PTX ISA 9.7.15.5.1 "Register fragments:
+    D"); the values of d may be read only after a wgmma.wait_group retires the op's group
+    (another wgmma of the same shape may take them as its c before that).  scale_d: i1 (false:
+    C is ignored, the first K step).  Attributes: n, ab_type (f16 default, bf16, tf32, s8),
+    scale_a / scale_b (1 or -1, f16/bf16/tf32), trans_a / trans_b (0 or 1: MN-major operand,
+    f16/bf16 only; trans_a only for SS).  s8 uses `.satfinite`.
+
+        %d0, ... = lass_nv.wgmma_mma_async a(%da) b(%db) c(%c0, ...) scale_d %p {n = 64 : i64} : f32
+    """
+
+    name = "lass_nv.wgmma_mma_async"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())  # reads shared memory asynchronously
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    a = var_operand_def()
+    b_desc = operand_def(i64)
+    c = var_operand_def()
+    scale_d = operand_def(i1)
+    d = var_result_def()
+    n = attr_def(IntegerAttr)
+    ab_type = opt_attr_def(StringAttr)
+    scale_a = opt_attr_def(IntegerAttr)
+    scale_b = opt_attr_def(IntegerAttr)
+    trans_a = opt_attr_def(IntegerAttr)
+    trans_b = opt_attr_def(IntegerAttr)
+
+    def __init__(self, a, b_desc, c, scale_d, n: int, ab_type: str = "f16", *, scale_a: int = 1,
+                 scale_b: int = 1, trans_a: int = 0, trans_b: int = 0):
+        a = [a] if isinstance(a, (SSAValue, Operation)) else list(a)
+        c = list(c)
+        attrs = {"n": IntegerAttr(n, 64)}
+        if ab_type != "f16":
+            attrs["ab_type"] = StringAttr(ab_type)
+        for key, val, default in (("scale_a", scale_a, 1), ("scale_b", scale_b, 1), ("trans_a", trans_a, 0),
+                                  ("trans_b", trans_b, 0)):
+            if val != default:
+                attrs[key] = IntegerAttr(val, 64)
+        acc_t = SSAValue.get(c[0]).type if c else f32
+        super().__init__(operands=[a, b_desc, c, scale_d], result_types=[[acc_t] * len(c)], attributes=attrs)
+
+    @property
+    def input_type(self) -> str:
+        return "f16" if self.ab_type is None else self.ab_type.data
+
+    @property
+    def n_value(self) -> int:
+        return self.n.value.data
+
+    @property
+    def k_value(self) -> int:
+        return WGMMA_K.get(self.input_type, 16)
+
+    @property
+    def is_rs(self) -> bool:
+        return len(self.a) != 1
+
+    @property
+    def acc_type(self):
+        return self.c[0].type if self.c else f32
+
+    def imm(self, key: str) -> int:
+        attr = getattr(self, key)
+        return {"scale_a": 1, "scale_b": 1, "trans_a": 0, "trans_b": 0}[key] if attr is None else attr.value.data
+
+    @property
+    def shape(self) -> str:
+        return f"m64n{self.n_value}k{self.k_value}"
+
+    def verify_(self) -> None:
+        ab = self.input_type
+        if ab not in WGMMA_K:
+            raise VerifyException(f"expected ab_type one of {', '.join(WGMMA_K)}, got \"{ab}\"")
+        n = self.n_value
+        if not wgmma_n_ok(n, ab):
+            want = "8, 16, 24 or a multiple of 16 up to 256" if ab == "s8" else "a multiple of 8 from 8 to 256"
+            raise VerifyException(f"expected n {want} for ab_type {ab}, got {n}")
+        a_types = [str(x.type) for x in self.a]
+        if a_types != ["i64"] and a_types != ["i32"] * WGMMA_RS_REGS:
+            raise VerifyException(
+                f"expected a = one i64 descriptor (SS) or {WGMMA_RS_REGS} i32 registers (RS), got {a_types}")
+        want_n = wgmma_acc_count(n)
+        c_types = [str(x.type) for x in self.c]
+        if len(c_types) != want_n or len(set(c_types)) != 1:
+            raise VerifyException(f"expected {want_n} accumulator values of one type for m64n{n}, got {len(c_types)}: "
+                                  f"{sorted(set(c_types))}")
+        if c_types[0] not in WGMMA_ACC_TYPES[ab]:
+            raise VerifyException(f"expected a {' or '.join(WGMMA_ACC_TYPES[ab])} accumulator for ab_type {ab}, "
+                                  f"got {c_types[0]}")
+        if [str(x.type) for x in self.d] != c_types:
+            raise VerifyException(f"expected results of the accumulator types {c_types[0]} x {want_n}, got "
+                                  f"{[str(x.type) for x in self.d][:2]}... ({len(self.d)})")
+        for key in ("scale_a", "scale_b"):
+            v = self.imm(key)
+            if v not in (1, -1) or (ab == "s8" and v != 1):
+                raise VerifyException(f"expected {key} = 1{' or -1' if ab != 's8' else ' (s8 has no imm-scale)'}, got {v}")
+        for key in ("trans_a", "trans_b"):
+            v = self.imm(key)
+            if v not in (0, 1) or (v and ab not in ("f16", "bf16")):
+                raise VerifyException(f"expected {key} = 0{' or 1' if ab in ('f16', 'bf16') else ' (transpose is for f16/bf16 only)'}, got {v}")
+        if self.is_rs and self.imm("trans_a"):
+            raise VerifyException("expected trans_a = 0 with A from registers (RS: A is K-major), got 1")
+
+    def print(self, printer: Printer) -> None:
+        for key, vals in (("a", self.a), ("b", (self.b_desc,)), ("c", self.c)):
+            printer.print_string(f" {key}(")
+            printer.print_list(vals, printer.print_operand)
+            printer.print_string(")")
+        printer.print_string(" scale_d ")
+        printer.print_operand(self.scale_d)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.acc_type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "WgmmaMmaAsyncOp":
+        groups = []
+        for key in ("a", "b", "c"):
+            parser.parse_keyword(key)
+            groups.append(parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand))
+        parser.parse_keyword("scale_d")
+        scale = parser.parse_operand(i1)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":", " before the accumulator type")
+        acc_t = parser.parse_type()
+        a_t = i64 if len(groups[0]) == 1 else i32
+        a = [parser.resolve_operand(x, a_t) for x in groups[0]]
+        if len(groups[1]) != 1:
+            parser.raise_error(f"expected one operand in b(...), got {len(groups[1])}")
+        b = parser.resolve_operand(groups[1][0], i64)
+        c = [parser.resolve_operand(x, acc_t) for x in groups[2]]
+        op = cls.create(operands=[*a, b, *c, scale], result_types=[acc_t] * len(c), attributes=attrs,
+                        properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [len(a), 1, len(c), 1])})
+        return op
+
+
+SM90_OPS = [
+    SharedAddressOp,
+    ElectSyncOp,
+    MbarrierInitOp,
+    MbarrierArriveOp,
+    MbarrierArriveExpectTxOp,
+    MbarrierWaitParityOp,
+    FenceProxyAsyncOp,
+    FenceMbarrierInitOp,
+    TmaLoad2dOp,
+    WgmmaFenceOp,
+    WgmmaCommitGroupOp,
+    WgmmaWaitGroupOp,
+    WgmmaMmaAsyncOp,
+]
+
+
 LassNV = Dialect(
     "lass_nv",
     [
@@ -588,6 +1030,7 @@ LassNV = Dialect(
         StSharedOp,
         StGlobalV4Op,
         AlignedOp,
+        *SM90_OPS,
     ],
-    [],
+    [TensorMapType],
 )

@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import BFloat16Type, ModuleOp
 from lasscc import timing
 from lasscc.diagnostics import LassError
 from lasscc.dialects.lass import KERNEL_ATTR
+from lasscc.passes.lower_to_llvm import MAXNTID_ATTR, SM90_KERNEL_ATTR, SM90_SMEM_ALIGN
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 NVPTX_DATALAYOUT = "e-p3:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -85,12 +86,52 @@ def to_llvm_ir(module: ModuleOp) -> str:
             ir_mod = convert_module(module, fallback_target_triple=NVPTX_TRIPLE, data_layout=NVPTX_DATALAYOUT)
     except NotImplementedError as e:
         raise LassError(f"error: cannot translate to LLVM IR: {e} (run lasscc-lower-to-llvm first)") from None
-    kernels = {f.sym_name.data for f in module.ops if isinstance(f, llvm.FuncOp) and KERNEL_ATTR in f.attributes}
+    # xDSL's backend drops a global's alignment.  The Ampere kernels have always been emitted with
+    # `.align 1` (they need 16 bytes, which the dynamic shared memory's base has): only the sm_90a
+    # alignment (lower_to_llvm.SM90_SMEM_ALIGN) is applied, so their PTX stays as it was
+    for g in module.ops:
+        if isinstance(g, llvm.GlobalOp) and g.alignment is not None and g.alignment.value.data >= SM90_SMEM_ALIGN:
+            ir_mod.get_global(g.sym_name.data).align = g.alignment.value.data
+    kernels = {f.sym_name.data: f for f in module.ops if isinstance(f, llvm.FuncOp)
+               and (KERNEL_ATTR in f.attributes or SM90_KERNEL_ATTR in f.attributes)}
     for fn in ir_mod.functions:
         if fn.name in kernels:
             fn.calling_convention = "ptx_kernel"
+            _nvvm_attributes(kernels[fn.name], fn)
     with timing.phase("print LLVM IR"):
         return str(ir_mod)
+
+
+class _NvvmArgAttributes(_llvm_ir.values.ArgumentAttributes):
+    """llvmlite's parameter attributes plus LLVM's string attribute "nvvm.grid_constant"."""
+
+    _known = {**_llvm_ir.values.ArgumentAttributes._known, '"nvvm.grid_constant"': False}
+
+
+class _NvvmFunctionAttributes(_llvm_ir.values.FunctionAttributes):
+    """llvmlite's function attributes plus LLVM's string attributes `"nvvm.maxntid"="x[,y,z]"`."""
+
+    def add(self, name):
+        if name.startswith('"nvvm.'):
+            return set.add(self, name)
+        return super().add(name)
+
+
+def _nvvm_attributes(op: llvm.FuncOp, fn) -> None:
+    """What xDSL's llvmlite backend does not translate (it ignores unknown argument attributes
+    and function attributes): `nvvm.grid_constant` on a tensor-map parameter (lower_sm90's
+    arg_attrs), and the kernel's `nvvm.maxntid` (LLVM 22 reads it as a function attribute)."""
+    if op.arg_attrs is not None:
+        for arg, attrs in zip(fn.args, op.arg_attrs.data):
+            if "nvvm.grid_constant" in attrs.data:
+                old = arg.attributes
+                arg.attributes = _NvvmArgAttributes(list(old))
+                arg.attributes.align = old.align
+                arg.attributes.add('"nvvm.grid_constant"')
+    if MAXNTID_ATTR in op.attributes:
+        dims = [int(x) for x in op.attributes[MAXNTID_ATTR].get_values()]
+        fn.attributes = _NvvmFunctionAttributes(list(fn.attributes))
+        fn.attributes.add(f'"nvvm.maxntid"="{",".join(map(str, dims))}"')
 
 
 def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:
@@ -125,6 +166,11 @@ def _optimize(mod, tm) -> None:
     pm.run(mod, pb)
 
 
+# ptxas warnings that it serialized wgmma.mma_async (accumulator registers touched while a wgmma is in
+# flight, a call in the pipelined region, ...): the kernel still runs, far slower; GUIDE §5
+WGMMA_SERIALIZED_WARNINGS = ("C7510", "C7517", "C7519")
+
+
 @dataclass(frozen=True)
 class PtxasInfo:
     registers: int
@@ -149,6 +195,9 @@ def ptxas_info(ptx: str, arch: str = "sm_80") -> PtxasInfo | None:
     out = proc.stdout + proc.stderr
     if proc.returncode != 0:
         raise LassError(f"error: ptxas rejected the emitted PTX:\n{out}")
+    serialized = [ln.strip() for ln in out.splitlines() if any(c in ln for c in WGMMA_SERIALIZED_WARNINGS)]
+    if serialized:
+        raise LassError("error: ptxas serialized wgmma (a bug in the emitted code, like a spill):\n" + "\n".join(serialized))
     regs = re.search(r"Used (\d+) registers", out)
     smem = re.search(r"(\d+) bytes smem", out)
     spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", out)

@@ -17,7 +17,9 @@ condition block (phi, compare) / body / exit; `scf.if` -> then / else / continua
 narrow copies), plain LLVM integer loads for `ld.shared` (64 / 128 bits for .v2 / .v4), and inline
 PTX for the predicated 16-byte global load and the narrow (1, 2, 4, 8 byte) ones of
 `lass_nv.ld_global_b` (as CUTLASS's `global_load` does); `lass_nv.st_shared_b` is an LLVM store of
-i8 / i16 / i32 / <2 x i32>.  The kernel's `lass.kernel`
+i8 / i16 / i32 / <2 x i32>.  The sm_90a ops (TMA, mbarrier, wgmma; `lass_nv.SM90_OPS`) and the
+`!lass_nv.tensor_map` parameter are lowered by passes/lower_sm90.py; a function marked
+`nvvm.kernel` (a hand-built sm_90a kernel without `#lass.kernel`) is lowered as a kernel too.  The kernel's `lass.kernel`
 (its facts) is kept on the `llvm.func` for the launcher.
 """
 
@@ -29,10 +31,13 @@ from lasscc.dialects import lass_nv, lass_smem, lass_tb
 from lasscc.ir_math import Idx
 from lasscc.layout import swizzle
 from lasscc.passes._build import ARITH_BINOPS, KERNEL_ATTR, is_kernel
+from lasscc.passes.lower_sm90 import lower_sm90, tensor_map_arg_attrs
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, llvm, scf
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     FloatAttr,
     IntAttr,
     IntegerAttr,
@@ -54,6 +59,15 @@ from xdsl.utils.exceptions import PassFailedException
 from lasscc.source import op_location
 
 SMEM_SYMBOL = "lass_smem"
+# A kernel without `#lass.kernel` (hand-built instruction-level sm_90a kernels, until the Hopper
+# passes write their facts): MLIR's NVVM unit attribute marks it; `nvvm.maxntid` (array<i32: x, y, z>)
+# declares its thread count (ptxas needs it for setmaxnreg).  Both are kept on the llvm.func for emit.
+SM90_KERNEL_ATTR = "nvvm.kernel"
+MAXNTID_ATTR = "nvvm.maxntid"
+# TMA boxes and wgmma descriptors address swizzled tiles relative to the 1024-byte pattern of the
+# 128-byte swizzle (sm90_layout.tma_smem_align): the dynamic shared memory is declared that aligned
+SM90_SMEM_ALIGN = 1024
+SM90_TILE_OPS = (lass_nv.TmaLoad2dOp, lass_nv.WgmmaMmaAsyncOp)
 GLOBAL_AS = 1  # NVPTX address spaces: 1 global, 3 shared
 SHARED_AS = 3
 
@@ -109,7 +123,8 @@ class _Lowerer:
         self.fn = fn
         self.map: dict[SSAValue, SSAValue] = {}
         self.blocks: list[Block] = []
-        in_types = [(_ptr(GLOBAL_AS) if isinstance(t, MemRefType) else t) for t in fn.function_type.inputs.data]
+        in_types = [(_ptr(GLOBAL_AS) if isinstance(t, MemRefType) else _ptr(0) if isinstance(t, lass_nv.TensorMapType)
+                     else t) for t in fn.function_type.inputs.data]
         self.memref_elem = {}
         entry = Block(arg_types=in_types)
         for old, new in zip(fn.body.blocks[0].args, entry.args):
@@ -146,6 +161,8 @@ class _Lowerer:
 
     def lowered(self, old: SSAValue) -> SSAValue:
         return self.map[old]
+
+    v = lowered  # the name passes/lower_sm90.py (hopinstr) still uses; drop when it says `lowered`
 
     # lasscc.ir_math.Idx emitter hooks: lasscc.layout formulas on lowered values emit llvm ops
     c = const
@@ -199,7 +216,12 @@ class _Lowerer:
         ftype = llvm.LLVMFunctionType(self.in_types, llvm.LLVMVoidType())
         new = llvm.FuncOp(self.fn.sym_name.data, ftype, linkage=llvm.LinkageAttr("external"),
                           body=Region(self.blocks))
-        new.attributes[KERNEL_ATTR] = self.fn.attributes[KERNEL_ATTR]  # the facts, for the launcher
+        for key in (KERNEL_ATTR, SM90_KERNEL_ATTR, MAXNTID_ATTR):  # the facts, for the launcher; nvvm.* for emit
+            if key in self.fn.attributes:
+                new.attributes[key] = self.fn.attributes[key]
+        if any(isinstance(t, lass_nv.TensorMapType) for t in self.fn.function_type.inputs.data):
+            new.arg_attrs = ArrayAttr([tensor_map_arg_attrs() if isinstance(t, lass_nv.TensorMapType)
+                                       else DictionaryAttr({}) for t in self.fn.function_type.inputs.data])
         return new
 
     def lower_block(self, block: Block) -> None:
@@ -222,6 +244,8 @@ class _Lowerer:
             m[op.result] = self.emit(llvm.FCmpOp(self.lowered(op.lhs), self.lowered(op.rhs), op.predicate))
         elif isinstance(op, arith.ExtFOp):
             m[op.result] = self.emit(llvm.FPExtOp(self.lowered(op.input), op.result.type))
+        elif isinstance(op, arith.ExtUIOp):
+            m[op.result] = self.emit(llvm.ZExtOp(self.lowered(op.input), op.result.type))
         elif isinstance(op, arith.SIToFPOp):
             m[op.result] = self.emit(llvm.SIToFPOp(self.lowered(op.input), op.result.type))
         elif isinstance(op, arith.TruncFOp):
@@ -402,6 +426,8 @@ class _Lowerer:
             addr = self.emit(llvm.PtrToIntOp(self.lowered(op.source), i64))
             low = self.emit(llvm.AndOp(addr, self.const(op.bytes.value.data - 1, i64)))
             m[op.result] = self.emit(llvm.ICmpOp(low, self.const(0, i64), IntegerAttr(_ICMP["eq"], 64)))
+        elif lower_sm90(self, op):
+            pass
         else:
             raise PassFailedException(
                 f"{op_location(op)}: error: '{op.name}' has no lowering; expected the ops lasscc-swizzle-smem leaves "
@@ -426,13 +452,14 @@ class LowerToLLVMPass(ModulePass):
     name = "lasscc-lower-to-llvm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        kernels = [f for f in op.ops if isinstance(f, func.FuncOp) and is_kernel(f)]
+        kernels = [f for f in op.ops if isinstance(f, func.FuncOp) and (is_kernel(f) or SM90_KERNEL_ATTR in f.attributes)]
         if not kernels:
             return
         if not any(isinstance(o, llvm.GlobalOp) and o.sym_name.data == SMEM_SYMBOL for o in op.ops):
+            sm90 = any(type(o) in SM90_TILE_OPS for f in kernels for o in f.walk())
             op.body.block.insert_op_before(
                 llvm.GlobalOp(llvm.LLVMArrayType(0, IntegerType(8)), SMEM_SYMBOL, "external",
-                              addr_space=SHARED_AS, alignment=128),
+                              addr_space=SHARED_AS, alignment=SM90_SMEM_ALIGN if sm90 else 128),
                 op.body.block.first_op,
             )
         for fn in kernels:

@@ -284,8 +284,10 @@ def _to_ctype(index: int, arg: object) -> ctypes._SimpleCData:
         return ctypes.c_uint64(int(arg))
     if isinstance(arg, np.float32):
         return ctypes.c_float(float(arg))
+    if hasattr(arg, "as_kernel_param"):  # lasscc.runtime.tma.TensorMapParam: 128 bytes, 64-byte aligned
+        return arg.as_kernel_param()
     raise LassError(
-        f"kernel argument {index}: expected DeviceBuffer, numpy.int32, numpy.uint64 or numpy.float32, "
+        f"kernel argument {index}: expected DeviceBuffer, numpy.int32, numpy.uint64, numpy.float32 or a tensor map, "
         f"got {type(arg).__name__} (plain Python numbers are refused: their width is ambiguous)"
     )
 

@@ -1,0 +1,196 @@
+"""TMA tensor maps on the host: what a `!lass_nv.tensor_map` kernel parameter describes, and the
+128 bytes the driver builds for it (`cuTensorMapEncodeTiled`, NVIDIA cuda-bindings).
+
+    spec = TensorMapSpec.of_matrix("f16", rows=M, cols=K, box_rows=64, box_cols=64, swizzle="128b")
+    param = encode(spec, device_address)            # GPU: a 64-byte aligned 128-byte kernel param
+    HostTensorMap(spec, a)                          # CPU executor: the spec and the numpy matrix
+
+One description (`TensorMapSpec`: element type, the global 2-D matrix, the box, the swizzle) serves
+both: `encode_args` turns it into cuTensorMapEncodeTiled's arguments as plain numbers (checked on
+the CPU), `encode` makes the driver call (cuda-bindings imported lazily: importing lasscc never
+needs CUDA), and the CPU executor lands boxes with `lasscc.sm90_layout.tma_box_bytes` under the
+same `SwizzleMode`.  Dimension order is the driver's: dims[0] is the inner (contiguous) one.
+
+The kernel side (`lass_nv.tensor_map<ROWSxCOLSxT, swizzle_S>`) names the box as rows x cols (outer
+x inner) like a memref shape; `TensorMapSpec.for_type` reads it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+
+import numpy as np
+
+from lasscc.diagnostics import LassError
+from lasscc.sm90_layout import SwizzleMode, tma_box_error, tma_global_error
+
+TENSOR_MAP_BYTES = 128  # sizeof(CUtensorMap)
+TENSOR_MAP_ALIGN = 64  # CUtensorMap is alignas(64) (cuda.h); the kernel's .param is .align 64
+# The IR spelling of the swizzle modes (lass_nv.TMA_SWIZZLES) -> the one SwizzleMode of sm90_layout
+SWIZZLES = {"none": SwizzleMode.NONE, "32b": SwizzleMode.B32, "64b": SwizzleMode.B64, "128b": SwizzleMode.B128}
+# CUtensorMapDataType of lasscc's element types (cuda.h: UINT8 0, FLOAT16 6, FLOAT32 7, BFLOAT16 9,
+# TFLOAT32 12): i8 is moved as bytes (UINT8: the TMA does not convert), f32 operands of a tf32 GEMM
+# as FLOAT32 (the wgmma reads their top 19 bits)
+DATA_TYPES = {"f16": "CU_TENSOR_MAP_DATA_TYPE_FLOAT16", "bf16": "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16",
+              "f32": "CU_TENSOR_MAP_DATA_TYPE_FLOAT32", "i8": "CU_TENSOR_MAP_DATA_TYPE_UINT8"}
+ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}
+SWIZZLE_ENUMS = {SwizzleMode.NONE: "CU_TENSOR_MAP_SWIZZLE_NONE", SwizzleMode.B32: "CU_TENSOR_MAP_SWIZZLE_32B",
+                 SwizzleMode.B64: "CU_TENSOR_MAP_SWIZZLE_64B", SwizzleMode.B128: "CU_TENSOR_MAP_SWIZZLE_128B"}
+# L2 promotion of a box's lines: 128 B, the TMA's usual choice for GEMM operands (CUTLASS uses
+# L2_128B for its operand maps); out-of-bounds elements are filled with zeros (FLOAT_OOB_FILL_NONE:
+# NaN fill is the other option), which is what lets any M, N, K run without predicates.
+L2_PROMOTION = "CU_TENSOR_MAP_L2_PROMOTION_L2_128B"
+OOB_FILL = "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE"
+INTERLEAVE = "CU_TENSOR_MAP_INTERLEAVE_NONE"
+
+
+def swizzle_mode(name: str) -> SwizzleMode:
+    """The SwizzleMode of the IR name ("none", "32b", "64b", "128b")."""
+    try:
+        return SWIZZLES[name]
+    except KeyError:
+        raise LassError(f"expected a swizzle mode of {', '.join(SWIZZLES)}, got '{name}'") from None
+
+
+@dataclass(frozen=True)
+class TensorMapSpec:
+    """A 2-D tiled tensor map: `rows` lines of `cols` elements of `dtype`, lines `row_stride`
+    bytes apart in global memory, boxes of box_rows x box_cols elements (outer x inner), landed in
+    shared memory under `swizzle` ("none", "32b", "64b", "128b")."""
+
+    dtype: str
+    rows: int
+    cols: int
+    row_stride: int
+    box_rows: int
+    box_cols: int
+    swizzle: str
+
+    @classmethod
+    def of_matrix(cls, dtype: str, rows: int, cols: int, box_rows: int, box_cols: int, swizzle: str,
+                  row_stride: int | None = None) -> "TensorMapSpec":
+        """A map of a densely stored row-major rows x cols matrix (row_stride = cols * element bytes)."""
+        if dtype not in ELEM_BYTES:
+            raise LassError(f"expected a tensor-map element type of {', '.join(ELEM_BYTES)}, got '{dtype}'")
+        stride = cols * ELEM_BYTES[dtype] if row_stride is None else row_stride
+        return cls(dtype, rows, cols, stride, box_rows, box_cols, swizzle)
+
+    @classmethod
+    def for_type(cls, tmap_type, rows: int, cols: int, row_stride: int | None = None) -> "TensorMapSpec":
+        """The map a `!lass_nv.tensor_map` parameter of this box and swizzle needs over a rows x cols matrix."""
+        box_rows, box_cols = tmap_type.box
+        return cls.of_matrix(tmap_type.element_name, rows, cols, box_rows, box_cols, tmap_type.swizzle_mode, row_stride)
+
+    @property
+    def elem_bytes(self) -> int:
+        return ELEM_BYTES[self.dtype]
+
+    @property
+    def mode(self) -> SwizzleMode:
+        return swizzle_mode(self.swizzle)
+
+    @property
+    def box(self) -> tuple[int, int]:
+        """(inner, outer): sm90_layout's / the driver's order."""
+        return (self.box_cols, self.box_rows)
+
+    @property
+    def box_bytes(self) -> int:
+        """Bytes one box writes to shared memory (out-of-bounds parts included: zero-filled), i.e.
+        the transaction bytes it completes on its mbarrier."""
+        return self.box_rows * self.box_cols * self.elem_bytes
+
+    def error(self, address: int = 0) -> str | None:
+        """Why cuTensorMapEncodeTiled would refuse this map at global `address`, or None."""
+        if self.dtype not in ELEM_BYTES:
+            return f"element type '{self.dtype}' is not one of {', '.join(ELEM_BYTES)}"
+        if self.swizzle not in SWIZZLES:
+            return f"swizzle '{self.swizzle}' is not one of {', '.join(SWIZZLES)}"
+        return (tma_global_error((self.cols, self.rows), self.row_stride, self.elem_bytes, address)
+                or tma_box_error(self.box, self.elem_bytes, self.mode))
+
+    def check(self, what: str, address: int = 0) -> None:
+        """LassError naming `what` (e.g. "tensor map of A") when error() has a reason."""
+        err = self.error(address)
+        if err:
+            raise LassError(f"{what}: cannot build the TMA tensor map: {err}")
+
+    def encode_args(self, address: int) -> dict:
+        """cuTensorMapEncodeTiled's arguments as plain values (enum members by name), in its order."""
+        return {
+            "tensorDataType": DATA_TYPES[self.dtype],
+            "tensorRank": 2,
+            "globalAddress": int(address),
+            "globalDim": [self.cols, self.rows],
+            "globalStrides": [self.row_stride],  # rank - 1 strides, in bytes; dims[0] is contiguous
+            "boxDim": [self.box_cols, self.box_rows],
+            "elementStrides": [1, 1],
+            "interleave": INTERLEAVE,
+            "swizzle": SWIZZLE_ENUMS[self.mode],
+            "l2Promotion": L2_PROMOTION,
+            "oobFill": OOB_FILL,
+        }
+
+
+class TensorMapParam:
+    """The 128 opaque bytes of a CUtensorMap, held 64-byte aligned for cuLaunchKernel (the driver
+    copies a kernel parameter from the address its kernelParams entry gives).  `as_kernel_param()`
+    is the ctypes object lasscc.runtime.cuda packs."""
+
+    def __init__(self, raw: bytes):
+        if len(raw) != TENSOR_MAP_BYTES:
+            raise LassError(f"expected a {TENSOR_MAP_BYTES}-byte tensor map, got {len(raw)} bytes")
+        self._buf = ctypes.create_string_buffer(TENSOR_MAP_BYTES + TENSOR_MAP_ALIGN)
+        pad = (-ctypes.addressof(self._buf)) % TENSOR_MAP_ALIGN
+        self._view = (ctypes.c_uint8 * TENSOR_MAP_BYTES).from_buffer(self._buf, pad)
+        ctypes.memmove(self._view, raw, TENSOR_MAP_BYTES)
+
+    @property
+    def address(self) -> int:
+        return ctypes.addressof(self._view)
+
+    @property
+    def raw(self) -> bytes:
+        return bytes(self._view)
+
+    def as_kernel_param(self):
+        return self._view
+
+
+def encode(spec: TensorMapSpec, address: int, what: str = "tensor map") -> TensorMapParam:
+    """cuTensorMapEncodeTiled for `spec` over device memory at `address` (GPU only)."""
+    from lasscc.runtime.cuda import _call, _driver
+
+    spec.check(what, address)
+    cu = _driver()
+    args = spec.encode_args(address)
+    enum = lambda cls, name: getattr(getattr(cu, cls), name)  # noqa: E731
+    tmap = _call(
+        "cuTensorMapEncodeTiled",
+        enum("CUtensorMapDataType", args["tensorDataType"]), args["tensorRank"], args["globalAddress"],
+        [cu.cuuint64_t(x) for x in args["globalDim"]], [cu.cuuint64_t(x) for x in args["globalStrides"]],
+        [cu.cuuint32_t(x) for x in args["boxDim"]], [cu.cuuint32_t(x) for x in args["elementStrides"]],
+        enum("CUtensorMapInterleave", args["interleave"]), enum("CUtensorMapSwizzle", args["swizzle"]),
+        enum("CUtensorMapL2promotion", args["l2Promotion"]), enum("CUtensorMapFloatOOBfill", args["oobFill"]),
+        what=f"cuTensorMapEncodeTiled ({what}: {spec})",
+    )
+    words = [int(w) for w in tmap.opaque]
+    return TensorMapParam(np.array(words, dtype="<u8").tobytes())
+
+
+@dataclass(frozen=True)
+class HostTensorMap:
+    """A tensor map as the CPU executor takes it: the spec and the global matrix it describes
+    (a rows x cols numpy array of the spec's type, bf16 as uint16 bit patterns, i8 as int8)."""
+
+    spec: TensorMapSpec
+    array: np.ndarray
+
+    def __post_init__(self):
+        a = self.array
+        if a.ndim != 2 or a.shape != (self.spec.rows, self.spec.cols):
+            raise LassError(f"expected a {self.spec.rows} x {self.spec.cols} array for the tensor map, got shape {a.shape}")
+        if a.dtype.itemsize != self.spec.elem_bytes:
+            raise LassError(f"expected {self.spec.elem_bytes}-byte elements ({self.spec.dtype}), got {a.dtype}")
+        self.spec.check("tensor map")

@@ -1,0 +1,258 @@
+"""A hand-built sm_90a kernel at the instruction level (`lass_nv` + arith + scf): one CTA of one
+warpgroup computes the 64 x N tile D = A . B^T of an M x K row-major A (M <= 64) and an N x K
+row-major B (B^T's column-major storage, the "TN" GEMM), loading both by TMA onto one mbarrier
+and multiplying with wgmma.mma_async from shared memory (SS).  The fixture of
+tests/unit/test_sm90_ops.py (CPU executor, ptxas) and scripts/sm90_probe.py (GPU): it exercises
+every sm_90a op of `lass_nv` before the passes that will emit them exist.
+
+Kernel `@sm90_tile(%ta: !lass_nv.tensor_map<64xBKxT, swizzle_S>, %tb: !lass_nv.tensor_map<NxBKxT,
+swizzle_S>, %d: memref<?x?xACC>, %m: i32, %n: i32)`, 128 threads, `Sm90TileKernel.smem_bytes` of
+dynamic shared memory.  Per k-tile kt (K / BK of them, unrolled; BK = one swizzle line of K, at
+least one wgmma K):
+
+    thread 0: mbarrier.arrive.expect_tx(bar, A and B box bytes); TMA boxes of A and B -> bar
+    all:      mbarrier.try_wait.parity(bar, kt & 1)           (phase kt)
+              wgmma.fence; wgmma.mma_async per wgmma K (descriptors of lasscc.sm90_layout); commit;
+              wgmma.wait_group 0; bar.sync                    (the tiles may be refilled)
+
+then each thread stores its accumulators (sm90_layout.acc_coord) where row < M and col < N.  The
+tile layouts, boxes and descriptors are lasscc.sm90_layout's (`tile_boxes`, `tile_descriptor`):
+nothing here restates a formula.  `bug` plants one mistake for the tests: "no_expect_tx" (a plain
+arrive), "wrong_parity" (waits on (kt & 1) ^ 1), "no_wait" (no mbarrier wait), "wrong_sbo" (the
+descriptors' stride byte offset halved), "no_wgmma_wait" (the epilogue reads accumulators without
+wgmma.wait_group).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    UnitAttr,
+    f32,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Block, Region
+from xdsl.rewriter import InsertPoint
+
+from lasscc import sm90_layout as S
+from lasscc.dialects import lass_nv
+from lasscc.ir_math import Idx
+from lasscc.layout import K_MAJOR
+from lasscc.passes._build import Builder
+from lasscc.passes.lower_to_llvm import MAXNTID_ATTR, SM90_KERNEL_ATTR
+from lasscc.runtime.tma import ELEM_BYTES, TensorMapSpec, swizzle_mode
+
+KERNEL_NAME = "sm90_tile"
+THREADS = S.WARPGROUP_THREADS  # one warpgroup
+BUGS = ("no_expect_tx", "wrong_parity", "no_wait", "wrong_sbo", "no_wgmma_wait")
+# memory element type of each wgmma A/B type ("tf32" operands are f32 in memory, "s8" i8)
+MEMORY_TYPE = {"f16": "f16", "bf16": "bf16", "tf32": "f32", "s8": "i8"}
+ACC_TYPE = {"f16": "f32", "bf16": "f32", "tf32": "f32", "s8": "i32"}
+
+
+@dataclass(frozen=True)
+class Sm90TileKernel:
+    """The kernel's compile-time shape: wgmma A/B type (f16, bf16, tf32, s8), N, K (a multiple of
+    `bk`), the swizzle mode ("none", "32b", "64b", "128b") of both tensor maps, a planted bug."""
+
+    ab_type: str = "f16"
+    n: int = 64
+    k: int = 128
+    swizzle: str = "128b"
+    bug: str | None = None
+
+    def __post_init__(self):
+        if self.ab_type not in MEMORY_TYPE:
+            raise ValueError(f"ab_type must be one of {', '.join(MEMORY_TYPE)}, got {self.ab_type!r}")
+        if self.bug is not None and self.bug not in BUGS:
+            raise ValueError(f"bug must be one of {', '.join(BUGS)}, got {self.bug!r}")
+        err = S.wgmma_shape_error(self.ab_type, self.n, "s32" if self.ab_type == "s8" else "f32")
+        if err or self.k % self.bk:
+            raise ValueError(err or f"K = {self.k} is not a multiple of the k-tile {self.bk}")
+        for rows in (S.WGMMA_M, self.n):
+            err = S.tile_error(rows, self.bk, self.elem_bytes, K_MAJOR, self.mode)
+            if err:
+                raise ValueError(err)
+
+    @property
+    def dtype(self) -> str:
+        """Memory element type of A and B (lasscc's name)."""
+        return MEMORY_TYPE[self.ab_type]
+
+    @property
+    def acc_type(self) -> str:
+        return ACC_TYPE[self.ab_type]
+
+    @property
+    def elem_bytes(self) -> int:
+        return ELEM_BYTES[self.dtype]
+
+    @property
+    def mode(self) -> S.SwizzleMode:
+        return swizzle_mode(self.swizzle)
+
+    @property
+    def wgmma_k(self) -> int:
+        return S.WGMMA_K_BYTES // self.elem_bytes
+
+    @property
+    def bk(self) -> int:
+        """K of one k-tile: a swizzle line of elements, at least one wgmma K (two 16-byte boxes without swizzle)."""
+        return max(self.mode.width_bytes // self.elem_bytes, self.wgmma_k)
+
+    @property
+    def box_cols(self) -> int:
+        """Inner extent of every TMA box: one swizzle line (16 bytes without swizzle)."""
+        return self.mode.width_bytes // self.elem_bytes
+
+    def tile_bytes(self, rows: int) -> int:
+        return rows * self.bk * self.elem_bytes
+
+    @property
+    def a_offset(self) -> int:
+        return 0
+
+    @property
+    def b_offset(self) -> int:
+        return _round_up(self.tile_bytes(S.WGMMA_M), S.tma_smem_align(self.mode))
+
+    @property
+    def bar_offset(self) -> int:
+        return _round_up(self.b_offset + self.tile_bytes(self.n), lass_nv.MBARRIER_BYTES)
+
+    @property
+    def smem_bytes(self) -> int:
+        return self.bar_offset + lass_nv.MBARRIER_BYTES
+
+    @property
+    def tx_bytes(self) -> int:
+        """Bytes the TMA boxes of one k-tile complete on the mbarrier."""
+        return self.tile_bytes(S.WGMMA_M) + self.tile_bytes(self.n)
+
+    def tensor_map_type(self, rows: int) -> lass_nv.TensorMapType:
+        return lass_nv.TensorMapType(rows, self.box_cols, _mlir_type(self.dtype), self.swizzle)
+
+    def tensor_map_specs(self, m: int, n: int, k: int) -> tuple[TensorMapSpec, TensorMapSpec]:
+        """The host's tensor maps of A (m x k) and B (n x k) for this kernel."""
+        return (TensorMapSpec.for_type(self.tensor_map_type(S.WGMMA_M), m, k),
+                TensorMapSpec.for_type(self.tensor_map_type(self.n), n, k))
+
+    def module(self) -> ModuleOp:
+        return build(self)
+
+
+def _round_up(x: int, a: int) -> int:
+    return -(-x // a) * a
+
+
+def _mlir_type(name: str):
+    from xdsl.dialects.builtin import bf16, f16, i8
+
+    return {"f16": f16, "bf16": bf16, "f32": f32, "i8": i8, "i32": i32}[name]
+
+
+def _if(b: Builder, cond, body) -> None:
+    """scf.if cond { body(builder) }."""
+    blk = Block()
+    op = scf.IfOp(b.val(cond), [], Region(blk), None)
+    b.insert(op)
+    inner = Builder(InsertPoint.at_end(blk))
+    body(inner)
+    inner.insert(scf.YieldOp())
+
+
+def _descriptor(b: Builder, kern: Sm90TileKernel, base: int, rows: int, k_offset: int):
+    """The i64 wgmma descriptor of rows x wgmma-K at k_offset of the tile at dynamic-smem byte `base`."""
+    addr = b.idx(b.v(lass_nv.SharedAddressOp(operands=[b.c(base)], result_types=[i32])))
+    desc = S.tile_descriptor(addr, rows, kern.bk, kern.elem_bytes, K_MAJOR, kern.mode, k_offset=k_offset)
+    if kern.bug == "wrong_sbo":
+        desc = dataclasses.replace(desc, stride_byte_offset=desc.stride_byte_offset // 2)
+    lo, hi = desc.words()
+    lo64 = b.v(arith.ExtUIOp(b.val(lo), i64))
+    return b.v(arith.OrIOp(lo64, b.c(hi << 32, i64)))
+
+
+def build(kern: Sm90TileKernel) -> ModuleOp:
+    """The module holding @sm90_tile for `kern` (see the module docstring)."""
+    ta_t, tb_t = kern.tensor_map_type(S.WGMMA_M), kern.tensor_map_type(kern.n)
+    acc_t = _mlir_type(kern.acc_type)
+    d_t = MemRefType(acc_t, [-1, -1])
+    block = Block(arg_types=[ta_t, tb_t, d_t, i32, i32])
+    ta, tb, d, m_arg, n_arg = block.args
+    for a, name in zip(block.args, ("ta", "tb", "d", "m", "n")):
+        a.name_hint = name
+    b = Builder(InsertPoint.at_end(block))
+    tid = b.v(lass_nv.ThreadIdOp(result_types=[i32]))
+    is0 = b.v(arith.CmpiOp(tid, b.c(0), "eq"))
+    bar = b.c(kern.bar_offset)
+
+    def init(ib: Builder) -> None:
+        ib.insert(lass_nv.MbarrierInitOp(operands=[bar, ib.c(1)]))
+        ib.insert(lass_nv.FenceMbarrierInitOp())
+
+    _if(b, is0, init)
+    b.insert(lass_nv.BarSyncOp())
+
+    n_acc = lass_nv.wgmma_acc_count(kern.n)
+    zero = b.v(arith.ConstantOp(IntegerAttr(0, acc_t) if kern.acc_type == "i32" else _fzero()))
+    accs = [zero] * n_acc
+    boxes = {name: S.tile_boxes(rows, kern.bk, kern.elem_bytes, K_MAJOR, kern.mode)
+             for name, rows in (("a", S.WGMMA_M), ("b", kern.n))}
+    for kt in range(kern.k // kern.bk):
+        def produce(pb: Builder, kt=kt) -> None:
+            if kern.bug == "no_expect_tx":
+                pb.insert(lass_nv.MbarrierArriveOp(operands=[bar]))
+            else:
+                pb.insert(lass_nv.MbarrierArriveExpectTxOp(operands=[bar, pb.c(kern.tx_bytes)]))
+            for name, tmap, base in (("a", ta, kern.a_offset), ("b", tb, kern.b_offset)):
+                for _box, (c0, c1), off in boxes[name]:
+                    pb.insert(lass_nv.TmaLoad2dOp(operands=[tmap, pb.c(kt * kern.bk + c0), pb.c(c1),
+                                                            pb.c(base + off), bar]))
+
+        _if(b, is0, produce)
+        if kern.bug != "no_wait":
+            parity = (kt & 1) ^ (1 if kern.bug == "wrong_parity" else 0)
+            b.insert(lass_nv.MbarrierWaitParityOp(operands=[bar, b.c(parity)]))
+        b.insert(lass_nv.WgmmaFenceOp())
+        for j, kk in enumerate(range(0, kern.bk, kern.wgmma_k)):
+            da = _descriptor(b, kern, kern.a_offset, S.WGMMA_M, kk)
+            db = _descriptor(b, kern, kern.b_offset, kern.n, kk)
+            scale = b.v(arith.ConstantOp(IntegerAttr(0 if kt == 0 and j == 0 else 1, i1)))
+            op = b.insert(lass_nv.WgmmaMmaAsyncOp(da, db, accs, scale, kern.n, kern.ab_type))
+            accs = list(op.results)
+        b.insert(lass_nv.WgmmaCommitGroupOp())
+        if kern.bug != "no_wgmma_wait" or kt + 1 < kern.k // kern.bk:
+            b.insert(lass_nv.WgmmaWaitGroupOp(attributes={"pending": IntegerAttr(0, i64)}))
+        b.insert(lass_nv.BarSyncOp())  # every warp is done reading the tiles before they are refilled
+
+    # epilogue: thread t's value v is D[row, col] = acc_coord(t, v)
+    t = b.idx(tid)
+    for v, val in enumerate(accs):
+        row, col = S.acc_coord(t, v)
+        row_v, col_v = b.val(row), b.val(col)
+        ok = b.v(arith.AndIOp(b.v(arith.CmpiOp(row_v, m_arg, "ult")), b.v(arith.CmpiOp(col_v, n_arg, "ult"))))
+        off = b.v(arith.AddiOp(b.v(arith.MuliOp(row_v, n_arg)), col_v))
+        b.insert(lass_nv.StGlobalOp(operands=[d, off, ok, [val]]))
+    b.insert(func.ReturnOp())
+    fn = func.FuncOp(KERNEL_NAME, ([ta_t, tb_t, d_t, i32, i32], []), Region(block))
+    fn.attributes[SM90_KERNEL_ATTR] = UnitAttr()
+    fn.attributes[MAXNTID_ATTR] = DenseArrayBase.from_list(i32, [THREADS, 1, 1])
+    return ModuleOp([fn])
+
+
+def _fzero():
+    from xdsl.dialects.builtin import FloatAttr
+
+    return FloatAttr(0.0, f32)
+
+
+__all__ = ["Sm90TileKernel", "build", "BUGS", "KERNEL_NAME", "THREADS"]

@@ -1,0 +1,185 @@
+"""lasscc-lower-to-llvm, the sm_90a part: TMA, mbarrier and wgmma ops of `lass_nv` -> `llvm`.
+
+Called by passes/lower_to_llvm.py's `_Lowerer.lower` for the ops of `lass_nv.SM90_OPS`.  NVVM
+intrinsics of LLVM 22 (checked through llvmlite 0.50's NVPTX target):
+
+    mbarrier_init                 llvm.nvvm.mbarrier.init.shared
+    mbarrier_arrive               llvm.nvvm.mbarrier.arrive.shared
+    mbarrier_arrive_expect_tx     llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta
+    mbarrier_wait_parity          a loop around llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta
+    fence_proxy_async             llvm.nvvm.fence.proxy.async.shared_cta
+    fence_mbarrier_init           llvm.nvvm.fence.mbarrier_init.release.cluster
+    tma_load_2d                   llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d
+    wgmma_fence / commit / wait   llvm.nvvm.wgmma.{fence,commit_group,wait_group}.sync.aligned
+    elect_sync                    llvm.nvvm.elect.sync
+    shared_address                ptrtoint of the addrspace(3) pointer (32 bits: --nvptx-short-ptr)
+
+and inline PTX for wgmma.mma_async, which has no intrinsic (as MLIR's NVVM dialect emits it): the
+accumulators are tied in/out operands ("=f" outputs, their inputs tied by index), scale-d a
+predicate set inside the asm from an i32.
+
+The tensor map parameter (`!lass_nv.tensor_map<...>` argument) becomes `ptr byval([128 x i8])
+align 64 "nvvm.grid_constant"` (`tensor_map_arg_attrs`, on the llvm.func's arg_attrs; the
+`nvvm.grid_constant` entry is applied by lasscc/emit.py, which xDSL's llvmlite backend does not
+know).  TMA's destination is a `shared::cluster` pointer (addrspace 7): xDSL's llvm dialect has no
+addrspacecast, so it is `inttoptr` of the 32-bit shared address, which the PTX ISA makes a valid
+shared::cluster address of the executing CTA (5.1.3 "Shared State Space").
+"""
+
+from __future__ import annotations
+
+from lasscc.dialects import lass_nv
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import (
+    DictionaryAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    UnitAttr,
+    VectorType,
+    f16,
+    f32,
+    i1,
+    i32,
+    i64,
+)
+
+TENSOR_MAP_BYTES = 128  # sizeof(CUtensorMap)
+TENSOR_MAP_ALIGN = 64  # CUtensorMap is alignas(64); the .param must be too
+SHARED_CLUSTER_AS = 7  # NVPTX address space of shared::cluster pointers
+CTA_GROUP_NONE = 0  # the g2s intrinsic's cta_group immediate: no .cta_group qualifier
+
+
+def tensor_map_arg_attrs() -> DictionaryAttr:
+    """arg_attrs of a tensor-map parameter: byval [128 x i8], align 64, nvvm.grid_constant."""
+    return DictionaryAttr({
+        "llvm.byval": llvm.LLVMArrayType(TENSOR_MAP_BYTES, IntegerType(8)),
+        "llvm.align": IntegerAttr(TENSOR_MAP_ALIGN, i64),
+        "nvvm.grid_constant": UnitAttr(),
+    })
+
+
+def wgmma_asm(op: lass_nv.WgmmaMmaAsyncOp, n_out: int) -> tuple[str, str]:
+    """(PTX text, constraints) of one wgmma.mma_async with `n_out` 32-bit accumulator registers.
+
+    Operands: $0..$(n_out-1) the accumulators (outputs, their inputs tied), then A (one "l"
+    descriptor, or 4 "r" registers), the B descriptor ("l"), scale-d ("r", 0 or 1)."""
+    ab, acc = op.input_type, str(op.acc_type)
+    reg = "f" if acc == "f32" else "r"
+    d = ", ".join(f"${i}" for i in range(n_out))
+    j = n_out
+    if op.is_rs:
+        a = "{" + ", ".join(f"${j + i}" for i in range(lass_nv.WGMMA_RS_REGS)) + "}"
+        j += lass_nv.WGMMA_RS_REGS
+        a_cons = ["r"] * lass_nv.WGMMA_RS_REGS
+    else:
+        a = f"${j}"
+        j += 1
+        a_cons = ["l"]
+    b, scale = f"${j}", f"${j + 1}"
+    ptx_ab = {"f16": "f16", "bf16": "bf16", "tf32": "tf32", "s8": "s8"}[ab]
+    ptx_acc = {"f32": "f32", "f16": "f16", "i32": "s32"}[acc]
+    if ab == "s8":
+        inst = f"wgmma.mma_async.sync.aligned.{op.shape}.satfinite.{ptx_acc}.{ptx_ab}.{ptx_ab}"
+        imms = ""
+    else:
+        inst = f"wgmma.mma_async.sync.aligned.{op.shape}.{ptx_acc}.{ptx_ab}.{ptx_ab}"
+        imms = f", {op.imm('scale_a')}, {op.imm('scale_b')}"
+        if ab in ("f16", "bf16"):
+            imms += (f", {op.imm('trans_b')}" if op.is_rs else f", {op.imm('trans_a')}, {op.imm('trans_b')}")
+    text = (f"{{\n .reg .pred p;\n setp.ne.b32 p, {scale}, 0;\n {inst} {{{d}}}, {a}, {b}, p{imms};\n}}")
+    cons = [f"={reg}"] * n_out + a_cons + ["l", "r"] + [str(i) for i in range(n_out)]
+    return text, ",".join(cons)
+
+
+def lower_sm90(lw, op) -> bool:
+    """Lower `op` (an sm_90a lass_nv op) with the lowerer `lw` (passes/lower_to_llvm._Lowerer);
+    False when `op` is not one of them."""
+    m = lw.map
+    if isinstance(op, lass_nv.SharedAddressOp):
+        m[op.result] = lw.emit(llvm.PtrToIntOp(lw.shared_ptr(lw.v(op.offset)), i32))
+    elif isinstance(op, lass_nv.ElectSyncOp):
+        st = llvm.LLVMStructType.from_type_list([i32, i1])
+        call = lw.intrinsic("llvm.nvvm.elect.sync", [lw.const(-1)], [st])
+        m[op.result] = lw.struct_fields(call.results[0], [i32, i1])[1]
+    elif isinstance(op, lass_nv.MbarrierInitOp):
+        lw.intrinsic("llvm.nvvm.mbarrier.init.shared", [lw.shared_ptr(lw.v(op.bar)), lw.v(op.count)])
+    elif isinstance(op, lass_nv.MbarrierArriveOp):
+        lw.intrinsic("llvm.nvvm.mbarrier.arrive.shared", [lw.shared_ptr(lw.v(op.bar))], [i64])
+    elif isinstance(op, lass_nv.MbarrierArriveExpectTxOp):
+        lw.intrinsic("llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta",
+                     [lw.shared_ptr(lw.v(op.bar)), lw.v(op.tx)], [i64])
+    elif isinstance(op, lass_nv.MbarrierWaitParityOp):
+        bar = lw.shared_ptr(lw.v(op.bar))
+        parity = lw.v(op.parity)
+        loop = lw.new_block()
+        lw.emit(llvm.BrOp(loop))
+        lw.cur = loop
+        done = lw.intrinsic("llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta", [bar, parity], [i1]).results[0]
+        after = lw.new_block()
+        lw.emit(llvm.CondBrOp(done, after, [], loop, []))
+        lw.cur = after
+    elif isinstance(op, lass_nv.FenceProxyAsyncOp):
+        lw.intrinsic("llvm.nvvm.fence.proxy.async.shared_cta", [])
+    elif isinstance(op, lass_nv.FenceMbarrierInitOp):
+        lw.intrinsic("llvm.nvvm.fence.mbarrier_init.release.cluster", [])
+    elif isinstance(op, lass_nv.TmaLoad2dOp):
+        shared = lw.emit(llvm.PtrToIntOp(lw.shared_ptr(lw.v(op.dst)), i32))
+        dst = lw.emit(llvm.IntToPtrOp.create(operands=[lw.emit(llvm.ZExtOp(shared, i64))],
+                                             result_types=[llvm.LLVMPointerType(IntAttr(SHARED_CLUSTER_AS))]))
+        args = [dst, lw.shared_ptr(lw.v(op.bar)), lw.v(op.tmap), lw.v(op.c0), lw.v(op.c1),
+                lw.const(0, IntegerType(16)), lw.const(0, i64), lw.const(0, i1), lw.const(0, i1),
+                lw.const(CTA_GROUP_NONE)]
+        lw.intrinsic("llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d", args)
+    elif isinstance(op, lass_nv.WgmmaFenceOp):
+        lw.intrinsic("llvm.nvvm.wgmma.fence.sync.aligned", [])
+    elif isinstance(op, lass_nv.WgmmaCommitGroupOp):
+        lw.intrinsic("llvm.nvvm.wgmma.commit_group.sync.aligned", [])
+    elif isinstance(op, lass_nv.WgmmaWaitGroupOp):
+        lw.intrinsic("llvm.nvvm.wgmma.wait_group.sync.aligned", [lw.const(op.pending.value.data, i64)])
+    elif isinstance(op, lass_nv.WgmmaMmaAsyncOp):
+        _lower_wgmma(lw, op)
+    else:
+        return False
+    return True
+
+
+def _scale_d_false(op: lass_nv.WgmmaMmaAsyncOp) -> bool:
+    """scale-d is the constant false: the wgmma ignores C."""
+    owner = op.scale_d.owner
+    return isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr) and owner.value.value.data == 0
+
+
+def _lower_wgmma(lw, op: lass_nv.WgmmaMmaAsyncOp) -> None:
+    if _scale_d_false(op):
+        # C is ignored: undef inputs, so LLVM materializes no accumulator moves between the
+        # wgmma.fence and this wgmma (ptxas would serialize: C7519, "warpgroup.arrive injected")
+        accs = [lw.emit(llvm.UndefOp(x.type)) for x in op.c]
+    else:
+        accs = [lw.v(x) for x in op.c]
+    f16_acc = op.acc_type == f16
+    if f16_acc:  # two f16 accumulators per b32 register, element 2r + h in half h of register r
+        h2 = VectorType(f16, [2])
+        regs = []
+        for r in range(len(accs) // 2):
+            vec = lw.emit(llvm.UndefOp(h2))
+            for h in range(2):
+                vec = lw.emit(llvm.InsertElementOp(vec, accs[2 * r + h], lw.const(h)))
+            regs.append(lw.emit(llvm.BitcastOp(vec, i32)))
+        accs = regs
+    reg_t = i32 if op.acc_type != f32 else f32
+    text, cons = wgmma_asm(op, len(accs))
+    scale = lw.emit(llvm.ZExtOp(lw.v(op.scale_d), i32))
+    ins = [lw.v(x) for x in op.a] + [lw.v(op.b_desc), scale] + accs
+    st = llvm.LLVMStructType.from_type_list([reg_t] * len(accs))
+    res = lw.emit(llvm.InlineAsmOp(text, cons, ins, [st], has_side_effects=True))
+    outs = lw.struct_fields(res, [reg_t] * len(accs))
+    if f16_acc:
+        unpacked = []
+        for bits in outs:
+            for h in range(2):
+                part = bits if h == 0 else lw.emit(llvm.LShrOp(bits, lw.const(16)))
+                unpacked.append(lw.emit(llvm.BitcastOp(lw.emit(llvm.TruncOp(part, IntegerType(16))), f16)))
+        outs = unpacked
+    for old, new in zip(op.d, outs):
+        lw.map[old] = new
