@@ -111,7 +111,7 @@ class ExecResult:
 
 
 # ---- the program: one kernel function, precompiled ----------------------------------------------
-PER_THREAD_DIALECTS = ("lass_nv.", "lass_warp.", "lass_smem.")
+PER_THREAD_DIALECTS = ("lass_nv.", "lass_warp.", "lass_smem.", "lass_wg.")
 
 
 class Program:
@@ -684,5 +684,6 @@ def execute_kernel(
 # handlers register themselves on import
 from lasscc.interp import arith_ops as _arith_ops  # noqa: E402,F401
 from lasscc.interp import lass_ops as _lass_ops  # noqa: E402,F401
+from lasscc.interp import sm90_pipe as _sm90_pipe  # noqa: E402,F401
 
 __all__ = ["execute_kernel", "ExecResult", "Executor", "Program", "find_kernel", "swaps_ab", "is_batched", "LassError"]
