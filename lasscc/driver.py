@@ -7,6 +7,7 @@
       | lasscc-warp-mma           per-thread code: warp tile offsets, ldmatrix-able fragments, serpentine mma.sync
       | lasscc-warpgroup-mma      (mma = "wgmma") per-thread code: warpgroups, wgmma on ring slots, fence/commit/wait
       | lasscc-swizzle-smem       XOR-swizzled SMEM addresses, ldmatrix.x4, cp.async / ld.global / st.shared of the config's access widths
+      | lasscc-hopper-smem        (mma = "wgmma") TMA tensor maps, mbarriers, wgmma descriptors of the swizzled slots
       | lasscc-lower-to-llvm      arith/scf/lass_nv -> xDSL llvm dialect (NVVM intrinsics, inline PTX)
       v emit                      LLVM IR (xDSL's llvmlite backend) -> PTX (llvmlite NVPTX target machine)
 
@@ -43,6 +44,7 @@ from lasscc import timing
 from lasscc.config import GemmConfig, KernelSpec
 from lasscc.diagnostics import LassError
 from lasscc.outfile import output_dir, write_output
+from lasscc.passes.hopper_smem import HopperSmemPass
 from lasscc.passes.import_linalg import ImportLinalgPass
 from lasscc.passes.lower_to_llvm import LowerToLLVMPass
 from lasscc.passes.pipeline import PipelinePass
@@ -61,6 +63,7 @@ PASSES: list[type[ModulePass]] = [
     WarpMmaPass,
     WarpgroupMmaPass,
     SwizzleSmemPass,
+    HopperSmemPass,
     LowerToLLVMPass,
 ]
 PASS_NAMES = [p.name for p in PASSES]
