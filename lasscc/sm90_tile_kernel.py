@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseArrayBase,
     IntegerAttr,
     MemRefType,
@@ -185,7 +186,7 @@ def build(kern: Sm90TileKernel) -> ModuleOp:
     """The module holding @sm90_tile for `kern` (see the module docstring)."""
     ta_t, tb_t = kern.tensor_map_type(S.WGMMA_M), kern.tensor_map_type(kern.n)
     acc_t = _mlir_type(kern.acc_type)
-    d_t = MemRefType(acc_t, [-1, -1])
+    d_t = MemRefType(acc_t, [DYNAMIC_INDEX, DYNAMIC_INDEX])
     block = Block(arg_types=[ta_t, tb_t, d_t, i32, i32])
     ta, tb, d, m_arg, n_arg = block.args
     for a, name in zip(block.args, ("ta", "tb", "d", "m", "n")):

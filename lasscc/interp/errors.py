@@ -50,6 +50,23 @@ class DivergenceError(InterpError):
     """A warp- or block-collective op (mma_sync, ldmatrix, barrier) reached by only some threads."""
 
 
+class DeadlockError(InterpError):
+    """A wait that can never complete: an mbarrier phase whose arrivals or transaction bytes no
+    thread will supply (names the wait and the ops that last touched the barrier)."""
+
+
+class MbarrierError(InterpError):
+    """An mbarrier used against its rules: not initialised, too many arrivals in a phase, more
+    transaction bytes completed than expected (tx-count underflow), a phase completing again
+    before any thread waited for the previous one."""
+
+
+class InFlightRead(Exception):
+    """Raised by a value still being computed asynchronously (a wgmma accumulator before the
+    wgmma.wait_group that retires its group) when an op uses it; the executor turns it into an
+    AsyncHazardError naming that op.  Not a LassError: it never leaves the executor."""
+
+
 def op_text(op, limit: int = 160) -> str:
     """The first line of the op's printed form, shortened to `limit` characters."""
     try:
@@ -108,6 +125,8 @@ __all__ = [
     "RaceError",
     "AsyncHazardError",
     "DivergenceError",
+    "DeadlockError",
+    "MbarrierError",
     "describe_op",
     "op_text",
     "op_location",

@@ -64,7 +64,9 @@ from lasscc.diagnostics import LassError
 from lasscc.dialects.lass import KERNEL_ATTR, KernelFacts, kernel_facts, memref_layout, operand_major
 from lasscc.interp.banks import BankCounter
 from lasscc.interp.errors import (
+    AsyncHazardError,
     DivergenceError,
+    InFlightRead,
     InterpError,
     KernelArgumentError,
     UnsupportedError,
@@ -115,7 +117,7 @@ PER_THREAD_DIALECTS = ("lass_nv.", "lass_warp.", "lass_smem.", "lass_wg.")
 
 
 class Program:
-    def __init__(self, func: FuncOp):
+    def __init__(self, func: FuncOp, facts=None):
         self.func = func
         self.name = func.sym_name.data
         self.ops = list(func.body.walk())
@@ -134,7 +136,8 @@ class Program:
             names & {"lass_nv.ldmatrix_x4", "lass_nv.cp_async", "lass_nv.st_shared_v4"}
         )
         # the kernel's facts (lasscc.dialects.lass.KernelFacts) after lasscc-tile-threadblock
-        self.facts = _read_facts(func) if self.level > 0 else None
+        # (`facts`: given by an entry point for kernels without `#lass.kernel`: interp/sm90_ops.py)
+        self.facts = facts if facts is not None else _read_facts(func) if self.level > 0 else None
         self.config = self.facts.config if self.facts is not None else None
         ab = self.facts.ab_type if self.facts is not None else "f16"
         # bytes per A/B element: the SMEM size is stages * (BM + BN) * BK * this
@@ -359,7 +362,10 @@ class Executor:
         for fn, op, operands, results in self.prog.compiled(block):
             if fn is None:
                 return [env[v] for v in operands]
-            out = fn(self, op, [env[v] for v in operands])
+            try:
+                out = fn(self, op, [env[v] for v in operands])
+            except InFlightRead as e:  # an asynchronous result used before its wait (interp/sm90_ops.py)
+                raise AsyncHazardError(f"{self.where(op)}: reads {e}") from None
             self.nops += 1
             if results:
                 for r, v in zip(results, out):
@@ -685,5 +691,6 @@ def execute_kernel(
 from lasscc.interp import arith_ops as _arith_ops  # noqa: E402,F401
 from lasscc.interp import lass_ops as _lass_ops  # noqa: E402,F401
 from lasscc.interp import sm90_pipe as _sm90_pipe  # noqa: E402,F401
+from lasscc.interp import sm90_ops as _sm90_ops  # noqa: E402,F401
 
 __all__ = ["execute_kernel", "ExecResult", "Executor", "Program", "find_kernel", "swaps_ab", "is_batched", "LassError"]

@@ -35,13 +35,9 @@ import numpy as np
 from lasscc import sm90_layout as S90
 from lasscc.dialects import lass_pipe, lass_wg
 from lasscc.interp import mma_math as MM
-from lasscc.interp.errors import AsyncHazardError, DivergenceError, InterpError
+from lasscc.interp.errors import AsyncHazardError, DeadlockError, DivergenceError, InterpError
 from lasscc.interp.executor import Executor, handler
 from lasscc.interp.lass_ops import _buffer, _check_elem, _gather_2d, _opid, _ring_dtype, _slot_base
-
-
-class DeadlockError(InterpError):
-    """A wait that can never complete (mbarrier phase never reached)."""
 
 
 @dataclass

@@ -69,6 +69,9 @@ class SharedMemory:
         self.dirty = False
         self.commits = np.zeros(nblocks * threads, np.int64)
         self.pending: list[AsyncRecord] = []
+        # extra per-access checks of the sm_90a ops (interp/sm90_ops.Sm90State): on_read(opid, fi, fa),
+        # on_write(opid, fi, fa, retiring) on every tracked access; None for the Ampere kernels
+        self.guard = None
 
     # ---- addressing -----------------------------------------------------------------------
     def flat_index(self, opid, actors, addr, width: int, align: int = 1, what: str = "access"):
@@ -200,6 +203,8 @@ class SharedMemory:
         if self.track:
             fi, fa = self._flat(actors, idx)
             self._check_read(opid, fi, fa)
+            if self.guard is not None:
+                self.guard.on_read(opid, fi, fa)
             self._note_read(opid, fi, fa)
         return self.data[idx]
 
@@ -207,6 +212,8 @@ class SharedMemory:
         fi, fa = self._flat(actors, idx)
         if self.track:
             self._check_write(opid, fi, fa, inflight_ok=_retiring)
+            if self.guard is not None:
+                self.guard.on_write(opid, fi, fa, _retiring)
             self.lw_actor[fi] = fa
             self.lw_op[fi] = opid
             self.dirty = True
