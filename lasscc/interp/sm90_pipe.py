@@ -68,6 +68,18 @@ class TmaRing:
         self.acquired = np.zeros(shp, bool)
 
 
+def host_tensor_map(prog, tmap_type, buf):
+    """The HostTensorMap of a `!lass_nv.tensor_map` parameter of a wgmma kernel over its operand
+    buffer `buf` (the kernel's A or B, rows x K, K-major), as the GPU launcher builds it."""
+    from lasscc.interp.errors import KernelArgumentError
+    from lasscc.runtime.tma import HostTensorMap, TensorMapSpec
+
+    if buf is None or buf.mn_major or buf.batch != 1:
+        raise KernelArgumentError(f"kernel @{prog.name}: a tensor map needs a non-batched K-major A or B operand")
+    spec = TensorMapSpec.for_type(tmap_type, buf.rows, buf.cols)
+    return HostTensorMap(spec, buf.array[:buf.rows * buf.cols].reshape(buf.rows, buf.cols))
+
+
 def _blocks(ex: Executor, lanes):
     return np.asarray(lanes, np.int64) // ex.tpl
 
