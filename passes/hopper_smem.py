@@ -54,11 +54,31 @@ PTX_AB = {"f16": "f16", "bf16": "bf16", "f32": "tf32", "i8": "s8"}
 def swizzle_of(ring_t) -> S90.SwizzleMode:
     """The swizzle whose line is one K-major row of the ring (BK elements: 128 or 64 bytes)."""
     _, _, bk = ring_t.get_shape()
-    row = bk * ring_t.element_type.bitwidth // 8
+    return line_swizzle(bk * ring_t.element_type.bitwidth // 8)
+
+
+def line_swizzle(row: int) -> S90.SwizzleMode:
+    """The swizzle mode whose line is `row` bytes."""
     for mode in (S90.SwizzleMode.B128, S90.SwizzleMode.B64, S90.SwizzleMode.B32):
         if mode.width_bytes == row:
             return mode
     raise ValueError(f"a {row}-byte row is no swizzle line (128, 64 or 32 bytes)")
+
+
+def tensor_map_type(rows: int, bk: int, element_type) -> lass_nv.TensorMapType:
+    """The tensor map of a K-major rows x BK operand tile: one box of a swizzle line of K by the
+    tile's rows (the pass's parameters; the host builds the same map from KernelSpec)."""
+    mode = line_swizzle(bk * element_type.bitwidth // 8)
+    return lass_nv.TensorMapType(rows, bk, element_type, f"{mode.width_bytes}b")
+
+
+def kernel_tensor_map_types(tile_m: int, tile_n: int, tile_k: int, ab_type: str):
+    """(A's, B's) tensor-map parameter types of a wgmma kernel with these tiles (KernelSpec's
+    tile_m / tile_n / tile_k and a_dtype), for the host that builds the maps."""
+    from xdsl.dialects.builtin import bf16, f16, f32, i8
+
+    et = {"f16": f16, "bf16": bf16, "f32": f32, "i8": i8}[ab_type]
+    return tensor_map_type(tile_m, tile_k, et), tensor_map_type(tile_n, tile_k, et)
 
 
 class _Physical:
@@ -80,8 +100,7 @@ class _Physical:
             _, rows, bk = ring_t.get_shape()
             if ring_t.is_mn_major:
                 raise PassFailedException(f"{op_location(self.fn)}: error: MN-major TMA tiles are not built yet")
-            mode = swizzle_of(ring_t)
-            t = lass_nv.TensorMapType(rows, bk, ring_t.element_type, f"{mode.width_bytes}b")
+            t = tensor_map_type(rows, bk, ring_t.element_type)
             blk = self.fn.body.block
             arg = blk.insert_arg(t, len(blk.args))
             arg.name_hint = f"tmap_{operand}"
