@@ -81,6 +81,17 @@ def kernel_tensor_map_types(tile_m: int, tile_n: int, tile_k: int, ab_type: str)
     return tensor_map_type(tile_m, tile_k, et), tensor_map_type(tile_n, tile_k, et)
 
 
+def encode_tensor_maps(spec, a_buf, b_buf, m: int, n: int, k: int) -> list:
+    """The tensor-map arguments (TensorMapParam, in TENSOR_MAP_PARAMS order) of a wgmma kernel
+    launched as `spec` (lasscc.config.KernelSpec) on the kernel's A (m x k) and B (n x k) device
+    buffers, in the kernel's order (after KernelSpec.launch_args).  GPU only."""
+    from lasscc.runtime.tma import TensorMapSpec, encode
+
+    ta, tb = kernel_tensor_map_types(spec.tile_m, spec.tile_n, spec.tile_k, spec.a_dtype)
+    return [encode(TensorMapSpec.for_type(t, rows, k), buf.ptr, f"tensor map of {name}")
+            for t, rows, buf, name in ((ta, m, a_buf, "A"), (tb, n, b_buf, "B"))]
+
+
 class _Physical:
     def __init__(self, fn: func.FuncOp):
         self.fn = fn

@@ -274,8 +274,13 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         d_buf = buffers[2]
         # the kernel's order: (B, A, D, N, M, K, ...) for a column-major D (swap_ab)
         kargs = spec.launch_args(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta)
+        tmaps = []
+        if "tmap_A" in spec.params:  # a wgmma kernel: TMA tensor maps over its A and B (lasscc-hopper-smem)
+            from lasscc.passes.hopper_smem import encode_tensor_maps
+
+            tmaps = encode_tensor_maps(spec, kargs[0], kargs[1], *kargs[3:6])
         args = cuda.pack_args(list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]]
-                              + [np.float32(v) for v in kargs[6:]])
+                              + [np.float32(v) for v in kargs[6:]] + tmaps)
 
         def launch() -> None:
             cuda.launch(func, grid, block, spec.smem_bytes, args)
