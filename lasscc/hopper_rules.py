@@ -160,3 +160,12 @@ def wgmma_defaults(threadblock, k: int) -> dict:
     32 bytes of the A/B type, as the type's mma.sync K)."""
     bm, bn, bk = threadblock
     return {"warp": (WGMMA_M, bn, bk), "instruction": (WGMMA_M, bn, k)}
+
+
+def mma_sync_fallback(threadblock, ab_type: str) -> dict:
+    """The mma.sync tiling a wgmma config falls back to where TMA cannot load the operands (a
+    global row stride that is not a multiple of 16 bytes, i.e. sizes that need narrow copies):
+    the same threadblock and stages, 64 x 64 warp tiles (or the tile, when smaller) over BK, the
+    type's mma.sync shape."""
+    bm, bn, bk = threadblock
+    return {"warp": (min(64, bm), min(64, bn), bk), "instruction": MMA_INPUTS[ab_type][1]}
