@@ -25,6 +25,7 @@ WGMMA_K_BYTES = 32
 # BK rows of 64 or 128 bytes: one TMA box per operand tile under the 64B / 128B swizzle, whose
 # line the row fills exactly (the swizzle mode = the row width; lasscc.sm90_layout.SwizzleMode)
 WGMMA_ROW_BYTES = (64, 128)
+MN_LINE_ELEMS = 64  # an MN-major 16-bit tile is stored in 128-byte lines (128B swizzle) along M / N
 MBARRIER_BYTES = 8  # one mbarrier is a .b64 in shared memory
 BARRIERS_PER_STAGE = 2  # full (TMA transaction bytes) and empty (consumers release the slot)
 # Registers beyond the accumulators: thread / block indices, loop counters, the k-tile's slot and
@@ -112,9 +113,11 @@ def validate_wgmma(cfg, arch: str, ab_type: str, majors, acc_type: str | None, s
         if major == MN_MAJOR and MMA_INPUTS[ab_type][0] != 2:
             return (f"mma = \"wgmma\": {WGMMA_INPUTS[ab_type]} operands must be K-major in shared memory (the {name} "
                     f"tile is MN-major here); use mma = \"mma.sync\" for this layout")
-    if majors != (K_MAJOR, K_MAJOR):
-        return ("mma = \"wgmma\": MN-major A or B tiles (column-major A / row-major B) are not built yet on the "
-                "wgmma path; use mma = \"mma.sync\" or a row-major A and column-major B")
+    for name, major, rows in (("A", majors[0], bm), ("B", majors[1], bn)):
+        if major == MN_MAJOR and rows % MN_LINE_ELEMS:
+            return (f"threadblock {'M' if name == 'A' else 'N'} = {rows}: an MN-major {name} tile is loaded and read in "
+                    f"128-byte lines of {MN_LINE_ELEMS} elements along {'M' if name == 'A' else 'N'} (the 128B "
+                    f"swizzle), so it must be a multiple of {MN_LINE_ELEMS}")
     if any(v <= 0 for v in cfg.threadblock):
         return f"expected positive threadblock sizes, got {list(cfg.threadblock)}"
     if bm % WGMMA_M or not 1 <= bm // WGMMA_M <= WARPGROUPS_MAX:

@@ -42,7 +42,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from lasscc.layout import K_MAJOR, elem_bytes
+from lasscc.layout import K_MAJOR, MN_MAJOR, elem_bytes
 from lasscc.source import op_location
 
 _OPS = (lass_pipe.TmaPipelineOp, lass_pipe.ProducerAcquireOp, lass_pipe.TmaLoadOp, lass_pipe.ConsumerWaitOp,
@@ -52,9 +52,16 @@ PTX_AB = {"f16": "f16", "bf16": "bf16", "f32": "tf32", "i8": "s8"}
 
 
 def swizzle_of(ring_t) -> S90.SwizzleMode:
-    """The swizzle whose line is one K-major row of the ring (BK elements: 128 or 64 bytes)."""
-    _, _, bk = ring_t.get_shape()
-    return line_swizzle(bk * ring_t.element_type.bitwidth // 8)
+    """The ring's swizzle (operand_swizzle of its tiles)."""
+    _, rows, bk = ring_t.get_shape()
+    return operand_swizzle(bk, ring_t.element_type.bitwidth // 8, MN_MAJOR if ring_t.is_mn_major else K_MAJOR)
+
+
+def operand_swizzle(bk: int, eb: int, major: str) -> S90.SwizzleMode:
+    """The swizzle of an operand tile: K-major, the mode whose line is one BK row (128 or 64 B);
+    MN-major, 128B (lines of 64 16-bit elements along M / N: lasscc.hopper_rules.validate_wgmma
+    makes the tile's rows a multiple of them)."""
+    return line_swizzle(bk * eb) if major == K_MAJOR else S90.SwizzleMode.B128
 
 
 def line_swizzle(row: int) -> S90.SwizzleMode:
@@ -65,31 +72,40 @@ def line_swizzle(row: int) -> S90.SwizzleMode:
     raise ValueError(f"a {row}-byte row is no swizzle line (128, 64 or 32 bytes)")
 
 
-def tensor_map_type(rows: int, bk: int, element_type) -> lass_nv.TensorMapType:
-    """The tensor map of a K-major rows x BK operand tile: one box of a swizzle line of K by the
-    tile's rows (the pass's parameters; the host builds the same map from KernelSpec)."""
-    mode = line_swizzle(bk * element_type.bitwidth // 8)
-    return lass_nv.TensorMapType(rows, bk, element_type, f"{mode.width_bytes}b")
+def tensor_map_type(rows: int, bk: int, element_type, major: str = K_MAJOR) -> lass_nv.TensorMapType:
+    """The tensor map of a rows x BK operand tile, its box as sm90_layout.tile_boxes lands the tile
+    (the pass's parameters; the host builds the same map from KernelSpec): K-major, a swizzle line
+    of K by the tile's rows over the (rows x K) matrix; MN-major, a line of rows by BK over the
+    (K x rows) matrix."""
+    eb = element_type.bitwidth // 8
+    mode = operand_swizzle(bk, eb, major)
+    (inner, outer), _, _ = S90.tile_boxes(rows, bk, eb, major, mode)[0]
+    return lass_nv.TensorMapType(outer, inner, element_type, f"{mode.width_bytes}b")
 
 
-def kernel_tensor_map_types(tile_m: int, tile_n: int, tile_k: int, ab_type: str):
+def kernel_tensor_map_types(tile_m: int, tile_n: int, tile_k: int, ab_type: str, majors=(K_MAJOR, K_MAJOR)):
     """(A's, B's) tensor-map parameter types of a wgmma kernel with these tiles (KernelSpec's
-    tile_m / tile_n / tile_k and a_dtype), for the host that builds the maps."""
+    tile_m / tile_n / tile_k and a_dtype) and tile majors, for the host that builds the maps."""
     from xdsl.dialects.builtin import bf16, f16, f32, i8
 
     et = {"f16": f16, "bf16": bf16, "f32": f32, "i8": i8}[ab_type]
-    return tensor_map_type(tile_m, tile_k, et), tensor_map_type(tile_n, tile_k, et)
+    return tensor_map_type(tile_m, tile_k, et, majors[0]), tensor_map_type(tile_n, tile_k, et, majors[1])
 
 
 def encode_tensor_maps(spec, a_buf, b_buf, m: int, n: int, k: int) -> list:
     """The tensor-map arguments (TensorMapParam, in TENSOR_MAP_PARAMS order) of a wgmma kernel
     launched as `spec` (lasscc.config.KernelSpec) on the kernel's A (m x k) and B (n x k) device
     buffers, in the kernel's order (after KernelSpec.launch_args).  GPU only."""
+    from lasscc.dialects.lass import KernelFacts
     from lasscc.runtime.tma import TensorMapSpec, encode
 
-    ta, tb = kernel_tensor_map_types(spec.tile_m, spec.tile_n, spec.tile_k, spec.a_dtype)
-    return [encode(TensorMapSpec.for_type(t, rows, k), buf.ptr, f"tensor map of {name}")
-            for t, rows, buf, name in ((ta, m, a_buf, "A"), (tb, n, b_buf, "B"))]
+    majors = KernelFacts(spec.a_dtype, a_layout=spec.a_layout, b_layout=spec.b_layout,
+                         d_layout=spec.d_layout).kernel_majors
+    ta, tb = kernel_tensor_map_types(spec.tile_m, spec.tile_n, spec.tile_k, spec.a_dtype, majors)
+    # the global matrix as the map sees it: rows x K (K-major) or K x rows (MN-major)
+    return [encode(TensorMapSpec.for_type(t, *((rows, k) if major == K_MAJOR else (k, rows))), buf.ptr,
+                   f"tensor map of {name}")
+            for t, rows, buf, name, major in ((ta, m, a_buf, "A", majors[0]), (tb, n, b_buf, "B", majors[1]))]
 
 
 class _Physical:
@@ -109,9 +125,7 @@ class _Physical:
         """The kernel parameter of `operand`'s tensor map (appended on first use)."""
         if operand not in self.tmaps:
             _, rows, bk = ring_t.get_shape()
-            if ring_t.is_mn_major:
-                raise PassFailedException(f"{op_location(self.fn)}: error: MN-major TMA tiles are not built yet")
-            t = tensor_map_type(rows, bk, ring_t.element_type)
+            t = tensor_map_type(rows, bk, ring_t.element_type, MN_MAJOR if ring_t.is_mn_major else K_MAJOR)
             blk = self.fn.body.block
             arg = blk.insert_arg(t, len(blk.args))
             arg.name_hint = f"tmap_{operand}"
@@ -150,11 +164,11 @@ class _Physical:
     def descriptor(self, b: ArithBuilder, ring, slot, row, rows: int, k: int):
         """The i64 wgmma descriptor of the slot's rows row.. at k (sm90_layout.tile_descriptor)."""
         _, nrows, bk = ring.type.get_shape()
-        mode = swizzle_of(ring.type)
+        mode, major = swizzle_of(ring.type), MN_MAJOR if ring.type.is_mn_major else K_MAJOR
         base = b.idx(b.emit(lass_nv.SharedAddressOp.build(operands=[self.slot_offset(b, ring, slot)],
                                                            result_types=[i32])))
-        start = base if row is None else base + S90.tile_offset(b.idx(row), 0, nrows, bk, self.eb, K_MAJOR, mode)
-        desc = S90.tile_descriptor(start, nrows, bk, self.eb, K_MAJOR, mode, k_offset=k)
+        start = base if row is None else base + S90.tile_offset(b.idx(row), 0, nrows, bk, self.eb, major, mode)
+        desc = S90.tile_descriptor(start, nrows, bk, self.eb, major, mode, k_offset=k)
         lo, hi = desc.words()
         lo64 = b.emit(arith.ExtUIOp(b.val(lo), i64))
         return b.emit(arith.OrIOp(lo64, b.const(hi << 32, i64)))
@@ -187,14 +201,16 @@ class _Physical:
         elif isinstance(op, lass_pipe.TmaLoadOp):
             ring_t = op.ring.type
             _, rows, bk = ring_t.get_shape()
-            boxes = S90.tile_boxes(rows, bk, self.eb, K_MAJOR, swizzle_of(ring_t))
+            mn = ring_t.is_mn_major
+            boxes = S90.tile_boxes(rows, bk, self.eb, MN_MAJOR if mn else K_MAJOR, swizzle_of(ring_t))
             tmap = self.tensor_map(ring_t, op.operand.data)
 
             def load(ib: ArithBuilder) -> None:
                 dst = self.slot_offset(ib, op.ring, op.slot)
                 bar = self.bar(ib, op.barriers, op.slot, False)
-                for _box, (c0, c1), off in boxes:  # (inner = k, outer = row) offsets
-                    ib.insert(lass_nv.TmaLoad2dOp.build(operands=[tmap, ib.add(op.k0, c0), ib.add(op.row0, c1),
+                for _box, (r_off, k_off), off in boxes:  # coordinates (inner, outer): (k, row) or (row, k)
+                    r, kk = ib.add(op.row0, r_off), ib.add(op.k0, k_off)
+                    ib.insert(lass_nv.TmaLoad2dOp.build(operands=[tmap, *((r, kk) if mn else (kk, r)),
                                                                   ib.add(dst, off), bar]))
             self.guarded(b, op.pred, load)
         elif isinstance(op, lass_pipe.ConsumerWaitOp):
@@ -213,7 +229,9 @@ class _Physical:
             da = self.descriptor(b, op.a, op.slot_a, op.row, S90.WGMMA_M, k)
             db = self.descriptor(b, op.b, op.slot_b, None, op.n, k)
             one = b.const(1, i1)
-            mma = b.insert(lass_nv.WgmmaMmaAsyncOp(da, db, list(op.c), one, op.n, PTX_AB[self.ab]))
+            mma = b.insert(lass_nv.WgmmaMmaAsyncOp(da, db, list(op.c), one, op.n, PTX_AB[self.ab],
+                                                   trans_a=S90.TRANS_BIT[MN_MAJOR if op.a.type.is_mn_major else K_MAJOR],
+                                                   trans_b=S90.TRANS_BIT[MN_MAJOR if op.b.type.is_mn_major else K_MAJOR]))
             for old, new in zip(op.d, mma.results):
                 old.replace_all_uses_with(new)
         self.dead.append(op)

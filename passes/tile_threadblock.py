@@ -97,6 +97,9 @@ def validate_kernel(facts: lass.KernelFacts, arch: str, where: str) -> None:
     and B, and their `align`), with its tiles' storage (K- or MN-major) and accumulator; raises
     LassError prefixed by `where`."""
     majors = tuple(m or K_MAJOR for m in facts.kernel_majors)
+    if facts.batched and facts.config.is_wgmma:  # a 2-d tensor map would read the next batch's rows past M / N
+        raise LassError(f"{where}: mma = \"wgmma\" is not built for batched GEMMs yet (its TMA maps are 2-d); "
+                        f"use mma = \"mma.sync\"")
     facts.config.validate(arch, where=where, ab_type=facts.ab_type, majors=majors, acc_type=facts.acc_type)
 
 

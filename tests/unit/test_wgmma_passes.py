@@ -7,7 +7,8 @@ its kernels assembled by ptxas.
    data with D NaN-poisoned (beta = 0) or with C (beta != 0), every level within the float64
    reference's tolerance, and the passes that only move data (pipeline, hopper-smem) reproduce
    their input's D bit for bit.  Grid: f16 / bf16 / tf32 / s8, f16 accumulation, column-major D,
-   1 and 2 warpgroups, 128B and 64B swizzles, stages 2-4, ragged M, N and K.
+   1 and 2 warpgroups, 128B and 64B swizzles, K- and MN-major f16 / bf16 (descriptor transpose
+   bits), stages 2-4, ragged M, N and K.
 2. Planted bugs caught: a halved descriptor SBO (wrong numbers), a missing consumer_wait (a race
    on the TMA bytes), a missing wgmma wait before the slot's release (an async hazard), a
    missing consumer_release (a deadlock reported at the producer's acquire), a plain arrive
@@ -36,8 +37,11 @@ from lasscc.source import parse_mlir
 PASSES = ["lasscc-tile-threadblock", "lasscc-pipeline", "lasscc-warpgroup-mma", "lasscc-hopper-smem"]
 
 
-def gemm(ab="f16", d="f32", tb=(64, 64, 64), stages=3, ld="row", acc=None, beta=0.0, extra="", la="row", lb="col"):
+def gemm(ab="f16", d="f32", tb=(64, 64, 64), stages=3, ld="row", acc=None, beta=0.0, extra="", la="row", lb="col",
+         batched=False):
     def mr(t, lay):
+        if batched:
+            return f"memref<?x?x?x{t}>"
         return f"memref<?x?x{t}>" if lay == "row" else f"memref<?x?x{t}, strided<[1, ?]>>"
 
     ta, tb_, td = mr(ab, la), mr(ab, lb), mr(d, ld)
@@ -67,6 +71,8 @@ CASES = [
     (dict(ab="f16", d="f16", acc="f16", tb=(64, 48, 64), stages=3), (64, 50, 200)),
     (dict(ab="f32", tb=(64, 64, 32), stages=3, beta=-1.0), (33, 70, 44)),
     (dict(ab="i8", d="i32", tb=(64, 64, 128), stages=2), (65, 64, 80)),
+    (dict(ab="f16", tb=(128, 64, 64), stages=3, la="col", lb="row"), (72, 80, 72)),  # NN: both MN-major
+    (dict(ab="bf16", tb=(64, 128, 32), stages=2, la="col", ld="col", beta=2.0), (136, 70, 40)),
 ]
 
 
@@ -159,7 +165,8 @@ def test_planted_plain_arrive_instead_of_expect_tx():
     (dict(tb=(128, 128, 64), extra=", warp = [64, 64, 64]"), "sm_90a", "warpgroup tile"),
     (dict(tb=(128, 256, 64), stages=7), "sm_90a", "stages <= 4 fit"),
     (dict(ab="f32", tb=(128, 128, 32), la="col"), "sm_90a", "must be K-major"),
-    (dict(tb=(128, 128, 64), la="col"), "sm_90a", "MN-major A or B"),
+    (dict(tb=(128, 48, 64), lb="row"), "sm_90a", "threadblock N = 48: an MN-major B tile"),
+    (dict(tb=(128, 128, 64), batched=True), "sm_90a", "batched"),
 ])
 def test_rejected_configs_name_the_place(kw, arch, msg):
     with pytest.raises(LassError, match=msg) as e:
@@ -174,9 +181,11 @@ def test_unknown_mma_family():
 
 
 # ---- ptxas ----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("ab,tb,stages", [("f16", (128, 128, 64), 4), ("bf16", (128, 256, 64), 3)])
-def test_wgmma_kernel_assembles_without_spills(ab, tb, stages):
-    res = compile_module(parse_mlir(gemm(ab=ab, tb=tb, stages=stages), "t.mlir"), arch="sm_90a")
+@pytest.mark.parametrize("ab,tb,stages,la,lb", [("f16", (128, 128, 64), 4, "row", "col"),
+                                                ("bf16", (128, 256, 64), 3, "row", "col"),
+                                                ("f16", (128, 256, 64), 3, "col", "row")])
+def test_wgmma_kernel_assembles_without_spills(ab, tb, stages, la, lb):
+    res = compile_module(parse_mlir(gemm(ab=ab, tb=tb, stages=stages, la=la, lb=lb), "t.mlir"), arch="sm_90a")
     spec = res.specs[0]
     assert spec.params[-2:] == ("tmap_A", "tmap_B") and spec.threads == tb[0] // 64 * 128
     assert res.ptx.count(f"wgmma.mma_async.sync.aligned.m64n{tb[1]}k16.f32.{ab}.{ab}") == tb[2] // 16
