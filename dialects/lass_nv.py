@@ -49,6 +49,8 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from lasscc import sm90_layout as S
+
 CP_ASYNC_BYTES = (4, 8, 16)  # cp.async cp-size: 16 -> .cg (L2 only), 4 and 8 -> .ca (.cg takes 16 only)
 # narrow accesses of lasscc-swizzle-smem's tile copies that have no cp.async (and the 4 / 8 byte
 # ones of register-staged tiles): ld.global / st.shared of 1, 2, 4 or 8 bytes
@@ -584,35 +586,23 @@ class AlignedOp(IRDLOperation):
 # dynamic shared memory like every other op here; `shared_address` gives the absolute .shared
 # window address a wgmma matrix descriptor holds.  The CPU semantics are lasscc/interp/sm90_ops.py.
 
-# TMA swizzle modes of a tensor map (CU_TENSOR_MAP_SWIZZLE_*), the name printed after `swizzle_`.
-# The bytes of one swizzle span (the largest inner box extent the mode allows) are
-# lasscc.sm90_layout's; the names here are only the IR spelling.
-TMA_SWIZZLES = ("none", "32b", "64b", "128b")
-TMA_BOX_MAX = 256  # cuTensorMapEncodeTiled: every boxDim[i] <= 256
-TMA_ELEMENT_TYPES = ("f16", "bf16", "f32", "i8")
+# The facts of the sm_90a layouts (swizzle modes, TMA box rules, wgmma shapes and fragments) are
+# lasscc.sm90_layout's; the ops below only name them.
+# TMA swizzle modes as the IR spells them (`swizzle_128b`): sm90_layout.SwizzleMode's labels
+TMA_SWIZZLE_NAMES = {m.label.lower(): m.name for m in S.SwizzleMode}
+TMA_SWIZZLES = tuple(TMA_SWIZZLE_NAMES)
+TMA_ELEMENT_TYPES = ("f16", "bf16", "f32", "i8")  # lasscc.runtime.tma.DATA_TYPES
 MBARRIER_BYTES = 8  # an mbarrier object is a .b64 in shared memory, 8-byte aligned (PTX ISA 9.7.13.15.1)
 MBARRIER_TX_MAX = (1 << 20) - 1  # tx-count range (PTX ISA 9.7.13.15.1 "Contents of the mbarrier object")
 MBARRIER_COUNT_MAX = (1 << 20) - 1  # expected-arrival count range, same section
-WARPGROUP_THREADS = 128  # wgmma is issued by 4 contiguous warps (PTX ISA 9.7.15.1 "Warpgroup")
-# wgmma.mma_async K per A/B type (PTX ISA 9.7.15.5 "Matrix shape": m64nNk16 f16/bf16, k8 tf32, k32 s8)
-WGMMA_K = {"f16": 16, "bf16": 16, "tf32": 8, "s8": 32}
-WGMMA_ACC_TYPES = {"f16": ("f32", "f16"), "bf16": ("f32",), "tf32": ("f32",), "s8": ("i32",)}
-WGMMA_RS_REGS = 4  # A from registers: 64 x K of 2/4/1-byte elements = 16 bytes per thread, 4 x b32
+WARPGROUP_THREADS = S.WARPGROUP_THREADS
+WGMMA_AB_TYPES = ("f16", "bf16", "tf32", "s8")  # the wgmma_mma_async ab_type values (PTX .atype names)
 WGMMA_GROUPS_MAX = 7  # wgmma.wait_group N takes 0..7 here (PTX: an integer constant; more is pointless)
 
 
-def wgmma_n_ok(n: int, ab_type: str) -> bool:
-    """The N of m64nNk*: multiples of 8 from 8 to 256; s8 only 8, 16, 24 and multiples of 16 from
-    32 (PTX ISA 9.7.15.5.1, table "Matrix shapes" of wgmma.mma_async)."""
-    if not (8 <= n <= 256 and n % 8 == 0):
-        return False
-    return ab_type != "s8" or n <= 24 or n % 16 == 0
-
-
 def wgmma_acc_count(n: int) -> int:
-    """Accumulator values per thread of m64nN: 64 * N / 128 (f16 ones packed two per register
-    by the lowering)."""
-    return 64 * n // WARPGROUP_THREADS
+    """Accumulator values per thread of m64nN (f16 ones packed two per register by the lowering)."""
+    return S.acc_values(n)
 
 
 @irdl_attr_definition
@@ -623,9 +613,9 @@ class TensorMapType(ParametrizedAttribute, TypeAttribute):
     128 opaque bytes with cuTensorMapEncodeTiled (lasscc/runtime/tma.py) from the global matrix
     and this box and swizzle; the kernel takes them as a 64-byte aligned grid-constant `.param`
     (lasscc-lower-to-llvm).  A pass refers to the map by the function argument of this type.
-    Element types: f16, bf16, f32 (tf32 operands), i8.  The inner box extent in bytes must be a
-    multiple of 16 (cuTensorMapEncodeTiled); the swizzle's span limit is checked with the
-    layout (lasscc.sm90_layout) where the map is built."""
+    Element types: f16, bf16, f32 (tf32 operands), i8; the box obeys cuTensorMapEncodeTiled's
+    rules (sm90_layout.tma_box_error: 1..256 per dimension, the inner extent a multiple of 16
+    bytes and at most the swizzle span)."""
 
     name = "lass_nv.tensor_map"
     shape: ArrayAttr[IntAttr]
@@ -643,6 +633,11 @@ class TensorMapType(ParametrizedAttribute, TypeAttribute):
     @property
     def swizzle_mode(self) -> str:
         return self.swizzle.data
+
+    @property
+    def mode(self) -> S.SwizzleMode:
+        """The sm90_layout.SwizzleMode of `swizzle`."""
+        return S.SwizzleMode[TMA_SWIZZLE_NAMES[self.swizzle.data]]
 
     @property
     def element_name(self) -> str:
@@ -667,17 +662,17 @@ class TensorMapType(ParametrizedAttribute, TypeAttribute):
 
     def verify(self) -> None:
         dims = [d.data for d in self.shape.data]
-        if len(dims) != 2 or any(not 1 <= d <= TMA_BOX_MAX for d in dims):
-            raise VerifyException(f"expected a 2-d box of 1 to {TMA_BOX_MAX} elements per dimension, got {dims}")
+        if len(dims) != 2:
+            raise VerifyException(f"expected a 2-d box (rows x cols), got {dims}")
         if self.element_name not in TMA_ELEMENT_TYPES:
             raise VerifyException(f"expected an element type of {', '.join(TMA_ELEMENT_TYPES)}, got {self.element_type}")
         if self.swizzle.data not in TMA_SWIZZLES:
             raise VerifyException(f"expected swizzle one of {', '.join(TMA_SWIZZLES)}, got {self.swizzle.data}")
         from lasscc.layout import elem_bytes
 
-        inner = dims[1] * elem_bytes(self.element_name)
-        if inner % 16:
-            raise VerifyException(f"expected the inner box extent to be a multiple of 16 bytes, got {dims[1]} elements = {inner} bytes")
+        err = S.tma_box_error((dims[1], dims[0]), elem_bytes(self.element_name), self.mode)
+        if err:
+            raise VerifyException(f"expected a TMA box: {err}")
 
 
 @irdl_op_definition
@@ -904,7 +899,7 @@ class WgmmaMmaAsyncOp(IRDLOperation):
 
     @property
     def k_value(self) -> int:
-        return WGMMA_K.get(self.input_type, 16)
+        return S.wgmma_type(self.input_type).k if self.input_type in WGMMA_AB_TYPES else 16
 
     @property
     def is_rs(self) -> bool:
@@ -924,24 +919,24 @@ class WgmmaMmaAsyncOp(IRDLOperation):
 
     def verify_(self) -> None:
         ab = self.input_type
-        if ab not in WGMMA_K:
-            raise VerifyException(f"expected ab_type one of {', '.join(WGMMA_K)}, got \"{ab}\"")
+        if ab not in WGMMA_AB_TYPES:
+            raise VerifyException(f"expected ab_type one of {', '.join(WGMMA_AB_TYPES)}, got \"{ab}\"")
         n = self.n_value
-        if not wgmma_n_ok(n, ab):
-            want = "8, 16, 24 or a multiple of 16 up to 256" if ab == "s8" else "a multiple of 8 from 8 to 256"
-            raise VerifyException(f"expected n {want} for ab_type {ab}, got {n}")
+        t = S.wgmma_type(ab)
+        if n not in t.n_values:
+            raise VerifyException(f"expected n one of {', '.join(map(str, t.n_values))} for ab_type {ab}, got {n}")
         a_types = [str(x.type) for x in self.a]
-        if a_types != ["i64"] and a_types != ["i32"] * WGMMA_RS_REGS:
+        if a_types != ["i64"] and a_types != ["i32"] * S.A_FRAG_REGS:
             raise VerifyException(
-                f"expected a = one i64 descriptor (SS) or {WGMMA_RS_REGS} i32 registers (RS), got {a_types}")
+                f"expected a = one i64 descriptor (SS) or {S.A_FRAG_REGS} i32 registers (RS), got {a_types}")
         want_n = wgmma_acc_count(n)
         c_types = [str(x.type) for x in self.c]
         if len(c_types) != want_n or len(set(c_types)) != 1:
             raise VerifyException(f"expected {want_n} accumulator values of one type for m64n{n}, got {len(c_types)}: "
                                   f"{sorted(set(c_types))}")
-        if c_types[0] not in WGMMA_ACC_TYPES[ab]:
-            raise VerifyException(f"expected a {' or '.join(WGMMA_ACC_TYPES[ab])} accumulator for ab_type {ab}, "
-                                  f"got {c_types[0]}")
+        accs = ["i32" if x == "s32" else x for x in t.acc_types]
+        if c_types[0] not in accs:
+            raise VerifyException(f"expected a {' or '.join(accs)} accumulator for ab_type {ab}, got {c_types[0]}")
         if [str(x.type) for x in self.d] != c_types:
             raise VerifyException(f"expected results of the accumulator types {c_types[0]} x {want_n}, got "
                                   f"{[str(x.type) for x in self.d][:2]}... ({len(self.d)})")
@@ -951,7 +946,7 @@ class WgmmaMmaAsyncOp(IRDLOperation):
                 raise VerifyException(f"expected {key} = 1{' or -1' if ab != 's8' else ' (s8 has no imm-scale)'}, got {v}")
         for key in ("trans_a", "trans_b"):
             v = self.imm(key)
-            if v not in (0, 1) or (v and ab not in ("f16", "bf16")):
+            if v not in (0, 1) or (v and not t.mn_major):
                 raise VerifyException(f"expected {key} = 0{' or 1' if ab in ('f16', 'bf16') else ' (transpose is for f16/bf16 only)'}, got {v}")
         if self.is_rs and self.imm("trans_a"):
             raise VerifyException("expected trans_a = 0 with A from registers (RS: A is K-major), got 1")

@@ -489,6 +489,10 @@ def swap_operands(pair: tuple, swap_ab: bool) -> tuple:
     return (pair[1], pair[0]) if swap_ab else (pair[0], pair[1])
 
 
+KERNEL_ARG_NAMES = ("A", "B", "D", "M", "N", "K", "alpha", "beta")  # KernelSpec.launch_args' order
+TMAP_PARAM = "tmap_"  # KernelSpec.params: "tmap_A" / "tmap_B" is that operand's TMA tensor map
+
+
 @dataclass(frozen=True)
 class KernelSpec:
     """How to launch one emitted kernel: written by the passes as `lass.launch` on the kernel."""
@@ -520,6 +524,14 @@ class KernelSpec:
     b_align: int = 8
     # kernel parameters, in order; pointers are 64-bit, sizes i32, scalars f32
     params: tuple[str, ...] = field(default=("A", "B", "D", "M", "N", "K", "alpha", "beta"))
+    # TMA tensor maps the launcher builds (sm_90a): (operand "A" or "B" in the kernel's order, box
+    # rows, box cols, swizzle "none" / "32b" / "64b" / "128b"); a parameter named TMAP_PARAM +
+    # operand ("tmap_A") takes that operand's map (lasscc.runtime.tma), see `param_values`
+    tensor_maps: tuple = ()
+
+    def __post_init__(self):
+        # tuples however given (the compile cache reads specs back from JSON lists)
+        object.__setattr__(self, "tensor_maps", tuple(tuple(t) for t in self.tensor_maps))
 
     def grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
         """Blocks for the user's M x N problem (swapped to N x M for a column-major D), times batch."""
@@ -531,3 +543,26 @@ class KernelSpec:
         """Kernel arguments in the kernel's order for the user's (A, B, D, M, N, K, alpha, beta)."""
         (a, b), (m, n) = swap_operands((a, b), self.swap_ab), swap_operands((m, n), self.swap_ab)
         return [a, b, d, m, n, k, alpha, beta]
+
+    def param_values(self, a, b, d, m: int, n: int, k: int, alpha, beta, tensor_map=None) -> list:
+        """The values of `params`, in order, for the user's (A, B, D, M, N, K, alpha, beta): the
+        kernel-order values of `launch_args` by name, and for `tmap_A` / `tmap_B`
+        `tensor_map(operand, buffer, rows, cols, box_rows, box_cols, swizzle)` over the kernel's
+        operand (rows = its M or N, cols = K)."""
+        vals = dict(zip(KERNEL_ARG_NAMES, self.launch_args(a, b, d, m, n, k, alpha, beta)))
+        boxes = {t[0]: tuple(t[1:]) for t in self.tensor_maps}
+        out = []
+        for p in self.params:
+            if p.startswith(TMAP_PARAM):
+                op = p[len(TMAP_PARAM):]
+                if op not in boxes or tensor_map is None:
+                    raise LassError(f"kernel '{self.name}': parameter {p} needs a tensor map of {op} (tensor_maps and a "
+                                    f"launcher that builds them), got tensor_maps = {self.tensor_maps}")
+                rows = vals["M"] if op == "A" else vals["N"]
+                out.append(tensor_map(op, vals[op], rows, vals["K"], *boxes[op]))
+            elif p in vals:
+                out.append(vals[p])
+            else:
+                raise LassError(f"kernel '{self.name}': unknown parameter {p!r} (expected one of {', '.join(KERNEL_ARG_NAMES)} "
+                                f"or {TMAP_PARAM}A / {TMAP_PARAM}B)")
+        return out

@@ -44,7 +44,7 @@ from lasscc import timing
 from lasscc.config import GemmConfig, KernelSpec
 from lasscc.diagnostics import LassError
 from lasscc.outfile import output_dir, write_output
-from lasscc.passes.hopper_smem import TENSOR_MAP_PARAMS, HopperSmemPass
+from lasscc.passes.hopper_smem import TENSOR_MAP_PARAMS, HopperSmemPass, kernel_tensor_maps
 from lasscc.passes.import_linalg import ImportLinalgPass
 from lasscc.passes.lower_to_llvm import LowerToLLVMPass
 from lasscc.passes.pipeline import PipelinePass
@@ -214,7 +214,9 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             raster=cfg.raster, d_dtype=f.d_type, a_dtype=f.ab_type, b_dtype=f.ab_type, alpha=f.alpha, beta=f.beta,
             swap_ab=f.swap_ab, d_layout=f.d_layout, batched=f.batched, a_layout=f.a_layout, b_layout=f.b_layout,
             a_align=a_align, b_align=b_align,
-            **({"params": KernelSpec.params + TENSOR_MAP_PARAMS} if cfg.is_wgmma else {}),
+            **({"params": KernelSpec.params + TENSOR_MAP_PARAMS,
+                "tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors)}
+               if cfg.is_wgmma else {}),
         ))
     return specs
 

@@ -63,24 +63,32 @@ ACC_TYPE = {"f16": "f32", "bf16": "f32", "tf32": "f32", "s8": "i32"}
 @dataclass(frozen=True)
 class Sm90TileKernel:
     """The kernel's compile-time shape: wgmma A/B type (f16, bf16, tf32, s8), N, K (a multiple of
-    `bk`), the swizzle mode ("none", "32b", "64b", "128b") of both tensor maps, a planted bug."""
+    `bk`), the swizzle mode ("none", "32b", "64b", "128b") of both tensor maps, how A and B are
+    stored ("k": K-major, row-major A / column-major B; "mn": MN-major, a column-major A stored
+    K x M / a row-major B stored K x N, read through the descriptor's transpose bit; f16 / bf16
+    only), `a_regs`: A from registers (wgmma RS: each thread loads its fragment, sm90_layout.
+    a_frag_coord, with ld.shared from the landed tile; K-major A only), a planted bug."""
 
     ab_type: str = "f16"
     n: int = 64
     k: int = 128
     swizzle: str = "128b"
     bug: str | None = None
+    a_major: str = K_MAJOR
+    b_major: str = K_MAJOR
+    a_regs: bool = False
 
     def __post_init__(self):
         if self.ab_type not in MEMORY_TYPE:
             raise ValueError(f"ab_type must be one of {', '.join(MEMORY_TYPE)}, got {self.ab_type!r}")
         if self.bug is not None and self.bug not in BUGS:
             raise ValueError(f"bug must be one of {', '.join(BUGS)}, got {self.bug!r}")
-        err = S.wgmma_shape_error(self.ab_type, self.n, "s32" if self.ab_type == "s8" else "f32")
+        err = S.wgmma_shape_error(self.ab_type, self.n, "s32" if self.ab_type == "s8" else "f32", self.a_major,
+                                  self.b_major, self.a_regs)
         if err or self.k % self.bk:
             raise ValueError(err or f"K = {self.k} is not a multiple of the k-tile {self.bk}")
-        for rows in (S.WGMMA_M, self.n):
-            err = S.tile_error(rows, self.bk, self.elem_bytes, K_MAJOR, self.mode)
+        for rows, major in ((S.WGMMA_M, self.a_major), (self.n, self.b_major)):
+            err = S.tile_error(rows, self.bk, self.elem_bytes, major, self.mode)
             if err:
                 raise ValueError(err)
 
@@ -110,10 +118,9 @@ class Sm90TileKernel:
         """K of one k-tile: a swizzle line of elements, at least one wgmma K (two 16-byte boxes without swizzle)."""
         return max(self.mode.width_bytes // self.elem_bytes, self.wgmma_k)
 
-    @property
-    def box_cols(self) -> int:
-        """Inner extent of every TMA box: one swizzle line (16 bytes without swizzle)."""
-        return self.mode.width_bytes // self.elem_bytes
+    def boxes(self, rows: int, major: str):
+        """sm90_layout.tile_boxes of a rows x bk tile: [(box (inner, outer), coords, smem offset)]."""
+        return S.tile_boxes(rows, self.bk, self.elem_bytes, major, self.mode)
 
     def tile_bytes(self, rows: int) -> int:
         return rows * self.bk * self.elem_bytes
@@ -137,18 +144,37 @@ class Sm90TileKernel:
     @property
     def tx_bytes(self) -> int:
         """Bytes the TMA boxes of one k-tile complete on the mbarrier."""
-        return self.tile_bytes(S.WGMMA_M) + self.tile_bytes(self.n)
+        return sum(S.tile_tx_bytes(rows, self.bk, self.elem_bytes) for rows in (S.WGMMA_M, self.n))
 
-    def tensor_map_type(self, rows: int) -> lass_nv.TensorMapType:
-        return lass_nv.TensorMapType(rows, self.box_cols, _mlir_type(self.dtype), self.swizzle)
+    def tensor_map_type(self, rows: int, major: str) -> lass_nv.TensorMapType:
+        (inner, outer), _, _ = self.boxes(rows, major)[0]
+        return lass_nv.TensorMapType(outer, inner, _mlir_type(self.dtype), self.swizzle)
 
     def tensor_map_specs(self, m: int, n: int, k: int) -> tuple[TensorMapSpec, TensorMapSpec]:
-        """The host's tensor maps of A (m x k) and B (n x k) for this kernel."""
-        return (TensorMapSpec.for_type(self.tensor_map_type(S.WGMMA_M), m, k),
-                TensorMapSpec.for_type(self.tensor_map_type(self.n), n, k))
+        """The host's tensor maps of A (m x k) and B (n x k) for this kernel: over the matrix as
+        stored, m x k (K-major) or k x m (MN-major) for A, likewise for B."""
+        out = []
+        for rows, size, major in ((S.WGMMA_M, m, self.a_major), (self.n, n, self.b_major)):
+            shape = (size, k) if major == K_MAJOR else (k, size)
+            out.append(TensorMapSpec.for_type(self.tensor_map_type(rows, major), *shape))
+        return tuple(out)
 
     def module(self) -> ModuleOp:
         return build(self)
+
+    def kernel_spec(self):
+        """How lasscc.runtime.gemm_runner launches it: one block of 128 threads computing D (M x N
+        row-major, M <= 64, N <= n, K <= k) from TMA maps of A (M x K) and B (N x K)."""
+        from lasscc.config import TMAP_PARAM, KernelSpec
+
+        return KernelSpec(
+            name=KERNEL_NAME, threads=THREADS, smem_bytes=self.smem_bytes, tile_m=S.WGMMA_M, tile_n=self.n,
+            raster=1, tile_k=self.bk, a_dtype=self.dtype, b_dtype=self.dtype, d_dtype=self.acc_type,
+            acc_dtype=self.acc_type, a_align=16 // self.elem_bytes, b_align=16 // self.elem_bytes,
+            a_layout="row" if self.a_major == K_MAJOR else "col", b_layout="col" if self.b_major == K_MAJOR else "row",
+            params=(TMAP_PARAM + "A", TMAP_PARAM + "B", "D", "M", "N"),
+            tensor_maps=tuple((name,) + self.tensor_map_type(rows, major).box + (self.swizzle,)
+                              for name, rows, major in (("A", S.WGMMA_M, self.a_major), ("B", self.n, self.b_major))))
 
 
 def _round_up(x: int, a: int) -> int:
@@ -171,10 +197,10 @@ def _if(b: Builder, cond, body) -> None:
     inner.insert(scf.YieldOp())
 
 
-def _descriptor(b: Builder, kern: Sm90TileKernel, base: int, rows: int, k_offset: int):
+def _descriptor(b: Builder, kern: Sm90TileKernel, base: int, rows: int, major: str, k_offset: int):
     """The i64 wgmma descriptor of rows x wgmma-K at k_offset of the tile at dynamic-smem byte `base`."""
     addr = b.idx(b.v(lass_nv.SharedAddressOp(operands=[b.c(base)], result_types=[i32])))
-    desc = S.tile_descriptor(addr, rows, kern.bk, kern.elem_bytes, K_MAJOR, kern.mode, k_offset=k_offset)
+    desc = S.tile_descriptor(addr, rows, kern.bk, kern.elem_bytes, major, kern.mode, k_offset=k_offset)
     if kern.bug == "wrong_sbo":
         desc = dataclasses.replace(desc, stride_byte_offset=desc.stride_byte_offset // 2)
     lo, hi = desc.words()
@@ -182,9 +208,22 @@ def _descriptor(b: Builder, kern: Sm90TileKernel, base: int, rows: int, k_offset
     return b.v(arith.OrIOp(lo64, b.c(hi << 32, i64)))
 
 
+def _a_fragment(b: Builder, kern: Sm90TileKernel, t: Idx, k_offset: int) -> list:
+    """Thread t's 4 A registers of the wgmma at k_offset (RS): register r holds elements
+    a_frag_coord(t, r, p), p = 0 .. 4/eb - 1, adjacent along K, so one ld.shared.b32 at the
+    swizzled address of part 0 (a 4-byte word never crosses a 16-byte chunk) reads them."""
+    regs = []
+    for r in range(S.A_FRAG_REGS):
+        row, kk = S.a_frag_coord(t, r, 0, kern.elem_bytes)
+        off = S.tile_offset(row, kk + k_offset, S.WGMMA_M, kern.bk, kern.elem_bytes, K_MAJOR, kern.mode)
+        addr = S.swizzle(off + kern.a_offset, kern.mode)
+        regs.append(b.insert(lass_nv.LdSharedOp(b.val(addr), 1)).results[0])
+    return regs
+
+
 def build(kern: Sm90TileKernel) -> ModuleOp:
     """The module holding @sm90_tile for `kern` (see the module docstring)."""
-    ta_t, tb_t = kern.tensor_map_type(S.WGMMA_M), kern.tensor_map_type(kern.n)
+    ta_t, tb_t = kern.tensor_map_type(S.WGMMA_M, kern.a_major), kern.tensor_map_type(kern.n, kern.b_major)
     acc_t = _mlir_type(kern.acc_type)
     d_t = MemRefType(acc_t, [DYNAMIC_INDEX, DYNAMIC_INDEX])
     block = Block(arg_types=[ta_t, tb_t, d_t, i32, i32])
@@ -206,29 +245,39 @@ def build(kern: Sm90TileKernel) -> ModuleOp:
     n_acc = lass_nv.wgmma_acc_count(kern.n)
     zero = b.v(arith.ConstantOp(IntegerAttr(0, acc_t) if kern.acc_type == "i32" else _fzero()))
     accs = [zero] * n_acc
-    boxes = {name: S.tile_boxes(rows, kern.bk, kern.elem_bytes, K_MAJOR, kern.mode)
-             for name, rows in (("a", S.WGMMA_M), ("b", kern.n))}
+    operands = (("a", ta, kern.a_offset, S.WGMMA_M, kern.a_major), ("b", tb, kern.b_offset, kern.n, kern.b_major))
+    # the TMA producer: one elected lane of warp 0 (elect.sync runs on whole warps)
+    elected = b.v(lass_nv.ElectSyncOp(result_types=[i1]))
+    warp0 = b.v(arith.CmpiOp(tid, b.c(32), "ult"))
+    producer = b.v(arith.AndIOp(warp0, elected))
+    t = b.idx(tid)
     for kt in range(kern.k // kern.bk):
         def produce(pb: Builder, kt=kt) -> None:
             if kern.bug == "no_expect_tx":
                 pb.insert(lass_nv.MbarrierArriveOp(operands=[bar]))
             else:
                 pb.insert(lass_nv.MbarrierArriveExpectTxOp(operands=[bar, pb.c(kern.tx_bytes)]))
-            for name, tmap, base in (("a", ta, kern.a_offset), ("b", tb, kern.b_offset)):
-                for _box, (c0, c1), off in boxes[name]:
-                    pb.insert(lass_nv.TmaLoad2dOp(operands=[tmap, pb.c(kt * kern.bk + c0), pb.c(c1),
-                                                            pb.c(base + off), bar]))
+            for _name, tmap, base, rows, major in operands:
+                for _box, (c0, c1), off in kern.boxes(rows, major):
+                    # coordinates (inner, outer): K runs along the inner one of a K-major tile
+                    k0 = kt * kern.bk
+                    inner, outer = (k0 + c0, c1) if major == K_MAJOR else (c0, k0 + c1)
+                    pb.insert(lass_nv.TmaLoad2dOp(operands=[tmap, pb.c(inner), pb.c(outer), pb.c(base + off), bar]))
 
-        _if(b, is0, produce)
+        _if(b, producer, produce)
         if kern.bug != "no_wait":
             parity = (kt & 1) ^ (1 if kern.bug == "wrong_parity" else 0)
             b.insert(lass_nv.MbarrierWaitParityOp(operands=[bar, b.c(parity)]))
+        steps = list(range(0, kern.bk, kern.wgmma_k))
+        a_frags = [_a_fragment(b, kern, t, kk) for kk in steps] if kern.a_regs else None
         b.insert(lass_nv.WgmmaFenceOp())
-        for j, kk in enumerate(range(0, kern.bk, kern.wgmma_k)):
-            da = _descriptor(b, kern, kern.a_offset, S.WGMMA_M, kk)
-            db = _descriptor(b, kern, kern.b_offset, kern.n, kk)
+        for j, kk in enumerate(steps):
+            da = a_frags[j] if kern.a_regs else _descriptor(b, kern, kern.a_offset, S.WGMMA_M, kern.a_major, kk)
+            db = _descriptor(b, kern, kern.b_offset, kern.n, kern.b_major, kk)
             scale = b.v(arith.ConstantOp(IntegerAttr(0 if kt == 0 and j == 0 else 1, i1)))
-            op = b.insert(lass_nv.WgmmaMmaAsyncOp(da, db, accs, scale, kern.n, kern.ab_type))
+            op = b.insert(lass_nv.WgmmaMmaAsyncOp(da, db, accs, scale, kern.n, kern.ab_type,
+                                                  trans_a=0 if kern.a_regs else S.TRANS_BIT[kern.a_major],
+                                                  trans_b=S.TRANS_BIT[kern.b_major]))
             accs = list(op.results)
         b.insert(lass_nv.WgmmaCommitGroupOp())
         if kern.bug != "no_wgmma_wait" or kt + 1 < kern.k // kern.bk:
@@ -236,7 +285,6 @@ def build(kern: Sm90TileKernel) -> ModuleOp:
         b.insert(lass_nv.BarSyncOp())  # every warp is done reading the tiles before they are refilled
 
     # epilogue: thread t's value v is D[row, col] = acc_coord(t, v)
-    t = b.idx(tid)
     for v, val in enumerate(accs):
         row, col = S.acc_coord(t, v)
         row_v, col_v = b.val(row), b.val(col)

@@ -9,7 +9,8 @@ Output contract: no `lass_pipe` / `lass_wg` ops remain; only `lass_nv`, arith an
   (`!lass_nv.tensor_map<BMxBKxT, swizzle_S>` and `<BNxBK...>`: one box per K-major tile, a
   swizzle line of K (BK elements) by the tile's rows; S = the swizzle whose line is a BK row,
   128B or 64B: lasscc.sm90_layout.SwizzleMode).  The host builds them over the kernel's A (M x K)
-  and B (N x K) (lasscc/runtime/tma.py); KernelSpec.params names them `tmap_A`, `tmap_B`.
+  and B (N x K) (lasscc/runtime/tma.py); KernelSpec.params names them `tmap_A`, `tmap_B`, and
+  KernelSpec.tensor_maps gives their boxes (`kernel_tensor_maps`).
 - Ring r's slot s lives at byte r.offset + s * tile_bytes of the dynamic shared memory (each a
   multiple of the swizzle pattern, so TMA box and descriptor agree with base offset 0); the TMA
   lands a tile per sm90_layout.tile_boxes / tile_offset under the swizzle.
@@ -42,12 +43,13 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
+from lasscc.config import TMAP_PARAM
 from lasscc.layout import K_MAJOR, MN_MAJOR, elem_bytes
 from lasscc.source import op_location
 
 _OPS = (lass_pipe.TmaPipelineOp, lass_pipe.ProducerAcquireOp, lass_pipe.TmaLoadOp, lass_pipe.ConsumerWaitOp,
         lass_pipe.ConsumerReleaseOp, lass_wg.MmaOp, lass_wg.FenceOp, lass_wg.CommitOp, lass_wg.WaitOp)
-TENSOR_MAP_PARAMS = ("tmap_A", "tmap_B")  # appended to lasscc.passes._build.KERNEL_PARAMS
+TENSOR_MAP_PARAMS = (TMAP_PARAM + "A", TMAP_PARAM + "B")  # appended to lasscc.passes._build.KERNEL_PARAMS
 PTX_AB = {"f16": "f16", "bf16": "bf16", "f32": "tf32", "i8": "s8"}
 
 
@@ -92,20 +94,11 @@ def kernel_tensor_map_types(tile_m: int, tile_n: int, tile_k: int, ab_type: str,
     return tensor_map_type(tile_m, tile_k, et, majors[0]), tensor_map_type(tile_n, tile_k, et, majors[1])
 
 
-def encode_tensor_maps(spec, a_buf, b_buf, m: int, n: int, k: int) -> list:
-    """The tensor-map arguments (TensorMapParam, in TENSOR_MAP_PARAMS order) of a wgmma kernel
-    launched as `spec` (lasscc.config.KernelSpec) on the kernel's A (m x k) and B (n x k) device
-    buffers, in the kernel's order (after KernelSpec.launch_args).  GPU only."""
-    from lasscc.dialects.lass import KernelFacts
-    from lasscc.runtime.tma import TensorMapSpec, encode
-
-    majors = KernelFacts(spec.a_dtype, a_layout=spec.a_layout, b_layout=spec.b_layout,
-                         d_layout=spec.d_layout).kernel_majors
-    ta, tb = kernel_tensor_map_types(spec.tile_m, spec.tile_n, spec.tile_k, spec.a_dtype, majors)
-    # the global matrix as the map sees it: rows x K (K-major) or K x rows (MN-major)
-    return [encode(TensorMapSpec.for_type(t, *((rows, k) if major == K_MAJOR else (k, rows))), buf.ptr,
-                   f"tensor map of {name}")
-            for t, rows, buf, name, major in ((ta, m, a_buf, "A", majors[0]), (tb, n, b_buf, "B", majors[1]))]
+def kernel_tensor_maps(tile_m: int, tile_n: int, tile_k: int, ab_type: str, majors) -> tuple:
+    """KernelSpec.tensor_maps of a wgmma kernel: (operand, box rows, box cols, swizzle) of the maps
+    its TENSOR_MAP_PARAMS take (the types `kernel_tensor_map_types` gives the kernel)."""
+    return tuple((op, *t.box, t.swizzle_mode)
+                 for op, t in zip("AB", kernel_tensor_map_types(tile_m, tile_n, tile_k, ab_type, majors)))
 
 
 class _Physical:

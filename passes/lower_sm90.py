@@ -28,6 +28,7 @@ shared::cluster address of the executing CTA (5.1.3 "Shared State Space").
 
 from __future__ import annotations
 
+from lasscc import sm90_layout as S
 from lasscc.dialects import lass_nv
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
@@ -69,9 +70,9 @@ def wgmma_asm(op: lass_nv.WgmmaMmaAsyncOp, n_out: int) -> tuple[str, str]:
     d = ", ".join(f"${i}" for i in range(n_out))
     j = n_out
     if op.is_rs:
-        a = "{" + ", ".join(f"${j + i}" for i in range(lass_nv.WGMMA_RS_REGS)) + "}"
-        j += lass_nv.WGMMA_RS_REGS
-        a_cons = ["r"] * lass_nv.WGMMA_RS_REGS
+        a = "{" + ", ".join(f"${j + i}" for i in range(S.A_FRAG_REGS)) + "}"
+        j += S.A_FRAG_REGS
+        a_cons = ["r"] * S.A_FRAG_REGS
     else:
         a = f"${j}"
         j += 1

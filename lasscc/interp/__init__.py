@@ -7,7 +7,8 @@
     run_check(module, 128, 128, 64, seed=0, alpha=1.0, beta=0.0)  # {"rel_err", "ok", "seconds", "bank_report", ...}
 
 Modules: executor.py (interpreter core, control flow, grid, entry point), arith_ops.py (arith),
-lass_ops.py (lass, lass_tb, lass_pipe, lass_warp, lass_smem, lass_nv), smem.py (shared memory
+lass_ops.py (lass, lass_tb, lass_pipe, lass_warp, lass_smem, lass_nv), sm90_ops.py (the sm_90a ops of
+lass_nv: TMA, mbarrier, wgmma; `execute_sm90` for kernels without `#lass.kernel`), smem.py (shared memory
 with uninitialised-read / race / async-copy checks), banks.py (bank-conflict report), check.py
 (run_check against a float64 reference; run_cli for `lasscc run --target cpu`), errors.py (the
 LassError subclasses raised), bf16.py (bf16 as uint16 bit patterns: exact conversions, round to
@@ -19,9 +20,11 @@ from lasscc.interp.bf16 import bf16_to_f32, f32_to_bf16, to_bf16
 from lasscc.interp.check import make_inputs, reference, rel_error, run_check, run_cli
 from lasscc.interp.errors import (
     AsyncHazardError,
+    DeadlockError,
     DivergenceError,
     InterpError,
     KernelArgumentError,
+    MbarrierError,
     MisalignedAccessError,
     OutOfBoundsError,
     RaceError,
@@ -29,9 +32,11 @@ from lasscc.interp.errors import (
     UnsupportedError,
 )
 from lasscc.interp.executor import ExecResult, execute_kernel
+from lasscc.interp.sm90_ops import execute_sm90
 
 __all__ = [
     "execute_kernel",
+    "execute_sm90",
     "run_check",
     "run_cli",
     "format_bank_report",
@@ -51,4 +56,6 @@ __all__ = [
     "RaceError",
     "AsyncHazardError",
     "DivergenceError",
+    "DeadlockError",
+    "MbarrierError",
 ]

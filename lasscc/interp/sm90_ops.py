@@ -538,13 +538,6 @@ def _operand(ex, st, op, desc_value: int, g: int, rows: int, k: int, ab: str, tr
     return vals
 
 
-def _acc_maps(n: int):
-    """[128, N/2] rows and columns of each thread's accumulator values (sm90_layout.acc_coord)."""
-    t = np.arange(WG)[:, None]
-    v = np.arange(lass_nv.wgmma_acc_count(n))[None, :]
-    return S.acc_coord(t, v)
-
-
 @handler(lass_nv.WgmmaMmaAsyncOp)
 def _wgmma(ex: Executor, op, vals):
     st = _state(ex)
@@ -559,7 +552,7 @@ def _wgmma(ex: Executor, op, vals):
     a_vals, b_val = vals[:na], vals[na]
     c_vals, scale = vals[na + 1:-1], vals[-1]
     acc_np = MM.acc_dtype(str(op.acc_type))
-    rows_map, cols_map = _acc_maps(n)
+    rows_map, cols_map = S.acc_coords(n)  # [128, N/2] each
     b_descs = _per_warpgroup(ex, op, b_val, groups, "the B descriptor")
     a_descs = None if op.is_rs else _per_warpgroup(ex, op, a_vals[0], groups, "the A descriptor")
     scales = _per_warpgroup(ex, op, scale, groups, "scale-d")
@@ -606,10 +599,7 @@ def _rs_fragment(ex, a_vals, lanes, ab: str):
     regs = np.stack([np.asarray(ex.at(x, lanes), np.int64) & 0xFFFFFFFF for x in a_vals], axis=1)  # [128, 4]
     raw = regs.astype("<u4").view(np.uint8).reshape(WG, len(a_vals), 4)
     a = np.zeros((S.WGMMA_M, kk), dtype)
-    t = np.arange(WG)[:, None, None]
-    r = np.arange(len(a_vals))[None, :, None]
-    p = np.arange(parts)[None, None, :]
-    row, col = S.a_frag_coord(t, r, p, eb)
+    row, col = S.a_frag_coords(eb)  # [128, 4, parts] each
     elems = raw.reshape(WG, len(a_vals), parts, eb).copy().view(dtype).reshape(WG, len(a_vals), parts)
     a[row, col] = elems
     return a
@@ -696,6 +686,7 @@ def execute_sm90(module, args: list, *, threads: int, smem_bytes: int, grid: int
     nops = 0
     for block0 in range(grid):  # one block at a time: blocks do not interact
         ex = Executor(prog, launch, block0, 1)
+        _state(ex)  # the guard watches shared memory from the first access (generic writes before any sm90 op)
         ex.run(bound)
         st = ex.__dict__.get("_sm90")
         if st is not None:

@@ -211,9 +211,9 @@ class SharedMemory:
     def write(self, opid, actors, idx, data, _retiring=False):
         fi, fa = self._flat(actors, idx)
         if self.track:
-            self._check_write(opid, fi, fa, inflight_ok=_retiring)
-            if self.guard is not None:
+            if self.guard is not None:  # first: its async-proxy hazards name the cause better than a race
                 self.guard.on_write(opid, fi, fa, _retiring)
+            self._check_write(opid, fi, fa, inflight_ok=_retiring)
             self.lw_actor[fi] = fa
             self.lw_op[fi] = opid
             self.dirty = True

@@ -2,6 +2,9 @@
 
 Kernel ABI (KernelSpec.params, in this order):
     (A: u64, B: u64, D: u64, M: i32, N: i32, K: i32, alpha: f32, beta: f32)
+An sm_90a kernel with KernelSpec.tensor_maps names its parameters (`param_values`): `tmap_A` /
+`tmap_B` get the operand's TMA tensor map, built here by cuTensorMapEncodeTiled over the uploaded
+matrix (128 bytes, 64-byte aligned; lasscc.runtime.tma) with the spec's box and swizzle.
 A is M x K row-major (a[i, k] at i*K + k); B is K x N column-major (b[k, j] at j*K + k), i.e. on
 the host an N x K row-major array `b_nk`; both f16, bf16, f32 (tf32 mma) or i8 (KernelSpec.a_dtype
 / b_dtype).  D is M x N f32, f16, bf16 or i32, read as C when beta != 0 and overwritten with
@@ -106,6 +109,8 @@ def _check_spec(spec, m: int, n: int, k: int, batch: int = 1) -> None:
     if (spec.d_layout == "col") != bool(spec.swap_ab):
         raise LassError(f"kernel '{spec.name}': d_layout = {spec.d_layout!r} with swap_ab = {spec.swap_ab}; a "
                         f"column-major D is computed as D^T = B^T . A^T (swap_ab) and only so")
+    if getattr(spec, "tensor_maps", ()) and spec.swap_ab:
+        raise LassError(f"kernel '{spec.name}': TMA tensor maps are built for a row-major D (no operand swap)")
     if spec.a_dtype != spec.b_dtype:
         raise LassError(f"kernel '{spec.name}': a_dtype = {spec.a_dtype!r} and b_dtype = {spec.b_dtype!r}; "
                         f"the runner (like mma.sync) needs A and B of one type")
@@ -224,6 +229,32 @@ def _release(buffers, module) -> None:
             pass
 
 
+def _tensor_map(spec):
+    """KernelSpec.param_values' tensor_map callback: the map of the kernel's operand as stored,
+    rows x K for a K-major one (row-major A, column-major B), K x rows for an MN-major one,
+    built by cuTensorMapEncodeTiled."""
+    from lasscc.runtime import tma
+
+    def build(operand, buf, rows, cols, box_rows, box_cols, swizzle):
+        dtype = spec.a_dtype if operand == "A" else spec.b_dtype
+        mn = spec.a_layout == "col" if operand == "A" else spec.b_layout == "row"
+        if mn:
+            rows, cols = cols, rows
+        tspec = tma.TensorMapSpec.of_matrix(dtype, rows, cols, box_rows, box_cols, swizzle)
+        return tma.encode(tspec, buf.ptr, what=f"kernel '{spec.name}': tensor map of {operand}")
+
+    return build
+
+
+def _param(name: str, value):
+    """A kernel parameter value typed for cuda.pack_args: sizes i32, scalars f32, the rest as is."""
+    if name in ("M", "N", "K"):
+        return np.int32(value)
+    if name in ("alpha", "beta"):
+        return np.float32(value)
+    return value
+
+
 def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: float = 0.0,
              check: bool = True, bench: bool = False, warmup: int = 10, iters: int = 50,
              seed: int | None = None, cublas: bool = True, batch: int = 1) -> dict:
@@ -273,14 +304,13 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
                    cuda.DeviceBuffer.alloc(bsz * m * n * np.dtype(d_np).itemsize)]
         d_buf = buffers[2]
         # the kernel's order: (B, A, D, N, M, K, ...) for a column-major D (swap_ab)
-        kargs = spec.launch_args(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta)
-        tmaps = []
-        if "tmap_A" in spec.params:  # a wgmma kernel: TMA tensor maps over its A and B (lasscc-hopper-smem)
-            from lasscc.passes.hopper_smem import encode_tensor_maps
-
-            tmaps = encode_tensor_maps(spec, kargs[0], kargs[1], *kargs[3:6])
-        args = cuda.pack_args(list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]]
-                              + [np.float32(v) for v in kargs[6:]] + tmaps)
+        if getattr(spec, "tensor_maps", ()):  # sm_90a: parameters by name, TMA maps built here
+            kargs = spec.param_values(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta, _tensor_map(spec))
+            args = cuda.pack_args([_param(p, v) for p, v in zip(spec.params, kargs)])
+        else:
+            kargs = spec.launch_args(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta)
+            args = cuda.pack_args(list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]]
+                                  + [np.float32(v) for v in kargs[6:]])
 
         def launch() -> None:
             cuda.launch(func, grid, block, spec.smem_bytes, args)

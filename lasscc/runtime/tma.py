@@ -28,7 +28,7 @@ from lasscc.sm90_layout import SwizzleMode, tma_box_error, tma_global_error
 TENSOR_MAP_BYTES = 128  # sizeof(CUtensorMap)
 TENSOR_MAP_ALIGN = 64  # CUtensorMap is alignas(64) (cuda.h); the kernel's .param is .align 64
 # The IR spelling of the swizzle modes (lass_nv.TMA_SWIZZLES) -> the one SwizzleMode of sm90_layout
-SWIZZLES = {"none": SwizzleMode.NONE, "32b": SwizzleMode.B32, "64b": SwizzleMode.B64, "128b": SwizzleMode.B128}
+SWIZZLES = {m.label.lower(): m for m in SwizzleMode}
 # CUtensorMapDataType of lasscc's element types (cuda.h: UINT8 0, FLOAT16 6, FLOAT32 7, BFLOAT16 9,
 # TFLOAT32 12): i8 is moved as bytes (UINT8: the TMA does not convert), f32 operands of a tf32 GEMM
 # as FLOAT32 (the wgmma reads their top 19 bits)

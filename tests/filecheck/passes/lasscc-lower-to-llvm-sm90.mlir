@@ -1,0 +1,67 @@
+// lasscc-lower-to-llvm (passes/lower_sm90.py), the sm_90a ops of lass_nv: NVVM intrinsics for
+// mbarrier / TMA / fences / elect / wgmma fence-commit-wait, a try_wait.parity loop for
+// `mbarrier_wait_parity`, inline PTX for `wgmma_mma_async` (accumulators tied in/out), a
+// `!lass_nv.tensor_map` parameter as `ptr byval([128 x i8]) align 64 nvvm.grid_constant`, the
+// dynamic shared memory 1024-byte aligned, and a function marked `nvvm.kernel` lowered as a kernel.
+//
+// RUN: %lasscc opt -p lasscc-lower-to-llvm %s | filecheck %s
+// Left alone: the same ops outside a kernel (no nvvm.kernel, no lass.kernel), see @not_a_kernel.
+// Rejected: a wgmma shape that does not exist (the op's verifier):
+// RUN: not %lasscc opt -p lasscc-lower-to-llvm %S/Inputs/lasscc-lower-to-llvm-sm90-bad.mlir.in 2>&1 | filecheck %s --check-prefix=ERR
+// ERR: {{^.*}}Inputs/lasscc-lower-to-llvm-sm90-bad.mlir.in:4:3: error: expected n one of 8, 16, 24, {{.*}}, 256 for ab_type f16, got 12{{$}}
+
+// CHECK:         llvm.mlir.global external @lass_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+// CHECK-LABEL: llvm.func @k(%t: !llvm.ptr<0> {llvm.byval = !llvm.array<128 x i8>, llvm.align = 64 : i64, nvvm.grid_constant}, %d: !llvm.ptr<1>, %c: f32) attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>} {
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.elect.sync"
+// CHECK:         [[BAR:%[0-9]+]] = llvm.getelementptr {{%[0-9]+}}[{{%[0-9]+}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.mbarrier.init.shared"([[BAR]], {{%[0-9]+}}) : (!llvm.ptr<3>, i32) -> ()
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.fence.mbarrier_init.release.cluster"()
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta"({{%[0-9]+}}, {{%[0-9]+}}) : (!llvm.ptr<3>, i32) -> i64
+// CHECK:         [[DST:%[0-9]+]] = llvm.inttoptr {{%[0-9]+}} : i64 to !llvm.ptr<7>
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d"([[DST]], {{%[0-9]+}}, %t, {{%[0-9]+}}, {{%[0-9]+}}, {{.*}}) : (!llvm.ptr<7>, !llvm.ptr<3>, !llvm.ptr<0>, i32, i32, i16, i64, i1, i1, i32) -> ()
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.mbarrier.arrive.shared"
+// CHECK:         llvm.br ^[[LOOP:bb[0-9]+]]
+// CHECK-NEXT:  ^[[LOOP]]:
+// CHECK-NEXT:    [[OK:%[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta"
+// CHECK-NEXT:    llvm.cond_br [[OK]], ^[[DONE:bb[0-9]+]], ^[[LOOP]]
+// CHECK-NEXT:  ^[[DONE]]:
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.fence.proxy.async.shared_cta"()
+// CHECK:         [[SA:%[0-9]+]] = llvm.ptrtoint {{%[0-9]+}} : !llvm.ptr<3> to i32
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.wgmma.fence.sync.aligned"()
+// CHECK:         llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {$0, $1, $2, $3}, $4, $5, p, 1, 1, 0, 0;{{.*}}, "=f,=f,=f,=f,l,l,r,0,1,2,3" {{.*}} : (i64, i64, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.wgmma.commit_group.sync.aligned"()
+// CHECK-NEXT:    [[ONE:%[0-9]+]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.wgmma.wait_group.sync.aligned"([[ONE]]) : (i64) -> ()
+// CHECK-LABEL: func.func @not_a_kernel(
+// CHECK-NEXT:    lass_nv.mbarrier_arrive %bar
+// CHECK-NEXT:    lass_nv.wgmma_fence
+
+func.func @k(%t: !lass_nv.tensor_map<64x64xf16, swizzle_128b>, %d: memref<?x?xf32>, %c: f32)
+    attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %bar = arith.constant 8192 : i32
+  %tx = arith.constant 8192 : i32
+  %e = lass_nv.elect_sync
+  lass_nv.mbarrier_init %bar, %c1
+  lass_nv.fence_mbarrier_init
+  lass_nv.mbarrier_arrive_expect_tx %bar, %tx
+  lass_nv.tma_load_2d %t[%c0, %c1], %c0, %bar : !lass_nv.tensor_map<64x64xf16, swizzle_128b>
+  lass_nv.mbarrier_arrive %bar
+  lass_nv.mbarrier_wait_parity %bar, %c0
+  lass_nv.fence_proxy_async
+  %a = lass_nv.shared_address %c0
+  %a64 = arith.extui %a : i32 to i64
+  %p = arith.constant true
+  lass_nv.wgmma_fence
+  %r:4 = lass_nv.wgmma_mma_async a(%a64) b(%a64) c(%c, %c, %c, %c) scale_d %p {n = 8 : i64} : f32
+  lass_nv.wgmma_commit_group
+  lass_nv.wgmma_wait_group {pending = 1 : i64}
+  func.return
+}
+
+func.func @not_a_kernel(%bar: i32) {
+  lass_nv.mbarrier_arrive %bar
+  lass_nv.wgmma_fence
+  func.return
+}
