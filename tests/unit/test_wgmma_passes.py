@@ -194,3 +194,26 @@ def test_wgmma_kernel_assembles_without_spills(ab, tb, stages, la, lb):
     if info is None:
         pytest.skip("ptxas not on PATH")
     assert info.spill_stores == 0 and info.spill_loads == 0 and info.stack_bytes == 0, info.line
+
+
+# ---- the CLI --------------------------------------------------------------------------------------
+EXAMPLE = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "examples" / "gemm_wgmma.mlir")
+
+
+def test_cli_runs_the_physical_level_on_the_cpu(capsys):
+    from lasscc.cli import main
+
+    assert main(["run", EXAMPLE, "--arch", "sm_90a", "--target", "cpu", "--m", "136", "--n", "72", "--k", "40",
+                 "--check", "--beta", "0.5", "--no-cache"]) == 0
+    out = capsys.readouterr().out
+    assert "after lasscc-hopper-smem, level 4" in out and "PASS" in out
+
+
+def test_cli_sizes_tma_cannot_load_take_mma_sync(capsys):
+    from lasscc.cli import main
+
+    assert main(["run", EXAMPLE, "--arch", "sm_90a", "--target", "cpu", "--m", "40", "--n", "24", "--k", "33",
+                 "--check", "--no-cache"]) == 0
+    cap = capsys.readouterr()
+    assert "these sizes take the mma.sync path" in cap.err
+    assert "after lasscc-swizzle-smem" in cap.out and "PASS" in cap.out
