@@ -21,7 +21,8 @@ announced are errors.
 lass_wg (per-thread code, warpgroups of 128 lanes, all 128 active or none): `mma` reads A rows
 row .. row + 63 and all B rows of the slots at k .. k + K through shared memory (checked like any
 read), gathers the warpgroup's accumulator by sm90_layout.acc_coords, computes in the numerics of
-lasscc.interp.mma_math and scatters the result back.  Its reads stay "in flight" with its group
+lasscc.interp.mma_math (f32 operands truncated to tf32, as wgmma reads them) and scatters the
+result back.  Its reads stay "in flight" with its group
 (`commit` closes a group, `wait {pending}` retires all but the newest `pending`): releasing a slot
 that an unretired group reads is an AsyncHazardError.
 """
@@ -310,7 +311,7 @@ def _wg_mma(ex: Executor, op, vals):
     per = vals_arr.reshape(-1, W, len(c))
     cg = np.zeros((len(groups), S90.WGMMA_M, n), acc_dt)
     cg[:, R, C] = per[groups]
-    d = MM.mma(a, b, cg)
+    d = MM.mma(a, b, cg, tf32_round=MM.tf32_trunc)  # wgmma reads f32 operands as tf32: low bits dropped
     per = per.copy()
     per[groups] = d[:, R, C]
     st = _wg_state(ex)
