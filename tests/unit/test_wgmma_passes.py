@@ -217,3 +217,10 @@ def test_cli_sizes_tma_cannot_load_take_mma_sync(capsys):
     cap = capsys.readouterr()
     assert "these sizes take the mma.sync path" in cap.err
     assert "after lasscc-swizzle-smem" in cap.out and "PASS" in cap.out
+
+
+def test_explain_refuses_wgmma_kernels(capsys):
+    from lasscc.cli import main
+
+    assert main(["explain", EXAMPLE, "--arch", "sm_90a"]) == 2
+    assert 'mma = "wgmma" kernels are not described yet' in capsys.readouterr().err
