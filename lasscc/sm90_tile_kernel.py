@@ -32,6 +32,7 @@ from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
+    FloatAttr,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -67,7 +68,8 @@ class Sm90TileKernel:
     stored ("k": K-major, row-major A / column-major B; "mn": MN-major, a column-major A stored
     K x M / a row-major B stored K x N, read through the descriptor's transpose bit; f16 / bf16
     only), `a_regs`: A from registers (wgmma RS: each thread loads its fragment, sm90_layout.
-    a_frag_coord, with ld.shared from the landed tile; K-major A only), a planted bug."""
+    a_frag_coord, with ld.shared from the landed tile; K-major A only), `f16_acc` (f16 inputs:
+    f16 accumulators, two per register, and an f16 D), a planted bug."""
 
     ab_type: str = "f16"
     n: int = 64
@@ -77,14 +79,15 @@ class Sm90TileKernel:
     a_major: str = K_MAJOR
     b_major: str = K_MAJOR
     a_regs: bool = False
+    f16_acc: bool = False  # f16 inputs only: accumulate (and store D) in f16
 
     def __post_init__(self):
         if self.ab_type not in MEMORY_TYPE:
             raise ValueError(f"ab_type must be one of {', '.join(MEMORY_TYPE)}, got {self.ab_type!r}")
         if self.bug is not None and self.bug not in BUGS:
             raise ValueError(f"bug must be one of {', '.join(BUGS)}, got {self.bug!r}")
-        err = S.wgmma_shape_error(self.ab_type, self.n, "s32" if self.ab_type == "s8" else "f32", self.a_major,
-                                  self.b_major, self.a_regs)
+        err = S.wgmma_shape_error(self.ab_type, self.n, {"i32": "s32"}.get(self.acc_type, self.acc_type),
+                                  self.a_major, self.b_major, self.a_regs)
         if err or self.k % self.bk:
             raise ValueError(err or f"K = {self.k} is not a multiple of the k-tile {self.bk}")
         for rows, major in ((S.WGMMA_M, self.a_major), (self.n, self.b_major)):
@@ -99,7 +102,7 @@ class Sm90TileKernel:
 
     @property
     def acc_type(self) -> str:
-        return ACC_TYPE[self.ab_type]
+        return "f16" if self.f16_acc else ACC_TYPE[self.ab_type]
 
     @property
     def elem_bytes(self) -> int:
@@ -243,7 +246,7 @@ def build(kern: Sm90TileKernel) -> ModuleOp:
     b.insert(lass_nv.BarSyncOp())
 
     n_acc = lass_nv.wgmma_acc_count(kern.n)
-    zero = b.v(arith.ConstantOp(IntegerAttr(0, acc_t) if kern.acc_type == "i32" else _fzero()))
+    zero = b.v(arith.ConstantOp(IntegerAttr(0, acc_t) if kern.acc_type == "i32" else FloatAttr(0.0, acc_t)))
     accs = [zero] * n_acc
     operands = (("a", ta, kern.a_offset, S.WGMMA_M, kern.a_major), ("b", tb, kern.b_offset, kern.n, kern.b_major))
     # the TMA producer: one elected lane of warp 0 (elect.sync runs on whole warps)
@@ -296,12 +299,6 @@ def build(kern: Sm90TileKernel) -> ModuleOp:
     fn.attributes[SM90_KERNEL_ATTR] = UnitAttr()
     fn.attributes[MAXNTID_ATTR] = DenseArrayBase.from_list(i32, [THREADS, 1, 1])
     return ModuleOp([fn])
-
-
-def _fzero():
-    from xdsl.dialects.builtin import FloatAttr
-
-    return FloatAttr(0.0, f32)
 
 
 __all__ = ["Sm90TileKernel", "build", "BUGS", "KERNEL_NAME", "THREADS"]

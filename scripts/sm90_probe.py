@@ -15,7 +15,8 @@ only when every case passes.  The same kernels run on the CPU executor in tests/
     python3 scripts/sm90_probe.py --keep /tmp/ptx # also write each kernel's PTX there
     python3 scripts/sm90_probe.py --cpu           # no GPU: the same checks on the CPU executor
 
-Needs: cuda-bindings, a GPU of compute capability 9.0, xdsl/llvmlite (lasscc's own requirements);
+Needs: lasscc installed from this checkout (pip install -e .), cuda-bindings, a GPU of compute
+capability 9.0, xdsl/llvmlite (lasscc's own requirements);
 torch is optional (reference), ptxas optional (the `ptxas -v` line: registers, no spills, no wgmma
 serialization warning).  Sizes per case (`sizes`): odd ones inside the tile (every TMA box
 partly out of bounds: zero-filled), and the full 64 x n x k.
@@ -30,7 +31,6 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
 # Sm90TileKernel arguments: every swizzle mode for f16, the other types, a wide N, MN-major A / B
 # (the descriptors' transpose bits), A from registers (wgmma RS)
@@ -53,12 +53,15 @@ CASES = [
     dict(ab_type="bf16", n=64, k=64, swizzle="32b", a_regs=True, b_major="mn"),
     dict(ab_type="tf32", n=32, k=64, swizzle="none", a_regs=True),
     dict(ab_type="s8", n=64, k=128, swizzle="64b", a_regs=True),
+    dict(ab_type="f16", n=64, k=128, swizzle="128b", f16_acc=True),
+    dict(ab_type="f16", n=32, k=64, swizzle="64b", a_regs=True, b_major="mn", f16_acc=True),
 ]
 
 
 def case_name(kern) -> str:
     majors = f"-{kern.a_major}{kern.b_major}" if (kern.a_major, kern.b_major) != ("k", "k") else ""
-    return f"{kern.ab_type}-n{kern.n}-k{kern.k}-{kern.swizzle}{majors}{'-rs' if kern.a_regs else ''}"
+    return (f"{kern.ab_type}-n{kern.n}-k{kern.k}-{kern.swizzle}{majors}{'-rs' if kern.a_regs else ''}"
+            f"{'-f16acc' if kern.f16_acc else ''}")
 
 
 def sizes(kern):
@@ -161,7 +164,7 @@ def direct(kern, ptx, m, n, k, seed: int = 0, launch=launch_gpu) -> str:
 
     rng = np.random.default_rng(seed)
     a, b, a64, b64 = operands(kern, m, n, k, rng)
-    acc_np = np.int32 if kern.acc_type == "i32" else np.float32
+    acc_np = {"i32": np.int32, "f16": np.float16}.get(kern.acc_type, np.float32)
     poison = np.iinfo(np.int32).min if acc_np is np.int32 else np.nan
     # as stored: an MN-major A is column-major (K x M in memory), an MN-major B row-major (K x N)
     a_st = a if kern.a_major == "k" else np.ascontiguousarray(a.T)
@@ -172,7 +175,7 @@ def direct(kern, ptx, m, n, k, seed: int = 0, launch=launch_gpu) -> str:
         r, c = np.argwhere(np.isnan(d))[0]
         return f"D[{r}, {c}] still holds the NaN poison ({int(np.isnan(d).sum())} elements unwritten)"
     ab = {"f16": "f16", "bf16": "bf16", "tf32": "f32", "s8": "i8"}[kern.ab_type]
-    tol = MM.tolerance(np.dtype(acc_np), ab, "f32", k, ref)
+    tol = MM.tolerance(np.dtype(acc_np), ab, kern.acc_type, k, ref)
     err = float(np.linalg.norm(d - ref) / max(np.linalg.norm(ref), 1e-30))
     if err > tol:
         r, c = np.unravel_index(int(np.argmax(np.abs(d - ref))), d.shape)
@@ -199,8 +202,13 @@ def main() -> int:
     ap.add_argument("-v", action="store_true", help="print the traceback of a failing run")
     args = ap.parse_args()
 
-    from lasscc.runtime import cuda
-    from lasscc.sm90_tile_kernel import Sm90TileKernel
+    try:
+        from lasscc.runtime import cuda
+        from lasscc.sm90_tile_kernel import Sm90TileKernel
+    except ImportError as e:
+        print(f"SKIP: lasscc is not importable ({e}): install the checkout first (`python3 -m pip install "
+              f"--no-build-isolation --no-deps -e .`, with the wheels of ../shared/device/wheels.sh on a GPU machine)")
+        return 2
 
     runs = (("direct", direct), ("runner", runner))
     if args.cpu:

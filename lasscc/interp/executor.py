@@ -81,6 +81,8 @@ from lasscc.layout import elem_bytes
 
 # op class -> handler(ex, op, operand_values) -> list of result values
 HANDLERS: dict[type[Operation], Callable] = {}
+# hook(executor, shared_memory) called when an Executor creates its shared memory
+SMEM_HOOKS: list[Callable] = []
 TERMINATORS = (scf.YieldOp, func.ReturnOp, scf.ConditionOp)
 
 
@@ -268,6 +270,8 @@ class Executor:
         if self._smem is None:
             size = self.prog.config.smem_bytes(self.prog.elem_bytes) if self.prog.config is not None else 0
             self._smem = SharedMemory(self.nb, size, self.threads, self, track=self.launch.check)
+            for hook in SMEM_HOOKS:  # e.g. the sm_90a state's guard (interp/sm90_ops.py)
+                hook(self, self._smem)
         return self._smem
 
     # ---- lanes ----

@@ -53,9 +53,8 @@ from lasscc.interp.errors import (
     MbarrierError,
     MisalignedAccessError,
     OutOfBoundsError,
-    UnsupportedError,
 )
-from lasscc.interp.executor import ExecResult, Executor, Launch, Program, _as_module, find_kernel, handler
+from lasscc.interp.executor import SMEM_HOOKS, ExecResult, Executor, Launch, Program, _as_module, find_kernel, handler
 from lasscc.interp.values import GlobalBuffer, float_codec, int_width, is_lanes, numpy_dtype, wrap
 
 # The executor's .shared window address of dynamic shared-memory byte 0: not 0, so a descriptor
@@ -123,9 +122,8 @@ class Sm90State:
     generic-proxy writes awaiting a proxy fence, wgmma groups.  Installed as the SharedMemory's
     guard, so generic accesses are checked against TMA bytes not waited for."""
 
-    def __init__(self, ex: Executor):
+    def __init__(self, ex: Executor, smem):
         self.ex = ex
-        smem = ex.smem
         self.smem = smem
         n = smem.data.size
         self.bars: dict[tuple[int, int], MBarrier] = {}
@@ -280,12 +278,22 @@ class Sm90State:
                     f"{bar.state()}")
 
 
+def _install(ex: Executor, smem) -> None:
+    """SMEM_HOOKS entry: kernels with sm_90a ops get their state, and its guard on shared memory,
+    from the executor's first shared-memory access on."""
+    if ex.prog.__dict__.get("_has_sm90") is None:
+        ex.prog.__dict__["_has_sm90"] = any(type(o) in SM90_OP_TYPES for o in ex.prog.ops)
+    if ex.prog.__dict__["_has_sm90"]:
+        ex.__dict__["_sm90"] = Sm90State(ex, smem)
+
+
+SM90_OP_TYPES = frozenset(lass_nv.SM90_OPS)
+SMEM_HOOKS.append(_install)
+
+
 def _state(ex: Executor) -> Sm90State:
-    st = ex.__dict__.get("_sm90")
-    if st is None:
-        st = Sm90State(ex)
-        ex.__dict__["_sm90"] = st
-    return st
+    ex.smem  # creates the shared memory and, through _install, the state
+    return ex.__dict__["_sm90"]
 
 
 def _opid(ex, op) -> int:

@@ -175,8 +175,17 @@ def encode(spec: TensorMapSpec, address: int, what: str = "tensor map") -> Tenso
         enum("CUtensorMapL2promotion", args["l2Promotion"]), enum("CUtensorMapFloatOOBfill", args["oobFill"]),
         what=f"cuTensorMapEncodeTiled ({what}: {spec})",
     )
-    words = [int(w) for w in tmap.opaque]
-    return TensorMapParam(np.array(words, dtype="<u8").tobytes())
+    return TensorMapParam(_tensor_map_bytes(tmap))
+
+
+def _tensor_map_bytes(tmap) -> bytes:
+    """The 128 bytes of a cuda-bindings CUtensorMap: read at its address (getPtr), else from its
+    `opaque` list of 16 cuuint64_t."""
+    get_ptr = getattr(tmap, "getPtr", None)
+    if get_ptr is not None:
+        return ctypes.string_at(int(get_ptr()), TENSOR_MAP_BYTES)
+    words = [int(getattr(w, "value", w)) if not isinstance(w, int) else w for w in tmap.opaque]
+    return np.array(words, dtype="<u8").tobytes()
 
 
 @dataclass(frozen=True)

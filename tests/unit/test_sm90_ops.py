@@ -45,6 +45,8 @@ CASES = [
     dict(ab_type="f16", n=64, k=128, swizzle="128b", a_regs=True),
     dict(ab_type="tf32", n=32, k=64, swizzle="none", a_regs=True),
     dict(ab_type="s8", n=64, k=128, swizzle="64b", a_regs=True, b_major="k"),
+    dict(ab_type="f16", n=64, k=128, swizzle="128b", f16_acc=True),
+    dict(ab_type="f16", n=32, k=64, swizzle="64b", a_regs=True, b_major="mn", f16_acc=True),
 ]
 IDS = ["-".join(str(v) for v in c.values()) for c in CASES]
 AB_TOL = {"f16": "f16", "bf16": "bf16", "tf32": "f32", "s8": "i8"}  # mma_math.tolerance's type names
@@ -82,7 +84,7 @@ def _run(kern: Sm90TileKernel, module=None, sizes=None):
     a = a if kern.a_major == "k" else np.ascontiguousarray(a.T)
     b = b if kern.b_major == "k" else np.ascontiguousarray(b.T)
     poison = np.iinfo(np.int32).min if kern.acc_type == "i32" else np.nan
-    d = np.full((m, n), poison, np.int32 if kern.acc_type == "i32" else np.float32)
+    d = np.full((m, n), poison, {"i32": np.int32, "f16": np.float16}.get(kern.acc_type, np.float32))
     execute_sm90(module if module is not None else kern.module(),
                  [HostTensorMap(sa, a), HostTensorMap(sb, b), d, m, n], threads=128, smem_bytes=kern.smem_bytes)
     return d, a64 @ b64.T, k
@@ -102,7 +104,7 @@ def test_tma_mbarrier_wgmma_on_cpu(kernels, case):
     kern = kernels[case]
     d, ref, k = _run(kern)
     assert not np.isnan(d.astype(np.float64)).any()
-    tol = MM.tolerance(np.dtype(np.int32 if kern.acc_type == "i32" else np.float32), AB_TOL[kern.ab_type], "f32", k, ref)
+    tol = MM.tolerance(d.dtype, AB_TOL[kern.ab_type], kern.acc_type, k, ref)
     assert _rel_err(d, ref) <= tol
 
 
@@ -311,7 +313,7 @@ def test_lowered_kernel_assembles_for_sm90a(kernels, case):
     ptx = _ptx(kern)
     info = emit.ptxas_info(ptx, "sm_90a")  # raises on ptxas's wgmma serialization warnings
     assert info.spill_stores == 0 and info.spill_loads == 0 and info.stack_bytes == 0
-    acc = {"f32": "f32", "i32": "s32"}[kern.acc_type]
+    acc = {"f32": "f32", "i32": "s32", "f16": "f16"}[kern.acc_type]
     wg = f"wgmma.mma_async.sync.aligned.m64n{kern.n}k{kern.wgmma_k}"
     assert ptx.count(wg) == kern.k // kern.wgmma_k and f".{acc}." in ptx.split(wg)[1][:40]
     for needle in (".target sm_90a", ".param .align 64 .b8 sm90_tile_param_0[128]", ".maxntid 128, 1, 1",
@@ -473,3 +475,20 @@ def test_runner_builds_tensor_maps_by_parameter_name(monkeypatch):
     assert [type(gemm_runner._param(p, v)) for p, v in zip(spec.params[2:], vals[2:])] == [str, np.int32, np.int32]
     with pytest.raises(LassError, match="tmap_A needs a tensor map"):
         spec.param_values(Buf(0), Buf(0), "D", 1, 1, 1, 1.0, 0.0)
+
+
+def test_tensor_map_bytes_from_the_bindings_object():
+    """cuda-bindings' CUtensorMap: its 128 bytes at getPtr(), or its opaque words."""
+    from lasscc.runtime.tma import _tensor_map_bytes
+
+    raw = bytes(range(128))
+    buf = ctypes.create_string_buffer(raw, 128)
+
+    class WithPtr:
+        def getPtr(self):
+            return ctypes.addressof(buf)
+
+    class WithOpaque:
+        opaque = list(np.frombuffer(raw, "<u8").tolist())
+
+    assert _tensor_map_bytes(WithPtr()) == raw and _tensor_map_bytes(WithOpaque()) == raw
