@@ -510,7 +510,7 @@ def kernel_attr(fn: Operation) -> KernelAttr | None:
     if attr is None or isinstance(attr, KernelAttr):
         return attr
     from lasscc.diagnostics import LassError
-    from lasscc.source import op_location
+    from lasscc.locations import op_location
 
     raise LassError(f"{op_location(fn)}: error: {KERNEL_ATTR}: expected #lass.kernel<...>, got {attr}")
 

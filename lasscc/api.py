@@ -33,70 +33,22 @@ Compiles go through the cache (`lasscc.cache`); `cache=False` bypasses it.
 
 from __future__ import annotations
 
-import ctypes
 import math
 import os
 import re
 from pathlib import Path
-from types import SimpleNamespace
 from typing import NamedTuple
 
-from lasscc.diagnostics import LassError
+from lasscc import interop
+from lasscc.diagnostics import CompileError, LassError, LaunchError
+from lasscc.options import ARCHS, Options, module_align, resolve_stage, set_module_align, stage_names
 
-
-class CompileError(LassError):
-    """The input could not be compiled; the message is the CLI's diagnostic text."""
-
-
-class LaunchError(LassError):
-    """The operands do not fit the kernel, or the GPU launch failed."""
-
-
-ARCHS = ("sm_80", "sm_90a")
 # BLAS letters (column-major convention): A 'T' = M x K row-major, B 'N' = K x N column-major.
 LAYOUTS = {"TN": ("row", "col"), "NN": ("col", "col"), "NT": ("col", "row"), "TT": ("row", "row")}
 _DTYPE_ALIASES = {"float16": "f16", "half": "f16", "float32": "f32", "float": "f32", "single": "f32",
                   "bfloat16": "bf16", "float64": "f64", "double": "f64", "int8": "i8", "s8": "i8",
                   "f16": "f16", "f32": "f32", "bf16": "bf16", "f64": "f64", "i8": "i8",
                   "int32": "i32", "s32": "i32", "i32": "i32", "tf32": "f32"}
-_MLIR_TYPE = {"f16": "f16", "f32": "f32", "bf16": "bf16", "f64": "f64", "i8": "i8", "i32": "i32"}
-# extra short names for stages, on top of the pass flag without "lasscc-" and its first word
-_STAGE_EXTRA = {"threadblock": "lasscc-tile-threadblock", "ll": "llvm", "llvm-ir": "llvm",
-                "llvm-dialect": "lasscc-lower-to-llvm", "kernel": "ptx"}
-
-
-# ---- stage names -------------------------------------------------------------------------------
-
-
-def stage_names() -> dict[str, list[str]]:
-    """{stage: [its short names]} in pipeline order: input, every pass, llvm (LLVM IR), ptx."""
-    from lasscc.driver import PASS_NAMES
-
-    out: dict[str, list[str]] = {"input": []}
-    firsts = [n.removeprefix("lasscc-").split("-")[0] for n in PASS_NAMES]
-    for name, first in zip(PASS_NAMES, firsts):
-        short = name.removeprefix("lasscc-")
-        aliases = [short] if short != name else []
-        if first != short and firsts.count(first) == 1 and first not in ("llvm", "ptx", "input"):
-            aliases.append(first)
-        out[name] = aliases
-    out["llvm"] = []
-    out["ptx"] = []
-    for alias, target in _STAGE_EXTRA.items():
-        if target in out and alias not in out[target]:
-            out[target].append(alias)
-    return out
-
-
-def resolve_stage(stage: str, what: str = "stage") -> str:
-    """The canonical stage name for a pass flag or short name; CompileError listing them otherwise."""
-    names = stage_names()
-    key = str(stage).strip().lower()
-    for name, aliases in names.items():
-        if key == name or key in aliases:
-            return name
-    listing = ", ".join(f"{n} ({', '.join(a)})" if a else n for n, a in names.items())
-    raise CompileError(f"{what}: unknown stage '{stage}'; expected one of {listing}")
 
 
 # ---- reading the input -------------------------------------------------------------------------
@@ -128,63 +80,14 @@ def _source_text(source, filename: str | None) -> tuple[str, str]:
     raise CompileError(f"{shown}: error: no such file")
 
 
-def _shape_text(val, name: str) -> str | None:
-    """A tiling override as the CLI's 'AxBxC' text (parse_shape checks it), or None."""
-    if val is None:
-        return None
-    if isinstance(val, str):
-        return val
-    try:
-        return "x".join(str(int(v)) if float(v) == int(v) else str(v) for v in val)
-    except (TypeError, ValueError):
-        raise CompileError(f"option --{name}: expected 3 positive integers, e.g. (128, 128, 32), got {val!r}") from None
-
-
-def _align_text(val) -> str | None:
-    """`align` as the CLI's 'A,B' text (parse_align checks it), or None."""
-    if val is None:
-        return None
-    if isinstance(val, str):
-        return val
-    if isinstance(val, int) and not isinstance(val, bool):
-        return f"{val},{val}"
-    try:
-        parts = list(val)
-        if len(parts) == 2 and all(isinstance(p, int) and not isinstance(p, bool) for p in parts):
-            return f"{parts[0]},{parts[1]}"
-    except TypeError:
-        pass
-    raise CompileError(f"option --align: expected (A, B) elements per access as two integers, e.g. (8, 8), "
-                       f"got {val!r}")
-
-
 def apply_overrides(module, threadblock=None, warp=None, stages=None, raster=None, arch: str = "sm_80",
                     filename: str = "<input>", prefetch=None, align=None) -> None:
     """The CLI's --threadblock/--warp/--stages/--raster/--prefetch/--align on a parsed module (same
-    checks, same text)."""
-    from lasscc.cli import _apply_overrides
+    checks, same text: lasscc.options)."""
+    from lasscc.options import apply_overrides as apply
 
-    for name, val in (("stages", stages), ("raster", raster)):
-        if val is not None and (isinstance(val, bool) or not isinstance(val, int)):
-            raise CompileError(f"option --{name}: expected a positive integer, got {val!r}")
-    if prefetch is not None:
-        if prefetch not in (0, 1, False, True):
-            raise CompileError(f"option --prefetch: expected 0 or 1 (or a bool), got {prefetch!r}")
-        prefetch = int(prefetch)
-    args = _Options(threadblock=_shape_text(threadblock, "threadblock"), warp=_shape_text(warp, "warp"),
-                    stages=stages, raster=raster, prefetch=prefetch, arch=arch, file=filename,
-                    align=_align_text(align))
-    _apply_overrides(module, args)
-
-
-class _Options(SimpleNamespace):
-    """argparse-like options for the CLI's helpers: an option the API does not set reads as None
-    (not given), so CLI options added later keep their defaults here."""
-
-    def __getattr__(self, name: str):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return None
+    apply(module, Options(arch=arch, threadblock=threadblock, warp=warp, stages=stages, raster=raster,
+                          prefetch=prefetch, align=align), filename)
 
 
 def size_rules(spec) -> dict[str, int]:
@@ -211,15 +114,6 @@ def _spec_align(spec) -> tuple[int, int] | None:
     if getattr(spec, "a_align", None) is None:
         return None
     return (int(spec.a_align), int(spec.b_align))
-
-
-def _ptr_align(ptr: int) -> int:
-    """The largest power of two up to 16 dividing a device address (16 for host data: its device
-    copy is freshly allocated)."""
-    a = 16
-    while a > 1 and ptr % a:
-        a //= 2
-    return a
 
 
 class GemmInfo(NamedTuple):
@@ -270,17 +164,16 @@ def compile(source, arch: str = "sm_80", *, threadblock=None, warp=None, stages:
     the widest the sizes and pointers allow at each call.  dump_dir writes the numbered dumps
     (also on a cache hit).  Raises CompileError.
     """
-    if arch not in ARCHS:
-        raise CompileError(f"arch: expected one of {', '.join(ARCHS)}, got {arch!r}")
     try:
         from lasscc.cache import cached_compile
+        from lasscc.options import apply_overrides as apply
         from lasscc.source import parse_mlir
 
+        options = Options(arch=arch, threadblock=threadblock, warp=warp, stages=stages, raster=raster,
+                          prefetch=prefetch, align=align)
         text, fname = _source_text(source, filename)
         module = parse_mlir(text, fname)
-        apply_overrides(module, threadblock, warp, stages, raster, arch, fname, prefetch, align)
-        from lasscc.cli import module_align
-
+        apply(module, options, fname)
         given, fixed = module_align(module)
         input_text = str(module)
         res = cached_compile(module, arch, fname, Path(dump_dir) if dump_dir is not None else None, use_cache=cache)
@@ -330,25 +223,34 @@ def _tile_arg(val, param: str) -> tuple[int, int, int]:
     return nums
 
 
-def _mlir_float(x, param: str) -> str:
+def _f32_value(x, param: str) -> float:
+    """alpha / beta: a finite number an f32 holds (the op's attribute type)."""
+    from lasscc.options import F32_MAX
+
     try:
         v = float(x)
     except (TypeError, ValueError):
         raise CompileError(f"gemm: {param}: expected a number, got {x!r}") from None
-    if not math.isfinite(v):
+    if not math.isfinite(v) or abs(v) > F32_MAX:
         raise CompileError(f"gemm: {param}: expected a finite number, got {x!r}")
-    s = repr(v)
-    if "." not in s:
-        s = s.replace("e", ".0e") if "e" in s else s + ".0"
-    return s
+    return v
 
 
-def gemm_mlir(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
-              threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8,
-              name: str = "gemm", *, d_layout: str = "row", acc=None) -> str:
-    """The `lass.gemm` MLIR text for these dtypes, layout and tiling (CompileError naming the
-    parameter for a value that is not a dtype / layout / tile at all; what the compiler supports is
-    the compiler's to say, see `gemm`).  d_layout: 'row' (D M x N row-major) or 'col' (column-major:
+def _element_type(name: str):
+    """The xDSL type of a dtype name of _DTYPE_ALIASES."""
+    from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IntegerType
+
+    return {"f16": Float16Type(), "f32": Float32Type(), "bf16": BFloat16Type(), "f64": Float64Type(),
+            "i8": IntegerType(8), "i32": IntegerType(32)}[name]
+
+
+def gemm_module(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0,
+                beta: float = 0.0, threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8,
+                name: str = "gemm", *, d_layout: str = "row", acc=None):
+    """The `lass.gemm` module (`func.func @name(%a, %b, %d)` of dynamic-size memrefs holding one
+    op) for these dtypes, layout and tiling, built with xDSL; CompileError naming the parameter for
+    a value that is not a dtype / layout / tile at all (what the compiler supports is the
+    compiler's to say, see `gemm`).  d_layout: 'row' (D M x N row-major) or 'col' (column-major:
     element (i, j) at j*M + i).  acc: the accumulator type (None: the default, f32 or i32 for i8;
     'f16' for f16 inputs accumulated in f16)."""
     a_t = _dtype_name(a_dtype, "a_dtype")
@@ -364,29 +266,53 @@ def gemm_mlir(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", al
     for param, val in (("stages", stages), ("raster", raster)):
         if isinstance(val, bool) or not isinstance(val, int) or val < 1:
             raise CompileError(f"gemm: {param}: expected a positive integer, got {val!r}")
+    alpha_v, beta_v = _f32_value(alpha, "alpha"), _f32_value(beta, "beta")
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", str(name)):
         raise CompileError(f"gemm: name: expected a symbol name (letters, digits, _ $ .), got {name!r}")
-    la, lb = LAYOUTS[lay]
+    from xdsl.builder import Builder
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import (DYNAMIC_INDEX, ArrayAttr, DictionaryAttr, IntegerAttr, MemRefType,
+                                       ModuleOp, StridedLayoutAttr)
+    from xdsl.rewriter import InsertPoint
 
-    def memref(t: str, lay_: str) -> str:
-        return f"memref<?x?x{_MLIR_TYPE[t]}>" if lay_ == "row" else f"memref<?x?x{_MLIR_TYPE[t]}, strided<[1, ?]>>"
-
-    ta, tb_, td = memref(a_t, la), memref(b_t, lb), memref(d_t, d_lay)
+    from lasscc.dialects.lass import GemmOp
     from lasscc.layout import MMA_INPUTS
 
+    def memref(t: str, major: str) -> MemRefType:  # column-major: strided<[1, ?]>
+        if major == "col":
+            return MemRefType(_element_type(t), [DYNAMIC_INDEX, DYNAMIC_INDEX], StridedLayoutAttr([1, None]))
+        return MemRefType(_element_type(t), [DYNAMIC_INDEX, DYNAMIC_INDEX])
+
+    la, lb = LAYOUTS[lay]
     inst = MMA_INPUTS[a_t][1] if a_t in MMA_INPUTS else (16, 8, 16)  # the type's mma.sync shape
-    cfg = (f"threadblock = [{', '.join(map(str, tb))}], warp = [{', '.join(map(str, wp))}], "
-           f"instruction = [{', '.join(map(str, inst))}], stages = {stages}, raster = {raster}")
-    acc_text = "" if acc_t is None else f"acc = {_MLIR_TYPE[acc_t]}, "
-    return (
-        f"// D = alpha * A.B + beta * C: A {a_t} {la}-major, B {b_t} {lb}-major ({lay}), D {d_t} {d_lay}-major\n"
-        f"func.func @{name}(%a: {ta}, %b: {tb_}, %d: {td}) {{\n"
-        f"  lass.gemm {{alpha = {_mlir_float(alpha, 'alpha')} : f32, beta = {_mlir_float(beta, 'beta')} : f32, {acc_text}\n"
-        f"             config = {{{cfg}}}}}\n"
-        f"      ins(%a, %b : {ta}, {tb_}) outs(%d : {td})\n"
-        f"  func.return\n"
-        f"}}\n"
-    )
+    config = DictionaryAttr({"threadblock": ArrayAttr([IntegerAttr(v, 64) for v in tb]),
+                             "warp": ArrayAttr([IntegerAttr(v, 64) for v in wp]),
+                             "instruction": ArrayAttr([IntegerAttr(v, 64) for v in inst]),
+                             "stages": IntegerAttr(stages, 64), "raster": IntegerAttr(raster, 64)})
+    fn = func.FuncOp(str(name), ((memref(a_t, la), memref(b_t, lb), memref(d_t, d_lay)), ()))
+    args = fn.body.block.args
+    for arg, hint in zip(args, "abd"):
+        arg.name_hint = hint
+    builder = Builder(InsertPoint.at_end(fn.body.block))
+    gemm_op = builder.insert(GemmOp(*args, alpha=alpha_v, beta=beta_v, config=config))
+    if acc_t is not None:
+        gemm_op.attributes["acc"] = _element_type(acc_t)
+    builder.insert(func.ReturnOp())
+    return ModuleOp([fn])
+
+
+def gemm_mlir(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
+              threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8,
+              name: str = "gemm", *, d_layout: str = "row", acc=None) -> str:
+    """The MLIR text of `gemm_module` (same parameters, same errors), under a comment naming the GEMM."""
+    module = gemm_module(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
+                         d_layout=d_layout, acc=acc)
+    (op,) = [o for o in module.walk() if o.name == "lass.gemm"]
+    a_t, b_t, d_t = (str(v.type.get_element_type()) for v in (op.a, op.b, op.d))
+    la, lb = LAYOUTS[str(layout).strip().upper()]
+    d_lay = _d_layout_arg(d_layout)
+    return (f"// D = alpha * A.B + beta * C: A {a_t} {la}-major, B {b_t} {lb}-major ({str(layout).strip().upper()}), "
+            f"D {d_t} {d_lay}-major\n{str(module)}\n")
 
 
 _D_LAYOUTS = {"row": "row", "row-major": "row", "col": "col", "column": "col", "col-major": "col",
@@ -419,7 +345,9 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
          threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8, arch: str = "sm_80",
          *, name: str = "gemm", cache: bool = True, dump_dir=None, d_layout: str = "row", prefetch=None,
          acc=None, align=None) -> Kernel:
-    """Compile a GEMM from dtypes, layout and tiling, without a file (gemm_mlir writes the text).
+    """Compile a GEMM from dtypes, layout and tiling, without a file (gemm_module builds it; its
+    printed text, `gemm_mlir`, is the kernel's input: `k.ir("input")`, the cache key, and the
+    place `<lasscc.gemm>:line:col` of a compiler diagnostic).
 
     layout gives A and B (BLAS letters); d_layout gives D: 'row' (M x N row-major) or 'col'
     (column-major, element (i, j) at j*M + i; computed as D^T = B^T . A^T).
@@ -441,129 +369,6 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
 
 
 compile_gemm = gemm
-
-
-# ---- operands ----------------------------------------------------------------------------------
-
-_DL_CPU, _DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 1, 2, 3, 13
-_DL_INT, _DL_FLOAT, _DL_BFLOAT = 0, 2, 4
-
-
-class _DLDevice(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
-
-
-class _DLDataType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-
-
-class _DLTensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32), ("dtype", _DLDataType),
-                ("shape", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64)),
-                ("byte_offset", ctypes.c_uint64)]
-
-
-class _Operand:
-    """One operand, normalised: host (numpy) or device (pointer + element strides)."""
-
-    def __init__(self, name: str, obj, shape, dtype: str, host=None, ptr: int = 0, strides=None, keep=None,
-                 readonly: bool = False, stream=None):
-        self.name, self.obj, self.shape, self.dtype = name, obj, tuple(int(s) for s in shape), dtype
-        self.host, self.ptr, self.strides, self.keep = host, int(ptr), strides, keep
-        self.readonly, self.stream = readonly, stream
-
-    @property
-    def on_device(self) -> bool:
-        return self.host is None
-
-
-def _np_dtype_name(dt) -> str:
-    import numpy as np
-
-    dt = np.dtype(dt)
-    return {"float16": "f16", "float32": "f32", "bfloat16": "bf16", "int8": "i8", "int32": "i32"}.get(dt.name, dt.name)
-
-
-def _operand(name: str, x) -> _Operand:
-    import numpy as np
-
-    if isinstance(x, np.ndarray):
-        return _Operand(name, x, x.shape, _np_dtype_name(x.dtype), host=x, readonly=not x.flags.writeable)
-    try:
-        cai = getattr(x, "__cuda_array_interface__", None)
-    except Exception:  # noqa: BLE001 -- e.g. a CPU torch tensor raising inside the property
-        cai = None
-    if cai is not None:
-        if cai.get("mask") is not None:
-            raise LaunchError(f"{name}: masked CUDA arrays are not supported")
-        try:
-            dt = _np_dtype_name(np.dtype(cai["typestr"]))
-        except TypeError:
-            dt = cai["typestr"]
-        itemsize = np.dtype(cai["typestr"]).itemsize
-        ptr, readonly = cai["data"]
-        strides = cai.get("strides")
-        if strides is not None:
-            if any(s % itemsize for s in strides):
-                raise LaunchError(f"{name}: strides {strides} bytes are not whole elements")
-            strides = tuple(s // itemsize for s in strides)
-        return _Operand(name, x, cai["shape"], dt, ptr=ptr or 0, strides=strides, keep=x, readonly=bool(readonly),
-                        stream=cai.get("stream"))
-    if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
-        dev_type, dev_id = x.__dlpack_device__()
-        dev_type = int(dev_type)
-        if dev_type not in (_DL_CUDA, _DL_CUDA_MANAGED):
-            where = {_DL_CPU: "CPU", _DL_CUDA_HOST: "pinned host"}.get(dev_type, f"DLPack device type {dev_type}")
-            raise LaunchError(f"{name}: a {type(x).__name__} in {where} memory; pass a numpy array (e.g. t.numpy()) "
-                              "or an array on the CUDA device (e.g. t.cuda())")
-        if int(dev_id) != 0:
-            raise LaunchError(f"{name}: on CUDA device {dev_id}; lasscc runs on device 0 (select the GPU with "
-                              "CUDA_VISIBLE_DEVICES)")
-        return _from_dlpack(name, x)
-    if type(x).__module__.startswith("torch"):
-        raise LaunchError(f"{name}: a CPU torch tensor; pass t.numpy() or t.cuda()")
-    raise LaunchError(f"{name}: expected a numpy array or a CUDA array (torch, cupy: __cuda_array_interface__ or "
-                      f"DLPack), got {type(x).__name__}")
-
-
-def _from_dlpack(name: str, x) -> _Operand:
-    capsule = x.__dlpack__()
-    get = ctypes.pythonapi.PyCapsule_GetPointer
-    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-    try:
-        addr = get(capsule, b"dltensor")
-    except ValueError:
-        raise LaunchError(f"{name}: __dlpack__ did not return a 'dltensor' capsule") from None
-    t = _DLTensor.from_address(addr)
-    ndim = t.ndim
-    shape = tuple(t.shape[i] for i in range(ndim))
-    strides = tuple(t.strides[i] for i in range(ndim)) if t.strides else None
-    code, bits, lanes = t.dtype.code, t.dtype.bits, t.dtype.lanes
-    if code == _DL_FLOAT and lanes == 1:
-        dt = f"f{bits}"
-    elif code == _DL_BFLOAT and bits == 16 and lanes == 1:
-        dt = "bf16"
-    elif code == _DL_INT and bits in (8, 32) and lanes == 1:
-        dt = f"i{bits}"
-    else:
-        dt = f"dlpack(code={code}, bits={bits}, lanes={lanes})"
-    # the capsule keeps the producer's tensor alive; it is released when the operand is dropped
-    return _Operand(name, x, shape, dt, ptr=(t.data or 0) + t.byte_offset, strides=strides, keep=(x, capsule))
-
-
-def _contiguous_strides(shape) -> tuple[int, ...]:
-    out, acc = [], 1
-    for s in reversed(shape):
-        out.append(acc)
-        acc *= s
-    return tuple(reversed(out))
-
-
-def _same_strides(strides, want, shape) -> bool:
-    """Element strides equal `want` (None = C-contiguous); dimensions of size 1 may have any stride."""
-    if strides is None:
-        strides = _contiguous_strides(shape)
-    return all(s == w or n == 1 for s, w, n in zip(strides, want, shape))
 
 
 # ---- the kernel --------------------------------------------------------------------------------
@@ -656,18 +461,17 @@ class Kernel:
             return self
         from lasscc.config import widest_align
 
-        A, B = _operand("a", a), _operand("b", b)
+        A, B = interop.operand("a", a), interop.operand("b", b)
         if len(A.shape) != 2 or len(B.shape) != 2:
             return self  # check_operands names the problem
         (m, k), n = A.shape, B.shape[1]
         spec = self.spec
-        ptrs = tuple(_ptr_align(op.ptr) if op.on_device else 16 for op in (A, B))
+        ptrs = tuple(interop.ptr_align(op.ptr) if op.on_device else 16 for op in (A, B))
         want = widest_align(m, n, k, spec.a_layout, spec.b_layout, spec.a_dtype, ptrs)
         if want == (spec.a_align, spec.b_align):
             return self
         if want not in self._variants:
             from lasscc.cache import cached_compile
-            from lasscc.cli import set_module_align
             from lasscc.source import parse_mlir
 
             try:
@@ -681,10 +485,10 @@ class Kernel:
             self._variants[want] = Kernel(res, self.arch, self.config, text, self.filename)
         return self._variants[want]
 
-    def check_operands(self, a, b, d) -> tuple[_Operand, _Operand, _Operand, int, int, int]:
+    def check_operands(self, a, b, d) -> tuple[interop.Operand, interop.Operand, interop.Operand, int, int, int]:
         """Validate a, b, d against the kernel (dtypes, shapes, tile multiples, layouts); LaunchError."""
         spec = self.spec
-        ops = [_operand("a", a), _operand("b", b), _operand("d", d)]
+        ops = [interop.operand("a", a), interop.operand("b", b), interop.operand("d", d)]
         want = {"a": spec.a_dtype, "b": spec.b_dtype, "d": spec.d_dtype}
         for op in ops:
             if len(op.shape) != 2:
@@ -736,26 +540,26 @@ class Kernel:
                 raise LaunchError(f"{op.name}: expected a {nbytes}-byte aligned data pointer ({what}), got 0x{op.ptr:x}")
         a_col = getattr(spec, "a_layout", "row") == "col"
         b_row = getattr(spec, "b_layout", "col") == "row"
-        if A.on_device and a_col and not _same_strides(A.strides, (1, m), A.shape):
+        if A.on_device and a_col and not interop.same_strides(A.strides, (1, m), A.shape):
             raise LaunchError(f"a: kernel '{spec.name}' reads a column-major A: expected M x K column-major (element "
                               f"strides (1, {m})), got strides {A.strides}; pass the transpose of a contiguous K x M "
                               "array (torch: a_km.t())")
-        if A.on_device and not a_col and not _same_strides(A.strides, (k, 1), A.shape):
+        if A.on_device and not a_col and not interop.same_strides(A.strides, (k, 1), A.shape):
             raise LaunchError(f"a: expected M x K row-major (element strides ({k}, 1)), got strides {A.strides}; "
                               "use a contiguous copy (torch: a.contiguous())")
-        if B.on_device and b_row and not _same_strides(B.strides, (n, 1), B.shape):
+        if B.on_device and b_row and not interop.same_strides(B.strides, (n, 1), B.shape):
             raise LaunchError(f"b: kernel '{spec.name}' reads a row-major B: expected K x N row-major (element "
                               f"strides ({n}, 1)), got strides {B.strides}; use a contiguous copy (torch: b.contiguous())")
-        if B.on_device and not b_row and not _same_strides(B.strides, (1, k), B.shape):
+        if B.on_device and not b_row and not interop.same_strides(B.strides, (1, k), B.shape):
             raise LaunchError(f"b: expected K x N column-major (element strides (1, {k})), got strides "
-                              f"{B.strides or _contiguous_strides(B.shape)}; pass the transpose of a contiguous "
+                              f"{B.strides or interop.contiguous_strides(B.shape)}; pass the transpose of a contiguous "
                               "N x K array (torch: b_nk.t(), or b.t().contiguous().t())")
         if col_d:
-            if D.on_device and not _same_strides(D.strides, (1, m), D.shape):
+            if D.on_device and not interop.same_strides(D.strides, (1, m), D.shape):
                 raise LaunchError(f"d: kernel '{spec.name}' writes a column-major D: expected M x N column-major "
-                                  f"(element strides (1, {m})), got strides {D.strides or _contiguous_strides(D.shape)}; "
+                                  f"(element strides (1, {m})), got strides {D.strides or interop.contiguous_strides(D.shape)}; "
                                   "pass the transpose of a contiguous N x M array (torch: d_nm.t())")
-        elif D.on_device and not _same_strides(D.strides, (n, 1), D.shape):
+        elif D.on_device and not interop.same_strides(D.strides, (n, 1), D.shape):
             raise LaunchError(f"d: expected M x N row-major (element strides ({n}, 1)), got strides {D.strides}")
         return A, B, D, m, n, k
 
@@ -811,8 +615,8 @@ class Kernel:
         cuda.context()
         for op in (A, B, D):
             if op.on_device:
-                _check_device_pointer(cuda, op)
-                _wait_stream(cuda, op)
+                interop.check_device_pointer(cuda, op)
+                interop.wait_stream(cuda, op)
         func = self._function(cuda)
         spec = self.spec
         col_d = getattr(spec, "d_layout", "row") == "col"  # host D stored N x M row-major
@@ -885,32 +689,5 @@ class Kernel:
                 pass
 
 
-def _check_device_pointer(cuda, op: _Operand) -> None:
-    """The pointer is device memory of device 0 (the context lasscc launches in)."""
-    try:
-        cu = cuda._driver()
-        attr = cu.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
-        err, ordinal = cu.cuPointerGetAttribute(attr, op.ptr)
-    except Exception:  # noqa: BLE001 -- bindings without this query: the launch reports bad pointers
-        return
-    if err != cu.CUresult.CUDA_SUCCESS:
-        raise LaunchError(f"{op.name}: 0x{op.ptr:x} is not CUDA device memory ({cuda.error_name(err)})")
-    if int(ordinal) != 0:
-        raise LaunchError(f"{op.name}: on CUDA device {int(ordinal)}; lasscc runs on device 0 (select the GPU with "
-                          "CUDA_VISIBLE_DEVICES)")
-
-
-def _wait_stream(cuda, op: _Operand) -> None:
-    """__cuda_array_interface__ v3: work on the producer's stream must finish before we read the data.
-
-    1 (legacy default) and 2 (per-thread default) and None need nothing from a launch on the legacy
-    default stream; any other stream is synchronized."""
-    s = op.stream
-    if s is None or s in (0, 1, 2):
-        return
-    cu = cuda._driver()
-    cuda._call("cuStreamSynchronize", cu.CUstream(int(s)))
-
-
 __all__ = ["compile", "gemm", "compile_gemm", "gemm_mlir", "Kernel", "CompileError", "LaunchError",
-           "stage_names", "resolve_stage", "gemm_info", "apply_overrides"]
+           "stage_names", "resolve_stage", "gemm_info", "apply_overrides", "gemm_module", "ARCHS", "LAYOUTS"]

@@ -17,84 +17,18 @@ import argparse
 import sys
 import re
 
-from lasscc.config import ACCESS_ELEMS, I32_LIMIT, access_elems, alignment_error, size_limit_error
+from lasscc.config import ACCESS_ELEMS, access_elems, alignment_error, size_limit_error
 from lasscc.diagnostics import EXIT_USER_ERROR, LassError
+from lasscc.options import ARCHS, TILING, check_scalars, load_input, module_align, set_module_align
 from lasscc.outfile import check_output, output_dir, write_output
 
 
-def _load(args):
-    from lasscc.source import decode_text, parse_mlir, read_file
-
-    text = decode_text(sys.stdin.buffer.read(), "<stdin>") if args.file == "-" else read_file(args.file)
-    if args.file.endswith((".ll", ".ptx")):  # the last two dumps are not MLIR: say so, not a lexer error
-        kind = "LLVM IR" if args.file.endswith(".ll") else "PTX text"
-        raise LassError(f"{args.file}:1:1: error: expected MLIR (a lass.gemm, a linalg.matmul or a lasscc dump up to "
-                        f"lasscc-lower-to-llvm), got {kind}")
-    module = parse_mlir(text, "<stdin>" if args.file == "-" else args.file)
-    _apply_overrides(module, args)
-    return module
-
-
-def _apply_overrides(module, args) -> None:
-    """--threadblock/--warp/--stages/--raster rewrite the `config` of every lass.gemm."""
-
-    from lasscc.config import GemmConfig, parse_align, parse_shape
-    from lasscc.passes._build import config_from_attr, config_to_attr
-
-    over = {}
-    if args.threadblock:
-        over["threadblock"] = parse_shape(args.threadblock, 3, "--threadblock")
-    if args.warp:
-        over["warp"] = parse_shape(args.warp, 3, "--warp")
-    for key in ("stages", "raster"):
-        val = getattr(args, key)
-        if val is not None:
-            if not 1 <= val < I32_LIMIT:
-                raise LassError(f"option --{key}: expected a positive integer below 2^31, got {val}")
-            over[key] = val
-    if args.prefetch is not None:
-        over["prefetch"] = args.prefetch
-    if getattr(args, "align", None) is not None:
-        over["align"] = parse_align(args.align, "--align")
-    if not over:
-        return
-    from lasscc.driver import import_gemms
-
-    gemms = import_gemms(module, args.file)  # linalg.matmul -> lass.gemm
-    if not gemms:
-        names = ", ".join(f"--{k}" for k in over)
-        raise LassError(f"option {names}: the input holds no lass.gemm (it is already tiled); the tiling is fixed")
-    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
-
-    from lasscc.config import align_error, default_config
-
-    for g in gemms:
-        ab = str(g.a.type.get_element_type())
-        if "align" in over:
-            bad = align_error(over["align"], ab)
-            if bad:
-                raise LassError(f"option --align: {bad}")
-        if set(over) == {"align"} and g.config is None:  # the tiling stays open (defaults, or the tuned one)
-            g.attributes["config"] = DictionaryAttr({"align": ArrayAttr([IntegerAttr(v, 64) for v in over["align"]])})
-            continue
-        try:
-            cfg = config_from_attr(g.config, default_config(ab))
-        except ValueError as e:
-            from lasscc.source import op_location
-
-            raise LassError(f"{op_location(g)}: error: {e}") from None
-        merged = GemmConfig(**{**cfg.__dict__, **over})
-        tiling = [f"--{k}" for k in over if k != "align"]
-        if tiling and merged != cfg:  # a rule the options break is theirs, not the file's
-            from lasscc.passes.tile_threadblock import validate_gemm_config
-
-            validate_gemm_config(g, merged, args.arch, f"option {'/'.join(tiling)}: config")
-        g.attributes["config"] = config_to_attr(merged)
+_load = load_input  # the input, parsed, with the tiling options and --align applied
 
 
 def _has_overrides(args) -> bool:
     """A tiling option is given (--align is not one: it leaves the tiling to the config or the tuner)."""
-    return any(getattr(args, k, None) is not None for k in ("threadblock", "warp", "stages", "raster", "prefetch"))
+    return any(getattr(args, k, None) is not None for k in TILING)
 
 
 def _only_align(config) -> bool:
@@ -252,19 +186,6 @@ def _check_static_shapes(module, sizes, option: str = "run") -> None:
             raise LassError(f"{_size_option(option, bad[0])}: {bad[1]}")
 
 
-def _check_scalars(args) -> None:
-    """--alpha / --beta are f32 kernel arguments; --seed seeds numpy (non-negative)."""
-    import math
-
-    f32_max = 3.4028234663852886e38  # the largest finite f32
-    for name in ("alpha", "beta"):
-        v = getattr(args, name, None)
-        if v is not None and not (math.isfinite(v) and abs(v) <= f32_max):
-            raise LassError(f"option --{name}: expected a finite value an f32 holds (|x| <= 3.4e38), got {v:g}")
-    if getattr(args, "seed", None) is not None and args.seed < 0:
-        raise LassError(f"option --seed: expected a non-negative integer, got {args.seed}")
-
-
 def _note_first_gemm(module, filename: str) -> None:
     """run / bench / tune take the module's first GEMM function; say so when it has several."""
     from xdsl.dialects import func, llvm
@@ -281,7 +202,7 @@ def cmd_run(args) -> int:
     for opt in ("m", "n", "k", "batch"):
         if getattr(args, opt) < 1:
             raise LassError(f"option --{opt}: expected a positive size, got {getattr(args, opt)}")
-    _check_scalars(args)
+    check_scalars(args.alpha, args.beta, args.seed)
     _check_limits([(args.m, args.n, args.k)], "run", args.batch, cpu=args.target == "cpu")
     module = _load(args)
     _check_static_shapes(module, [(args.m, args.n, args.k)])
@@ -407,40 +328,6 @@ def _ab_dtype(module) -> str:
         if facts is not None:
             return facts.ab_type
     return "f16"
-
-
-def module_align(module) -> tuple[tuple[int, int] | None, bool]:
-    """(align, fixed): the caller's (A, B) access widths in elements that the module gives (a
-    lass.gemm's `config` align, or a kernel's facts in a dump: KernelFacts.caller_align; a kernel
-    without one has the full width) or None; `fixed` when the module holds no lass.gemm
-    (a dump: the widths can no longer change)."""
-    from xdsl.dialects import func, llvm
-
-    from lasscc.dialects.lass import GemmOp, kernel_facts
-
-    for op in module.walk():
-        if isinstance(op, GemmOp):
-            if op.config is not None and "align" in op.config.data:
-                return tuple(int(v.value.data) for v in op.config.data["align"].data), False
-            return None, False
-    for fn in module.ops:
-        facts = kernel_facts(fn) if isinstance(fn, (func.FuncOp, llvm.FuncOp)) else None
-        if facts is not None:
-            return facts.caller_align, True
-    return None, False
-
-
-def set_module_align(module, align: tuple[int, int], filename: str = "<input>") -> None:
-    """Write `align` (the caller's A, B elements) into every lass.gemm's config (a linalg.matmul
-    is imported first: lasscc.driver.import_gemms)."""
-    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
-
-    from lasscc.driver import import_gemms
-
-    for g in import_gemms(module, filename):
-        entries = dict(g.config.data) if g.config is not None else {}
-        entries["align"] = ArrayAttr([IntegerAttr(int(v), 64) for v in align])
-        g.attributes["config"] = DictionaryAttr(entries)
 
 
 def _wgmma_fallback(module, ab: str, filename: str = "<input>") -> None:
@@ -569,7 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def common(sp):
         sp.add_argument("file", help="input .mlir (a lass.gemm, or any lasscc dump); '-' for stdin")
-        sp.add_argument("--arch", choices=["sm_80", "sm_90a"],
+        sp.add_argument("--arch", choices=list(ARCHS),
                         help="target (default: the GPU's own for run/bench/tune on a GPU, else sm_80)")
         sp.add_argument("--threadblock", help="threadblock tile MxNxK, e.g. 128x128x32")
         sp.add_argument("--warp", help="warp tile MxNxK, e.g. 64x64x32")

@@ -12,3 +12,11 @@ EXIT_USER_ERROR = 2
 
 class LassError(Exception):
     """An error in the user's input, with a message that names the place and what was expected."""
+
+
+class CompileError(LassError):
+    """The API's compile errors: the input could not be compiled; the message is the CLI's text."""
+
+
+class LaunchError(LassError):
+    """The API's launch errors: the operands do not fit the kernel, or the GPU launch failed."""

@@ -1098,7 +1098,7 @@ def gemm_config(module, arch: str = "sm_80", filename: str = "<input>"):
 def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str | None = None,
             grid: tuple[int, int] = DEFAULT_GRID, use_cache: bool = True, resources: bool = True) -> str:
     """The explanation text of the module's GEMM (a lass.gemm or a dump); LassError on a bad config."""
-    from lasscc.api import resolve_stage
+    from lasscc.options import resolve_stage
 
     info = gemm_config(module, arch, filename)
     facts = gemm_facts(module, info)
@@ -1137,7 +1137,7 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
 
 
 def sections_for(stage: str | None) -> tuple[str, ...]:
-    from lasscc.api import resolve_stage
+    from lasscc.options import resolve_stage
 
     if stage is None:
         return SECTIONS
@@ -1372,7 +1372,7 @@ def _parse_grid(text: str) -> tuple[int, int]:
 
 
 def cmd_explain(args) -> int:
-    from lasscc.cli import _load
+    from lasscc.options import load_input as _load
 
     module = _load(args)
     grid = _parse_grid(args.grid) if args.grid else DEFAULT_GRID

@@ -10,7 +10,7 @@ These move to lasscc/resources.py once it lands (issue 13); until then this modu
 
 from __future__ import annotations
 
-from lasscc.layout import K_MAJOR, MMA_INPUTS, MN_MAJOR
+from lasscc.layout import MMA_INPUTS, MN_MAJOR
 
 WGMMA = "wgmma"
 MMA_SYNC = "mma.sync"

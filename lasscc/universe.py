@@ -43,7 +43,7 @@ def _locating_xdsl_opt_frontend() -> None:
     xDSL 0.74's parser sets `Operation.location` only from an explicit `loc(...)`, and
     `xdsl-opt` has no plugin hook for a frontend; `xdsl-opt` loads this module (the entry point)
     before it registers its frontends, so wrapping its `register_all_frontends` here swaps in
-    `lasscc.source.LocatingParser` for `.mlir` input: lasscc's pass errors then name
+    `lasscc.locations.LocatingParser` for `.mlir` input: lasscc's pass errors then name
     `file:line:col` under both drivers.  Nothing changes for other users of xDSL's parser."""
     from xdsl.tools.command_line_tool import CommandLineTool
 
@@ -55,7 +55,7 @@ def _locating_xdsl_opt_frontend() -> None:
         original(self)
 
         def parse_mlir(io):
-            from lasscc.source import LocatingParser
+            from lasscc.locations import LocatingParser
 
             return LocatingParser(self.ctx, io.read(), self.get_input_name()).parse_module(
                 not self.args.no_implicit_module

@@ -34,7 +34,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from lasscc.source import move_location, op_location
+from lasscc.locations import move_location, op_location
 
 DEFAULT_MAPS = ["(d0, d1, d2) -> (d0, d2)", "(d0, d1, d2) -> (d2, d1)", "(d0, d1, d2) -> (d0, d1)"]
 # the same operands given transposed (A as K x M, B as N x K, C as N x M)

@@ -38,7 +38,6 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
-    FloatAttr,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -47,6 +46,7 @@ from xdsl.dialects.builtin import (
     VectorType,
     f16,
     f32,
+    i16,
     i32,
     i64,
 )
@@ -112,6 +112,43 @@ def ld_global_narrow_asm(nbytes: int) -> str:
                 " @p ld.global.v2.u32 {$0, $1}, [$2];\n}")
     return (f"{{\n .reg .pred p;\n setp.ne.b32 p, $2, 0;\n mov.b32 $0, 0;\n"
             f" @p ld.global.u{8 * nbytes} $0, [$1];\n}}")
+
+
+def _vec(n: int) -> str:
+    return "" if n == 1 else f".v{n}"
+
+
+def _regs(first: int, n: int) -> str:
+    names = ", ".join(f"${first + i}" for i in range(n))
+    return names if n == 1 else "{" + names + "}"
+
+
+def predicated_st_global_asm(bits: int, n: int) -> str:
+    """Inline PTX of a guarded lass_nv.st_global: `@p st.global[.vN].bBITS [$0], regs` with the
+    predicate from the i32 operand $1 (bits 8: a .b32 register holding the byte, PTX ISA "Operand
+    size exceeding instruction-type size")."""
+    return (f"{{\n .reg .pred p;\n setp.ne.b32 p, $1, 0;\n"
+            f" @p st.global{_vec(n)}.b{bits} [$0], {_regs(2, n)};\n}}")
+
+
+def predicated_ld_global_asm(bits: int, n: int) -> str:
+    """Inline PTX of a guarded lass_nv.ld_global: zeros, then `@p ld.global[.vN].bBITS` (address
+    $n, predicate $n+1)."""
+    zero = "".join(f" mov.b{16 if bits == 16 else 32} ${i}, 0;\n" for i in range(n))
+    t = "u8" if bits == 8 else f"b{bits}"
+    return (f"{{\n .reg .pred p;\n setp.ne.b32 p, ${n + 1}, 0;\n{zero}"
+            f" @p ld.global{_vec(n)}.{t} {_regs(0, n)}, [${n}];\n}}")
+
+
+def _reg_of(et) -> tuple:
+    """The inline-asm register type and constraint holding one element of type `et`: 16-bit
+    types in an i16 ("h"), 32-bit ones in an i32 ("r"), bytes in an i32 ("r")."""
+    return (i16, "h") if et.bitwidth == 16 else (i32, "r")
+
+
+def _is_true(pred: SSAValue) -> bool:
+    owner = pred.owner
+    return isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr) and owner.value.value.data != 0
 
 
 def _ptr(addr_space: int) -> llvm.LLVMPointerType:
@@ -196,6 +233,19 @@ class _Lowerer:
         for i, x in enumerate(values):
             vec = self.emit(llvm.InsertElementOp(vec, x, self.const(i)))
         return vec
+
+    def to_reg(self, x: SSAValue, et) -> SSAValue:
+        """A lowered element as its inline-asm register (_reg_of): bitcast floats, widen bytes."""
+        reg_t, _ = _reg_of(et)
+        if et.bitwidth == 8:
+            return self.emit(llvm.ZExtOp(x, i32))
+        return x if isinstance(et, IntegerType) else self.emit(llvm.BitcastOp(x, reg_t))
+
+    def from_reg(self, r: SSAValue, et) -> SSAValue:
+        """The inverse of to_reg."""
+        if et.bitwidth == 8:
+            return self.emit(llvm.TruncOp(r, et))
+        return r if isinstance(et, IntegerType) else self.emit(llvm.BitcastOp(r, et))
 
     def guarded(self, pred: SSAValue, emit_body) -> None:
         """emit_body() in a block that runs only where `pred` holds (a branch around it)."""
@@ -385,34 +435,45 @@ class _Lowerer:
             vec = self.vector([self.lowered(x) for x in (op.v0, op.v1, op.v2, op.v3)], i32)
             self.emit(llvm.StoreOp(vec, self.shared_ptr(self.lowered(op.addr)), alignment=16))
         elif isinstance(op, lass_nv.LdGlobalOp):
-            # guarded load: branch around it, zeros flow in through the merge block's arguments
+            # guarded load: one predicated ld.global (inline PTX), zeros where the predicate is 0
             et = op.source.type.get_element_type()
             n = len(op.values)
-            zero = self.emit(llvm.ConstantOp(IntegerAttr(0, et) if isinstance(et, IntegerType) else FloatAttr(0.0, et), et))
-            head = self.cur
-            load_b = self.new_block()
-            self.cur = load_b
             ptr = self.global_ptr(self.lowered(op.source), self.lowered(op.offset))
-            vals = []
-            for i in range(n):
-                p = ptr if i == 0 else self.emit(llvm.GEPOp(ptr, [i], et, result_type=_ptr(GLOBAL_AS)))
-                vals.append(self.emit(llvm.LoadOp(p, et, alignment=(et.bitwidth // 8) * (n if i == 0 else 1))))
-            merge = self.new_block([et] * n)
-            self.emit(llvm.BrOp(merge, *vals))
-            head.add_op(llvm.CondBrOp(self.lowered(op.pred), load_b, [], merge, [zero] * n))
-            for res, arg in zip(op.values, merge.args):
-                m[res] = arg
-            self.cur = merge
+            if _is_true(op.pred):
+                vals = []
+                for i in range(n):
+                    p = ptr if i == 0 else self.emit(llvm.GEPOp(ptr, [i], et, result_type=_ptr(GLOBAL_AS)))
+                    vals.append(self.emit(llvm.LoadOp(p, et, alignment=(et.bitwidth // 8) * (n if i == 0 else 1))))
+            else:
+                reg_t, cons = _reg_of(et)
+                addr = self.emit(llvm.PtrToIntOp(ptr, i64))
+                pred = self.emit(llvm.ZExtOp(self.lowered(op.pred), i32))
+                res_t = reg_t if n == 1 else llvm.LLVMStructType.from_type_list([reg_t] * n)
+                res = self.emit(llvm.InlineAsmOp(predicated_ld_global_asm(et.bitwidth, n),
+                                                 ",".join([f"={cons}"] * n + ["l", "r"]), [addr, pred], [res_t],
+                                                 has_side_effects=True))
+                regs = [res] if n == 1 else self.struct_fields(res, [reg_t] * n)
+                vals = [self.from_reg(r, et) for r in regs]
+            for res, val in zip(op.values, vals):
+                m[res] = val
         elif isinstance(op, lass_nv.StGlobalOp):
+            # guarded store: one predicated st.global (inline PTX), not a branch around a store: a
+            # branch per store gave the epilogue ~1,500 basic blocks that LLVM's codegen (SLSR)
+            # spent most of the compile on; ptxas predicates the stores either way
             et = op.dest.type.get_element_type()
-
-            def store() -> None:
-                ptr = self.global_ptr(self.lowered(op.dest), self.lowered(op.offset))
-                n = len(op.values)
+            n = len(op.values)
+            ptr = self.global_ptr(self.lowered(op.dest), self.lowered(op.offset))
+            if _is_true(op.pred):
                 for i, val in enumerate(op.values):
                     p = ptr if i == 0 else self.emit(llvm.GEPOp(ptr, [i], et, result_type=_ptr(GLOBAL_AS)))
                     self.emit(llvm.StoreOp(self.lowered(val), p, alignment=(et.bitwidth // 8) * (n if i == 0 else 1)))
-            self.guarded(self.lowered(op.pred), store)
+            else:
+                _, cons = _reg_of(et)
+                addr = self.emit(llvm.PtrToIntOp(ptr, i64))
+                pred = self.emit(llvm.ZExtOp(self.lowered(op.pred), i32))
+                regs = [self.to_reg(self.lowered(v), et) for v in op.values]
+                self.emit(llvm.InlineAsmOp(predicated_st_global_asm(et.bitwidth, n), ",".join(["l", "r"] + [cons] * n),
+                                           [addr, pred, *regs], [], has_side_effects=True))
         elif isinstance(op, lass_nv.StSharedOp):
             et = op.values[0].type
             vec = self.vector([self.lowered(x) for x in op.values], et)

@@ -7,7 +7,8 @@ Writes the PTX and cubin-less SASS inputs to $OUT (or /tmp) as kernel.ptx.
 import os
 import sys
 
-from lasscc.cli import _apply_overrides, build_parser
+from lasscc.cli import build_parser
+from lasscc.options import Options, apply_overrides
 from lasscc.driver import compile_module
 from lasscc.runtime.gemm_runner import run_gemm
 from lasscc.source import parse_mlir, read_file
@@ -15,7 +16,7 @@ from lasscc.source import parse_mlir, read_file
 path, size, *rest = sys.argv[1:]
 args = build_parser().parse_args(["compile", path, *rest])
 module = parse_mlir(read_file(path), path)
-_apply_overrides(module, args)
+apply_overrides(module, Options.from_args(args), path)
 res = compile_module(module, args.arch or "sm_80", path)
 out = os.environ.get("OUT", "/tmp")
 open(os.path.join(out, "kernel.ptx"), "w").write(res.ptx)

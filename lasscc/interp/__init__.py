@@ -34,6 +34,12 @@ from lasscc.interp.errors import (
 from lasscc.interp.executor import ExecResult, execute_kernel
 from lasscc.interp.sm90_ops import execute_sm90
 
+# the op handlers register themselves in executor.HANDLERS on import (they import the executor, not
+# the other way round); the package imports them so that every user of the executor has them
+from lasscc.interp import arith_ops, lass_ops, sm90_ops, sm90_pipe  # noqa: E402
+
+_HANDLER_MODULES = (arith_ops, lass_ops, sm90_ops, sm90_pipe)
+
 __all__ = [
     "execute_kernel",
     "execute_sm90",

@@ -10,7 +10,7 @@ at level 0 or a swap_ab kernel (KernelFacts), handed over as its N x M storage);
 with NaN when beta == 0 (so a kernel that reads C it should not, or leaves elements unwritten,
 fails) and holds random C otherwise.  The reference
 is alpha * A.B + beta * C in float64 from the exact (rounded) inputs; the error is the relative
-Frobenius norm ||D - ref|| / ||ref||.  It passes at or below TOLERANCE[D's dtype]; NaN anywhere
+Frobenius norm ||D - ref|| / ||ref||.  It passes at or below lasscc.interp.mma_math.TOLERANCE[D's dtype]; NaN anywhere
 fails.
 
 Batched kernels (3-d batch-first memrefs at level 0, KernelFacts.batched after the passes): every
@@ -80,9 +80,6 @@ def cpu_run_error(m: int, n: int, k: int, batch: int = 1) -> str | None:
         return (f"expected a CPU run within {budget / 2**30:g} GiB of memory ($LASSCC_CPU_MEMORY_GIB), got "
                 f"M={m} N={n} K={k}{f' batch={batch}' if batch > 1 else ''}, which needs about {need / 2**30:.3g} GiB")
     return None
-
-
-TOLERANCE = {np.dtype(np.float32): 1e-3, np.dtype(np.float16): 5e-3, BF16: 1e-2}
 
 
 def _memref_types(module) -> list:

@@ -586,7 +586,7 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
             out.append(bufs[arg])
             continue
         if getattr(arg.type, "name", "") == "lass_nv.tensor_map":
-            from lasscc.interp.sm90_pipe import host_tensor_map
+            from lasscc.interp.values import host_tensor_map
 
             role = next(tmaps, None)
             out.append(host_tensor_map(prog, arg.type, next((b for b in bufs.values() if b.role == role), None)))
@@ -699,10 +699,7 @@ def execute_kernel(
     )
 
 
-# handlers register themselves on import
-from lasscc.interp import arith_ops as _arith_ops  # noqa: E402,F401
-from lasscc.interp import lass_ops as _lass_ops  # noqa: E402,F401
-from lasscc.interp import sm90_pipe as _sm90_pipe  # noqa: E402,F401
-from lasscc.interp import sm90_ops as _sm90_ops  # noqa: E402,F401
+# the op handlers (arith_ops.py, lass_ops.py) register themselves when lasscc.interp, the package,
+# imports them: Python runs it before any of its modules, so they are in HANDLERS before a kernel runs
 
 __all__ = ["execute_kernel", "ExecResult", "Executor", "Program", "find_kernel", "swaps_ab", "is_batched", "LassError"]

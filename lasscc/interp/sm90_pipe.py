@@ -69,20 +69,6 @@ class TmaRing:
         self.acquired = np.zeros(shp, bool)
 
 
-def host_tensor_map(prog, tmap_type, buf):
-    """The HostTensorMap of a `!lass_nv.tensor_map` parameter of a wgmma kernel over its operand
-    buffer `buf` (the kernel's A or B: rows x K stored K-major, or K x rows MN-major), as the GPU
-    launcher builds it."""
-    from lasscc.interp.errors import KernelArgumentError
-    from lasscc.runtime.tma import HostTensorMap, TensorMapSpec
-
-    if buf is None or buf.batch != 1:
-        raise KernelArgumentError(f"kernel @{prog.name}: a tensor map needs a non-batched A or B operand")
-    rows, cols = (buf.cols, buf.rows) if buf.mn_major else (buf.rows, buf.cols)  # the matrix as stored
-    spec = TensorMapSpec.for_type(tmap_type, rows, cols)
-    return HostTensorMap(spec, buf.array[:rows * cols].reshape(rows, cols))
-
-
 def _blocks(ex: Executor, lanes):
     return np.asarray(lanes, np.int64) // ex.tpl
 

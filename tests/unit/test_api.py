@@ -88,6 +88,23 @@ def test_gemm_mlir_text_parses_with_any_alpha():
     assert "strided<[1, ?]>" in lasscc.gemm_mlir()
 
 
+def test_gemm_module_is_built_with_xdsl():
+    """gemm_module builds the op (no text parsed); gemm_mlir is its printed form, which parses back
+    to the same module."""
+    from lasscc.api import gemm_module
+    from lasscc.dialects.lass import GemmOp, memref_layout
+    from lasscc.source import parse_mlir
+
+    module = gemm_module(layout="NT", d_layout="col", acc="f16", alpha=0.1, name="g")
+    module.verify()
+    (op,) = [o for o in module.walk() if isinstance(o, GemmOp)]
+    assert [memref_layout(v.type) for v in (op.a, op.b, op.d)] == ["col", "row", "col"]
+    assert str(op.acc) == "f16" and op.alpha_value == pytest.approx(0.1) and op.config.data["stages"].value.data == 3
+    text = lasscc.gemm_mlir(layout="NT", d_layout="col", acc="f16", alpha=0.1, name="g")
+    assert text.splitlines()[1:] == str(module).splitlines()
+    assert str(parse_mlir(text, "<t>")) == str(module)
+
+
 @pytest.mark.parametrize("kwargs,param", [
     # not a dtype / layout / tile at all: gemm_mlir refuses before writing any text
     ({"layout": "row"}, "layout"), ({"d_dtype": "nope"}, "d_dtype"), ({"a_dtype": object()}, "a_dtype"),

@@ -20,7 +20,8 @@ import pytest
 from lasscc.diagnostics import LassError
 from lasscc.interp import execute_kernel, run_check
 from lasscc.interp.bf16 import BF16, QNAN, as_f64, bf16_to_f32, f32_to_bf16, store_as, to_bf16
-from lasscc.interp.check import TOLERANCE, make_inputs, reference, rel_error
+from lasscc.interp.check import make_inputs, reference, rel_error
+from lasscc.interp.mma_math import TOLERANCE
 from lasscc.interp.errors import InterpError, KernelArgumentError
 
 
