@@ -237,7 +237,7 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
                 raise ValueError(f"config key '{key}': expected an integer, got {got}")
             kw[key] = int(val.value.data)
         elif key == "mma":
-            from lasscc.hopper_rules import MMA_FAMILIES
+            from lasscc.resources import MMA_FAMILIES
 
             if not isinstance(val, StringAttr) or val.data not in MMA_FAMILIES:
                 raise ValueError(f"config key 'mma': expected {' or '.join(repr(m) for m in MMA_FAMILIES)}, got {val}")
@@ -247,7 +247,7 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
     if kw.get("mma", base.mma) == "wgmma":
         # a wgmma config's warp / instruction follow from its threadblock (the warpgroup tile and
         # wgmma.m64nBNk*: the K of 32 bytes that `base`, the type's default, has too) unless written
-        from lasscc.hopper_rules import wgmma_defaults
+        from lasscc.resources import wgmma_defaults
 
         for k2, v2 in wgmma_defaults(kw.get("threadblock", base.threadblock), base.instruction[2]).items():
             kw.setdefault(k2, v2)
@@ -325,6 +325,21 @@ class KernelFacts:
     def caller_align(self) -> tuple[int, int]:
         """Elements per copy access of the caller's A and B (the config's are the kernel's)."""
         return swap_operands(self.config.align_elems(self.ab_type), self.swap_ab)
+
+    def validate(self, arch: str, where: str) -> None:
+        """The one check of the kernel's config: in the kernel's operand order (a column-major D
+        swaps A and B, and their `align`), with its tiles' storage (K- or MN-major) and accumulator;
+        raises LassError prefixed by `where` (GemmConfig.validate).  lasscc-tile-threadblock, the
+        CLI's tiling options and `lasscc fuzz` use it."""
+        from lasscc.layout import K_MAJOR
+
+        majors = tuple(m or K_MAJOR for m in self.kernel_majors)
+        if self.batched and self.config.is_wgmma:  # a 2-d tensor map would read the next batch's rows past M / N
+            from lasscc.diagnostics import LassError
+
+            raise LassError(f"{where}: mma = \"wgmma\" is not built for batched GEMMs yet (its TMA maps are 2-d); "
+                            f"use mma = \"mma.sync\"")
+        self.config.validate(arch, where=where, ab_type=self.ab_type, majors=majors, acc_type=self.acc_type)
 
 
 def check_kernel_facts(facts: KernelFacts) -> None:

@@ -41,7 +41,7 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
 
     from lasscc.dialects.lass import memref_layout
-    from lasscc.passes._build import config_from_attr, config_to_attr
+    from lasscc.dialects.lass import config_from_attr, config_to_attr
     from lasscc.driver import import_gemms
     from lasscc.tune import load_tuned, lookup_tuned
 
@@ -159,7 +159,7 @@ def static_shape_error(module, m: int, n: int, k: int) -> tuple[str, str] | None
     from xdsl.dialects.linalg.ops import MatmulOp
 
     from lasscc.dialects.lass import GemmOp
-    from lasscc.passes.import_linalg import matmul_operand_types
+    from lasscc.linalg import matmul_operand_types
 
     for op in module.walk():
         if isinstance(op, GemmOp):
@@ -332,14 +332,14 @@ def _ab_dtype(module) -> str:
 
 def _wgmma_fallback(module, ab: str, filename: str = "<input>") -> None:
     """A `mma = "wgmma"` lass.gemm whose sizes need narrow copies takes the mma.sync path (TMA needs
-    16-byte global strides): its config loses `mma`, gets lasscc.hopper_rules.mma_sync_fallback's
+    16-byte global strides): its config loses `mma`, gets lasscc.resources.mma_sync_fallback's
     warp / instruction, with a note."""
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
 
     from lasscc.config import default_config
     from lasscc.dialects.lass import config_from_attr
     from lasscc.driver import import_gemms
-    from lasscc.hopper_rules import mma_sync_fallback
+    from lasscc.resources import mma_sync_fallback
 
     for g in import_gemms(module, filename):
         entries = dict(g.config.data) if g.config is not None else {}

@@ -11,48 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lasscc.diagnostics import LassError
-from lasscc.layout import ACCESS_BYTES, K_MAJOR, MMA_INPUTS, MN_MAJOR
-
-# Hardware numbers (CUDA C programming guide, "Compute capabilities" table).
-MAX_THREADS_PER_BLOCK = 1024
-SMEM_PER_BLOCK_LIMIT = {"sm_80": 163 * 1024, "sm_90a": 227 * 1024}  # opt-in maximum per block
-SMEM_DEFAULT_LIMIT = 48 * 1024  # above this a kernel must opt in (cuFuncSetAttribute)
-REGISTER_LIMIT = 255  # 32-bit registers per thread
-# The register model (`register_estimate`) counts what a thread holds live across the main loop;
-# the rest (block / warp indices, base pointers, loop counters, predicates, ring offsets) must fit
-# in REGISTER_SLACK.  ptxas 13.0, sm_90a (sessions 5 and 6, BENCHMARKS.md): estimates of 248 and
-# less never spilled (i8 TN 128x256x128 / 128x32x128 / 3 stages / prefetch 1: 248 -> 255 registers;
-# i8 NT same tile, no prefetch: 248 -> 244), 256 and more spilled (f16 128x128x32 / 2 stages /
-# align 1: 256 -> 168 B; i8 NT 128x256x128 prefetch 1: 288 -> 180 B).
-REGISTER_SLACK = 7
-REGISTER_BUDGET = REGISTER_LIMIT - REGISTER_SLACK
-# Registers of one mma.sync fragment per thread, for every A/B type (f16/bf16 pairs, tf32, s8
-# quads): an m16 x IK A fragment 4, an IK x n8 B fragment 2 (lasscc.layout.MMA_INPUTS shapes).
-FRAG_REGS_A, FRAG_REGS_B = 4, 2
-# Fragment loads from an MN-major tile cost registers beyond the fragments: the swizzle takes the
-# whole offset, so each load (ldmatrix.x4 per m16 A fragment / per pair of n8 B fragments; tf32:
-# two ld.shared.v2 per fragment) of each k-group has its own loop-invariant address (a K-major
-# tile's loads share one base register per k-group, lasscc-swizzle-smem).  ptxas 13.0, sm_90a:
-# i8 NT 128x256x128 / 128x32x128 / 3 stages (40 addresses): 248 estimated, no spill; with the
-# prefetch 288, spilled 180 B; f16 NT 128x256x64 / 128x32x64 with the prefetch: 288, spilled
-# 168 B; tf32 TT and NN 128x256x32 / 64x64x32 / 2 stages / align 1: 272, spilled 128 and 24 B.
-MN_LOAD_REGS = 1
-# stages = 2 keeps the next k-tile's copies in registers across the mma: their values, and where
-# the threads do not cover whole lines (lasscc.layout.copy_whole_rows false) each access's own
-# shared address and loop-invariant bound test.  ptxas 13.0, sm_90a, i8 32x128x32 / 32x64x32 /
-# align 1: B K-major (fixed columns) 176 estimated, no spill; B MN-major (64 accesses, own
-# columns): 312 and 320, spilled 224 and 184 B.
-STAGED_OWN_COLUMN_REGS = 2
-# ... and one register per access for its value: session 5's 2-byte accesses (f16 64x64 warp tiles,
-# align 1: 48 accesses at 240 estimated no spill, 64 at 256 spilled 168 B).  Wider accesses hold
-# more, but not for long: ptxas sinks their loads (f16 128x128x64 / 64x64x64 / 2 stages, 16 16-byte
-# accesses: 168 registers, no spill).
-STAGED_ACCESS_REGS = 1
-# ... and a narrow access (under 16 bytes) of an MN-major tile its own shared address: the swizzle
-# takes its whole offset, as for the MN-major fragment loads (MN_LOAD_REGS).  ptxas 13.0, sm_90a,
-# 2 stages, align 1, 248 estimated without it: f16 TT 128x256x32 / 64x64x32 spilled 16 B, f16acc NN
-# 256x128x64 / 32x128x64 and TT 128x256x64 / 128x32x64 64 and 32 B (BENCHMARKS "Session 6").
-STAGED_MN_NARROW_REGS = 1
+from lasscc.layout import K_MAJOR, MMA_INPUTS
+from lasscc.resources import MAX_THREADS_PER_BLOCK, resource_error
 
 SUPPORTED_ARCHS = ("sm_80", "sm_90a")
 # The kernel takes M, N and K as i32 and computes each element offset inside one matrix in i32
@@ -81,7 +41,7 @@ class GemmConfig:
     # accesses let an operand's contiguous dimension be any multiple of them (lasscc-swizzle-smem).
     align: tuple[int, int] | None = None
     # the instruction family: "mma.sync" (the warp-level data flow) or "wgmma" (sm_90a: TMA,
-    # mbarriers and warpgroup MMA, lasscc.hopper_rules); written in the config only when "wgmma"
+    # mbarriers and warpgroup MMA, lasscc.resources); written in the config only when "wgmma"
     mma: str = "mma.sync"
 
     @property
@@ -114,7 +74,7 @@ class GemmConfig:
     @property
     def threads(self) -> int:
         if self.is_wgmma:
-            from lasscc.hopper_rules import wgmma_threads
+            from lasscc.resources import wgmma_threads
 
             return wgmma_threads(self)
         return self.warps_m * self.warps_n * 32
@@ -125,7 +85,7 @@ class GemmConfig:
 
     def smem_bytes(self, elem_bytes: int = 2) -> int:
         if self.is_wgmma:
-            from lasscc.hopper_rules import wgmma_smem_bytes
+            from lasscc.resources import wgmma_smem_bytes
 
             return wgmma_smem_bytes(self, elem_bytes)
         return self.smem_stage_bytes(elem_bytes) * self.stages
@@ -148,20 +108,19 @@ class GemmConfig:
         `ab_type` (MLIR name of the A/B elements: f16, bf16, f32 (tf32 mma), i8) fixes the mma.sync
         shape and the element size that the SMEM rules count in; `majors` (how the kernel's A and B
         tiles are stored, "k" / "mn") and `acc_type` (the accumulator, None: 32-bit) the registers
-        (`register_estimate`)."""
+        (lasscc.resources.resource_error)."""
 
         def fail(msg: str) -> None:
             raise LassError(f"{where}: {msg}")
 
         if arch not in SUPPORTED_ARCHS:
             fail(f"expected arch one of {', '.join(SUPPORTED_ARCHS)}, got '{arch}'")
-        from lasscc.hopper_rules import MMA_FAMILIES, validate_wgmma
+        from lasscc.resources import MMA_FAMILIES, wgmma_config_error
 
         if self.mma not in MMA_FAMILIES:
             fail(f"expected mma one of {', '.join(repr(m) for m in MMA_FAMILIES)}, got {self.mma!r}")
         if self.is_wgmma:
-            bad = validate_wgmma(self, arch, ab_type, majors, acc_type, SMEM_PER_BLOCK_LIMIT[arch],
-                                 MAX_THREADS_PER_BLOCK)
+            bad = wgmma_config_error(self, arch, ab_type, majors, acc_type)
             if bad:
                 fail(bad)
             return
@@ -207,113 +166,9 @@ class GemmConfig:
             bad = align_error(self.align, ab_type)
             if bad:
                 fail(bad)
-        limit = SMEM_PER_BLOCK_LIMIT[arch]
-        need = self.smem_bytes(eb)
-        if need > limit:
-            fits = limit // self.smem_stage_bytes(eb)
-            if fits < 2:
-                fail(f"two stages of a {bm}x{bn}x{bk} threadblock need {2 * self.smem_stage_bytes(eb) // 1024} KB of "
-                     f"shared memory; {arch} allows {limit // 1024} KB: use a smaller threadblock tile")
-            if fits == 2:  # 2 stages hold the next k-tile in registers: name them when they pass the budget
-                two = register_estimate(GemmConfig(**{**self.__dict__, "stages": 2}), ab_type, majors, acc_type)
-                if two.total > REGISTER_BUDGET:
-                    fail(f"stages={self.stages} needs {need // 1024} KB of shared memory; {arch} allows {limit // 1024} "
-                         f"KB, which 2 stages fit, but 2 stages keep the copies in ~{two.total} registers per thread "
-                         f"(at most {REGISTER_BUDGET}): use a smaller threadblock tile")
-            fail(
-                f"stages={self.stages} needs {need // 1024} KB of shared memory; {arch} allows "
-                f"{limit // 1024} KB; stages <= {fits} fit"
-            )
-        # registers: `register_estimate` (the prefetch only where lasscc-warp-mma applies it, which
-        # leaves it out when it would pass the budget)
-        from lasscc.passes.warp_mma import prefetch_applies
-
-        est = register_estimate(self, ab_type, majors, acc_type, prefetch_applies(self, ab_type, majors, acc_type))
-        if est.total > REGISTER_BUDGET:
-            how = f"{self.stages} stages" + (f", align {list(self.align_elems(ab_type))}" if est.staged else "")
-            fail(
-                f"the warp tile {wm}x{wn} ({how}) needs ~{est.total} registers per thread ({est.describe()}); "
-                f"expected at most {REGISTER_BUDGET} (the {REGISTER_LIMIT}-register limit less {REGISTER_SLACK} for "
-                f"indices and pointers): ptxas would spill; {est.advice(self)}"
-            )
-
-
-@dataclass(frozen=True)
-class RegisterEstimate:
-    """32-bit registers per thread that a kernel holds live across its main loop (`register_estimate`)."""
-
-    acc: int  # accumulators
-    frag_set: int  # one k-group's A and B fragments
-    sets: int  # fragment sets live at once: 1 with one k-group, 2 (double buffering), 3 with the prefetch
-    mn_loads: int  # the addresses of the fragment loads from MN-major tiles
-    staged: int  # stages = 2: the next k-tile's copy accesses (values, and MN-major shared addresses)
-    staged_accesses: int = 0  # how many accesses `staged` holds
-
-    @property
-    def total(self) -> int:
-        return self.acc + self.sets * self.frag_set + self.mn_loads + self.staged
-
-    def describe(self) -> str:
-        parts = [f"{self.acc} accumulators", f"{self.sets} x {self.frag_set} fragments"]
-        if self.mn_loads:
-            parts.append(f"{self.mn_loads} addresses of MN-major fragment loads")
-        if self.staged:
-            parts.append(f"{self.staged} for the next k-tile's {self.staged_accesses} copy accesses (stages = 2)")
-        return " + ".join(parts)
-
-    def advice(self, cfg: GemmConfig) -> str:
-        """What to change, biggest part first."""
-        if self.staged and self.staged >= self.acc // 2:
-            return "use stages >= 3 (cp.async: no registers hold the copies), wider accesses or a smaller warp tile"
-        return "use a smaller warp tile" + (" or stages >= 3" if cfg.stages == 2 else "")
-
-
-def register_estimate(cfg: GemmConfig, ab_type: str = "f16", majors: tuple[str, str] = (K_MAJOR, K_MAJOR),
-                      acc_type: str | None = None, prefetch: bool = False) -> RegisterEstimate:
-    """The registers per thread that config `cfg` (kernel operand order) holds live across the main
-    loop, for A/B elements `ab_type`, tiles stored `majors` ("k" / "mn", lasscc.layout.K_MAJOR /
-    MN_MAJOR, the kernel's A and B), accumulator `acc_type` (MLIR name; None: 32-bit) and the
-    cross-stage prefetch applied or not.  The one register model: GemmConfig.validate rejects
-    totals over REGISTER_BUDGET, lasscc-warp-mma's prefetch_applies leaves the prefetch out above
-    it, lasscc explain prints it.
-
-    - accumulators: WM x WN values over 32 lanes (f16 ones packed in pairs);
-    - fragments: (WM/16) A fragments of FRAG_REGS_A and (WN/8) B fragments of FRAG_REGS_B per
-      k-group; two k-groups' worth live (loads of g + 1 before the mma.sync of g), one with a
-      single k-group, three with the prefetch;
-    - MN-major tiles: MN_LOAD_REGS per fragment load of every k-group (its own address), twice
-      with the prefetch;
-    - stages = 2 (MmaPipelined): each of the next k-tile's copy accesses holds its value between
-      its ld.global and st.shared (STAGED_ACCESS_REGS), and where the threads do not cover whole
-      lines (lasscc.layout.copy_whole_rows) its own address and bound test
-      (STAGED_OWN_COLUMN_REGS), and a narrow access of an MN-major tile its own shared address
-      (STAGED_MN_NARROW_REGS).
-      (cp.async copies hold nothing across the mma: ptxas recomputes their addresses.)"""
-    from lasscc.layout import MMA_M, MMA_N, WARP_SIZE, copy_iterations, copy_whole_rows
-
-    eb = MMA_INPUTS.get(ab_type, MMA_INPUTS["f16"])[0]
-    bm, bn, bk = cfg.threadblock
-    wm, wn, _ = cfg.warp
-    mi, ni, kg = wm // MMA_M, wn // MMA_N, max(1, bk // cfg.instruction[2])
-    acc_bytes = 2 if acc_type == "f16" else 4
-    acc = wm * wn * acc_bytes // WARP_SIZE // 4
-    frag = mi * FRAG_REGS_A + ni * FRAG_REGS_B
-    sets = min(2, kg) + (1 if prefetch else 0)
-    loads = (2 if eb == 4 else 1) * ((mi if majors[0] == MN_MAJOR else 0) + (ni // 2 if majors[1] == MN_MAJOR else 0))
-    # with the cross-stage prefetch the next k-tile's first fragments are loaded from another ring
-    # slot while this slot's addresses are live: twice the addresses (f16 NN 128x128x64 / 64x64x64 /
-    # 3 stages / prefetch 1 at 240 without it: 255 registers and 8 B of spill, ptxas 13.0 sm_90a)
-    mn = MN_LOAD_REGS * loads * kg * (2 if prefetch else 1)
-    staged = accesses = 0
-    if cfg.stages == 2:
-        for rows, w, major in zip((bm, bn), cfg.access_bytes(ab_type), majors):
-            lines, line_elems = (bk, rows) if major == MN_MAJOR else (rows, bk)  # the tile in its global order
-            n = copy_iterations(lines, line_elems, eb, cfg.threads, w)
-            per = 0 if copy_whole_rows(cfg.threads, line_elems, eb, w) else STAGED_OWN_COLUMN_REGS
-            per += STAGED_MN_NARROW_REGS if major == MN_MAJOR and w < ACCESS_BYTES else 0
-            accesses += n
-            staged += n * (STAGED_ACCESS_REGS + per)
-    return RegisterEstimate(acc, frag, sets, mn, staged, accesses)
+        bad = resource_error(self, arch, ab_type, majors, acc_type)  # shared memory and registers
+        if bad:
+            fail(bad)
 
 
 def default_config(ab_type: str) -> GemmConfig:

@@ -227,7 +227,7 @@ def operand_layouts(module: ModuleOp) -> tuple[str, str]:
     from xdsl.dialects.linalg.ops import MatmulOp
 
     from lasscc.dialects.lass import GemmOp, kernel_facts, memref_layout
-    from lasscc.passes.import_linalg import matmul_operand_types
+    from lasscc.linalg import matmul_operand_types
 
     for op in module.walk():
         if isinstance(op, GemmOp):

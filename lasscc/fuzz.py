@@ -259,14 +259,13 @@ def expected_rejection(case: Case) -> str | None:
     # the compiler's own check, on the kernel it makes (operand order, tile majors, accumulator)
     from lasscc.config import swap_operands
     from lasscc.dialects.lass import KernelFacts
-    from lasscc.passes.tile_threadblock import validate_kernel
 
     swap = kn.layouts[2] == "col"
     kcfg = GemmConfig(**{**cfg.__dict__, "align": None if align is None else swap_operands(tuple(align), swap)})
     acc = kn.acc if kn.form == "lass.gemm" else DEFAULT_ACC[kn.ab]
     facts = KernelFacts(kn.ab, acc, kn.d, la, lb, kn.layouts[2], config=kcfg)
     try:
-        validate_kernel(facts, "sm_80", "config")
+        facts.validate("sm_80", "config")
     except LassError as e:
         return str(e)
     return None

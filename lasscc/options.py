@@ -144,7 +144,7 @@ def apply_overrides(module, options: Options, filename: str = "<input>") -> None
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr
 
     from lasscc.config import GemmConfig, align_error, default_config
-    from lasscc.passes._build import config_from_attr, config_to_attr
+    from lasscc.dialects.lass import config_from_attr, config_to_attr
 
     for g in gemms:
         ab = str(g.a.type.get_element_type())
@@ -164,9 +164,9 @@ def apply_overrides(module, options: Options, filename: str = "<input>") -> None
         merged = GemmConfig(**{**cfg.__dict__, **over})
         tiling = [f"--{k}" for k in over if k != "align"]
         if tiling and merged != cfg:  # a rule the options break is theirs, not the file's
-            from lasscc.passes.tile_threadblock import validate_gemm_config
+            from lasscc.dialects.lass import KernelFacts
 
-            validate_gemm_config(g, merged, options.arch, f"option {'/'.join(tiling)}: config")
+            KernelFacts.of_gemm(g, merged).validate(options.arch, f"option {'/'.join(tiling)}: config")
         g.attributes["config"] = config_to_attr(merged)
 
 

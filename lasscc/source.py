@@ -41,7 +41,7 @@ def parse_mlir(text: str, filename: str = "<stdin>") -> ModuleOp:
                         f"{first[0] if first else 'invalid value'}") from None
     from xdsl.dialects.linalg.ops import MatmulOp
 
-    from lasscc.passes.import_linalg import repair_mixed_precision_body
+    from lasscc.linalg import repair_mixed_precision_body
 
     for op in [o for o in module.walk() if isinstance(o, MatmulOp)]:
         repair_mixed_precision_body(op)

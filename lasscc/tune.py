@@ -24,7 +24,7 @@ from pathlib import Path
 from lasscc.config import GemmConfig
 from lasscc.diagnostics import LassError
 from lasscc.layout import elem_bytes, mma_shape
-from lasscc.passes.warp_mma import prefetch_applies
+from lasscc.resources import prefetch_applies
 
 TUNE_FILE = "tuned.json"
 
@@ -122,8 +122,7 @@ def _progress(i: int, n: int, text: str) -> None:
 
 
 def _compile(module_text: str, filename: str, arch: str, cfg: GemmConfig | None):
-    from lasscc.dialects.lass import GemmOp
-    from lasscc.passes._build import config_to_attr
+    from lasscc.dialects.lass import GemmOp, config_to_attr
     from lasscc.driver import compile_module, make_pass, run_pass
     from lasscc.source import parse_mlir
 

@@ -10,16 +10,10 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from lasscc.config import SMEM_PER_BLOCK_LIMIT, GemmConfig
-# the config dictionary's decoding lives with the kernel attribute; re-exported for the passes
-from lasscc.dialects.lass import (
-    KERNEL_ATTR,
-    config_from_attr,  # noqa: F401
-    config_to_attr,  # noqa: F401
-    kernel_attr,
-    kernel_facts,
-)
+from lasscc.config import GemmConfig
+from lasscc.dialects.lass import KERNEL_ATTR, kernel_attr, kernel_facts
 from lasscc.ir_math import Idx
+from lasscc.resources import SMEM_PER_BLOCK_LIMIT
 
 # The kernel ABI, fixed from lasscc-tile-threadblock on (lasscc.config.KernelSpec.params).
 KERNEL_PARAMS = ("A", "B", "D", "M", "N", "K", "alpha", "beta")

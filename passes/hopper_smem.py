@@ -61,7 +61,7 @@ def swizzle_of(ring_t) -> S90.SwizzleMode:
 
 def operand_swizzle(bk: int, eb: int, major: str) -> S90.SwizzleMode:
     """The swizzle of an operand tile: K-major, the mode whose line is one BK row (128 or 64 B);
-    MN-major, 128B (lines of 64 16-bit elements along M / N: lasscc.hopper_rules.validate_wgmma
+    MN-major, 128B (lines of 64 16-bit elements along M / N: lasscc.resources.validate_wgmma
     makes the tile's rows a multiple of them)."""
     return line_swizzle(bk * eb) if major == K_MAJOR else S90.SwizzleMode.B128
 

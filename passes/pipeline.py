@@ -29,7 +29,7 @@ zeros, so a K shorter than the prologue is still correct.
 
 A `mma = "wgmma"` kernel (sm_90a) gets the TMA ring instead (CUTLASS's PipelineTmaAsync; the
 verbs of lass_pipe's TMA ring): the rings as above (each slot a multiple of the swizzle pattern),
-`lass_pipe.tma_pipeline` after them (lasscc.hopper_rules.wgmma_barrier_offset; every thread of the
+`lass_pipe.tma_pipeline` after them (lasscc.resources.wgmma_barrier_offset; every thread of the
 block releases a slot: arrivals = threads), then with S = stages, tile t in slot t % S, phase
 (t / S) % 2:
     prologue   for s < S-1: producer_acquire slot s (pred s < KT, tx = the stage's bytes);
@@ -197,7 +197,7 @@ class PipelinePass(ModulePass):
 
     def _tma_pipeline(self, fn: func.FuncOp, loop: scf.ForOp, cfg) -> None:
         """The TMA ring of a wgmma kernel (see the module docstring)."""
-        from lasscc.hopper_rules import wgmma_barrier_offset, wgmma_stage_tx_bytes
+        from lasscc.resources import wgmma_barrier_offset, wgmma_stage_tx_bytes
         from lasscc.layout import elem_bytes
 
         la, lb, _ = _match_k_loop(loop)

@@ -87,13 +87,8 @@ from lasscc.layout import (
     tile_copy_map,
     tile_copy_whole_lines,
 )
+from lasscc.resources import copy_is_loop
 from lasscc.source import op_location
-
-# Multistage tile copies of at most this many accesses per thread are unrolled (every 16-byte copy
-# of the configs GemmConfig.validate accepts: 128x128x64 f16 on 128 threads is 8); narrower ones
-# with more become an scf.for over the iterations (ptxas would otherwise keep each access's address
-# and predicate live across the main loop and spill, e.g. 32 one-byte i8 accesses per operand).
-COPY_UNROLL_MAX = 8
 
 _LOGICAL_OPS = (
     lass_warp.LoadFragAOp,
@@ -263,7 +258,7 @@ class _Swizzler:
 
     def accesses(self, b: ArithBuilder, op, ring_t: lass_pipe.RingType, w: int, emit) -> None:
         """emit(builder, row, k) for each of this thread's w-byte accesses of a tile copy: unrolled
-        (lasscc.layout.tile_copy_map, `chunks`), or, above COPY_UNROLL_MAX accesses per thread
+        (lasscc.layout.tile_copy_map, `chunks`), or, above lasscc.resources.COPY_UNROLL_MAX accesses per thread
         (narrow widths), as an `scf.for` over the iterations, so that the addresses and predicates
         of dozens of accesses are not all kept live in registers across the main loop."""
         _, rows, bk = ring_t.get_shape()
@@ -271,7 +266,7 @@ class _Swizzler:
         mn = ring_t.is_mn_major
         major = ring_t.major.data
         iters = copy_iterations(rows, bk, eb, self.threads, w)
-        if iters <= COPY_UNROLL_MAX:
+        if not copy_is_loop(iters):
             for r, k in self.chunks(b, ring_t, w):
                 emit(b, r, k)
             return

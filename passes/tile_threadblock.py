@@ -34,7 +34,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass, lass_tb
-from lasscc.passes._build import ArithBuilder, config_from_attr
+from lasscc.dialects.lass import config_from_attr
+from lasscc.passes._build import ArithBuilder
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
@@ -52,9 +53,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from lasscc.config import GemmConfig, default_config
+from lasscc.config import default_config
 from lasscc.diagnostics import LassError
-from lasscc.layout import K_MAJOR
 from lasscc.source import op_location
 
 INPUT_TYPES = ("f16", "bf16", "f32", "i8")  # lasscc.layout.MMA_INPUTS: the mma.sync of each
@@ -80,27 +80,6 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
                 f"{where}: error: expected {name} row-major (identity layout) or column-major (strided<[1, ?]>), "
                 f"got {t.layout}"
             )
-
-
-def validate_gemm_config(g: lass.GemmOp, cfg: GemmConfig, arch: str, where: str) -> lass.KernelFacts:
-    """Validate `cfg` (the caller's operand order) for lass.gemm `g` as its kernel will run it
-    (validate_kernel; KernelFacts.of_gemm puts the config in the kernel's order).  Returns the
-    kernel's facts; raises LassError prefixed by `where`.  lasscc-tile-threadblock and the CLI's
-    tiling options use it."""
-    facts = lass.KernelFacts.of_gemm(g, cfg)
-    validate_kernel(facts, arch, where)
-    return facts
-
-
-def validate_kernel(facts: lass.KernelFacts, arch: str, where: str) -> None:
-    """The one check of a kernel's config: in the kernel's operand order (a column-major D swaps A
-    and B, and their `align`), with its tiles' storage (K- or MN-major) and accumulator; raises
-    LassError prefixed by `where`."""
-    majors = tuple(m or K_MAJOR for m in facts.kernel_majors)
-    if facts.batched and facts.config.is_wgmma:  # a 2-d tensor map would read the next batch's rows past M / N
-        raise LassError(f"{where}: mma = \"wgmma\" is not built for batched GEMMs yet (its TMA maps are 2-d); "
-                        f"use mma = \"mma.sync\"")
-    facts.config.validate(arch, where=where, ab_type=facts.ab_type, majors=majors, acc_type=facts.acc_type)
 
 
 def _kernel_types(facts: lass.KernelFacts, g: lass.GemmOp) -> tuple[MemRefType, MemRefType, MemRefType]:
@@ -144,8 +123,8 @@ class TileThreadblockPass(ModulePass):
         _check_operands(g, where)
         ab = str(g.a.type.get_element_type())
         try:
-            facts = validate_gemm_config(g, config_from_attr(g.config, default_config(ab)), self.arch,
-                                         f"{where}: error: config")
+            facts = lass.KernelFacts.of_gemm(g, config_from_attr(g.config, default_config(ab)))
+            facts.validate(self.arch, f"{where}: error: config")
         except ValueError as e:
             raise PassFailedException(f"{where}: error: {e}") from None
         except LassError as e:

@@ -26,7 +26,7 @@ Output contract: the program of one thread.
   with `wait`/`barrier` on slot = kt % S (lasscc-pipeline's multistage form), the first k-group of
   the NEXT slot is loaded right after the barrier, before this slot's last mma.sync, and carried
   into the next iteration as loop values (CUTLASS MmaMultistage's cross-stage prefetch; with
-  config `prefetch = 1`, see `prefetch_applies`);
+  config `prefetch = 1`, see lasscc.resources.prefetch_applies);
 - `lass_tb.epilogue` -> per-thread alpha*acc (+ beta*C when beta != 0, a uniform branch) in f32
   (f16 / i32 accumulators and C converted to f32 first; an i32 D rounded to nearest even and
   saturated by `lass_nv.cvt_rni_s32`, as CUTLASS's LinearCombinationClamp<int32_t, float> does,
@@ -37,7 +37,7 @@ Output contract: the program of one thread.
   A fragments the rows of a lane are 2g, 2g + 1 (not g, g + 8); with interleaved B its columns
   are 4t .. 4t+3 of each pair of n8 blocks, stored as pairs of values from the two blocks
   (`store_pairs`).  A 16-bit D without C, for a whole block with N a multiple of 8 and D 16-byte
-  aligned (`lass_nv.aligned`), is staged instead (`stage_plan`, CUTLASS's shared-memory
+  aligned (`lass_nv.aligned`), is staged instead (lasscc.resources.stage_plan, CUTLASS's shared-memory
   epilogue): after a bar.sync each warp writes its pairs (`lass_nv.st_shared`) to its own padded
   buffer in the rings' space (lasscc.layout.epilogue_stage_stride: conflict-free), bar.sync, then
   reads rows back 16 bytes a lane (`lass_nv.ld_shared` x 4, lasscc.layout.epilogue_read_map) and
@@ -75,86 +75,15 @@ from lasscc.layout import (
     MMA_M,
     MMA_N,
     WARP_SIZE,
-    copy_iterations,
     elem_bytes,
     epilogue_read_map,
-    epilogue_stage_stride,
     frag_interleave,
     mma_c_coord,
     raster_tile,
     warp_tile_coord,
 )
+from lasscc.resources import prefetch_applies, stage_plan
 from lasscc.source import op_location
-
-# The cross-stage prefetch keeps a third fragment set live across the barrier.  Before
-# lasscc-swizzle-smem took the constant offsets out of the swizzle (one address register per
-# k-group instead of one per fragment), 64x64 warp tiles with BK = 64 (4 k-groups) spilled under
-# ptxas 13.0; now 128x256x64 fits in 254 registers without spills (BENCHMARKS.md).  Above this many
-# k-groups per tile the prefetch is left out.
-PREFETCH_MAX_KGROUPS = 4
-# ... and above this many tile-copy accesses per thread per k-tile (A + B, lasscc.layout.
-# copy_iterations): narrow `align` widths multiply the copies, whose addresses and predicates then
-# crowd out the third fragment set.  ptxas 13.0, sm_90a, f16, every SEARCH_TILES config with
-# prefetch x align 1/2/4/8 (session 5): 16 or fewer never spilled; 24 and more spilled 16-376 bytes
-# (128x256x32 at align 2: 24; 256x128x64 at align 4: 24; 128x128x32 at align 2: 32).
-PREFETCH_MAX_COPIES = 16
-
-
-def prefetch_applies(cfg, ab_type: str, majors: tuple[str, str] = (K_MAJOR, K_MAJOR),
-                     acc_type: str | None = None) -> bool:
-    """Whether lasscc-warp-mma carries the next stage's first fragments across the k-tile barrier
-    for config `cfg` (prefetch = 1 asks for it) with A/B elements `ab_type`, tiles stored `majors`
-    and accumulator `acc_type` (lasscc.config.register_estimate): a multistage (cp.async) main
-    loop, at most PREFETCH_MAX_KGROUPS k-groups and PREFETCH_MAX_COPIES copy accesses per thread,
-    and the third fragment set within lasscc.config.REGISTER_BUDGET (i8 NT 128x256x128 /
-    128x32x128: 288 estimated, spilled 180 B with it; without it 248, no spill)."""
-    from lasscc.config import REGISTER_BUDGET, register_estimate
-
-    bm, bn, bk = cfg.threadblock
-    if not cfg.prefetch or cfg.stages < 3 or bk // cfg.instruction[2] > PREFETCH_MAX_KGROUPS:
-        return False
-    wa, wb = cfg.access_bytes(ab_type)
-    eb = elem_bytes(ab_type)
-    copies = copy_iterations(bm, bk, eb, cfg.threads, wa) + copy_iterations(bn, bk, eb, cfg.threads, wb)
-    if copies > PREFETCH_MAX_COPIES:
-        return False
-    return register_estimate(cfg, ab_type, majors, acc_type, prefetch=True).total <= REGISTER_BUDGET
-
-
-# D element sizes whose full-block epilogue goes through shared memory (`stage_plan`).  Measured on
-# the H100 (BENCHMARKS.md, 2026-11-23 session 4, 256x128x64 / 4 stages, 4096^3, three rounds in one
-# call): f16 D 455.8 -> 484.7 TFLOP/s (+6%: a lane's 4-byte pair stores fill half of each 32-byte
-# sector, the staged 16-byte stores whole lines); f32 D 473.5 -> 470.8 (-0.6%: its 8-byte pairs
-# already fill the sectors, the staging only adds shared-memory traffic and barriers).
-STAGED_EPILOGUE_BYTES = (2,)
-
-
-def stage_plan(cfg, ab_type: str, out_bytes: int) -> tuple[int, int] | None:
-    """(rows per chunk, row stride) of the staged epilogue for config `cfg`, A/B elements `ab_type`
-    and D elements of `out_bytes`, or None when it does not apply (lasscc explain shows it too).
-
-    Each warp stages its tile through its own shared-memory buffer of `rows` x stride bytes
-    (lasscc.layout.epilogue_stage_stride), reusing the rings' space, for the D element sizes of
-    STAGED_EPILOGUE_BYTES (16-bit D): the most m16 bands per chunk (a divisor of WM/16) whose
-    buffers for all warps fit in the kernel's dynamic shared memory, so the fewest barriers.  None
-    when even one band does not fit, or a row of the warp tile is not a power of two of 16-byte
-    chunks from 2 to 32 (WN = 48 f16: direct stores)."""
-    row_bytes = cfg.warp[1] * out_bytes
-    per_row = row_bytes // ACCESS_BYTES
-    # epilogue_read_map needs rows of a power of two of 16-byte chunks (2 to 32): a pass of the
-    # warp's 32 lanes then covers whole rows (a 48-wide f16 row, 6 chunks, would not)
-    if out_bytes not in STAGED_EPILOGUE_BYTES or row_bytes % ACCESS_BYTES or not 2 <= per_row <= WARP_SIZE \
-            or per_row & (per_row - 1):
-        return None
-    smem = cfg.smem_bytes(elem_bytes(ab_type))  # the kernel's dynamic shared memory (KernelSpec)
-    stride = epilogue_stage_stride(cfg.warp[1], out_bytes)
-    warps = cfg.threads // WARP_SIZE
-    mi = cfg.warp[0] // MMA_M
-    for bands in sorted((d for d in range(1, mi + 1) if mi % d == 0), reverse=True):
-        if warps * bands * MMA_M * stride <= smem:
-            return bands * MMA_M, stride
-    return None
-
 
 def serpentine(mi_count: int, ni_count: int) -> list[tuple[int, int]]:
     """mma.sync issue order over the warp's (m, n) instruction grid: n reversed on odd m."""

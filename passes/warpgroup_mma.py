@@ -39,7 +39,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from lasscc.hopper_rules import WGMMA_M, wgmma_k
+from lasscc.resources import WGMMA_M, wgmma_k
 from lasscc.layout import MMA_M
 from lasscc.source import op_location
 

@@ -4,7 +4,7 @@
 For every A/B type (f16, bf16, f16 accumulated in f16, tf32, i8) and A/B layout (TN, NT, NN, TT;
 D row-major, or --d-layouts row,col), it walks a candidate set of configs (the `lasscc tune` tiles,
 tall and small warp tiles, 2 stages to the most that fit, prefetch 0 / 1, full and narrowest
-`align`), orders them by lasscc.config.register_estimate, and compiles the --accepted accepted
+`align`), orders them by lasscc.resources.register_estimate, and compiles the --accepted accepted
 configs with the highest estimates and the --rejected rejected ones with the lowest (compiled with
 the register check switched off, to show the rejection is deserved).  A table row per compile:
 
@@ -77,9 +77,8 @@ def kernel_majors(layout: str, d_layout: str) -> tuple[str, str]:
 
 def plan(ab: str, acc, layout: str, d_layout: str, arch: str, n_ok: int, n_bad: int):
     """[(config, estimate, accepted, message)]: the top n_ok accepted and bottom n_bad rejected."""
-    from lasscc.config import REGISTER_BUDGET, register_estimate
     from lasscc.diagnostics import LassError
-    from lasscc.passes.warp_mma import prefetch_applies
+    from lasscc.resources import REGISTER_BUDGET, prefetch_applies, register_estimate
 
     majors = kernel_majors(layout, d_layout)
     ok, bad, seen = [], [], set()
@@ -106,10 +105,10 @@ def plan(ab: str, acc, layout: str, d_layout: str, arch: str, n_ok: int, n_bad: 
 
 def issue_jobs(arch: str):
     """The ISSUE reproducers as scan jobs, with the validator's verdict."""
-    from lasscc.config import GemmConfig, register_estimate
+    from lasscc.config import GemmConfig
     from lasscc.diagnostics import LassError
     from lasscc.layout import mma_shape
-    from lasscc.passes.warp_mma import prefetch_applies
+    from lasscc.resources import prefetch_applies, register_estimate
 
     out = []
     for name, layout, dl, tb, w, st, p, al in ISSUE:
@@ -130,13 +129,13 @@ def issue_jobs(arch: str):
 def compile_row(job):
     """Compile one config (rejected ones with the register check off); the table row's fields."""
     name, layout, d_layout, cfg, est, accepted, arch = job
-    import lasscc.config as C
+    import lasscc.resources as R
     from lasscc import api
     from lasscc.emit import ptxas_info
 
     ab, d, acc = TYPES[name]
     if not accepted:
-        C.REGISTER_BUDGET = 10**6  # measure what the rejected config would have done
+        R.REGISTER_BUDGET = 10**6  # measure what the rejected config would have done
     align = None if cfg.align is None else (cfg.align[::-1] if d_layout == "col" else cfg.align)  # caller's order
     try:
         k = api.gemm(ab, d_dtype=d, layout=layout, threadblock=cfg.threadblock, warp=cfg.warp, stages=cfg.stages,

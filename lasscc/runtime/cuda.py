@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from lasscc.config import SMEM_DEFAULT_LIMIT  # 48 KB: dynamic smem above this needs an opt-in
+from lasscc.resources import SMEM_DEFAULT_LIMIT  # 48 KB: dynamic smem above this needs an opt-in
 from lasscc.diagnostics import LassError
 
 JIT_LOG_BYTES = 16 * 1024  # size of the JIT error-log buffer handed to cuModuleLoadDataEx

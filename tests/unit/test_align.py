@@ -343,11 +343,11 @@ PREFETCH_NARROW = [  # (threadblock, warp, stages, align, prefetch kept): spille
 @pytest.mark.parametrize("tb,w,stages,align,kept", PREFETCH_NARROW)
 def test_prefetch_leaves_narrow_copies_without_spills(tb, w, stages, align, kept):
     """prefetch = 1 carries a third fragment set across the barrier only while the copies per
-    thread are few (passes.warp_mma.prefetch_applies); the kernel assembles without spills."""
+    thread are few (lasscc.resources.prefetch_applies); the kernel assembles without spills."""
     from lasscc.config import GemmConfig
     from lasscc.emit import ptxas_info
-    from lasscc.passes.warp_mma import prefetch_applies
     from lasscc.driver import compile_module
+    from lasscc.resources import prefetch_applies
 
     cfg = GemmConfig(threadblock=tb, warp=w, stages=stages, prefetch=1, align=align)
     cfg.validate("sm_90a")

@@ -6,17 +6,10 @@ import re
 
 import pytest
 
-from lasscc.config import (
-    MAX_THREADS_PER_BLOCK,
-    SMEM_PER_BLOCK_LIMIT,
-    SUPPORTED_ARCHS,
-    SWIZZLE_ROW_BYTES,
-    GemmConfig,
-    KernelSpec,
-    parse_shape,
-)
+from lasscc.config import SUPPORTED_ARCHS, SWIZZLE_ROW_BYTES, GemmConfig, KernelSpec, parse_shape
 from lasscc.diagnostics import LassError
 from lasscc.layout import kmajor_tile_offset, wavefronts
+from lasscc.resources import MAX_THREADS_PER_BLOCK, SMEM_PER_BLOCK_LIMIT
 
 
 def cfg(tb=(128, 128, 32), warp=(64, 64, 32), **kw) -> GemmConfig:

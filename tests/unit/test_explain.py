@@ -1,4 +1,4 @@
-"""`lasscc explain` (lasscc/explain.py): the numbers of the tile hierarchy, the maps it draws from
+"""`lasscc explain` (lasscc/explain/): the numbers of the tile hierarchy, the maps it draws from
 lasscc.layout, the text sections per stage, and the PNGs (when matplotlib is importable)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 from lasscc import explain as ex
 from lasscc.config import GemmConfig
-from lasscc.passes.warp_mma import stage_plan
+from lasscc.resources import stage_plan
 from lasscc.source import parse_mlir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +28,7 @@ def _cache(tmp_path_factory, monkeypatch):
 
 
 def _expected(tb, warp, stages):
-    """The numbers, counted independently of explain.py (plain arithmetic on the PTX shapes)."""
+    """The numbers, counted independently of lasscc.explain (plain arithmetic on the PTX shapes)."""
     bm, bn, bk = tb
     wm, wn, _ = warp
     warps = (bm // wm) * (bn // wn)
@@ -374,7 +374,7 @@ def test_f16_accumulators_and_prefetch():
     assert ("128 accumulators + 3 x 32 fragments = 224 (3 fragment sets: double buffering + cross-stage prefetch "
             "(config prefetch = 1))") in _text(pre, stage="warp-mma")
     # the two-stage (register double buffer) main loop has no cross-stage prefetch; its next k-tile's
-    # copies are held in registers (lasscc.config.register_estimate counts them)
+    # copies are held in registers (lasscc.resources.register_estimate counts them)
     pre2 = _text(EXAMPLE.read_text().replace("stages = 3", "stages = 2, prefetch = 1"), stage="warp-mma")
     assert ("128 accumulators + 2 x 32 fragments + 8 for the next k-tile's 8 copy accesses (stages = 2) = 200 "
             "(2 fragment sets: double buffering)") in pre2 and "prefetch = 1 does not apply" in pre2

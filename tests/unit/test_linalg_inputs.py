@@ -105,7 +105,7 @@ def test_tune_candidates_keep_the_widths_chosen_for_linalg(monkeypatch):
     candidate's tiling, the chosen widths."""
     import lasscc.driver as pipeline
     from lasscc.cli import _resolve_align
-    from lasscc.passes._build import config_from_attr
+    from lasscc.dialects.lass import config_from_attr
     from lasscc.tune import _compile, candidates
 
     module = parse_mlir(EXAMPLE.read_text(), str(EXAMPLE))
@@ -122,7 +122,7 @@ def test_tune_candidates_keep_the_widths_chosen_for_linalg(monkeypatch):
 def test_tuned_config_reaches_linalg(tmp_path, monkeypatch, capsys):
     from lasscc.cli import _apply_tuned, build_parser
     from lasscc.config import GemmConfig
-    from lasscc.passes._build import config_from_attr
+    from lasscc.dialects.lass import config_from_attr
     from lasscc.tune import store_tuned
 
     monkeypatch.setenv("LASSCC_CACHE_DIR", str(tmp_path))  # a store of its own: no other test sees it
@@ -272,7 +272,7 @@ def test_gpu_matrix_linalg_cases_build():
     import importlib.util
 
     from lasscc.config import widest_align
-    from lasscc.passes._build import config_from_attr
+    from lasscc.dialects.lass import config_from_attr
 
     spec = importlib.util.spec_from_file_location("gpu_matrix", ROOT / "scripts" / "gpu_matrix.py")
     gm = importlib.util.module_from_spec(spec)

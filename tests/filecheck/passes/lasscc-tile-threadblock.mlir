@@ -129,7 +129,7 @@ func.func @no_gemm(%x: i32, %y: i32) -> i32 {
 }
 
 // ---- rejected: a config GemmConfig.validate refuses (--warp/--stages rewrite the ops' config) ----
-// The options are to blame, not the file: the message names them (validate_gemm_config).
+// The options are to blame, not the file: the message names them (KernelFacts.validate).
 
 // ERR-WARP: {{^}}option --warp: config: expected warp tile 48x32 to divide threadblock tile 64x64{{$}}
 // ERR-SMEM: {{^}}option --threadblock/--warp/--stages: config: stages=8 needs 256 KB of shared memory; sm_80 allows 163 KB; stages <= 5 fit{{$}}

@@ -1,0 +1,53 @@
+"""`lasscc explain` on the command line: its options and what it prints and writes."""
+
+from __future__ import annotations
+
+import sys
+
+from lasscc.explain.facts import gemm_config, gemm_facts, kernel_config
+from lasscc.explain.png import write_pngs
+from lasscc.explain.report import DEFAULT_GRID, explain, sections_for
+
+
+def _parse_grid(text: str) -> tuple[int, int]:
+    from lasscc.config import parse_shape
+
+    return parse_shape(text, 2, "--grid")
+
+
+def cmd_explain(args) -> int:
+    from lasscc.options import load_input as _load
+
+    module = _load(args)
+    grid = _parse_grid(args.grid) if args.grid else DEFAULT_GRID
+    if args.stage is not None:
+        sections_for(args.stage)  # reject a bad name before any work
+    # before explain: compiling for the resources section lowers `module` in place
+    info = gemm_config(module, args.arch, args.file)
+    facts = gemm_facts(module, info)
+    text = explain(module, args.arch, args.file, args.stage, grid, use_cache=not args.no_cache)
+    sys.stdout.write(text)
+    if args.png:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print("--png: matplotlib is not installed (pip install matplotlib); printed the text only", file=sys.stderr)
+            return 0
+        files = write_pngs(kernel_config(info, facts), args.png, args.arch, args.stage, grid, facts.ab, facts.acc,
+                           facts.majors)
+        for f in files:
+            print(f"wrote {f}")
+        if not files:
+            print(f"--png: no pictures for --stage {args.stage}")
+    return 0
+
+
+def add_parser(sub, common) -> None:
+    """Register `lasscc explain` on the CLI's subparsers (`common` adds FILE, --arch and the overrides)."""
+    e = sub.add_parser("explain", help="explain the tiling: tile hierarchy, SMEM, registers, bank and lane maps")
+    common(e)
+    e.add_argument("--stage", help="only what this pass decides (a pass flag or short name: threadblock, pipeline, "
+                                   "warp-mma, swizzle-smem, lower-to-llvm, ptx)")
+    e.add_argument("--png", metavar="DIR", help="also draw the maps as PNG files in DIR (needs matplotlib)")
+    e.add_argument("--grid", help="tile grid MxN of the rasterization example (default 12x8)")
+    e.set_defaults(fn=cmd_explain)

@@ -1,0 +1,93 @@
+"""The whole explanation of a module's GEMM: which sections a --stage shows, and the text."""
+
+from __future__ import annotations
+
+from lasscc.explain.facts import gemm_config, gemm_facts, kernel_config
+from lasscc.explain.numbers import numbers
+from lasscc.explain.text import (
+    LAYOUT_NAME,
+    section_banks,
+    section_fragments,
+    section_hierarchy,
+    section_ldmatrix,
+    section_raster,
+    section_resources,
+    section_smem,
+    section_warp,
+)
+
+SECTIONS = ("hierarchy", "raster", "smem", "warp", "fragments", "banks", "ldmatrix", "resources")
+# which sections each stage shows; None (no --stage) and "input" show all
+STAGE_SECTIONS = {
+    "lasscc-tile-threadblock": ("hierarchy", "raster"),
+    "lasscc-pipeline": ("smem",),
+    "lasscc-warp-mma": ("warp", "fragments"),
+    "lasscc-swizzle-smem": ("banks", "ldmatrix"),
+    "lasscc-lower-to-llvm": ("resources",),
+    "llvm": ("resources",),
+    "ptx": ("resources",),
+}
+DEFAULT_GRID = (12, 8)  # tiles (M x N) of the rasterization example
+
+
+def _resources(module, arch: str, filename: str, use_cache: bool):
+    """ptxas -v figures of the compiled module (Kernel.resources), or None without ptxas."""
+    import shutil
+
+    if shutil.which("ptxas") is None:
+        return None
+    from lasscc.api import Kernel
+    from lasscc.cache import cached_compile
+
+    input_text = str(module)
+    res = cached_compile(module, arch, filename, use_cache=use_cache)
+    return Kernel(res, arch, None, input_text, filename).resources
+
+
+def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str | None = None,
+            grid: tuple[int, int] = DEFAULT_GRID, use_cache: bool = True, resources: bool = True) -> str:
+    """The explanation text of the module's GEMM (a lass.gemm or a dump); LassError on a bad config."""
+    from lasscc.options import resolve_stage
+
+    info = gemm_config(module, arch, filename)
+    facts = gemm_facts(module, info)
+    where, ab = info.where, facts.ab
+    kcfg = kernel_config(info, facts)
+    kcfg.validate(arch, where=f"{where}: error: config", ab_type=ab, majors=facts.majors, acc_type=facts.acc)
+    sections = SECTIONS
+    if stage is not None:
+        name = resolve_stage(stage, "option --stage")
+        sections = STAGE_SECTIONS.get(name, SECTIONS)
+    n = numbers(kcfg, arch, ab, facts.acc, facts.majors)
+    la, lb = (LAYOUT_NAME.get(x, x) for x in facts.layouts)
+    ld = LAYOUT_NAME.get(facts.d_layout, facts.d_layout)
+    head = (f"lasscc explain {filename}  ({arch}; A {ab} {la}, B {ab} {lb}, D {facts.d_dtype} {ld}; "
+            f"threadblock {n.bm}x{n.bn}x{n.bk}, warp {n.wm}x{n.wn}x{n.wk}, {n.stages} stages, raster {n.raster})")
+    parts = [[head]]
+    if "hierarchy" in sections:
+        parts.append(section_hierarchy(n, facts))
+    if "raster" in sections:
+        parts.append(section_raster(n, grid))
+    if "smem" in sections:
+        parts.append(section_smem(n, arch, facts.d_dtype))
+    if "warp" in sections:
+        parts.append(section_warp(n, kcfg, facts))
+    if "fragments" in sections:
+        parts.append(section_fragments(n))
+    if "banks" in sections:
+        parts.append(section_banks(n))
+    if "ldmatrix" in sections:
+        parts.append(section_ldmatrix(n))
+    if "resources" in sections:
+        res = _resources(module, arch, filename, use_cache) if resources else None
+        why = None if res is not None else "not compiled" if not resources else "no ptxas"
+        parts.append(section_resources(n, res, arch, why))
+    return "\n\n".join("\n".join(p) for p in parts) + "\n"
+
+
+def sections_for(stage: str | None) -> tuple[str, ...]:
+    from lasscc.options import resolve_stage
+
+    if stage is None:
+        return SECTIONS
+    return STAGE_SECTIONS.get(resolve_stage(stage, "option --stage"), SECTIONS)

@@ -1,0 +1,478 @@
+"""The resource rules of a kernel: threads, shared memory, registers and tile-copy accesses.
+
+One function per rule, one named constant per hardware or measured number.  `GemmConfig.validate`
+rejects configs that break them (`resource_error`), the passes build what they count
+(lasscc-warp-mma: `prefetch_applies`, `stage_plan`; lasscc-swizzle-smem: `copy_is_loop`),
+`lasscc explain` prints them and `lasscc tune` / `lasscc fuzz` pick configs by them.
+
+Every `cfg` below is a `lasscc.config.GemmConfig` in the kernel's operand order; `ab_type` /
+`acc_type` are MLIR type names (acc None: 32-bit); `majors` how the kernel's A and B tiles are
+stored (lasscc.layout.K_MAJOR / MN_MAJOR).  This module imports no pass and no config (the config
+imports it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from lasscc.layout import (
+    ACCESS_BYTES,
+    K_MAJOR,
+    MMA_INPUTS,
+    MMA_M,
+    MMA_N,
+    MN_MAJOR,
+    WARP_SIZE,
+    copy_iterations,
+    copy_whole_rows,
+    epilogue_stage_stride,
+)
+
+
+def _inputs(ab_type: str) -> tuple[int, tuple[int, int, int], str]:
+    """lasscc.layout.MMA_INPUTS of `ab_type` (an unknown type counts as f16, as GemmConfig does)."""
+    return MMA_INPUTS.get(ab_type, MMA_INPUTS["f16"])
+
+# ---- threads and shared memory -------------------------------------------------------------------
+
+# Hardware numbers (CUDA C programming guide, "Compute capabilities" table).
+MAX_THREADS_PER_BLOCK = 1024
+SMEM_PER_BLOCK_LIMIT = {"sm_80": 163 * 1024, "sm_90a": 227 * 1024}  # opt-in maximum per block
+SMEM_DEFAULT_LIMIT = 48 * 1024  # above this a kernel must opt in (cuFuncSetAttribute)
+
+
+def smem_stages_fit(cfg, arch: str, eb: int) -> int:
+    """How many stages of `cfg`'s A + B tiles (elements of `eb` bytes) fit `arch`'s shared memory
+    (0 for an unknown arch)."""
+    return SMEM_PER_BLOCK_LIMIT.get(arch, 0) // cfg.smem_stage_bytes(eb)
+
+
+def smem_needs_opt_in(nbytes: int) -> bool:
+    """Whether `nbytes` of dynamic shared memory need the launcher's opt-in (cuFuncSetAttribute)."""
+    return nbytes > SMEM_DEFAULT_LIMIT
+
+
+# ---- tile copies (global -> shared) --------------------------------------------------------------
+
+# Multistage tile copies of at most this many accesses per thread are unrolled (every 16-byte copy
+# of the configs GemmConfig.validate accepts: 128x128x64 f16 on 128 threads is 8); narrower ones
+# with more become an scf.for over the iterations (ptxas would otherwise keep each access's address
+# and predicate live across the main loop and spill, e.g. 32 one-byte i8 accesses per operand).
+COPY_UNROLL_MAX = 8
+
+
+def copy_accesses(cfg, ab_type: str = "f16") -> tuple[tuple[int, int], tuple[int, int]]:
+    """((accesses, per thread) of one A tile copy, (the same) of B) per k-tile: `align`-wide
+    accesses (GemmConfig.access_bytes) shared by the block's threads (lasscc.layout.copy_iterations;
+    the count does not depend on how the tile is stored)."""
+    eb = _inputs(ab_type)[0]
+    bk = cfg.threadblock[2]
+    return tuple((rows * bk * eb // w, copy_iterations(rows, bk, eb, cfg.threads, w))
+                 for rows, w in zip(cfg.threadblock[:2], cfg.access_bytes(ab_type)))
+
+
+def copy_is_loop(per_thread: int) -> bool:
+    """Whether lasscc-swizzle-smem emits a multistage tile copy of `per_thread` accesses per thread
+    as an scf.for over them (above COPY_UNROLL_MAX) rather than unrolled."""
+    return per_thread > COPY_UNROLL_MAX
+
+
+# ---- registers -----------------------------------------------------------------------------------
+
+REGISTER_LIMIT = 255  # 32-bit registers per thread
+# The register model (`register_estimate`) counts what a thread holds live across the main loop;
+# the rest (block / warp indices, base pointers, loop counters, predicates, ring offsets) must fit
+# in REGISTER_SLACK.  ptxas 13.0, sm_90a (sessions 5 and 6, BENCHMARKS.md): estimates of 248 and
+# less never spilled (i8 TN 128x256x128 / 128x32x128 / 3 stages / prefetch 1: 248 -> 255 registers;
+# i8 NT same tile, no prefetch: 248 -> 244), 256 and more spilled (f16 128x128x32 / 2 stages /
+# align 1: 256 -> 168 B; i8 NT 128x256x128 prefetch 1: 288 -> 180 B).
+REGISTER_SLACK = 7
+REGISTER_BUDGET = REGISTER_LIMIT - REGISTER_SLACK
+REG_BYTES = 4  # a 32-bit register
+# Fragment loads from an MN-major tile cost registers beyond the fragments: the swizzle takes the
+# whole offset, so each load (ldmatrix.x4 per m16 A fragment / per pair of n8 B fragments; tf32:
+# two ld.shared.v2 per fragment) of each k-group has its own loop-invariant address (a K-major
+# tile's loads share one base register per k-group, lasscc-swizzle-smem).  ptxas 13.0, sm_90a:
+# i8 NT 128x256x128 / 128x32x128 / 3 stages (40 addresses): 248 estimated, no spill; with the
+# prefetch 288, spilled 180 B; f16 NT 128x256x64 / 128x32x64 with the prefetch: 288, spilled
+# 168 B; tf32 TT and NN 128x256x32 / 64x64x32 / 2 stages / align 1: 272, spilled 128 and 24 B.
+MN_LOAD_REGS = 1
+# stages = 2 keeps the next k-tile's copies in registers across the mma: their values, and where
+# the threads do not cover whole lines (lasscc.layout.copy_whole_rows false) each access's own
+# shared address and loop-invariant bound test.  ptxas 13.0, sm_90a, i8 32x128x32 / 32x64x32 /
+# align 1: B K-major (fixed columns) 176 estimated, no spill; B MN-major (64 accesses, own
+# columns): 312 and 320, spilled 224 and 184 B.
+STAGED_OWN_COLUMN_REGS = 2
+# ... and one register per access for its value: session 5's 2-byte accesses (f16 64x64 warp tiles,
+# align 1: 48 accesses at 240 estimated no spill, 64 at 256 spilled 168 B).  Wider accesses hold
+# more, but not for long: ptxas sinks their loads (f16 128x128x64 / 64x64x64 / 2 stages, 16 16-byte
+# accesses: 168 registers, no spill).
+STAGED_ACCESS_REGS = 1
+# ... and a narrow access (under 16 bytes) of an MN-major tile its own shared address: the swizzle
+# takes its whole offset, as for the MN-major fragment loads (MN_LOAD_REGS).  ptxas 13.0, sm_90a,
+# 2 stages, align 1, 248 estimated without it: f16 TT 128x256x32 / 64x64x32 spilled 16 B, f16acc NN
+# 256x128x64 / 32x128x64 and TT 128x256x64 / 128x32x64 64 and 32 B (BENCHMARKS "Session 6").
+STAGED_MN_NARROW_REGS = 1
+
+
+def fragment_regs(ab_type: str = "f16") -> tuple[int, int]:
+    """32-bit registers per thread of one mma.sync A fragment (m16 x IK) and one B fragment
+    (IK x n8) of A/B type `ab_type`: the fragment's elements over the warp's 32 lanes, packed
+    (2 f16 / bf16, 1 tf32, 4 s8 per register: 4 and 2 for every type)."""
+    eb, (mm, mn, mk), _ = _inputs(ab_type)
+    return mm * mk * eb // WARP_SIZE // REG_BYTES, mk * mn * eb // WARP_SIZE // REG_BYTES
+
+
+def acc_regs(cfg, acc_type: str | None = None) -> int:
+    """32-bit registers per thread of the warp tile's accumulators: WM x WN values over 32 lanes,
+    f16 ones packed in pairs (lasscc-lower-to-llvm)."""
+    acc_bytes = 2 if acc_type == "f16" else 4
+    return cfg.warp[0] * cfg.warp[1] * acc_bytes // WARP_SIZE // REG_BYTES
+
+
+@dataclass(frozen=True)
+class RegisterEstimate:
+    """32-bit registers per thread that a kernel holds live across its main loop (`register_estimate`)."""
+
+    acc: int  # accumulators
+    frag_set: int  # one k-group's A and B fragments
+    sets: int  # fragment sets live at once: 1 with one k-group, 2 (double buffering), 3 with the prefetch
+    mn_loads: int  # the addresses of the fragment loads from MN-major tiles
+    staged: int  # stages = 2: the next k-tile's copy accesses (values, and MN-major shared addresses)
+    staged_accesses: int = 0  # how many accesses `staged` holds
+
+    @property
+    def total(self) -> int:
+        return self.acc + self.sets * self.frag_set + self.mn_loads + self.staged
+
+    def describe(self) -> str:
+        parts = [f"{self.acc} accumulators", f"{self.sets} x {self.frag_set} fragments"]
+        if self.mn_loads:
+            parts.append(f"{self.mn_loads} addresses of MN-major fragment loads")
+        if self.staged:
+            parts.append(f"{self.staged} for the next k-tile's {self.staged_accesses} copy accesses (stages = 2)")
+        return " + ".join(parts)
+
+    def advice(self, cfg) -> str:
+        """What to change, biggest part first."""
+        if self.staged and self.staged >= self.acc // 2:
+            return "use stages >= 3 (cp.async: no registers hold the copies), wider accesses or a smaller warp tile"
+        return "use a smaller warp tile" + (" or stages >= 3" if cfg.stages == 2 else "")
+
+
+def register_estimate(cfg, ab_type: str = "f16", majors: tuple[str, str] = (K_MAJOR, K_MAJOR),
+                      acc_type: str | None = None, prefetch: bool = False) -> RegisterEstimate:
+    """The registers per thread that config `cfg` (kernel operand order) holds live across the main
+    loop, for A/B elements `ab_type`, tiles stored `majors`, accumulator `acc_type` and the
+    cross-stage prefetch applied or not.  The one register model: `resource_error` rejects totals
+    over REGISTER_BUDGET, `prefetch_applies` leaves the prefetch out above it, lasscc explain
+    prints it.
+
+    - accumulators: `acc_regs`;
+    - fragments: (WM/16) A and (WN/8) B fragments of `fragment_regs` per k-group; two k-groups'
+      worth live (loads of g + 1 before the mma.sync of g), one with a single k-group, three with
+      the prefetch;
+    - MN-major tiles: MN_LOAD_REGS per fragment load of every k-group (its own address), twice
+      with the prefetch;
+    - stages = 2 (MmaPipelined): each of the next k-tile's copy accesses holds its value between
+      its ld.global and st.shared (STAGED_ACCESS_REGS), and where the threads do not cover whole
+      lines (lasscc.layout.copy_whole_rows) its own address and bound test
+      (STAGED_OWN_COLUMN_REGS), and a narrow access of an MN-major tile its own shared address
+      (STAGED_MN_NARROW_REGS).
+      (cp.async copies hold nothing across the mma: ptxas recomputes their addresses.)"""
+    eb = _inputs(ab_type)[0]
+    bm, bn, bk = cfg.threadblock
+    wm, wn, _ = cfg.warp
+    mi, ni, kg = wm // MMA_M, wn // MMA_N, max(1, bk // cfg.instruction[2])
+    fa, fb = fragment_regs(ab_type)
+    frag = mi * fa + ni * fb
+    sets = min(2, kg) + (1 if prefetch else 0)
+    loads = (2 if eb == 4 else 1) * ((mi if majors[0] == MN_MAJOR else 0) + (ni // 2 if majors[1] == MN_MAJOR else 0))
+    # with the cross-stage prefetch the next k-tile's first fragments are loaded from another ring
+    # slot while this slot's addresses are live: twice the addresses (f16 NN 128x128x64 / 64x64x64 /
+    # 3 stages / prefetch 1 at 240 without it: 255 registers and 8 B of spill, ptxas 13.0 sm_90a)
+    mn = MN_LOAD_REGS * loads * kg * (2 if prefetch else 1)
+    staged = accesses = 0
+    if cfg.stages == 2:
+        per_thread = (n for _, n in copy_accesses(cfg, ab_type))
+        for rows, w, major, n in zip((bm, bn), cfg.access_bytes(ab_type), majors, per_thread):
+            line_elems = rows if major == MN_MAJOR else bk  # the tile in its global order
+            per = 0 if copy_whole_rows(cfg.threads, line_elems, eb, w) else STAGED_OWN_COLUMN_REGS
+            per += STAGED_MN_NARROW_REGS if major == MN_MAJOR and w < ACCESS_BYTES else 0
+            accesses += n
+            staged += n * (STAGED_ACCESS_REGS + per)
+    return RegisterEstimate(acc_regs(cfg, acc_type), frag, sets, mn, staged, accesses)
+
+
+# ---- the cross-stage fragment prefetch (lasscc-warp-mma) -----------------------------------------
+
+# The cross-stage prefetch keeps a third fragment set live across the barrier.  Before
+# lasscc-swizzle-smem took the constant offsets out of the swizzle (one address register per
+# k-group instead of one per fragment), 64x64 warp tiles with BK = 64 (4 k-groups) spilled under
+# ptxas 13.0; now 128x256x64 fits in 254 registers without spills (BENCHMARKS.md).  Above this many
+# k-groups per tile the prefetch is left out.
+PREFETCH_MAX_KGROUPS = 4
+# ... and above this many tile-copy accesses per thread per k-tile (A + B, `copy_accesses`):
+# narrow `align` widths multiply the copies, whose addresses and predicates then crowd out the
+# third fragment set.  ptxas 13.0, sm_90a, f16, every SEARCH_TILES config with prefetch x align
+# 1/2/4/8 (session 5): 16 or fewer never spilled; 24 and more spilled 16-376 bytes (128x256x32 at
+# align 2: 24; 256x128x64 at align 4: 24; 128x128x32 at align 2: 32).
+PREFETCH_MAX_COPIES = 16
+
+
+def prefetch_applies(cfg, ab_type: str, majors: tuple[str, str] = (K_MAJOR, K_MAJOR),
+                     acc_type: str | None = None) -> bool:
+    """Whether lasscc-warp-mma carries the next stage's first fragments across the k-tile barrier
+    for config `cfg` (prefetch = 1 asks for it) with A/B elements `ab_type`, tiles stored `majors`
+    and accumulator `acc_type`: a multistage (cp.async) main loop, at most PREFETCH_MAX_KGROUPS
+    k-groups and PREFETCH_MAX_COPIES copy accesses per thread, and the third fragment set within
+    REGISTER_BUDGET (i8 NT 128x256x128 / 128x32x128: 288 estimated, spilled 180 B with it;
+    without it 248, no spill)."""
+    if not cfg.prefetch or cfg.stages < 3 or cfg.threadblock[2] // cfg.instruction[2] > PREFETCH_MAX_KGROUPS:
+        return False
+    (_, pa), (_, pb) = copy_accesses(cfg, ab_type)
+    if pa + pb > PREFETCH_MAX_COPIES:
+        return False
+    return register_estimate(cfg, ab_type, majors, acc_type, prefetch=True).total <= REGISTER_BUDGET
+
+
+# ---- the staged epilogue (lasscc-warp-mma) -------------------------------------------------------
+
+# D element sizes whose full-block epilogue goes through shared memory (`stage_plan`).  Measured on
+# the H100 (BENCHMARKS.md, 2026-11-23 session 4, 256x128x64 / 4 stages, 4096^3, three rounds in one
+# call): f16 D 455.8 -> 484.7 TFLOP/s (+6%: a lane's 4-byte pair stores fill half of each 32-byte
+# sector, the staged 16-byte stores whole lines); f32 D 473.5 -> 470.8 (-0.6%: its 8-byte pairs
+# already fill the sectors, the staging only adds shared-memory traffic and barriers).
+STAGED_EPILOGUE_BYTES = (2,)
+
+
+def stage_plan(cfg, ab_type: str, out_bytes: int) -> tuple[int, int] | None:
+    """(rows per chunk, row stride) of the staged epilogue for config `cfg`, A/B elements `ab_type`
+    and D elements of `out_bytes`, or None when it does not apply (lasscc explain shows it too).
+
+    Each warp stages its tile through its own shared-memory buffer of `rows` x stride bytes
+    (lasscc.layout.epilogue_stage_stride), reusing the rings' space, for the D element sizes of
+    STAGED_EPILOGUE_BYTES (16-bit D): the most m16 bands per chunk (a divisor of WM/16) whose
+    buffers for all warps fit in the kernel's dynamic shared memory, so the fewest barriers.  None
+    when even one band does not fit, or a row of the warp tile is not a power of two of 16-byte
+    chunks from 2 to 32 (WN = 48 f16: direct stores)."""
+    row_bytes = cfg.warp[1] * out_bytes
+    per_row = row_bytes // ACCESS_BYTES
+    # epilogue_read_map needs rows of a power of two of 16-byte chunks (2 to 32): a pass of the
+    # warp's 32 lanes then covers whole rows (a 48-wide f16 row, 6 chunks, would not)
+    if out_bytes not in STAGED_EPILOGUE_BYTES or row_bytes % ACCESS_BYTES or not 2 <= per_row <= WARP_SIZE \
+            or per_row & (per_row - 1):
+        return None
+    smem = cfg.smem_bytes(_inputs(ab_type)[0])  # the kernel's dynamic shared memory (KernelSpec)
+    stride = epilogue_stage_stride(cfg.warp[1], out_bytes)
+    warps = cfg.threads // WARP_SIZE
+    mi = cfg.warp[0] // MMA_M
+    for bands in sorted((d for d in range(1, mi + 1) if mi % d == 0), reverse=True):
+        if warps * bands * MMA_M * stride <= smem:
+            return bands * MMA_M, stride
+    return None
+
+
+# ---- the config check ----------------------------------------------------------------------------
+
+
+def resource_error(cfg, arch: str, ab_type: str = "f16", majors: tuple[str, str] = (K_MAJOR, K_MAJOR),
+                   acc_type: str | None = None) -> str | None:
+    """What `cfg` needs beyond `arch`'s shared memory or the register budget, with what to change,
+    or None.  (GemmConfig.validate checks the shape rules first, then asks here.)"""
+    eb = _inputs(ab_type)[0]
+    bm, bn, bk = cfg.threadblock
+    limit = SMEM_PER_BLOCK_LIMIT[arch]
+    need = cfg.smem_bytes(eb)
+    if need > limit:
+        fits = smem_stages_fit(cfg, arch, eb)
+        if fits < 2:
+            return (f"two stages of a {bm}x{bn}x{bk} threadblock need {2 * cfg.smem_stage_bytes(eb) // 1024} KB of "
+                    f"shared memory; {arch} allows {limit // 1024} KB: use a smaller threadblock tile")
+        if fits == 2:  # 2 stages hold the next k-tile in registers: name them when they pass the budget
+            two = register_estimate(replace(cfg, stages=2), ab_type, majors, acc_type)
+            if two.total > REGISTER_BUDGET:
+                return (f"stages={cfg.stages} needs {need // 1024} KB of shared memory; {arch} allows {limit // 1024} "
+                        f"KB, which 2 stages fit, but 2 stages keep the copies in ~{two.total} registers per thread "
+                        f"(at most {REGISTER_BUDGET}): use a smaller threadblock tile")
+        return f"stages={cfg.stages} needs {need // 1024} KB of shared memory; {arch} allows {limit // 1024} KB; " \
+               f"stages <= {fits} fit"
+    # registers: the prefetch counted only where lasscc-warp-mma applies it (it leaves it out when
+    # it would pass the budget)
+    est = register_estimate(cfg, ab_type, majors, acc_type, prefetch_applies(cfg, ab_type, majors, acc_type))
+    if est.total > REGISTER_BUDGET:
+        wm, wn, _ = cfg.warp
+        how = f"{cfg.stages} stages" + (f", align {list(cfg.align_elems(ab_type))}" if est.staged else "")
+        return (f"the warp tile {wm}x{wn} ({how}) needs ~{est.total} registers per thread ({est.describe()}); "
+                f"expected at most {REGISTER_BUDGET} (the {REGISTER_LIMIT}-register limit less {REGISTER_SLACK} for "
+                f"indices and pointers): ptxas would spill; {est.advice(cfg)}")
+    return None
+
+
+# ---- the Hopper (mma = "wgmma") kernel design ------------------------------------------------------
+# BM/64 consumer warpgroups, each computing 64 x BN of D with wgmma.m64nBNk* SS (A and B from shared
+# memory through matrix descriptors), thread 0 issuing the TMA loads of a stage, a ring of `stages`
+# slots with a full and an empty mbarrier per slot (lasscc-pipeline / lasscc-warpgroup-mma /
+# lasscc-hopper-smem).  GemmConfig.validate calls `wgmma_config_error` for `mma = "wgmma"`.
+
+WGMMA = "wgmma"
+MMA_SYNC = "mma.sync"
+MMA_FAMILIES = (MMA_SYNC, WGMMA)
+WGMMA_ARCHS = ("sm_90a",)  # wgmma / TMA / mbarrier.expect_tx are sm_90a features (PTX ISA 9.7.15)
+WGMMA_M = 64  # every wgmma is m64nNk*: one warpgroup covers 64 rows of D
+WARPGROUP_THREADS = 128  # 4 warps issue one wgmma together
+WARPGROUPS_MAX = 2  # consumer warpgroups per block in this design (BM = 64 or 128)
+WGMMA_N_MAX = 256
+# wgmma reads 32 bytes of K per instruction for every A/B type (k16 f16/bf16, k8 tf32, k32 s8)
+WGMMA_K_BYTES = 32
+# BK rows of 64 or 128 bytes: one TMA box per operand tile under the 64B / 128B swizzle, whose
+# line the row fills exactly (the swizzle mode = the row width; lasscc.sm90_layout.SwizzleMode)
+WGMMA_ROW_BYTES = (64, 128)
+MN_LINE_ELEMS = 64  # an MN-major 16-bit tile is stored in 128-byte lines (128B swizzle) along M / N
+MBARRIER_BYTES = 8  # one mbarrier is a .b64 in shared memory
+BARRIERS_PER_STAGE = 2  # full (TMA transaction bytes) and empty (consumers release the slot)
+# Registers beyond the accumulators: thread / block indices, loop counters, the k-tile's slot and
+# phase, two descriptor words per operand, barrier addresses, epilogue addresses and predicates.
+# ptxas 13.0 sm_90a (this branch): 128x256x64 / 4 stages f16 -> f32 (128 accumulators) assembles
+# without spills; the budget below leaves the same slack as the mma.sync model.
+WGMMA_OTHER_REGS = 40
+# The types wgmma reads K-major from shared memory here, with their PTX names (tf32, s8: K-major
+# only, PTX ISA "wgmma operand rules"; f16/bf16 MN-major through imm-trans).
+WGMMA_INPUTS = {"f16": "f16", "bf16": "bf16", "f32": "tf32", "i8": "s8"}
+WGMMA_ACC = {"f16": ("f32", "f16"), "bf16": ("f32",), "f32": ("f32",), "i8": ("i32",)}
+
+
+def wgmma_k(ab_type: str) -> int:
+    """K of one wgmma for A/B elements `ab_type` (MLIR name): 32 bytes of them."""
+    return WGMMA_K_BYTES // MMA_INPUTS[ab_type][0]
+
+
+def wgmma_n_ok(n: int, ab_type: str) -> bool:
+    """N of m64nNk*: multiples of 8 up to 256; s8 8, 16, 24 and multiples of 16 from 32."""
+    if not (8 <= n <= WGMMA_N_MAX and n % 8 == 0):
+        return False
+    return ab_type != "i8" or n <= 24 or n % 16 == 0
+
+
+def warpgroups(cfg) -> int:
+    """Consumer warpgroups of a wgmma block: one per 64 rows of BM."""
+    return cfg.threadblock[0] // WGMMA_M
+
+
+def wgmma_threads(cfg) -> int:
+    return warpgroups(cfg) * WARPGROUP_THREADS
+
+
+def wgmma_tile_align(row_bytes: int) -> int:
+    """Alignment of a TMA tile under the swizzle of `row_bytes` lines: the pattern's period (8 lines),
+    so the TMA's swizzle and a descriptor with base offset 0 agree (1024 B for 128B, 512 for 64B)."""
+    return 8 * row_bytes
+
+
+def wgmma_ring_bytes(cfg, elem_bytes: int) -> int:
+    """Bytes of both rings: stages x (BM + BN) x BK elements (each slot a multiple of the pattern)."""
+    bm, bn, bk = cfg.threadblock
+    return cfg.stages * (bm + bn) * bk * elem_bytes
+
+
+def wgmma_barrier_offset(cfg, elem_bytes: int) -> int:
+    """Byte offset of the mbarriers: right after the rings (8-byte aligned: the rings' size is a
+    multiple of the swizzle pattern)."""
+    return wgmma_ring_bytes(cfg, elem_bytes)
+
+
+def wgmma_smem_bytes(cfg, elem_bytes: int) -> int:
+    """Dynamic shared memory of a wgmma block: the rings plus a full and an empty mbarrier per stage."""
+    return wgmma_barrier_offset(cfg, elem_bytes) + cfg.stages * BARRIERS_PER_STAGE * MBARRIER_BYTES
+
+
+def wgmma_stage_tx_bytes(cfg, elem_bytes: int) -> int:
+    """Bytes the TMA writes per stage (the full barrier's transaction count): whole boxes, out-of-bounds
+    elements included (the TMA counts the zero-filled bytes too)."""
+    bm, bn, bk = cfg.threadblock
+    return (bm + bn) * bk * elem_bytes
+
+
+def wgmma_acc_regs(cfg, acc_type: str | None) -> int:
+    """Accumulator registers per thread: 64 x BN values over 128 threads, f16 ones two per register."""
+    vals = WGMMA_M * cfg.threadblock[1] // WARPGROUP_THREADS
+    return vals // 2 if acc_type == "f16" else vals
+
+
+def wgmma_register_estimate(cfg, acc_type: str | None) -> int:
+    return wgmma_acc_regs(cfg, acc_type) + WGMMA_OTHER_REGS
+
+
+def wgmma_config_error(cfg, arch: str, ab_type: str, majors, acc_type: str | None) -> str | None:
+    """Why `cfg` (mma = "wgmma") cannot be compiled for `arch`, or None (GemmConfig.validate's
+    check of a wgmma config: shapes, operand rules, shared memory, registers).  The messages name
+    the key."""
+    smem_limit, threads_max = SMEM_PER_BLOCK_LIMIT.get(arch, 0), MAX_THREADS_PER_BLOCK
+    bm, bn, bk = cfg.threadblock
+    if arch not in WGMMA_ARCHS:
+        return f"mma = \"wgmma\" needs --arch {' or '.join(WGMMA_ARCHS)} (wgmma, TMA and mbarrier transactions), got '{arch}'"
+    if ab_type not in WGMMA_INPUTS:
+        return f"mma = \"wgmma\": expected f16, bf16, f32 (tf32) or i8 A and B, got {ab_type}"
+    for name, major in zip("AB", majors):
+        if major == MN_MAJOR and MMA_INPUTS[ab_type][0] != 2:
+            return (f"mma = \"wgmma\": {WGMMA_INPUTS[ab_type]} operands must be K-major in shared memory (the {name} "
+                    f"tile is MN-major here); use mma = \"mma.sync\" for this layout")
+    for name, major, rows in (("A", majors[0], bm), ("B", majors[1], bn)):
+        if major == MN_MAJOR and rows % MN_LINE_ELEMS:
+            return (f"threadblock {'M' if name == 'A' else 'N'} = {rows}: an MN-major {name} tile is loaded and read in "
+                    f"128-byte lines of {MN_LINE_ELEMS} elements along {'M' if name == 'A' else 'N'} (the 128B "
+                    f"swizzle), so it must be a multiple of {MN_LINE_ELEMS}")
+    if any(v <= 0 for v in cfg.threadblock):
+        return f"expected positive threadblock sizes, got {list(cfg.threadblock)}"
+    if bm % WGMMA_M or not 1 <= bm // WGMMA_M <= WARPGROUPS_MAX:
+        return (f"threadblock M = {bm}: with mma = \"wgmma\" it must be {WGMMA_M} or {2 * WGMMA_M} (one consumer "
+                f"warpgroup per {WGMMA_M} rows, at most {WARPGROUPS_MAX})")
+    if not wgmma_n_ok(bn, ab_type):
+        want = "8, 16, 24 or a multiple of 16 up to 256" if ab_type == "i8" else "a multiple of 8 up to 256"
+        return f"threadblock N = {bn}: with mma = \"wgmma\" it is the wgmma N, {want}"
+    eb = MMA_INPUTS[ab_type][0]
+    if bk * eb not in WGMMA_ROW_BYTES:
+        ks = " or ".join(str(r // eb) for r in WGMMA_ROW_BYTES)
+        return (f"threadblock K = {bk}: with mma = \"wgmma\" it must be {ks} {ab_type} (rows of "
+                f"{' or '.join(map(str, WGMMA_ROW_BYTES))} bytes: the 64B / 128B swizzle of the TMA box and the descriptor)")
+    kk = wgmma_k(ab_type)
+    if tuple(cfg.warp) != (WGMMA_M, bn, bk):
+        return (f"warp = {list(cfg.warp)}: with mma = \"wgmma\" it is the warpgroup tile [{WGMMA_M}, {bn}, {bk}] "
+                f"(leave it out to get it)")
+    if tuple(cfg.instruction) != (WGMMA_M, bn, kk):
+        return (f"instruction = {list(cfg.instruction)}: with mma = \"wgmma\" it is wgmma.m{WGMMA_M}n{bn}k{kk}, "
+                f"[{WGMMA_M}, {bn}, {kk}] (leave it out to get it)")
+    if cfg.stages < 2:
+        return f"expected stages >= 2, got {cfg.stages}"
+    if cfg.prefetch:
+        return "prefetch = 1 is the mma.sync fragment prefetch; with mma = \"wgmma\" it must be 0"
+    if cfg.align is not None:
+        return "align: the wgmma path loads tiles with TMA (no per-thread copy width); leave align out"
+    if wgmma_threads(cfg) > threads_max:
+        return f"{wgmma_threads(cfg)} threads; at most {threads_max} per block"
+    need = wgmma_smem_bytes(cfg, eb)
+    if need > smem_limit:
+        per = wgmma_smem_bytes(type(cfg)(**{**cfg.__dict__, "stages": 1}), eb)
+        return (f"stages={cfg.stages} needs {need} bytes of shared memory (rings and {BARRIERS_PER_STAGE} mbarriers per "
+                f"stage); {arch} allows {smem_limit}; stages <= {smem_limit // per} fit")
+    regs = wgmma_register_estimate(cfg, acc_type)
+    if regs > REGISTER_LIMIT:
+        return (f"threadblock N = {bn}: {wgmma_acc_regs(cfg, acc_type)} accumulator registers per thread + "
+                f"~{WGMMA_OTHER_REGS} others exceed {REGISTER_LIMIT}")
+    return None
+
+
+def wgmma_defaults(threadblock, k: int) -> dict:
+    """The `warp` and `instruction` a wgmma config gets when it leaves them out (`k`: the wgmma K,
+    32 bytes of the A/B type, as the type's mma.sync K)."""
+    bm, bn, bk = threadblock
+    return {"warp": (WGMMA_M, bn, bk), "instruction": (WGMMA_M, bn, k)}
+
+
+def mma_sync_fallback(threadblock, ab_type: str) -> dict:
+    """The mma.sync tiling a wgmma config falls back to where TMA cannot load the operands (a
+    global row stride that is not a multiple of 16 bytes, i.e. sizes that need narrow copies):
+    the same threadblock and stages, 64 x 64 warp tiles (or the tile, when smaller) over BK, the
+    type's mma.sync shape."""
+    bm, bn, bk = threadblock
+    return {"warp": (min(64, bm), min(64, bn), bk), "instruction": MMA_INPUTS[ab_type][1]}
