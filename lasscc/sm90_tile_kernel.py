@@ -69,7 +69,8 @@ class Sm90TileKernel:
     K x M / a row-major B stored K x N, read through the descriptor's transpose bit; f16 / bf16
     only), `a_regs`: A from registers (wgmma RS: each thread loads its fragment, sm90_layout.
     a_frag_coord, with ld.shared from the landed tile; K-major A only), `f16_acc` (f16 inputs:
-    f16 accumulators, two per register, and an f16 D), a planted bug."""
+    f16 accumulators, two per register, and an f16 D), `loop` (the k-tiles as an scf.for with
+    loop-carried accumulators), a planted bug."""
 
     ab_type: str = "f16"
     n: int = 64
@@ -80,6 +81,7 @@ class Sm90TileKernel:
     b_major: str = K_MAJOR
     a_regs: bool = False
     f16_acc: bool = False  # f16 inputs only: accumulate (and store D) in f16
+    loop: bool = False  # the k-tiles as an scf.for carrying the accumulators (else unrolled)
 
     def __post_init__(self):
         if self.ab_type not in MEMORY_TYPE:
@@ -211,6 +213,50 @@ def _descriptor(b: Builder, kern: Sm90TileKernel, base: int, rows: int, major: s
     return b.v(arith.OrIOp(lo64, b.c(hi << 32, i64)))
 
 
+def _k_tile(b: Builder, kern: Sm90TileKernel, kt, accs: list, operands, bar, producer, t: Idx) -> list:
+    """One k-tile (kt: an int when unrolled, an Idx in the scf.for): TMA by the producer, the wait
+    on phase kt, the wgmmas over the k-tile, commit, wait, bar.sync; the new accumulators."""
+    n_kt = kern.k // kern.bk
+    coords = []  # computed here (the scf.if body below is another insertion point)
+    for _name, tmap, base, rows, major in operands:
+        for _box, (c0, c1), off in kern.boxes(rows, major):
+            k0 = kt * kern.bk  # coordinates (inner, outer): K runs along the inner one of a K-major tile
+            inner, outer = (k0 + c0, c1) if major == K_MAJOR else (c0, k0 + c1)
+            coords.append((tmap, b.val(inner), b.val(outer), base + off))
+
+    def produce(pb: Builder) -> None:
+        if kern.bug == "no_expect_tx":
+            pb.insert(lass_nv.MbarrierArriveOp(operands=[bar]))
+        else:
+            pb.insert(lass_nv.MbarrierArriveExpectTxOp(operands=[bar, pb.c(kern.tx_bytes)]))
+        for tmap, inner, outer, dst in coords:
+            pb.insert(lass_nv.TmaLoad2dOp(operands=[tmap, inner, outer, pb.c(dst), bar]))
+
+    _if(b, producer, produce)
+    if kern.bug != "no_wait":
+        parity = (kt & 1) ^ (1 if kern.bug == "wrong_parity" else 0)
+        b.insert(lass_nv.MbarrierWaitParityOp(operands=[bar, b.val(parity)]))
+    steps = list(range(0, kern.bk, kern.wgmma_k))
+    a_frags = [_a_fragment(b, kern, t, kk) for kk in steps] if kern.a_regs else None
+    b.insert(lass_nv.WgmmaFenceOp())
+    for j, kk in enumerate(steps):
+        da = a_frags[j] if kern.a_regs else _descriptor(b, kern, kern.a_offset, S.WGMMA_M, kern.a_major, kk)
+        db = _descriptor(b, kern, kern.b_offset, kern.n, kern.b_major, kk)
+        if j == 0 and not isinstance(kt, int):  # C is ignored in the first k-tile's first wgmma
+            scale = b.v(arith.CmpiOp(b.val(kt), b.c(0), "ne"))
+        else:
+            scale = b.v(arith.ConstantOp(IntegerAttr(0 if kt == 0 and j == 0 else 1, i1)))
+        op = b.insert(lass_nv.WgmmaMmaAsyncOp(da, db, accs, scale, kern.n, kern.ab_type,
+                                              trans_a=0 if kern.a_regs else S.TRANS_BIT[kern.a_major],
+                                              trans_b=S.TRANS_BIT[kern.b_major]))
+        accs = list(op.results)
+    b.insert(lass_nv.WgmmaCommitGroupOp())
+    if kern.bug != "no_wgmma_wait" or (isinstance(kt, int) and kt + 1 < n_kt):
+        b.insert(lass_nv.WgmmaWaitGroupOp(attributes={"pending": IntegerAttr(0, i64)}))
+    b.insert(lass_nv.BarSyncOp())  # every warp is done reading the tiles before they are refilled
+    return accs
+
+
 def _a_fragment(b: Builder, kern: Sm90TileKernel, t: Idx, k_offset: int) -> list:
     """Thread t's 4 A registers of the wgmma at k_offset (RS): register r holds elements
     a_frag_coord(t, r, p), p = 0 .. 4/eb - 1, adjacent along K, so one ld.shared.b32 at the
@@ -254,38 +300,17 @@ def build(kern: Sm90TileKernel) -> ModuleOp:
     warp0 = b.v(arith.CmpiOp(tid, b.c(32), "ult"))
     producer = b.v(arith.AndIOp(warp0, elected))
     t = b.idx(tid)
-    for kt in range(kern.k // kern.bk):
-        def produce(pb: Builder, kt=kt) -> None:
-            if kern.bug == "no_expect_tx":
-                pb.insert(lass_nv.MbarrierArriveOp(operands=[bar]))
-            else:
-                pb.insert(lass_nv.MbarrierArriveExpectTxOp(operands=[bar, pb.c(kern.tx_bytes)]))
-            for _name, tmap, base, rows, major in operands:
-                for _box, (c0, c1), off in kern.boxes(rows, major):
-                    # coordinates (inner, outer): K runs along the inner one of a K-major tile
-                    k0 = kt * kern.bk
-                    inner, outer = (k0 + c0, c1) if major == K_MAJOR else (c0, k0 + c1)
-                    pb.insert(lass_nv.TmaLoad2dOp(operands=[tmap, pb.c(inner), pb.c(outer), pb.c(base + off), bar]))
-
-        _if(b, producer, produce)
-        if kern.bug != "no_wait":
-            parity = (kt & 1) ^ (1 if kern.bug == "wrong_parity" else 0)
-            b.insert(lass_nv.MbarrierWaitParityOp(operands=[bar, b.c(parity)]))
-        steps = list(range(0, kern.bk, kern.wgmma_k))
-        a_frags = [_a_fragment(b, kern, t, kk) for kk in steps] if kern.a_regs else None
-        b.insert(lass_nv.WgmmaFenceOp())
-        for j, kk in enumerate(steps):
-            da = a_frags[j] if kern.a_regs else _descriptor(b, kern, kern.a_offset, S.WGMMA_M, kern.a_major, kk)
-            db = _descriptor(b, kern, kern.b_offset, kern.n, kern.b_major, kk)
-            scale = b.v(arith.ConstantOp(IntegerAttr(0 if kt == 0 and j == 0 else 1, i1)))
-            op = b.insert(lass_nv.WgmmaMmaAsyncOp(da, db, accs, scale, kern.n, kern.ab_type,
-                                                  trans_a=0 if kern.a_regs else S.TRANS_BIT[kern.a_major],
-                                                  trans_b=S.TRANS_BIT[kern.b_major]))
-            accs = list(op.results)
-        b.insert(lass_nv.WgmmaCommitGroupOp())
-        if kern.bug != "no_wgmma_wait" or kt + 1 < kern.k // kern.bk:
-            b.insert(lass_nv.WgmmaWaitGroupOp(attributes={"pending": IntegerAttr(0, i64)}))
-        b.insert(lass_nv.BarSyncOp())  # every warp is done reading the tiles before they are refilled
+    n_kt = kern.k // kern.bk
+    if kern.loop:  # scf.for over the k-tiles, the accumulators loop-carried
+        body = Block(arg_types=[i32] + [acc_t] * n_acc)
+        lb = Builder(InsertPoint.at_end(body))
+        out = _k_tile(lb, kern, lb.idx(body.args[0]), list(body.args[1:]), operands, bar, producer, lb.idx(tid))
+        lb.insert(scf.YieldOp(*out))
+        loop = b.insert(scf.ForOp(b.c(0), b.c(n_kt), b.c(1), accs, body))
+        accs = list(loop.results)
+    else:
+        for kt in range(n_kt):
+            accs = _k_tile(b, kern, kt, accs, operands, bar, producer, t)
 
     # epilogue: thread t's value v is D[row, col] = acc_coord(t, v)
     for v, val in enumerate(accs):

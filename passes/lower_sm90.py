@@ -16,7 +16,10 @@ intrinsics of LLVM 22 (checked through llvmlite 0.50's NVPTX target):
 
 and inline PTX for wgmma.mma_async, which has no intrinsic (as MLIR's NVVM dialect emits it): the
 accumulators are tied in/out operands ("=f" outputs, their inputs tied by index), scale-d a
-predicate set inside the asm from an i32.
+predicate set inside the asm from an i32.  Right before each wgmma.fence, the register operands
+of the wgmmas that follow it are pinned by empty volatile asms (CUTLASS's
+warpgroup_fence_operand; `_fence_wgmma_operands`), so no register move lands between the fence
+and a wgmma (ptxas would serialize them: C7519).
 
 The tensor map parameter (`!lass_nv.tensor_map<...>` argument) becomes `ptr byval([128 x i8])
 align 64 "nvvm.grid_constant"` (`tensor_map_arg_attrs`, on the llvm.func's arg_attrs; the
@@ -93,6 +96,13 @@ def wgmma_asm(op: lass_nv.WgmmaMmaAsyncOp, n_out: int) -> tuple[str, str]:
     return text, ",".join(cons)
 
 
+def _init_state(lw) -> None:
+    """The lowerer's wgmma bookkeeping (program order within the kernel): operands fenced ahead of
+    a wgmma.fence, each lowered wgmma's result registers, the open and the committed groups."""
+    if not hasattr(lw, "wg_regs"):
+        lw.fenced, lw.wg_regs, lw.wg_open, lw.wg_groups = {}, {}, [], []
+
+
 def lower_sm90(lw, op) -> bool:
     """Lower `op` (an sm_90a lass_nv op) with the lowerer `lw` (passes/lower_to_llvm._Lowerer);
     False when `op` is not one of them."""
@@ -133,12 +143,20 @@ def lower_sm90(lw, op) -> bool:
                 lw.const(CTA_GROUP_NONE)]
         lw.intrinsic("llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d", args)
     elif isinstance(op, lass_nv.WgmmaFenceOp):
+        _init_state(lw)
+        _fence_wgmma_operands(lw, op)
         lw.intrinsic("llvm.nvvm.wgmma.fence.sync.aligned", [])
     elif isinstance(op, lass_nv.WgmmaCommitGroupOp):
+        _init_state(lw)
         lw.intrinsic("llvm.nvvm.wgmma.commit_group.sync.aligned", [])
+        lw.wg_groups.append(lw.wg_open)
+        lw.wg_open = []
     elif isinstance(op, lass_nv.WgmmaWaitGroupOp):
+        _init_state(lw)
         lw.intrinsic("llvm.nvvm.wgmma.wait_group.sync.aligned", [lw.const(op.pending.value.data, i64)])
+        _retire(lw, op.pending.value.data)
     elif isinstance(op, lass_nv.WgmmaMmaAsyncOp):
+        _init_state(lw)
         _lower_wgmma(lw, op)
     else:
         return False
@@ -151,36 +169,96 @@ def _scale_d_false(op: lass_nv.WgmmaMmaAsyncOp) -> bool:
     return isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr) and owner.value.value.data == 0
 
 
-def _lower_wgmma(lw, op: lass_nv.WgmmaMmaAsyncOp) -> None:
+def _acc_registers(lw, op: lass_nv.WgmmaMmaAsyncOp) -> list:
+    """The 32-bit accumulator registers the wgmma takes (lowered values): f32 / i32 values as
+    they are, f16 ones packed two per register (element 2r + h in half h of register r)."""
     if _scale_d_false(op):
         # C is ignored: undef inputs, so LLVM materializes no accumulator moves between the
         # wgmma.fence and this wgmma (ptxas would serialize: C7519, "warpgroup.arrive injected")
         accs = [lw.emit(llvm.UndefOp(x.type)) for x in op.c]
     else:
+        prev = op.c[0].owner if op.c else None
+        if isinstance(prev, lass_nv.WgmmaMmaAsyncOp) and list(op.c) == list(prev.d) and prev in lw.wg_regs:
+            return lw.wg_regs[prev]  # chained: the previous wgmma's registers, untouched (they are in flight)
         accs = [lw.v(x) for x in op.c]
+    if op.acc_type != f16:
+        return accs
+    h2 = VectorType(f16, [2])
+    regs = []
+    for r in range(len(accs) // 2):
+        vec = lw.emit(llvm.UndefOp(h2))
+        for h in range(2):
+            vec = lw.emit(llvm.InsertElementOp(vec, accs[2 * r + h], lw.const(h)))
+        regs.append(lw.emit(llvm.BitcastOp(vec, i32)))
+    return regs
+
+
+def _fence_operand(lw, value):
+    """CUTLASS's warpgroup_fence_operand: an empty volatile asm that takes `value` and gives it
+    back ("+" as an output tied to its input), so its register is defined here and nowhere later."""
+    reg = "f" if value.type == f32 else "r"
+    return lw.emit(llvm.InlineAsmOp("", f"={reg},0", [value], [value.type], has_side_effects=True))
+
+
+def _fence_wgmma_operands(lw, fence: lass_nv.WgmmaFenceOp) -> None:
+    """Before wgmma.fence: the register operands (accumulators, RS A fragments) of the wgmmas up
+    to the next commit_group, each slot through its own `_fence_operand`, so that no register
+    move that LLVM needs for them (one zero value in 32 accumulator slots, a loop-carried phi, a
+    packing of f16 pairs) lands between wgmma.fence and the wgmma: ptxas would serialize the
+    wgmmas (C7519).  Accumulators chained from an earlier wgmma of the group are in flight and
+    left alone; values defined after the fence cannot be fenced here."""
+    chained = set()
+    nxt = fence.next_op
+    while nxt is not None and not isinstance(nxt, (lass_nv.WgmmaCommitGroupOp, lass_nv.WgmmaFenceOp)):
+        if isinstance(nxt, lass_nv.WgmmaMmaAsyncOp):
+            if not any(c in chained for c in nxt.c) and all(c in lw.map for c in nxt.c):
+                lw.fenced[(nxt, "c")] = [_fence_operand(lw, x) for x in _acc_registers(lw, nxt)]
+            if nxt.is_rs and all(a in lw.map for a in nxt.a):
+                lw.fenced[(nxt, "a")] = [_fence_operand(lw, lw.v(a)) for a in nxt.a]
+            chained.update(nxt.d)
+        nxt = nxt.next_op
+
+
+def _lower_wgmma(lw, op: lass_nv.WgmmaMmaAsyncOp) -> None:
     f16_acc = op.acc_type == f16
-    if f16_acc:  # two f16 accumulators per b32 register, element 2r + h in half h of register r
-        h2 = VectorType(f16, [2])
-        regs = []
-        for r in range(len(accs) // 2):
-            vec = lw.emit(llvm.UndefOp(h2))
-            for h in range(2):
-                vec = lw.emit(llvm.InsertElementOp(vec, accs[2 * r + h], lw.const(h)))
-            regs.append(lw.emit(llvm.BitcastOp(vec, i32)))
-        accs = regs
+    accs = lw.fenced.pop((op, "c"), None) or _acc_registers(lw, op)
+    a_regs = lw.fenced.pop((op, "a"), None) or [lw.v(x) for x in op.a]
     reg_t = i32 if op.acc_type != f32 else f32
     text, cons = wgmma_asm(op, len(accs))
     scale = lw.emit(llvm.ZExtOp(lw.v(op.scale_d), i32))
-    ins = [lw.v(x) for x in op.a] + [lw.v(op.b_desc), scale] + accs
+    ins = a_regs + [lw.v(op.b_desc), scale] + accs
     st = llvm.LLVMStructType.from_type_list([reg_t] * len(accs))
     res = lw.emit(llvm.InlineAsmOp(text, cons, ins, [st], has_side_effects=True))
     outs = lw.struct_fields(res, [reg_t] * len(accs))
-    if f16_acc:
+    lw.wg_regs[op] = outs
+    lw.wg_open.append(op)
+    _map_results(lw, op, outs)
+
+
+def _map_results(lw, op: lass_nv.WgmmaMmaAsyncOp, regs: list) -> None:
+    """op's results from its 32-bit registers (f16 pairs unpacked)."""
+    if op.acc_type == f16:
         unpacked = []
-        for bits in outs:
+        for bits in regs:
             for h in range(2):
                 part = bits if h == 0 else lw.emit(llvm.LShrOp(bits, lw.const(16)))
                 unpacked.append(lw.emit(llvm.BitcastOp(lw.emit(llvm.TruncOp(part, IntegerType(16))), f16)))
-        outs = unpacked
-    for old, new in zip(op.d, outs):
+        regs = unpacked
+    for old, new in zip(op.d, regs):
         lw.map[old] = new
+
+
+def _retire(lw, pending: int) -> None:
+    """wgmma.wait_group `pending`: the wgmmas of the groups it retires get their result registers
+    through `_fence_operand` right after the wait (CUTLASS fences the accumulators after
+    warpgroup_wait), and every later use reads those: LLVM cannot move a use of a wgmma result
+    above the wait (ptxas would serialize: C7517, "warpgroup.wait injected")."""
+    n = max(len(lw.wg_groups) - pending, 0)
+    retired, lw.wg_groups = lw.wg_groups[:n], lw.wg_groups[n:]
+    for group in retired:
+        for op in group:
+            if all(isinstance(u.operation, lass_nv.WgmmaMmaAsyncOp) for r in op.d for u in r.uses):
+                continue  # consumed by a chained wgmma only: fencing would keep its registers alive
+            regs = [_fence_operand(lw, r) for r in lw.wg_regs[op]]
+            lw.wg_regs[op] = regs
+            _map_results(lw, op, regs)

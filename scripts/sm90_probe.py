@@ -55,13 +55,18 @@ CASES = [
     dict(ab_type="s8", n=64, k=128, swizzle="64b", a_regs=True),
     dict(ab_type="f16", n=64, k=128, swizzle="128b", f16_acc=True),
     dict(ab_type="f16", n=32, k=64, swizzle="64b", a_regs=True, b_major="mn", f16_acc=True),
+    # the k-tiles as an scf.for (loop-carried accumulators, runtime parity and scale-d)
+    dict(ab_type="f16", n=128, k=512, swizzle="128b", loop=True),
+    dict(ab_type="bf16", n=64, k=128, swizzle="64b", a_major="mn", loop=True),
+    dict(ab_type="s8", n=32, k=128, swizzle="none", a_regs=True, loop=True),
+    dict(ab_type="f16", n=64, k=128, swizzle="32b", f16_acc=True, loop=True),
 ]
 
 
 def case_name(kern) -> str:
     majors = f"-{kern.a_major}{kern.b_major}" if (kern.a_major, kern.b_major) != ("k", "k") else ""
     return (f"{kern.ab_type}-n{kern.n}-k{kern.k}-{kern.swizzle}{majors}{'-rs' if kern.a_regs else ''}"
-            f"{'-f16acc' if kern.f16_acc else ''}")
+            f"{'-f16acc' if kern.f16_acc else ''}{'-loop' if kern.loop else ''}")
 
 
 def sizes(kern):

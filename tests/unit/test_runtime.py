@@ -122,7 +122,7 @@ def test_pack_args_builds_pointer_array_of_typed_values():
 
 @pytest.mark.parametrize("bad", [3, 2.0, np.int64(3), np.float64(1.0)])
 def test_pack_args_refuses_ambiguous_widths(bad):
-    with pytest.raises(LassError, match="kernel argument 1: expected DeviceBuffer, numpy.int32, numpy.uint64 or numpy.float32"):
+    with pytest.raises(LassError, match="kernel argument 1: expected DeviceBuffer, numpy.int32, numpy.uint64, numpy.float32 or a tensor map"):
         cuda.pack_args([np.int32(0), bad])
 
 

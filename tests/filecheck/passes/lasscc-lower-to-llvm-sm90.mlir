@@ -27,11 +27,21 @@
 // CHECK-NEXT:  ^[[DONE]]:
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.fence.proxy.async.shared_cta"()
 // CHECK:         [[SA:%[0-9]+]] = llvm.ptrtoint {{%[0-9]+}} : !llvm.ptr<3> to i32
-// CHECK:         llvm.call_intrinsic "llvm.nvvm.wgmma.fence.sync.aligned"()
-// CHECK:         llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {$0, $1, $2, $3}, $4, $5, p, 1, 1, 0, 0;{{.*}}, "=f,=f,=f,=f,l,l,r,0,1,2,3" {{.*}} : (i64, i64, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-// CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.wgmma.commit_group.sync.aligned"()
+// The accumulators pinned before wgmma.fence, one asm per slot (warpgroup_fence_operand):
+// CHECK:         [[C0:%[0-9]+]] = llvm.inline_asm has_side_effects "", "=f,0" %c : (f32) -> f32
+// CHECK-NEXT:    [[C1:%[0-9]+]] = llvm.inline_asm has_side_effects "", "=f,0" %c : (f32) -> f32
+// CHECK-NEXT:    [[C2:%[0-9]+]] = llvm.inline_asm has_side_effects "", "=f,0" %c : (f32) -> f32
+// CHECK-NEXT:    [[C3:%[0-9]+]] = llvm.inline_asm has_side_effects "", "=f,0" %c : (f32) -> f32
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.wgmma.fence.sync.aligned"()
+// CHECK:         [[W:%[0-9]+]] = llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {$0, $1, $2, $3}, $4, $5, p, 1, 1, 0, 0;{{.*}}, "=f,=f,=f,=f,l,l,r,0,1,2,3" {{.*}}, [[C0]], [[C1]], [[C2]], [[C3]] : (i64, i64, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-NEXT:    [[D0:%[0-9]+]] = llvm.extractvalue [[W]][0] : !llvm.struct<(f32, f32, f32, f32)>
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.wgmma.commit_group.sync.aligned"()
 // CHECK-NEXT:    [[ONE:%[0-9]+]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.wgmma.wait_group.sync.aligned"([[ONE]]) : (i64) -> ()
+// The results pinned after the wait that retires their group, and read from there on:
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.wgmma.wait_group.sync.aligned"
+// CHECK-NEXT:    [[F0:%[0-9]+]] = llvm.inline_asm has_side_effects "", "=f,0" [[D0]] : (f32) -> f32
+// CHECK:         llvm.store [[F0]], {{%[0-9]+}}
 // CHECK-LABEL: func.func @not_a_kernel(
 // CHECK-NEXT:    lass_nv.mbarrier_arrive %bar
 // CHECK-NEXT:    lass_nv.wgmma_fence
@@ -57,6 +67,8 @@ func.func @k(%t: !lass_nv.tensor_map<64x64xf16, swizzle_128b>, %d: memref<?x?xf3
   %r:4 = lass_nv.wgmma_mma_async a(%a64) b(%a64) c(%c, %c, %c, %c) scale_d %p {n = 8 : i64} : f32
   lass_nv.wgmma_commit_group
   lass_nv.wgmma_wait_group {pending = 1 : i64}
+  lass_nv.wgmma_wait_group {pending = 0 : i64}
+  lass_nv.st_global %d[%c0], %r#0 if %p : memref<?x?xf32>, f32
   func.return
 }
 
