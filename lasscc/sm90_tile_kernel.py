@@ -49,7 +49,7 @@ from lasscc import sm90_layout as S
 from lasscc.dialects import lass_nv
 from lasscc.ir_math import Idx
 from lasscc.layout import K_MAJOR
-from lasscc.passes._build import Builder
+from lasscc.passes._build import ArithBuilder
 from lasscc.passes.lower_to_llvm import MAXNTID_ATTR, SM90_KERNEL_ATTR
 from lasscc.runtime.tma import ELEM_BYTES, TensorMapSpec, swizzle_mode
 
@@ -192,28 +192,28 @@ def _mlir_type(name: str):
     return {"f16": f16, "bf16": bf16, "f32": f32, "i8": i8, "i32": i32}[name]
 
 
-def _if(b: Builder, cond, body) -> None:
+def _if(b: ArithBuilder, cond, body) -> None:
     """scf.if cond { body(builder) }."""
     blk = Block()
     op = scf.IfOp(b.val(cond), [], Region(blk), None)
     b.insert(op)
-    inner = Builder(InsertPoint.at_end(blk))
+    inner = ArithBuilder(InsertPoint.at_end(blk))
     body(inner)
     inner.insert(scf.YieldOp())
 
 
-def _descriptor(b: Builder, kern: Sm90TileKernel, base: int, rows: int, major: str, k_offset: int):
+def _descriptor(b: ArithBuilder, kern: Sm90TileKernel, base: int, rows: int, major: str, k_offset: int):
     """The i64 wgmma descriptor of rows x wgmma-K at k_offset of the tile at dynamic-smem byte `base`."""
-    addr = b.idx(b.v(lass_nv.SharedAddressOp(operands=[b.c(base)], result_types=[i32])))
+    addr = b.idx(b.emit(lass_nv.SharedAddressOp(operands=[b.const(base)], result_types=[i32])))
     desc = S.tile_descriptor(addr, rows, kern.bk, kern.elem_bytes, major, kern.mode, k_offset=k_offset)
     if kern.bug == "wrong_sbo":
         desc = dataclasses.replace(desc, stride_byte_offset=desc.stride_byte_offset // 2)
     lo, hi = desc.words()
-    lo64 = b.v(arith.ExtUIOp(b.val(lo), i64))
-    return b.v(arith.OrIOp(lo64, b.c(hi << 32, i64)))
+    lo64 = b.emit(arith.ExtUIOp(b.val(lo), i64))
+    return b.emit(arith.OrIOp(lo64, b.const(hi << 32, i64)))
 
 
-def _k_tile(b: Builder, kern: Sm90TileKernel, kt, accs: list, operands, bar, producer, t: Idx) -> list:
+def _k_tile(b: ArithBuilder, kern: Sm90TileKernel, kt, accs: list, operands, bar, producer, t: Idx) -> list:
     """One k-tile (kt: an int when unrolled, an Idx in the scf.for): TMA by the producer, the wait
     on phase kt, the wgmmas over the k-tile, commit, wait, bar.sync; the new accumulators."""
     n_kt = kern.k // kern.bk
@@ -224,13 +224,13 @@ def _k_tile(b: Builder, kern: Sm90TileKernel, kt, accs: list, operands, bar, pro
             inner, outer = (k0 + c0, c1) if major == K_MAJOR else (c0, k0 + c1)
             coords.append((tmap, b.val(inner), b.val(outer), base + off))
 
-    def produce(pb: Builder) -> None:
+    def produce(pb: ArithBuilder) -> None:
         if kern.bug == "no_expect_tx":
             pb.insert(lass_nv.MbarrierArriveOp(operands=[bar]))
         else:
-            pb.insert(lass_nv.MbarrierArriveExpectTxOp(operands=[bar, pb.c(kern.tx_bytes)]))
+            pb.insert(lass_nv.MbarrierArriveExpectTxOp(operands=[bar, pb.const(kern.tx_bytes)]))
         for tmap, inner, outer, dst in coords:
-            pb.insert(lass_nv.TmaLoad2dOp(operands=[tmap, inner, outer, pb.c(dst), bar]))
+            pb.insert(lass_nv.TmaLoad2dOp(operands=[tmap, inner, outer, pb.const(dst), bar]))
 
     _if(b, producer, produce)
     if kern.bug != "no_wait":
@@ -243,9 +243,9 @@ def _k_tile(b: Builder, kern: Sm90TileKernel, kt, accs: list, operands, bar, pro
         da = a_frags[j] if kern.a_regs else _descriptor(b, kern, kern.a_offset, S.WGMMA_M, kern.a_major, kk)
         db = _descriptor(b, kern, kern.b_offset, kern.n, kern.b_major, kk)
         if j == 0 and not isinstance(kt, int):  # C is ignored in the first k-tile's first wgmma
-            scale = b.v(arith.CmpiOp(b.val(kt), b.c(0), "ne"))
+            scale = b.emit(arith.CmpiOp(b.val(kt), b.const(0), "ne"))
         else:
-            scale = b.v(arith.ConstantOp(IntegerAttr(0 if kt == 0 and j == 0 else 1, i1)))
+            scale = b.emit(arith.ConstantOp(IntegerAttr(0 if kt == 0 and j == 0 else 1, i1)))
         op = b.insert(lass_nv.WgmmaMmaAsyncOp(da, db, accs, scale, kern.n, kern.ab_type,
                                               trans_a=0 if kern.a_regs else S.TRANS_BIT[kern.a_major],
                                               trans_b=S.TRANS_BIT[kern.b_major]))
@@ -257,7 +257,7 @@ def _k_tile(b: Builder, kern: Sm90TileKernel, kt, accs: list, operands, bar, pro
     return accs
 
 
-def _a_fragment(b: Builder, kern: Sm90TileKernel, t: Idx, k_offset: int) -> list:
+def _a_fragment(b: ArithBuilder, kern: Sm90TileKernel, t: Idx, k_offset: int) -> list:
     """Thread t's 4 A registers of the wgmma at k_offset (RS): register r holds elements
     a_frag_coord(t, r, p), p = 0 .. 4/eb - 1, adjacent along K, so one ld.shared.b32 at the
     swizzled address of part 0 (a 4-byte word never crosses a 16-byte chunk) reads them."""
@@ -279,34 +279,34 @@ def build(kern: Sm90TileKernel) -> ModuleOp:
     ta, tb, d, m_arg, n_arg = block.args
     for a, name in zip(block.args, ("ta", "tb", "d", "m", "n")):
         a.name_hint = name
-    b = Builder(InsertPoint.at_end(block))
-    tid = b.v(lass_nv.ThreadIdOp(result_types=[i32]))
-    is0 = b.v(arith.CmpiOp(tid, b.c(0), "eq"))
-    bar = b.c(kern.bar_offset)
+    b = ArithBuilder(InsertPoint.at_end(block))
+    tid = b.emit(lass_nv.ThreadIdOp(result_types=[i32]))
+    is0 = b.emit(arith.CmpiOp(tid, b.const(0), "eq"))
+    bar = b.const(kern.bar_offset)
 
-    def init(ib: Builder) -> None:
-        ib.insert(lass_nv.MbarrierInitOp(operands=[bar, ib.c(1)]))
+    def init(ib: ArithBuilder) -> None:
+        ib.insert(lass_nv.MbarrierInitOp(operands=[bar, ib.const(1)]))
         ib.insert(lass_nv.FenceMbarrierInitOp())
 
     _if(b, is0, init)
     b.insert(lass_nv.BarSyncOp())
 
     n_acc = lass_nv.wgmma_acc_count(kern.n)
-    zero = b.v(arith.ConstantOp(IntegerAttr(0, acc_t) if kern.acc_type == "i32" else FloatAttr(0.0, acc_t)))
+    zero = b.emit(arith.ConstantOp(IntegerAttr(0, acc_t) if kern.acc_type == "i32" else FloatAttr(0.0, acc_t)))
     accs = [zero] * n_acc
     operands = (("a", ta, kern.a_offset, S.WGMMA_M, kern.a_major), ("b", tb, kern.b_offset, kern.n, kern.b_major))
     # the TMA producer: one elected lane of warp 0 (elect.sync runs on whole warps)
-    elected = b.v(lass_nv.ElectSyncOp(result_types=[i1]))
-    warp0 = b.v(arith.CmpiOp(tid, b.c(32), "ult"))
-    producer = b.v(arith.AndIOp(warp0, elected))
+    elected = b.emit(lass_nv.ElectSyncOp(result_types=[i1]))
+    warp0 = b.emit(arith.CmpiOp(tid, b.const(32), "ult"))
+    producer = b.emit(arith.AndIOp(warp0, elected))
     t = b.idx(tid)
     n_kt = kern.k // kern.bk
     if kern.loop:  # scf.for over the k-tiles, the accumulators loop-carried
         body = Block(arg_types=[i32] + [acc_t] * n_acc)
-        lb = Builder(InsertPoint.at_end(body))
+        lb = ArithBuilder(InsertPoint.at_end(body))
         out = _k_tile(lb, kern, lb.idx(body.args[0]), list(body.args[1:]), operands, bar, producer, lb.idx(tid))
         lb.insert(scf.YieldOp(*out))
-        loop = b.insert(scf.ForOp(b.c(0), b.c(n_kt), b.c(1), accs, body))
+        loop = b.insert(scf.ForOp(b.const(0), b.const(n_kt), b.const(1), accs, body))
         accs = list(loop.results)
     else:
         for kt in range(n_kt):
@@ -316,8 +316,8 @@ def build(kern: Sm90TileKernel) -> ModuleOp:
     for v, val in enumerate(accs):
         row, col = S.acc_coord(t, v)
         row_v, col_v = b.val(row), b.val(col)
-        ok = b.v(arith.AndIOp(b.v(arith.CmpiOp(row_v, m_arg, "ult")), b.v(arith.CmpiOp(col_v, n_arg, "ult"))))
-        off = b.v(arith.AddiOp(b.v(arith.MuliOp(row_v, n_arg)), col_v))
+        ok = b.emit(arith.AndIOp(b.emit(arith.CmpiOp(row_v, m_arg, "ult")), b.emit(arith.CmpiOp(col_v, n_arg, "ult"))))
+        off = b.emit(arith.AddiOp(b.emit(arith.MuliOp(row_v, n_arg)), col_v))
         b.insert(lass_nv.StGlobalOp(operands=[d, off, ok, [val]]))
     b.insert(func.ReturnOp())
     fn = func.FuncOp(KERNEL_NAME, ([ta_t, tb_t, d_t, i32, i32], []), Region(block))

@@ -108,21 +108,21 @@ def lower_sm90(lw, op) -> bool:
     False when `op` is not one of them."""
     m = lw.map
     if isinstance(op, lass_nv.SharedAddressOp):
-        m[op.result] = lw.emit(llvm.PtrToIntOp(lw.shared_ptr(lw.v(op.offset)), i32))
+        m[op.result] = lw.emit(llvm.PtrToIntOp(lw.shared_ptr(lw.lowered(op.offset)), i32))
     elif isinstance(op, lass_nv.ElectSyncOp):
         st = llvm.LLVMStructType.from_type_list([i32, i1])
         call = lw.intrinsic("llvm.nvvm.elect.sync", [lw.const(-1)], [st])
         m[op.result] = lw.struct_fields(call.results[0], [i32, i1])[1]
     elif isinstance(op, lass_nv.MbarrierInitOp):
-        lw.intrinsic("llvm.nvvm.mbarrier.init.shared", [lw.shared_ptr(lw.v(op.bar)), lw.v(op.count)])
+        lw.intrinsic("llvm.nvvm.mbarrier.init.shared", [lw.shared_ptr(lw.lowered(op.bar)), lw.lowered(op.count)])
     elif isinstance(op, lass_nv.MbarrierArriveOp):
-        lw.intrinsic("llvm.nvvm.mbarrier.arrive.shared", [lw.shared_ptr(lw.v(op.bar))], [i64])
+        lw.intrinsic("llvm.nvvm.mbarrier.arrive.shared", [lw.shared_ptr(lw.lowered(op.bar))], [i64])
     elif isinstance(op, lass_nv.MbarrierArriveExpectTxOp):
         lw.intrinsic("llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta",
-                     [lw.shared_ptr(lw.v(op.bar)), lw.v(op.tx)], [i64])
+                     [lw.shared_ptr(lw.lowered(op.bar)), lw.lowered(op.tx)], [i64])
     elif isinstance(op, lass_nv.MbarrierWaitParityOp):
-        bar = lw.shared_ptr(lw.v(op.bar))
-        parity = lw.v(op.parity)
+        bar = lw.shared_ptr(lw.lowered(op.bar))
+        parity = lw.lowered(op.parity)
         loop = lw.new_block()
         lw.emit(llvm.BrOp(loop))
         lw.cur = loop
@@ -135,10 +135,10 @@ def lower_sm90(lw, op) -> bool:
     elif isinstance(op, lass_nv.FenceMbarrierInitOp):
         lw.intrinsic("llvm.nvvm.fence.mbarrier_init.release.cluster", [])
     elif isinstance(op, lass_nv.TmaLoad2dOp):
-        shared = lw.emit(llvm.PtrToIntOp(lw.shared_ptr(lw.v(op.dst)), i32))
+        shared = lw.emit(llvm.PtrToIntOp(lw.shared_ptr(lw.lowered(op.dst)), i32))
         dst = lw.emit(llvm.IntToPtrOp.create(operands=[lw.emit(llvm.ZExtOp(shared, i64))],
                                              result_types=[llvm.LLVMPointerType(IntAttr(SHARED_CLUSTER_AS))]))
-        args = [dst, lw.shared_ptr(lw.v(op.bar)), lw.v(op.tmap), lw.v(op.c0), lw.v(op.c1),
+        args = [dst, lw.shared_ptr(lw.lowered(op.bar)), lw.lowered(op.tmap), lw.lowered(op.c0), lw.lowered(op.c1),
                 lw.const(0, IntegerType(16)), lw.const(0, i64), lw.const(0, i1), lw.const(0, i1),
                 lw.const(CTA_GROUP_NONE)]
         lw.intrinsic("llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d", args)
@@ -180,7 +180,7 @@ def _acc_registers(lw, op: lass_nv.WgmmaMmaAsyncOp) -> list:
         prev = op.c[0].owner if op.c else None
         if isinstance(prev, lass_nv.WgmmaMmaAsyncOp) and list(op.c) == list(prev.d) and prev in lw.wg_regs:
             return lw.wg_regs[prev]  # chained: the previous wgmma's registers, untouched (they are in flight)
-        accs = [lw.v(x) for x in op.c]
+        accs = [lw.lowered(x) for x in op.c]
     if op.acc_type != f16:
         return accs
     h2 = VectorType(f16, [2])
@@ -214,7 +214,7 @@ def _fence_wgmma_operands(lw, fence: lass_nv.WgmmaFenceOp) -> None:
             if not any(c in chained for c in nxt.c) and all(c in lw.map for c in nxt.c):
                 lw.fenced[(nxt, "c")] = [_fence_operand(lw, x) for x in _acc_registers(lw, nxt)]
             if nxt.is_rs and all(a in lw.map for a in nxt.a):
-                lw.fenced[(nxt, "a")] = [_fence_operand(lw, lw.v(a)) for a in nxt.a]
+                lw.fenced[(nxt, "a")] = [_fence_operand(lw, lw.lowered(a)) for a in nxt.a]
             chained.update(nxt.d)
         nxt = nxt.next_op
 
@@ -222,11 +222,11 @@ def _fence_wgmma_operands(lw, fence: lass_nv.WgmmaFenceOp) -> None:
 def _lower_wgmma(lw, op: lass_nv.WgmmaMmaAsyncOp) -> None:
     f16_acc = op.acc_type == f16
     accs = lw.fenced.pop((op, "c"), None) or _acc_registers(lw, op)
-    a_regs = lw.fenced.pop((op, "a"), None) or [lw.v(x) for x in op.a]
+    a_regs = lw.fenced.pop((op, "a"), None) or [lw.lowered(x) for x in op.a]
     reg_t = i32 if op.acc_type != f32 else f32
     text, cons = wgmma_asm(op, len(accs))
-    scale = lw.emit(llvm.ZExtOp(lw.v(op.scale_d), i32))
-    ins = a_regs + [lw.v(op.b_desc), scale] + accs
+    scale = lw.emit(llvm.ZExtOp(lw.lowered(op.scale_d), i32))
+    ins = a_regs + [lw.lowered(op.b_desc), scale] + accs
     st = llvm.LLVMStructType.from_type_list([reg_t] * len(accs))
     res = lw.emit(llvm.InlineAsmOp(text, cons, ins, [st], has_side_effects=True))
     outs = lw.struct_fields(res, [reg_t] * len(accs))

@@ -199,8 +199,6 @@ class _Lowerer:
     def lowered(self, old: SSAValue) -> SSAValue:
         return self.map[old]
 
-    v = lowered  # the name passes/lower_sm90.py (hopinstr) still uses; drop when it says `lowered`
-
     # lasscc.ir_math.Idx emitter hooks: lasscc.layout formulas on lowered values emit llvm ops
     c = const
 

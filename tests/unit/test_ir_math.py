@@ -14,7 +14,7 @@ import operator
 import numpy as np
 import pytest
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import IntegerAttr, i32
+from xdsl.dialects.builtin import i32
 from xdsl.ir import Block
 from xdsl.rewriter import InsertPoint
 
