@@ -37,7 +37,7 @@ block releases a slot: arrivals = threads), then with S = stages, tile t in slot
     loop kt    consumer_wait slot kt%S, phase of kt
                mma on slot kt%S
                consumer_release slot (kt-1)%S (pred kt > 0)   // one k-tile late: lasscc-warpgroup-mma
-                                                              // keeps one wgmma group in flight
+                                                              // may keep one wgmma group in flight
                producer_acquire slot (kt+S-1)%S, phase of kt+S-1 (pred kt+S-1 < KT);
                tma_load A and B -> that slot                  // the slot released just above
 A false predicate skips the acquire and the loads (TMA zero-fills past K and the matrix edges).

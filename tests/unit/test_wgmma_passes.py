@@ -24,6 +24,7 @@ import functools
 
 import numpy as np
 import pytest
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 
 from lasscc.diagnostics import LassError
@@ -136,7 +137,7 @@ def test_planted_missing_consumer_wait_is_a_race():
 
 
 def test_planted_missing_wgmma_wait_is_an_async_hazard():
-    mod = _surgery(stages_of(BUG_TEXT)[3], lass_wg.WaitOp, pred=lambda o: o.pending.value.data == 1)
+    mod = _surgery(stages_of(BUG_TEXT)[3], lass_wg.WaitOp, pred=lambda o: isinstance(o.parent_op(), scf.ForOp))
     with pytest.raises(AsyncHazardError, match="wgmma group reading it is still in flight"):
         run_check(mod, 64, 64, 256, seed=1, report_banks=False)
 

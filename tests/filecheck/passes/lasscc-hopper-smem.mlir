@@ -33,7 +33,7 @@
 // CHECK:           lass_nv.wgmma_mma_async a({{%[0-9]+}}) b({{%[0-9]+}}) c({{.*}}) scale_d {{%[0-9]+}} {n = 16 : i64} : f32
 // CHECK:           lass_nv.wgmma_mma_async
 // CHECK-NEXT:      lass_nv.wgmma_commit_group
-// CHECK-NEXT:      lass_nv.wgmma_wait_group {pending = 1 : i64}
+// CHECK-NEXT:      lass_nv.wgmma_wait_group {pending = 0 : i64}
 // CHECK:           lass_nv.mbarrier_arrive
 // CHECK:         lass_nv.wgmma_wait_group {pending = 0 : i64}
 // CHECK-NOT:     lass_pipe.
@@ -108,7 +108,7 @@ builtin.module {
       %55, %56, %57, %58, %59, %60, %61, %62 = lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 0 acc(%46, %47, %48, %49, %50, %51, %52, %53) : !lass_pipe.ring<2x64x32xf16>, !lass_pipe.ring<2x16x32xf16>, f32
       %63, %64, %65, %66, %67, %68, %69, %70 = lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 16 acc(%55, %56, %57, %58, %59, %60, %61, %62) : !lass_pipe.ring<2x64x32xf16>, !lass_pipe.ring<2x16x32xf16>, f32
       lass_wg.commit
-      lass_wg.wait {pending = 1 : i64}
+      lass_wg.wait {pending = 0 : i64}
       %71 = arith.addi %kt, %37 : i32
       %72 = arith.remui %71, %31 : i32
       %73 = arith.cmpi ult, %29, %kt : i32

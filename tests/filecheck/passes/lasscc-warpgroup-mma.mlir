@@ -1,7 +1,7 @@
 // lasscc-warpgroup-mma (passes/warpgroup_mma.py): a pipelined `mma = "wgmma"` kernel -> the program
 // of one thread at the warpgroup level.  Config 64x16x32 f16, 2 stages: one warpgroup (128
 // threads) at rows 64 * (tid / 128); the accumulator 64 x 16 / 128 = 8 f32 per thread; per k-tile
-// BK / 16 = 2 lass_wg.mma (k 0 and 16) between fence and commit, one group left in flight; the
+// BK / 16 = 2 lass_wg.mma (k 0 and 16) between fence and commit, all groups retired at the k-tile's end (GROUPS_IN_FLIGHT); the
 // producer's acquire and loads in thread 0; all groups retired before the epilogue.
 //
 // RUN: %lasscc opt -p lasscc-warpgroup-mma %s | filecheck %s
@@ -35,7 +35,7 @@
 // CHECK-NEXT:      {{.*}} = lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 0 acc({{.*}}) : !lass_pipe.ring<2x64x32xf16>, !lass_pipe.ring<2x16x32xf16>, f32
 // CHECK-NEXT:      [[E0:%[0-9]+]], {{.*}} = lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 16 acc({{.*}})
 // CHECK-NEXT:      lass_wg.commit
-// CHECK-NEXT:      lass_wg.wait {pending = 1 : i64}
+// CHECK-NEXT:      lass_wg.wait {pending = 0 : i64}
 // CHECK:           lass_pipe.consumer_release
 // CHECK:           scf.if [[IS0]] {
 // CHECK-NEXT:        lass_pipe.producer_acquire
