@@ -263,7 +263,8 @@ class GemmOp(IRDLOperation):
 
 # ---- the kernel's facts ---------------------------------------------------------------------------
 
-CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align", "split_k", "split_k_mode")
+CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align", "split_k", "split_k_mode",
+               "mma")
 
 
 def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
@@ -305,8 +306,21 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
                 got = ("true" if val.value.data else "false") if isinstance(val, IntegerAttr) else val
                 raise ValueError(f"config key '{key}': expected an integer, got {got}")
             kw[key] = int(val.value.data)
+        elif key == "mma":
+            from lasscc.resources import MMA_FAMILIES
+
+            if not isinstance(val, StringAttr) or val.data not in MMA_FAMILIES:
+                raise ValueError(f"config key 'mma': expected {' or '.join(repr(m) for m in MMA_FAMILIES)}, got {val}")
+            kw[key] = val.data
         else:
             raise ValueError(f"config key '{key}': unknown; expected one of {', '.join(CONFIG_KEYS)}")
+    if kw.get("mma", base.mma) == "wgmma":
+        # a wgmma config's warp / instruction follow from its threadblock (the warpgroup tile and
+        # wgmma.m64nBNk*: the K of 32 bytes that `base`, the type's default, has too) unless written
+        from lasscc.resources import wgmma_defaults
+
+        for k2, v2 in wgmma_defaults(kw.get("threadblock", base.threadblock), base.instruction[2]).items():
+            kw.setdefault(k2, v2)
     return GemmConfig(**{**base.__dict__, **kw})
 
 
@@ -405,6 +419,11 @@ class KernelFacts:
         from lasscc.layout import K_MAJOR
 
         majors = tuple(m or K_MAJOR for m in self.kernel_majors)
+        if self.batched and self.config.is_wgmma:  # a 2-d tensor map would read the next batch's rows past M / N
+            from lasscc.diagnostics import LassError
+
+            raise LassError(f"{where}: mma = \"wgmma\" is not built for batched GEMMs yet (its TMA maps are 2-d); "
+                            f"use mma = \"mma.sync\"")
         self.config.validate(arch, where=where, ab_type=self.ab_type, majors=majors, acc_type=self.acc_type)
 
 

@@ -14,6 +14,19 @@ stages == 2 (CUTLASS MmaPipelined): `load_regs` (GMEM -> registers) then `store_
     lass_pipe.wait {pending = 1 : i64}
     lass_pipe.barrier
     %acc1 = lass_pipe.mma %ra[%slot], %rb[%slot], %acc : !lass_pipe.ring<3x128x32xf16>, !lass_pipe.ring<3x128x32xf16>, !lass_tb.acc<128x128xf32>
+
+The TMA ring (a `mma = "wgmma"` kernel, CUTLASS's PipelineTmaAsync): a full and an empty barrier
+per slot (`lass_pipe.tma_pipeline`), written as the four verbs of a producer / consumer pipeline.
+The producer (one thread) acquires a slot (waits until its consumers released it) and announces
+the stage's bytes; its `tma_load`s complete them on the slot's full barrier; the consumers wait
+for the full barrier's phase, read the slot and release it (arrive on the empty barrier).  Phases
+alternate 0, 1, 0, ... per use of a slot: use u = tile / stages has phase u % 2.
+
+    %p = lass_pipe.tma_pipeline {offset = 131072 : i64, arrivals = 256 : i64} : !lass_pipe.barriers<4>
+    lass_pipe.producer_acquire %p[%slot], %phase, %pred {tx = 32768 : i64} : !lass_pipe.barriers<4>
+    lass_pipe.tma_load A %A[%m0, %k0], %ra[%slot], %p, %pred : memref<?x?xf16>, !lass_pipe.ring<4x128x64xf16>, !lass_pipe.barriers<4>
+    lass_pipe.consumer_wait %p[%slot], %phase : !lass_pipe.barriers<4>
+    lass_pipe.consumer_release %p[%slot], %pred : !lass_pipe.barriers<4>
 """
 
 from __future__ import annotations
@@ -32,7 +45,7 @@ from xdsl.dialects.builtin import (
     i1,
     i32,
 )
-from xdsl.ir import Attribute, Dialect
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
@@ -45,6 +58,8 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
@@ -229,8 +244,131 @@ class MmaOp(IRDLOperation):
         _verify_acc_elem(self.a.type.element_type, self.b.type.element_type, self.acc.type.element_type)
 
 
+# ---- the TMA ring (mma = "wgmma") ------------------------------------------------------------------
+@irdl_attr_definition
+class BarriersType(ParametrizedAttribute, TypeAttribute):
+    """`!lass_pipe.barriers<S>`: a full and an empty barrier for each of the S slots of a TMA ring."""
+
+    name = "lass_pipe.barriers"
+    stages: IntAttr
+
+    def __init__(self, stages: int):
+        super().__init__(IntAttr(stages))
+
+    @property
+    def count(self) -> int:
+        return self.stages.data
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.stages.data}>")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            n = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        return (IntAttr(n),)
+
+    def verify(self) -> None:
+        if self.stages.data < 1:
+            raise VerifyException(f"expected at least 1 stage, got {self.stages.data}")
+
+
+@irdl_op_definition
+class TmaPipelineOp(IRDLOperation):
+    """The barriers of a TMA ring at byte `offset` of the dynamic shared memory (8-byte aligned):
+    full barrier of slot s at offset + 8 s, empty barrier at offset + 8 (S + s).  Full barriers
+    expect one arrival (the producer's, with the stage's transaction bytes); empty ones `arrivals`
+    (every consumer thread releases the slot).  All start in phase 0, made before the first use."""
+
+    name = "lass_pipe.tma_pipeline"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())  # initialises the barriers: kept, not merged
+    offset = attr_def(IntegerAttr)
+    arrivals = attr_def(IntegerAttr)
+    result = result_def(BarriersType)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def verify_(self) -> None:
+        if self.offset.value.data % 8:
+            raise VerifyException(f"expected an 8-byte aligned offset, got {self.offset.value.data}")
+        if self.arrivals.value.data < 1:
+            raise VerifyException(f"expected arrivals >= 1, got {self.arrivals.value.data}")
+
+
+@irdl_op_definition
+class ProducerAcquireOp(IRDLOperation):
+    """When `pred`: wait until the empty barrier of `slot` has completed the phase before `phase`
+    (the slot's previous contents were released; a slot's first use, phase 0, passes at once),
+    then arrive on its full barrier announcing `tx` bytes (the stage's TMA boxes).  Executed by
+    the one producer thread."""
+
+    name = "lass_pipe.producer_acquire"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    barriers = operand_def(BarriersType)
+    slot = operand_def(i32)
+    phase = operand_def(i32)
+    pred = operand_def(i1)
+    tx = attr_def(IntegerAttr)
+    assembly_format = "$barriers `[` $slot `]` `,` $phase `,` $pred attr-dict `:` type($barriers)"
+
+
+@irdl_op_definition
+class TmaLoadOp(IRDLOperation):
+    """When `pred`: copy tile (row0, k0) of `source` into `ring[slot]` by TMA (elements outside the
+    matrix zero-filled) and complete its bytes as transactions on the slot's full barrier.  The
+    data may be read only after a consumer_wait on that barrier's phase."""
+
+    name = "lass_pipe.tma_load"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    source = operand_def(MemRefType)
+    row0 = operand_def(i32)
+    k0 = operand_def(i32)
+    ring = operand_def(RingType)
+    slot = operand_def(i32)
+    barriers = operand_def(BarriersType)
+    pred = operand_def(i1)
+    operand = prop_def(OperandAttr)
+    assembly_format = (
+        "$operand $source `[` $row0 `,` $k0 `]` `,` $ring `[` $slot `]` `,` $barriers `,` $pred attr-dict `:` "
+        "type($source) `,` type($ring) `,` type($barriers)"
+    )
+
+    def verify_(self) -> None:
+        _check_operand(self.source.type, self.ring.type, self.operand.data, "ring")
+        if self.ring.type.get_shape()[0] != self.barriers.type.count:
+            raise VerifyException(f"expected a ring of {self.barriers.type.count} slots (the barriers'), "
+                                  f"got {self.ring.type.get_shape()[0]}")
+
+
+@irdl_op_definition
+class ConsumerWaitOp(IRDLOperation):
+    """Wait until the full barrier of `slot` completes phase `phase` (0 or 1): the slot's TMA bytes
+    have landed and are visible to the waiting threads."""
+
+    name = "lass_pipe.consumer_wait"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    barriers = operand_def(BarriersType)
+    slot = operand_def(i32)
+    phase = operand_def(i32)
+    assembly_format = "$barriers `[` $slot `]` `,` $phase attr-dict `:` type($barriers)"
+
+
+@irdl_op_definition
+class ConsumerReleaseOp(IRDLOperation):
+    """When `pred`: arrive on the empty barrier of `slot` (this thread is done reading it).  At the
+    block level the op is every consumer thread's arrival."""
+
+    name = "lass_pipe.consumer_release"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    barriers = operand_def(BarriersType)
+    slot = operand_def(i32)
+    pred = operand_def(i1)
+    assembly_format = "$barriers `[` $slot `]` `,` $pred attr-dict `:` type($barriers)"
+
+
+TMA_PIPE_OPS = (TmaPipelineOp, ProducerAcquireOp, TmaLoadOp, ConsumerWaitOp, ConsumerReleaseOp)
+
 LassPipe = Dialect(
     "lass_pipe",
-    [RingOp, CopyAsyncOp, LoadRegsOp, StoreRegsOp, CommitOp, WaitOp, BarrierOp, MmaOp],
-    [RingType, StagedType],
+    [RingOp, CopyAsyncOp, LoadRegsOp, StoreRegsOp, CommitOp, WaitOp, BarrierOp, MmaOp, *TMA_PIPE_OPS],
+    [RingType, StagedType, BarriersType],
 )

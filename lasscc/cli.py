@@ -364,6 +364,30 @@ def _ab_dtype(module) -> str:
     return "f16"
 
 
+def _wgmma_fallback(module, ab: str, filename: str = "<input>") -> None:
+    """A `mma = "wgmma"` lass.gemm whose sizes need narrow copies takes the mma.sync path (TMA needs
+    16-byte global strides): its config loses `mma`, gets lasscc.resources.mma_sync_fallback's
+    warp / instruction, with a note."""
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
+
+    from lasscc.config import default_config
+    from lasscc.dialects.lass import config_from_attr
+    from lasscc.driver import import_gemms
+    from lasscc.resources import mma_sync_fallback
+
+    for g in import_gemms(module, filename):
+        entries = dict(g.config.data) if g.config is not None else {}
+        if entries.get("mma") != StringAttr("wgmma"):
+            continue
+        tb = config_from_attr(g.config, default_config(ab)).threadblock
+        del entries["mma"]
+        for key, val in mma_sync_fallback(tb, ab).items():
+            entries[key] = ArrayAttr([IntegerAttr(int(v), 64) for v in val])
+        g.attributes["config"] = DictionaryAttr(entries)
+        print("lasscc: note: mma = \"wgmma\" needs each operand's contiguous dimension a multiple of 16 bytes "
+              "(the TMA's global stride); these sizes take the mma.sync path", file=sys.stderr)
+
+
 def _resolve_align(module, sizes: list[tuple[int, int, int]], option: str = "run", filename: str = "<input>") -> None:
     """Check the sizes against the access widths (lasscc.config.alignment_rules), or choose them.
 
@@ -387,6 +411,7 @@ def _resolve_align(module, sizes: list[tuple[int, int, int]], option: str = "run
             widths = [min(x, y) for x, y in zip(widths, w)]
         if widths == [full, full]:
             return
+        _wgmma_fallback(module, ab, filename)
         set_module_align(module, tuple(widths), filename)
         eb = 16 // full
         print(f"lasscc: note: reading A in {widths[0] * eb}-byte and B in {widths[1] * eb}-byte accesses "

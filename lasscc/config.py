@@ -46,6 +46,13 @@ class GemmConfig:
     # "serial": the partitions add to D in K order through a semaphore; "parallel": each writes its
     # partial product to the workspace and a second kernel sums them and applies alpha / beta
     split_k_mode: str = "serial"
+    # the instruction family: "mma.sync" (the warp-level data flow) or "wgmma" (sm_90a: TMA,
+    # mbarriers and warpgroup MMA, lasscc.resources); written in the config only when "wgmma"
+    mma: str = "mma.sync"
+
+    @property
+    def is_wgmma(self) -> bool:
+        return self.mma == "wgmma"
 
     def access_bytes(self, ab_type: str = "f16") -> tuple[int, int]:
         """Bytes per copy access of (A, B): align * element bytes, or ACCESS_BYTES."""
@@ -72,6 +79,10 @@ class GemmConfig:
 
     @property
     def threads(self) -> int:
+        if self.is_wgmma:
+            from lasscc.resources import wgmma_threads
+
+            return wgmma_threads(self)
         return self.warps_m * self.warps_n * 32
 
     def smem_stage_bytes(self, elem_bytes: int = 2) -> int:
@@ -79,6 +90,10 @@ class GemmConfig:
         return (bm + bn) * bk * elem_bytes
 
     def smem_bytes(self, elem_bytes: int = 2) -> int:
+        if self.is_wgmma:
+            from lasscc.resources import wgmma_smem_bytes
+
+            return wgmma_smem_bytes(self, elem_bytes)
         return self.smem_stage_bytes(elem_bytes) * self.stages
 
     def as_dict(self) -> dict[str, object]:
@@ -92,6 +107,7 @@ class GemmConfig:
             **({"align": list(self.align)} if self.align is not None else {}),
             **({"split_k": self.split_k} if self.split_k != 1 else {}),
             **({"split_k_mode": self.split_k_mode} if self.split_k_mode != "serial" else {}),
+            **({"mma": self.mma} if self.mma != "mma.sync" else {}),
         }
 
     def validate(self, arch: str = "sm_80", where: str = "config", ab_type: str = "f16",
@@ -107,6 +123,15 @@ class GemmConfig:
 
         if arch not in SUPPORTED_ARCHS:
             fail(f"expected arch one of {', '.join(SUPPORTED_ARCHS)}, got '{arch}'")
+        from lasscc.resources import MMA_FAMILIES, wgmma_config_error
+
+        if self.mma not in MMA_FAMILIES:
+            fail(f"expected mma one of {', '.join(repr(m) for m in MMA_FAMILIES)}, got {self.mma!r}")
+        if self.is_wgmma:
+            bad = wgmma_config_error(self, arch, ab_type, majors, acc_type)
+            if bad:
+                fail(bad)
+            return
         bm, bn, bk = self.threadblock
         wm, wn, wk = self.warp
         im, in_, ik = self.instruction

@@ -6,7 +6,9 @@
       | lasscc-tile-threadblock   grid of threadblocks (rasterized), K loop over BK, tile copies, block MMA, epilogue
       | lasscc-pipeline           SMEM ring of `stages` slots: prologue / steady state / drain, barriers, cp.async groups
       | lasscc-warp-mma           per-thread code: warp tile offsets, ldmatrix-able fragments, serpentine mma.sync
+      | lasscc-warpgroup-mma      (mma = "wgmma") per-thread code: warpgroups, wgmma on ring slots, fence/commit/wait
       | lasscc-swizzle-smem       XOR-swizzled SMEM addresses, ldmatrix.x4, cp.async / ld.global / st.shared of the config's access widths
+      | lasscc-hopper-smem        (mma = "wgmma") TMA tensor maps, mbarriers, wgmma descriptors of the swizzled slots
       | lasscc-lower-to-llvm      arith/scf/lass_nv -> xDSL llvm dialect (NVVM intrinsics, inline PTX)
       v emit                      LLVM IR (xDSL's llvmlite backend) -> PTX (llvmlite NVPTX target machine)
 
@@ -44,12 +46,14 @@ from lasscc.config import GemmConfig, KernelSpec
 from lasscc.diagnostics import LassError
 from lasscc.outfile import output_dir, write_output
 from lasscc.passes.fuse_epilogue import FuseEpiloguePass
+from lasscc.passes.hopper_smem import TENSOR_MAP_PARAMS, HopperSmemPass, kernel_tensor_maps
 from lasscc.passes.import_linalg import ImportLinalgPass
 from lasscc.passes.lower_to_llvm import LowerToLLVMPass
 from lasscc.passes.pipeline import PipelinePass
 from lasscc.passes.swizzle_smem import SwizzleSmemPass
 from lasscc.passes.tile_threadblock import TileThreadblockPass
 from lasscc.passes.warp_mma import WarpMmaPass
+from lasscc.passes.warpgroup_mma import WarpgroupMmaPass
 from lasscc.source import move_location, verify_module
 from lasscc.universe import make_context
 
@@ -60,7 +64,9 @@ PASSES: list[type[ModulePass]] = [
     TileThreadblockPass,
     PipelinePass,
     WarpMmaPass,
+    WarpgroupMmaPass,
     SwizzleSmemPass,
+    HopperSmemPass,
     LowerToLLVMPass,
 ]
 PASS_NAMES = [p.name for p in PASSES]
@@ -218,7 +224,13 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             a_align=a_align, b_align=b_align, split_k=cfg.split_k, split_k_mode=cfg.split_k_mode,
             reduce_name=reduce_name(fn.sym_name.data) if cfg.split_k > 1 and cfg.split_k_mode == "parallel" else None,
             epilogue=f.epilogue,
-            params=(KERNEL_PARAMS if cfg.split_k > 1 else KernelSpec.params) + tuple(f"E{i}" for i in range(len(f.epilogue))),
+            # sm_90a wgmma kernels take their tensor maps (no split-K, no fused epilogue: rejected by
+            # lasscc-tile-threadblock); the others their workspace or extras after beta
+            **({"params": KernelSpec.params + TENSOR_MAP_PARAMS,
+                "tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors)}
+               if cfg.is_wgmma else
+               {"params": (KERNEL_PARAMS if cfg.split_k > 1 else KernelSpec.params)
+                + tuple(f"E{i}" for i in range(len(f.epilogue)))}),
         ))
     return specs
 

@@ -17,6 +17,7 @@ DIALECTS = {
     "lass_warp": ("lasscc.dialects.lass_warp", "LassWarp"),
     "lass_smem": ("lasscc.dialects.lass_smem", "LassSmem"),
     "lass_nv": ("lasscc.dialects.lass_nv", "LassNV"),
+    "lass_wg": ("lasscc.dialects.lass_wg", "LassWG"),
 }
 
 # pass flag -> (module, class); the order of the pipeline itself lives in lasscc/driver.py
@@ -26,7 +27,9 @@ PASSES = {
     "lasscc-tile-threadblock": ("lasscc.passes.tile_threadblock", "TileThreadblockPass"),
     "lasscc-pipeline": ("lasscc.passes.pipeline", "PipelinePass"),
     "lasscc-warp-mma": ("lasscc.passes.warp_mma", "WarpMmaPass"),
+    "lasscc-warpgroup-mma": ("lasscc.passes.warpgroup_mma", "WarpgroupMmaPass"),
     "lasscc-swizzle-smem": ("lasscc.passes.swizzle_smem", "SwizzleSmemPass"),
+    "lasscc-hopper-smem": ("lasscc.passes.hopper_smem", "HopperSmemPass"),
     "lasscc-lower-to-llvm": ("lasscc.passes.lower_to_llvm", "LowerToLLVMPass"),
 }
 

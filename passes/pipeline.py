@@ -28,6 +28,21 @@ One barrier per k-tile: it separates every write to a slot from the reads of the
 the iteration before and after.  A false predicate zero-fills (cp.async src-size 0) or loads
 zeros, so a K shorter than the prologue is still correct.
 
+A `mma = "wgmma"` kernel (sm_90a) gets the TMA ring instead (CUTLASS's PipelineTmaAsync; the
+verbs of lass_pipe's TMA ring): the rings as above (each slot a multiple of the swizzle pattern),
+`lass_pipe.tma_pipeline` after them (lasscc.resources.wgmma_barrier_offset; every thread of the
+block releases a slot: arrivals = threads), then with S = stages, tile t in slot t % S, phase
+(t / S) % 2:
+    prologue   for s < S-1: producer_acquire slot s (pred s < KT, tx = the stage's bytes);
+               tma_load A and B -> slot s
+    loop kt    consumer_wait slot kt%S, phase of kt
+               mma on slot kt%S
+               consumer_release slot (kt-1)%S (pred kt > 0)   // one k-tile late: lasscc-warpgroup-mma
+                                                              // may keep one wgmma group in flight
+               producer_acquire slot (kt+S-1)%S, phase of kt+S-1 (pred kt+S-1 < KT);
+               tma_load A and B -> that slot                  // the slot released just above
+A false predicate skips the acquire and the loads (TMA zero-fills past K and the matrix edges).
+
 Rejected: a K loop of another form inside a kernel, stages < 2.
 """
 
@@ -36,8 +51,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_pipe, lass_tb
-from lasscc.dialects.lass import operand_attr
-from lasscc.passes._build import ArithBuilder, is_kernel, kernel_config
+from lasscc.dialects.lass import kernel_facts, operand_attr
+from lasscc.passes._build import ArithBuilder, is_kernel, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
@@ -97,6 +112,9 @@ class PipelinePass(ModulePass):
             )
         la, lb, _ = matched
         cfg = kernel_config(fn)
+        if cfg.is_wgmma:
+            self._tma_pipeline(fn, loop, cfg)
+            return
         S = cfg.stages
         if S < 2:
             raise PassFailedException(f"{op_location(fn)}: error: expected stages >= 2, got {S}")
@@ -177,5 +195,65 @@ class PipelinePass(ModulePass):
         if S >= 3:
             ArithBuilder(InsertPoint.after(new_loop)).insert(
                 lass_pipe.WaitOp.build(attributes={"pending": IntegerAttr(0, 64)}))
+        loop.results[0].replace_all_uses_with(new_loop.results[0])
+        Rewriter.erase_op(loop)
+
+    def _tma_pipeline(self, fn: func.FuncOp, loop: scf.ForOp, cfg) -> None:
+        """The TMA ring of a wgmma kernel (see the module docstring)."""
+        from lasscc.resources import wgmma_barrier_offset, wgmma_stage_tx_bytes
+        from lasscc.layout import elem_bytes
+
+        la, lb, _ = _match_k_loop(loop)
+        S = cfg.stages
+        (bm, bk), (bn, _) = la.result.type.get_shape(), lb.result.type.get_shape()
+        elem = la.result.type.element_type
+        eb = elem_bytes(kernel_facts(fn).ab_type)
+        ring_a_t = lass_pipe.RingType((S, bm, bk), elem, la.result.type.major.data)
+        ring_b_t = lass_pipe.RingType((S, bn, bk), elem, lb.result.type.major.data)
+        A, B, K = la.source, lb.source, kernel_arg(fn, "K")
+        m0, n0 = la.row0, lb.row0
+        acc_init = loop.iter_args[0]
+        tx = IntegerAttr(wgmma_stage_tx_bytes(cfg, eb), 64)
+
+        b = ArithBuilder(InsertPoint.before(loop))
+        ra = b.emit(lass_pipe.RingOp.build(result_types=[ring_a_t], attributes={"offset": IntegerAttr(0, 64)}))
+        rb = b.emit(lass_pipe.RingOp.build(result_types=[ring_b_t],
+                                        attributes={"offset": IntegerAttr(ring_a_t.tile_bytes() * S, 64)}))
+        ra.name_hint, rb.name_hint = "ring_a", "ring_b"
+        bars = b.emit(lass_pipe.TmaPipelineOp.build(
+            result_types=[lass_pipe.BarriersType(S)],
+            attributes={"offset": IntegerAttr(wgmma_barrier_offset(cfg, eb), 64),
+                        "arrivals": IntegerAttr(cfg.threads, 64)}))
+        bars.name_hint = "bars"
+        kt_count = b.div(b.add(K, bk - 1), bk)
+        kt_count.name_hint = "k_tiles"
+
+        def produce(bld: ArithBuilder, tile, pred) -> None:
+            slot, phase = bld.rem(tile, S), bld.rem(bld.div(tile, S), 2)
+            bld.insert(lass_pipe.ProducerAcquireOp.build(operands=[bars, slot, phase, pred], attributes={"tx": tx}))
+            k0 = bld.mul(tile, bk)
+            for src, row0, ring, name in ((A, m0, ra, "A"), (B, n0, rb, "B")):
+                bld.insert(lass_pipe.TmaLoadOp.build(operands=[src, row0, k0, ring, slot, bars, pred],
+                                                     properties={"operand": operand_attr(name)}))
+
+        for s in range(S - 1):
+            produce(b, b.const(s), b.ult(s, kt_count))
+
+        body = Block(arg_types=[i32, acc_init.type])
+        kt, acc = body.args
+        kt.name_hint, acc.name_hint = "kt", "acc"
+        bb = ArithBuilder(InsertPoint.at_end(body))
+        slot = bb.rem(kt, S)
+        slot.name_hint = "slot"
+        phase = bb.rem(bb.div(kt, S), 2)
+        phase.name_hint = "phase"
+        bb.insert(lass_pipe.ConsumerWaitOp.build(operands=[bars, slot, phase]))
+        acc1 = bb.emit(lass_pipe.MmaOp(ra, slot, rb, slot, acc))
+        prev = bb.rem(bb.add(kt, S - 1), S)
+        bb.insert(lass_pipe.ConsumerReleaseOp.build(operands=[bars, prev, bb.ult(0, kt)]))
+        nxt = bb.add(kt, S - 1)
+        produce(bb, nxt, bb.ult(nxt, kt_count))
+        bb.insert(scf.YieldOp(acc1))
+        new_loop = b.insert(scf.ForOp(b.const(0), kt_count, b.const(1), [acc_init], Region(body)))
         loop.results[0].replace_all_uses_with(new_loop.results[0])
         Rewriter.erase_op(loop)

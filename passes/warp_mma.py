@@ -2,7 +2,8 @@
 
 Input contract: a pipelined kernel (`lass_pipe.mma` on ring slots, `!lass_tb.acc` values carried
 by `scf.for`, `lass_tb.zero_acc`, `lass_tb.block_tile`, `lass_tb.epilogue`).  Kernels without
-`lass_pipe.mma` are left alone; a `lass_tb.mma` (not pipelined yet) is rejected.
+`lass_pipe.mma`, and `mma = "wgmma"` kernels (lasscc-warpgroup-mma's), are left alone; a
+`lass_tb.mma` (not pipelined yet) is rejected.
 
 Output contract: the program of one thread.
 - warp coordinates: warp = tid / 32, warp_m = warp % (BM/WM), warp_n = warp / (BM/WM); the warp
@@ -639,6 +640,6 @@ class WarpMmaPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in list(op.walk()):
-            if isinstance(fn, func.FuncOp) and is_kernel(fn):
+            if isinstance(fn, func.FuncOp) and is_kernel(fn) and not kernel_config(fn).is_wgmma:  # lasscc-warpgroup-mma's
                 if any(isinstance(o, (lass_pipe.MmaOp, lass_tb.MmaOp)) for o in fn.walk()):
                     _WarpLowering(fn, kernel_config(fn)).run()

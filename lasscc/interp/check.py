@@ -317,7 +317,8 @@ def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True
 
 
 # ---- `lasscc run --target cpu` -------------------------------------------------------------------
-EXECUTABLE_STAGES = ("lasscc-tile-threadblock", "lasscc-pipeline", "lasscc-warp-mma", "lasscc-swizzle-smem")
+EXECUTABLE_STAGES = ("lasscc-tile-threadblock", "lasscc-pipeline", "lasscc-warp-mma", "lasscc-warpgroup-mma",
+                     "lasscc-hopper-smem", "lasscc-swizzle-smem")  # the last: the default (wgmma: hopper-smem)
 
 
 def _default_scalar(module, name: str) -> float | None:
@@ -356,6 +357,12 @@ def run_cli(module, args) -> int:
         )
     epilogue = epilogue_of(module)  # before the passes inline it
     run_to_stage(module, stage, getattr(args, "arch", "sm_80"), getattr(args, "file", "<input>"))
+    if getattr(args, "stage", None) is None and any(op.name.startswith("lass_wg.") for op in module.walk()):
+        # a wgmma kernel's last executable level is after lasscc-hopper-smem (TMA, mbarriers, wgmma)
+        from lasscc.driver import make_pass, run_pass
+
+        stage = "lasscc-hopper-smem"
+        run_pass(module, make_pass(stage, getattr(args, "arch", "sm_80")), getattr(args, "file", "<input>"))
     alpha = args.alpha if getattr(args, "alpha", None) is not None else _default_scalar(module, "alpha")
     beta = args.beta if getattr(args, "beta", None) is not None else _default_scalar(module, "beta")
     alpha = 1.0 if alpha is None else alpha

@@ -117,7 +117,7 @@ class ExecResult:
 
 
 # ---- the program: one kernel function, precompiled ----------------------------------------------
-PER_THREAD_DIALECTS = ("lass_nv.", "lass_warp.", "lass_smem.")
+PER_THREAD_DIALECTS = ("lass_nv.", "lass_warp.", "lass_smem.", "lass_wg.")
 
 
 class Program:
@@ -131,7 +131,8 @@ class Program:
         if "lass.gemm" in names:
             self.level = 0
         elif self.simt:
-            self.level = 4 if names & {"lass_smem.swizzle", "lass_nv.ldmatrix_x4", "lass_nv.cp_async"} else 3
+            self.level = 4 if names & {"lass_smem.swizzle", "lass_nv.ldmatrix_x4", "lass_nv.cp_async",
+                                        "lass_nv.wgmma_mma_async"} else 3
         elif any(n.startswith("lass_pipe.") for n in names):
             self.level = 2
         else:
@@ -617,11 +618,18 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
         bufs[arg] = GlobalBuffer(role, flat, rows, cols, t, batch, mn_major=mn)
     ints = iter([m, n, k])
     floats = iter([alpha, beta])
+    tmaps = iter(["A", "B"])  # the tensor maps of a wgmma kernel, over its A and B (lasscc-hopper-smem)
     out = []
     n_fixed = 3 if prog.level == 0 else 8  # (A, B, D) / the kernel ABI; then the epilogue's extras
     for arg in block.args[:n_fixed]:
         if arg in bufs:
             out.append(bufs[arg])
+            continue
+        if getattr(arg.type, "name", "") == "lass_nv.tensor_map":
+            from lasscc.interp.values import host_tensor_map
+
+            role = next(tmaps, None)
+            out.append(host_tensor_map(prog, arg.type, next((b for b in bufs.values() if b.role == role), None)))
             continue
         w = int_width(arg.type)
         if w is not None:

@@ -203,3 +203,17 @@ def i32_to_f16_pair(v):
     lo = (u & 0xFFFF).astype(np.uint16).view(np.float16)
     hi = (u >> 16).astype(np.uint16).view(np.float16)
     return lo, hi
+
+
+def host_tensor_map(prog, tmap_type, buf):
+    """The HostTensorMap of a `!lass_nv.tensor_map` parameter of a wgmma kernel over its operand
+    buffer `buf` (the kernel's A or B: rows x K stored K-major, or K x rows MN-major), as the GPU
+    launcher builds it."""
+    from lasscc.interp.errors import KernelArgumentError
+    from lasscc.runtime.tma import HostTensorMap, TensorMapSpec
+
+    if buf is None or buf.batch != 1:
+        raise KernelArgumentError(f"kernel @{prog.name}: a tensor map needs a non-batched A or B operand")
+    rows, cols = (buf.cols, buf.rows) if buf.mn_major else (buf.rows, buf.cols)  # the matrix as stored
+    spec = TensorMapSpec.for_type(tmap_type, rows, cols)
+    return HostTensorMap(spec, buf.array[:rows * cols].reshape(rows, cols))

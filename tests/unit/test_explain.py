@@ -410,7 +410,9 @@ def test_maps_per_element_type():
     assert list(ex.bank_grid(2, 16, False, 4)[1]) == list(range(16, 32))
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*.mlir")), ids=lambda p: p.stem)
+# wgmma kernels (sm_90a) are not described yet: lasscc explain refuses them (tests/unit/test_wgmma_passes.py)
+@pytest.mark.parametrize("path", sorted(p for p in (ROOT / "examples").glob("*.mlir") if 'mma = "wgmma"' not in p.read_text()),
+                         ids=lambda p: p.stem)
 def test_every_example(path):
     text = _text(path, str(path))
     assert "Epilogue (lasscc-warp-mma)" in text and "Resources (sm_80)" in text

@@ -1,0 +1,189 @@
+"""`lass_wg`: warpgroup-level MMA (output of `lasscc-warpgroup-mma`, the wgmma beside the warp level).
+
+The program of ONE thread (SIMT), as at the warp level; four consecutive warps (128 threads, thread
+ids 128 g .. 128 g + 127) form warpgroup g, which issues wgmma together.  A warpgroup's accumulator
+of 64 x N values is spread over its threads as SSA values, N/2 per thread, value v of thread t at
+(row, col) = lasscc.sm90_layout.acc_coord(t % 128, v): warp w of the group holds rows 16 w ..
+16 w + 15 and, per 8 columns, the mma.sync m16n8 C fragment (layout.mma_c_coord).  The operands
+still come from ring slots addressed logically; `lasscc-hopper-smem` turns them into matrix
+descriptors of the physical (TMA-swizzled) slots.
+
+    lass_wg.fence
+    %d0, ... = lass_wg.mma %ra[%slot] rows %row, %rb[%slot] k 16 acc(%c0, ...) : !lass_pipe.ring<4x128x64xf16>, !lass_pipe.ring<4x128x64xf16>, f32
+    lass_wg.commit
+    lass_wg.wait {pending = 1 : i64}
+"""
+
+from __future__ import annotations
+
+from lasscc.dialects.lass_pipe import RingType
+from xdsl.dialects.builtin import IntegerAttr, i32
+from xdsl.ir import Dialect
+from xdsl.irdl import (
+    IRDLOperation,
+    attr_def,
+    irdl_op_definition,
+    operand_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
+from xdsl.utils.exceptions import VerifyException
+
+WARPGROUP_THREADS = 128
+WGMMA_M = 64
+WGMMA_K_BYTES = 32
+WAIT_GROUPS_MAX = 7  # wgmma.wait_group takes 0..7 here (more is pointless)
+
+
+@irdl_op_definition
+class MmaOp(IRDLOperation):
+    """One wgmma.m64nNkK of this thread's warpgroup, A and B from shared memory (SS):
+    D (64 x N) = A . B^T + C with A = rows `row` .. row + 63 and B = all N rows of the slots,
+    both at k .. k + K (K = 32 bytes of the element type: 16 f16/bf16, 8 tf32, 32 s8).
+
+    `row` must be the same for the 128 threads of a warpgroup; `c` are this thread's N/2
+    accumulator values (f32; f16 for f16 inputs with an f16 accumulator; i32 for i8), `d` the
+    same after the op.  The op is asynchronous: its shared-memory reads and its results are
+    complete only when a `lass_wg.wait` retires the group a `lass_wg.commit` closed around it;
+    until then the slots must not be released or overwritten (another lass_wg.mma may take `d`
+    as its `c`).  Numerics as lass_pipe.mma (lasscc.interp.mma_math)."""
+
+    name = "lass_wg.mma"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())  # async: ordered with fence/commit/wait
+    a = operand_def(RingType)
+    slot_a = operand_def(i32)
+    row = operand_def(i32)
+    b = operand_def(RingType)
+    slot_b = operand_def(i32)
+    c = var_operand_def()
+    d = var_result_def()
+    k = attr_def(IntegerAttr)
+
+    def __init__(self, a, slot_a, row, b, slot_b, k: int, c):
+        c = list(c)
+        from xdsl.ir import SSAValue
+
+        super().__init__(operands=[a, slot_a, row, b, slot_b, c],
+                         result_types=[[SSAValue.get(x).type for x in c]], attributes={"k": IntegerAttr(k, 64)})
+
+    @property
+    def n(self) -> int:
+        return self.b.type.get_shape()[1]
+
+    @property
+    def k_elems(self) -> int:
+        return WGMMA_K_BYTES * 8 // self.a.type.element_type.bitwidth
+
+    def verify_(self) -> None:
+        (_, am, ak), (_, bn, bk) = self.a.type.get_shape(), self.b.type.get_shape()
+        if self.a.type.element_type != self.b.type.element_type:
+            raise VerifyException(f"expected A and B rings of one element type, got {self.a.type} and {self.b.type}")
+        if ak != bk:
+            raise VerifyException(f"expected rings of one BK, got {ak} and {bk}")
+        if am % WGMMA_M:
+            raise VerifyException(f"expected an A ring of a multiple of {WGMMA_M} rows, got {am}")
+        k, kk = self.k.value.data, self.k_elems
+        if k % kk or not 0 <= k < ak:
+            raise VerifyException(f"expected k a multiple of the wgmma K {kk} inside BK = {ak}, got {k}")
+        want = WGMMA_M * bn // WARPGROUP_THREADS
+        if len(self.c) != want or len(self.d) != want:
+            raise VerifyException(f"expected {want} accumulator values per thread for m64n{bn}, got {len(self.c)} "
+                                  f"and {len(self.d)} results")
+        types = {str(v.type) for v in self.c} | {str(v.type) for v in self.d}
+        if len(types) != 1:
+            raise VerifyException(f"expected accumulators of one type, got {sorted(types)}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.a)
+        printer.print_string("[")
+        printer.print_operand(self.slot_a)
+        printer.print_string("] rows ")
+        printer.print_operand(self.row)
+        printer.print_string(", ")
+        printer.print_operand(self.b)
+        printer.print_string("[")
+        printer.print_operand(self.slot_b)
+        printer.print_string(f"] k {self.k.value.data} acc(")
+        printer.print_list(self.c, printer.print_operand)
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes, reserved_attr_names=("k",))
+        printer.print_string(" : ")
+        printer.print_attribute(self.a.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.b.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.c[0].type if self.c else i32)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "MmaOp":
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        sa = parser.parse_unresolved_operand()
+        parser.parse_punctuation("]")
+        parser.parse_keyword("rows")
+        row = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        sb = parser.parse_unresolved_operand()
+        parser.parse_punctuation("]")
+        parser.parse_keyword("k")
+        k = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        parser.parse_keyword("acc")
+        c = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ta = parser.parse_type()
+        parser.parse_punctuation(",")
+        tb = parser.parse_type()
+        parser.parse_punctuation(",")
+        tc = parser.parse_type()
+        ops = [parser.resolve_operand(a, ta), parser.resolve_operand(sa, i32), parser.resolve_operand(row, i32),
+               parser.resolve_operand(b, tb), parser.resolve_operand(sb, i32)]
+        cs = [parser.resolve_operand(x, tc) for x in c]
+        op = cls(*ops, k, cs)
+        op.attributes.update(attrs)
+        return op
+
+
+@irdl_op_definition
+class FenceOp(IRDLOperation):
+    """wgmma.fence: orders this thread's earlier accumulator and shared-memory accesses before the
+    warpgroup's next lass_wg.mma (needed before the first one of each k-tile)."""
+
+    name = "lass_wg.fence"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class CommitOp(IRDLOperation):
+    """Close the warpgroup's uncommitted lass_wg.mma ops into one group."""
+
+    name = "lass_wg.commit"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class WaitOp(IRDLOperation):
+    """Wait until at most `pending` of the warpgroup's committed groups are in flight: the others'
+    results may be read and their slots released."""
+
+    name = "lass_wg.wait"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    pending = attr_def(IntegerAttr)
+    assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        n = self.pending.value.data
+        if not 0 <= n <= WAIT_GROUPS_MAX:
+            raise VerifyException(f"expected pending in 0..{WAIT_GROUPS_MAX}, got {n}")
+
+
+LassWG = Dialect("lass_wg", [MmaOp, FenceOp, CommitOp, WaitOp], [])

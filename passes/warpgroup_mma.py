@@ -1,0 +1,125 @@
+"""lasscc-warpgroup-mma: threadblock MMA of a `mma = "wgmma"` kernel -> per-thread warpgroup code.
+
+Input contract: a pipelined wgmma kernel (lasscc-pipeline's TMA ring: `lass_pipe.mma` on ring
+slots, `lass_pipe.producer_acquire` / `tma_load` / `consumer_wait` / `consumer_release`,
+`!lass_tb.acc` values carried by `scf.for`, `lass_tb.zero_acc`, `lass_tb.block_tile`,
+`lass_tb.epilogue`).  Kernels whose config is not `mma = "wgmma"`, or without `lass_pipe.mma`, are
+left alone (lasscc-warp-mma takes the mma.sync ones); a `lass_tb.mma` is rejected.
+
+Output contract: the program of one thread (as lasscc-warp-mma's, which this pass extends).
+- warpgroup wg = tid / 128 computes rows 64 wg .. 64 wg + 63 of the block tile, all BN columns;
+- the accumulator -> BN/2 values per thread (lass_wg: value v of thread t at
+  sm90_layout.acc_coord(t % 128, v), the m16n8 C fragment of warp t / 32 at rows 16 (t / 32) of the
+  block tile), carried by the loops;
+- each `lass_pipe.mma` -> `lass_wg.fence`, one `lass_wg.mma` per wgmma K step of BK (rows 64 wg of
+  the A slot, the whole B slot), `lass_wg.commit`, `lass_wg.wait {pending = GROUPS_IN_FLIGHT}`
+  (0 for now, see there; with 1 a group stays in flight across the next k-tile's consumer_wait):
+  the group of the k-tile before is retired before lasscc-pipeline's one-tile-late
+  consumer_release of its slot;
+- the producer's ops (`producer_acquire` and its `tma_load`s) run in thread 0 only (`scf.if`);
+  the consumer ops stay, executed by every thread;
+- before `lass_tb.epilogue`: `lass_wg.wait {pending = 0}`; the epilogue is lasscc-warp-mma's
+  per-thread one at the accumulator coordinates (predicated stores at the edges, beta != 0 branch,
+  the staged epilogue for a 16-bit D), since the warpgroup's accumulator layout is that of four
+  16 x BN warp tiles;
+- `lass_tb.block_tile` / `batch_index` as lasscc-warp-mma.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from lasscc.dialects import lass_pipe, lass_tb, lass_wg
+from lasscc.passes._build import ArithBuilder, is_kernel, kernel_config
+from lasscc.passes.warp_mma import _WarpLowering
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.ir import Block, Region
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import PassFailedException
+
+from lasscc.resources import WGMMA_M, wgmma_k
+from lasscc.layout import MMA_M
+from lasscc.source import op_location
+
+# wgmma groups kept in flight after each k-tile's commit (at most 1: the k-tile before must be
+# retired before lasscc-pipeline's one-tile-late release of its slot).  0 for now: with 1, the wait
+# after the loop retires the loop body's group, and lasscc-lower-to-llvm (passes/lower_sm90.py
+# `_retire`, in program order) pins those in-loop registers after the loop, where the loop body does
+# not dominate: "Instruction does not dominate all uses".  1 (the overlap of a k-tile's wgmmas with
+# the next k-tile's wait) needs that lowering to pin loop-carried groups at the in-loop wait.
+GROUPS_IN_FLIGHT = 0
+
+
+def warp_view(cfg):
+    """The mma.sync-shaped config whose warp-level accumulator layout is the warpgroups': warp
+    tiles of MMA_M x BN stacked along M (warp w at rows 16 w), so lasscc-warp-mma's epilogue and
+    loop rewriting serve the wgmma accumulator unchanged."""
+    bm, bn, bk = cfg.threadblock
+    return replace(cfg, mma="mma.sync", warp=(MMA_M, bn, bk), instruction=(MMA_M, 8, cfg.instruction[2]))
+
+
+class _WarpgroupLowering(_WarpLowering):
+    def __init__(self, fn: func.FuncOp, cfg):
+        super().__init__(fn, warp_view(cfg))
+        self.wg_cfg = cfg
+        b = ArithBuilder(InsertPoint.after(self.tid.owner))
+        self.a_row = b.mul(b.shr(self.tid, 7), WGMMA_M)
+        self.a_row.name_hint = "wg_m0"
+
+    def mma(self, op: lass_pipe.MmaOp) -> None:
+        b = ArithBuilder(InsertPoint.before(op))
+        acc = list(self.accumulator(op.acc, op))
+        kk = wgmma_k(self.ab)
+        b.insert(lass_wg.FenceOp())
+        for k in range(0, self.wg_cfg.threadblock[2], kk):
+            acc = list(b.insert(lass_wg.MmaOp(op.a, op.slot_a, self.a_row, op.b, op.slot_b, k, acc)).results)
+        b.insert(lass_wg.CommitOp())
+        b.insert(lass_wg.WaitOp.build(attributes={"pending": IntegerAttr(GROUPS_IN_FLIGHT, 64)}))
+        self.acc[op.result] = acc
+        self.dead.append(op)
+
+    def epilogue(self, op: lass_tb.EpilogueOp) -> None:
+        ArithBuilder(InsertPoint.before(op)).insert(lass_wg.WaitOp.build(attributes={"pending": IntegerAttr(0, 64)}))
+        super().epilogue(op)
+
+    def run(self) -> None:
+        super().run()
+        # the producer's acquire and its TMA loads: thread 0 only
+        for acq in [o for o in self.fn.walk() if isinstance(o, lass_pipe.ProducerAcquireOp)]:
+            group, cur = [acq], acq.next_op
+            while cur is not None and not isinstance(cur, (lass_pipe.ProducerAcquireOp, scf.YieldOp)):
+                if isinstance(cur, lass_pipe.TmaLoadOp):
+                    group.append(cur)
+                elif not isinstance(cur, arith.MuliOp):  # the loads' k0 (left outside, before the if)
+                    break
+                cur = cur.next_op
+            b = ArithBuilder(InsertPoint.after(group[-1]))
+            is0 = b.emit(arith.CmpiOp(self.tid, b.const(0), "eq"))
+            body = Block()
+            for o in group:
+                o.detach()
+                body.add_op(o)
+            body.add_op(scf.YieldOp())
+            b.insert(scf.IfOp(is0, [], Region(body)))
+
+
+@dataclass(frozen=True)
+class WarpgroupMmaPass(ModulePass):
+    name = "lasscc-warpgroup-mma"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in list(op.walk()):
+            if not (isinstance(fn, func.FuncOp) and is_kernel(fn)):
+                continue
+            cfg = kernel_config(fn)
+            if not cfg.is_wgmma:
+                continue
+            tb = next((o for o in fn.walk() if isinstance(o, lass_tb.MmaOp)), None)
+            if tb is not None:
+                raise PassFailedException(
+                    f"{op_location(tb)}: error: expected lass_pipe.mma on ring slots (run lasscc-pipeline first), got lass_tb.mma")
+            if any(isinstance(o, lass_pipe.MmaOp) for o in fn.walk()):
+                _WarpgroupLowering(fn, cfg).run()

@@ -1,0 +1,109 @@
+"""GPU check and benchmark of the Hopper (mma = "wgmma") path, for an H100 / H200 (sm_90a).
+
+Compiles the wgmma configs (128x128x64 and 128x256x64, 3 and 4 stages, f16 and bf16 in, f32 D, TN),
+then on the GPU for each: one launch into a NaN-poisoned D on random normal data checked against a
+float64 reference (and with beta != 0 on C), at 4096^3, 8192^3 and odd shapes; then timings with
+CUDA events after warm-up (median) beside torch.matmul (cuBLAS) in the same process, printing
+TFLOP/s and the ratio.  Also prints ptxas -v (registers, spills) per kernel.
+
+    python3 scripts/hopper_check.py [--quick] [--no-bench] [--iters 50] [--list]
+
+`--list` prints the cases and exits (no GPU needed); `--quick` runs one config per type.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+CONFIGS = [  # (threadblock, stages)
+    ((128, 128, 64), 4),
+    ((128, 256, 64), 3),
+    ((128, 128, 64), 3),
+    ((128, 256, 64), 4),
+]
+TYPES = ("f16", "bf16")
+CHECK_SHAPES = [  # (M, N, K, beta): K a multiple of 8 (the TMA's 16-byte global stride)
+    (4096, 4096, 4096, 0.0),
+    (1000, 1000, 1000, 0.0),
+    (129, 257, 72, 0.0),
+    (777, 333, 1016, 0.5),
+    (8, 8, 8, 0.0),
+]
+BENCH_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
+
+
+def gemm_text(ab: str, tb, stages: int) -> str:
+    a, b = f"memref<?x?x{ab}>", f"memref<?x?x{ab}, strided<[1, ?]>>"
+    return (f"func.func @gemm(%a: {a}, %b: {b}, %d: memref<?x?xf32>) {{\n"
+            f"  lass.gemm {{alpha = 1.0 : f32, beta = 0.0 : f32, config = {{mma = \"wgmma\", "
+            f"threadblock = [{tb[0]}, {tb[1]}, {tb[2]}], stages = {stages}}}}}\n"
+            f"      ins(%a, %b : {a}, {b}) outs(%d : memref<?x?xf32>)\n  func.return\n}}\n")
+
+
+def compile_case(ab: str, tb, stages: int):
+    from lasscc.driver import compile_module
+    from lasscc.emit import ptxas_info
+    from lasscc.source import parse_mlir
+
+    res = compile_module(parse_mlir(gemm_text(ab, tb, stages), "hopper_check.mlir"), arch="sm_90a")
+    return res.ptx, res.specs[0], ptxas_info(res.ptx, "sm_90a")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="one config per type")
+    ap.add_argument("--no-bench", action="store_true", help="correctness only")
+    ap.add_argument("--iters", type=int, default=50)
+    ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--list", action="store_true", help="print the cases and exit")
+    args = ap.parse_args()
+    configs = CONFIGS[:1] if args.quick else CONFIGS
+    cases = [(ab, tb, s) for ab in TYPES for tb, s in configs]
+    if args.list:
+        for ab, tb, s in cases:
+            print(f"{ab} TN {'x'.join(map(str, tb))} stages {s}: check {CHECK_SHAPES}; bench {BENCH_SHAPES}")
+        return 0
+
+    from lasscc.runtime import cuda
+    from lasscc.runtime.gemm_runner import run_gemm
+
+    status = cuda.driver_status()
+    if status is not None:
+        print(f"no GPU: {status}")
+        return 2
+    print(f"device: {cuda.device_name()} ({cuda.device_arch()})")
+    failures, rows = 0, []
+    for ab, tb, stages in cases:
+        name = f"{ab} {'x'.join(map(str, tb))}/{stages}"
+        t0 = time.time()
+        ptx, spec, info = compile_case(ab, tb, stages)
+        print(f"{name}: compiled in {time.time() - t0:.1f} s; ptxas: {info.line if info else 'not found'}"
+              f"{'' if info is None or info.spill_stores == 0 else '  SPILL'}")
+        for m, n, k, beta in CHECK_SHAPES:
+            r = run_gemm(ptx, spec, m, n, k, alpha=1.0, beta=beta, check=True, bench=False, seed=7)
+            ok = bool(r["ok"])
+            failures += not ok
+            print(f"  check {m}x{n}x{k} beta={beta}: rel_err {r['rel_err']:.2e} (tol {r['tol']:.1e}) "
+                  f"{'ok' if ok else 'FAIL'}  regs {r.get('regs')} local {r.get('local_bytes')}")
+        if args.no_bench:
+            continue
+        for m, n, k in BENCH_SHAPES:
+            r = run_gemm(ptx, spec, m, n, k, check=False, bench=True, warmup=args.warmup, iters=args.iters, seed=7)
+            rows.append((name, f"{m}x{n}x{k}", r.get("tflops"), r.get("cublas_tflops"), r.get("ratio")))
+            print(f"  bench {m}x{n}x{k}: {r.get('tflops', 0):.1f} TFLOP/s (median {r.get('ms_median', 0):.3f} ms); "
+                  f"cuBLAS {r.get('cublas_tflops') or 0:.1f}; ratio {r.get('ratio') or 0:.3f}")
+    if rows:
+        print("\n| kernel | shape | lasscc TFLOP/s | cuBLAS TFLOP/s | ratio |\n|---|---|---|---|---|")
+        for name, shape, t, c, ratio in rows:
+            print(f"| {name} | {shape} | {t or 0:.1f} | {c or 0:.1f} | {ratio or 0:.3f} |")
+    print(f"\n{failures} check failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
