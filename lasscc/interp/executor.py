@@ -625,12 +625,6 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
         if arg in bufs:
             out.append(bufs[arg])
             continue
-        if getattr(arg.type, "name", "") == "lass_nv.tensor_map":
-            from lasscc.interp.values import host_tensor_map
-
-            role = next(tmaps, None)
-            out.append(host_tensor_map(prog, arg.type, next((b for b in bufs.values() if b.role == role), None)))
-            continue
         w = int_width(arg.type)
         if w is not None:
             v = next(ints, None)
@@ -646,9 +640,15 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
             out.append(codec[0](np.float64(0.0 if v is None else v)))
             continue
         raise KernelArgumentError(f"kernel @{prog.name}: argument of unsupported type {arg.type}")
+    rest = list(block.args[n_fixed:])  # a wgmma kernel's tensor maps, a split kernel's W, or the extras
+    while rest and getattr(rest[0].type, "name", "") == "lass_nv.tensor_map":
+        from lasscc.interp.values import host_tensor_map
+
+        role = next(tmaps, None)
+        out.append(host_tensor_map(prog, rest.pop(0).type, next((b for b in bufs.values() if b.role == role), None)))
     if w_arg is not None:
         return out + [w_buf]
-    return out + _bind_extras(prog, block.args[n_fixed:], extras, m, n, batch)
+    return out + _bind_extras(prog, rest, extras, m, n, batch)
 
 
 def epilogue_kinds(prog: Program) -> tuple[str, ...]:
