@@ -25,7 +25,7 @@ the reference is one float64 product per batch, cuBLAS beside it is torch.bmm / 
 same batched problem, and TFLOP/s count the flops of all batches (2 * batch * M * N * K).
 
 numpy has no bf16: bf16 host arrays are uint16 bit patterns (lasscc.interp.bf16: exact decoding,
-round-to-nearest-even encoding).  The random inputs are drawn uniform in [-1, 1) and rounded to
+round-to-nearest-even encoding).  The random inputs are drawn standard normal and rounded to
 the input type, and the float64 reference is computed from those exact rounded values, so the
 check measures only the kernel's accumulation and D's own rounding.
 """
