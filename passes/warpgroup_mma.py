@@ -50,7 +50,7 @@ from lasscc.source import op_location
 # `_retire`, in program order) pins those in-loop registers after the loop, where the loop body does
 # not dominate: "Instruction does not dominate all uses".  1 (the overlap of a k-tile's wgmmas with
 # the next k-tile's wait) needs that lowering to pin loop-carried groups at the in-loop wait.
-GROUPS_IN_FLIGHT = 0
+GROUPS_IN_FLIGHT = 1
 
 
 def warp_view(cfg):
