@@ -221,7 +221,6 @@ def _fence_wgmma_operands(lw, fence: lass_nv.WgmmaFenceOp) -> None:
 
 
 def _lower_wgmma(lw, op: lass_nv.WgmmaMmaAsyncOp) -> None:
-    f16_acc = op.acc_type == f16
     accs = lw.fenced.pop((op, "c"), None) or _acc_registers(lw, op)
     a_regs = lw.fenced.pop((op, "a"), None) or [lw.lowered(x) for x in op.a]
     reg_t = i32 if op.acc_type != f32 else f32
