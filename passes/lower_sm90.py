@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from lasscc import sm90_layout as S
 from lasscc.dialects import lass_nv
-from xdsl.dialects import arith, llvm
+from xdsl.dialects import arith, cf, llvm
 from xdsl.dialects.builtin import (
     DictionaryAttr,
     IntAttr,
@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
+from xdsl.ir import Block
 
 TENSOR_MAP_BYTES = 128  # sizeof(CUtensorMap)
 TENSOR_MAP_ALIGN = 64  # CUtensorMap is alignas(64); the .param must be too
@@ -154,7 +155,7 @@ def lower_sm90(lw, op) -> bool:
     elif isinstance(op, lass_nv.WgmmaWaitGroupOp):
         _init_state(lw)
         lw.intrinsic("llvm.nvvm.wgmma.wait_group.sync.aligned", [lw.const(op.pending.value.data, i64)])
-        _retire(lw, op.pending.value.data)
+        _retire(lw, op)
     elif isinstance(op, lass_nv.WgmmaMmaAsyncOp):
         _init_state(lw)
         _lower_wgmma(lw, op)
@@ -220,7 +221,6 @@ def _fence_wgmma_operands(lw, fence: lass_nv.WgmmaFenceOp) -> None:
 
 
 def _lower_wgmma(lw, op: lass_nv.WgmmaMmaAsyncOp) -> None:
-    f16_acc = op.acc_type == f16
     accs = lw.fenced.pop((op, "c"), None) or _acc_registers(lw, op)
     a_regs = lw.fenced.pop((op, "a"), None) or [lw.lowered(x) for x in op.a]
     reg_t = i32 if op.acc_type != f32 else f32
@@ -238,27 +238,88 @@ def _lower_wgmma(lw, op: lass_nv.WgmmaMmaAsyncOp) -> None:
 def _map_results(lw, op: lass_nv.WgmmaMmaAsyncOp, regs: list) -> None:
     """op's results from its 32-bit registers (f16 pairs unpacked)."""
     if op.acc_type == f16:
-        unpacked = []
-        for bits in regs:
-            for h in range(2):
-                part = bits if h == 0 else lw.emit(llvm.LShrOp(bits, lw.const(16)))
-                unpacked.append(lw.emit(llvm.BitcastOp(lw.emit(llvm.TruncOp(part, IntegerType(16))), f16)))
-        regs = unpacked
+        regs = _unpack_f16(lw, regs)
     for old, new in zip(op.d, regs):
         lw.map[old] = new
 
 
-def _retire(lw, pending: int) -> None:
+def _loop_carried(op: lass_nv.WgmmaMmaAsyncOp, at: Block) -> list | None:
+    """The block arguments through which `op`'s results are read at block `at`, when `at` lies
+    past the back edge (a branch to an earlier block, convert-scf-to-cf's scf.yield) that carries
+    them: after an scf.for k-loop, its results are the loop header's arguments, not the body's
+    wgmma results (which do not dominate the loop exit).  None when `at` reads op's results
+    themselves (the wait follows them within the loop iteration that issued them)."""
+    blocks = list(at.parent.blocks)
+    for use in op.d[0].uses:
+        br = use.operation
+        if isinstance(br, (cf.BranchOp, cf.ConditionalBranchOp)):
+            src = blocks.index(br.parent_block())
+            for succ, args in zip(br.successors, _successor_operands(br)):
+                if blocks.index(succ) <= src < blocks.index(at) and op.d[0] in args:
+                    return [succ.args[list(args).index(r)] for r in op.d]
+    return None
+
+
+def _successor_operands(br) -> list:
+    if isinstance(br, cf.BranchOp):
+        return [br.arguments]
+    return [br.then_arguments, br.else_arguments]
+
+
+def _unpack_f16(lw, regs: list) -> list:
+    """f16 values from 32-bit registers (element 2r + h in half h of register r)."""
+    unpacked = []
+    for bits in regs:
+        for h in range(2):
+            part = bits if h == 0 else lw.emit(llvm.LShrOp(bits, lw.const(16)))
+            unpacked.append(lw.emit(llvm.BitcastOp(lw.emit(llvm.TruncOp(part, IntegerType(16))), f16)))
+    return unpacked
+
+
+def _retire(lw, wait: lass_nv.WgmmaWaitGroupOp) -> None:
     """wgmma.wait_group `pending`: the wgmmas of the groups it retires get their result registers
     through `_fence_operand` right after the wait (CUTLASS fences the accumulators after
     warpgroup_wait), and every later use reads those: LLVM cannot move a use of a wgmma result
-    above the wait (ptxas would serialize: C7517, "warpgroup.wait injected")."""
-    n = max(len(lw.wg_groups) - pending, 0)
+    above the wait (ptxas would serialize: C7517, "warpgroup.wait injected").
+
+    Groups are counted in program order.  With groups in flight across an scf.for k-loop's
+    iterations, a group the loop body issued is retired past the loop (the wait after it), where
+    it is read through the loop results: those (the header's block arguments) are pinned.  At the
+    in-loop wait, the group of the iteration before is retired; its values are the loop-carried
+    block arguments, read only by this iteration's first wgmma, which took them through
+    `_fence_wgmma_operands` before its wgmma.fence: pinning them again after the wait would keep
+    them alive across that wgmma (a copy of in-flight registers), so they are left alone, as any
+    result read by chained wgmmas only."""
+    n = max(len(lw.wg_groups) - wait.pending.value.data, 0)
     retired, lw.wg_groups = lw.wg_groups[:n], lw.wg_groups[n:]
     for group in retired:
         for op in group:
             if all(isinstance(u.operation, lass_nv.WgmmaMmaAsyncOp) for r in op.d for u in r.uses):
                 continue  # consumed by a chained wgmma only: fencing would keep its registers alive
-            regs = [_fence_operand(lw, r) for r in lw.wg_regs[op]]
-            lw.wg_regs[op] = regs
-            _map_results(lw, op, regs)
+            carried = _loop_carried(op, wait.parent_block())
+            if carried is None:
+                regs = [_fence_operand(lw, r) for r in lw.wg_regs[op]]
+                lw.wg_regs[op] = regs
+                _map_results(lw, op, regs)
+            else:
+                _pin_values(lw, op, carried)
+
+
+def _pin_values(lw, op: lass_nv.WgmmaMmaAsyncOp, olds: list) -> None:
+    """`olds` (op's accumulator values as carried out of a loop) through `_fence_operand`, in
+    op's 32-bit registers (f16 pairs packed), and every later use reads the pinned ones."""
+    vals = [lw.lowered(x) for x in olds]
+    if op.acc_type == f16:
+        h2 = VectorType(f16, [2])
+        packed = []
+        for r in range(len(vals) // 2):
+            vec = lw.emit(llvm.UndefOp(h2))
+            for h in range(2):
+                vec = lw.emit(llvm.InsertElementOp(vec, vals[2 * r + h], lw.const(h)))
+            packed.append(lw.emit(llvm.BitcastOp(vec, i32)))
+        vals = packed
+    regs = [_fence_operand(lw, r) for r in vals]
+    if op.acc_type == f16:
+        regs = _unpack_f16(lw, regs)
+    for old, new in zip(olds, regs):
+        lw.map[old] = new

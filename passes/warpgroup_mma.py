@@ -13,9 +13,8 @@ Output contract: the program of one thread (as lasscc-warp-mma's, which this pas
   block tile), carried by the loops;
 - each `lass_pipe.mma` -> `lass_wg.fence`, one `lass_wg.mma` per wgmma K step of BK (rows 64 wg of
   the A slot, the whole B slot), `lass_wg.commit`, `lass_wg.wait {pending = GROUPS_IN_FLIGHT}`
-  (0 for now, see there; with 1 a group stays in flight across the next k-tile's consumer_wait):
-  the group of the k-tile before is retired before lasscc-pipeline's one-tile-late
-  consumer_release of its slot;
+  (1: a group stays in flight across the next k-tile's consumer_wait): the group of the k-tile
+  before is retired before lasscc-pipeline's one-tile-late consumer_release of its slot;
 - the producer's ops (`producer_acquire` and its `tma_load`s) run in thread 0 only (`scf.if`);
   the consumer ops stay, executed by every thread;
 - before `lass_tb.epilogue`: `lass_wg.wait {pending = 0}`; the epilogue is lasscc-warp-mma's
@@ -44,13 +43,12 @@ from lasscc.resources import WGMMA_M, wgmma_k
 from lasscc.layout import MMA_M
 from lasscc.source import op_location
 
-# wgmma groups kept in flight after each k-tile's commit (at most 1: the k-tile before must be
-# retired before lasscc-pipeline's one-tile-late release of its slot).  0 for now: with 1, the wait
-# after the loop retires the loop body's group, and lasscc-lower-to-llvm (passes/lower_sm90.py
-# `_retire`, in program order) pins those in-loop registers after the loop, where the loop body does
-# not dominate: "Instruction does not dominate all uses".  1 (the overlap of a k-tile's wgmmas with
-# the next k-tile's wait) needs that lowering to pin loop-carried groups at the in-loop wait.
-GROUPS_IN_FLIGHT = 0
+# wgmma groups kept in flight after each k-tile's commit: the k-tile's wgmmas overlap the next
+# k-tile's consumer_wait.  At most 1: the in-loop wait must retire the group of the k-tile before
+# ahead of lasscc-pipeline's one-tile-late consumer_release of its slot (the CPU executor raises an
+# AsyncHazardError on a release of a slot an unretired group reads).  passes/lower_sm90.py
+# `_retire` pins the loop body's group, retired by the wait after the loop, through the loop results.
+GROUPS_IN_FLIGHT = 1
 
 
 def warp_view(cfg):

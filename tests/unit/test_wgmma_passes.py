@@ -25,7 +25,7 @@ import functools
 import numpy as np
 import pytest
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 
 from lasscc.diagnostics import LassError
 from lasscc.dialects import lass_nv, lass_pipe, lass_wg
@@ -33,6 +33,7 @@ from lasscc.driver import compile_module, make_pass, run_pass
 from lasscc.emit import ptxas_info
 from lasscc.interp import AsyncHazardError, InterpError, RaceError, run_check
 from lasscc.interp.errors import DeadlockError
+from lasscc.passes.warpgroup_mma import GROUPS_IN_FLIGHT
 from lasscc.source import parse_mlir
 
 PASSES = ["lasscc-tile-threadblock", "lasscc-pipeline", "lasscc-warpgroup-mma", "lasscc-hopper-smem"]
@@ -138,6 +139,17 @@ def test_planted_missing_consumer_wait_is_a_race():
 
 def test_planted_missing_wgmma_wait_is_an_async_hazard():
     mod = _surgery(stages_of(BUG_TEXT)[3], lass_wg.WaitOp, pred=lambda o: isinstance(o.parent_op(), scf.ForOp))
+    with pytest.raises(AsyncHazardError, match="wgmma group reading it is still in flight"):
+        run_check(mod, 64, 64, 256, seed=1, report_banks=False)
+
+
+def test_planted_two_groups_in_flight_is_an_async_hazard():
+    """GROUPS_IN_FLIGHT = 1 is the most the one-k-tile-late release allows: with 2 in flight, the
+    group of the k-tile before still reads the slot the consumer releases."""
+    def lax(o):
+        return lass_wg.WaitOp.build(attributes={"pending": IntegerAttr(GROUPS_IN_FLIGHT + 1, 64)})
+
+    mod = _surgery(stages_of(BUG_TEXT)[3], lass_wg.WaitOp, replace=lax, pred=lambda o: isinstance(o.parent_op(), scf.ForOp))
     with pytest.raises(AsyncHazardError, match="wgmma group reading it is still in flight"):
         run_check(mod, 64, 64, 256, seed=1, report_banks=False)
 

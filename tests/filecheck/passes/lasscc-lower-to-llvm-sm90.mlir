@@ -2,7 +2,8 @@
 // mbarrier / TMA / fences / elect / wgmma fence-commit-wait, a try_wait.parity loop for
 // `mbarrier_wait_parity`, inline PTX for `wgmma_mma_async` (accumulators tied in/out), a
 // `!lass_nv.tensor_map` parameter as `ptr byval([128 x i8]) align 64 nvvm.grid_constant`, the
-// dynamic shared memory 1024-byte aligned, and a function marked `nvvm.kernel` lowered as a kernel.
+// dynamic shared memory 1024-byte aligned, and a function marked `nvvm.kernel` lowered as a kernel;
+// wgmma results pinned after the wait that retires them, across an scf.for through the loop results (@k_loop).
 //
 // RUN: %lasscc opt -p lasscc-lower-to-llvm %s | filecheck %s
 // Left alone: the same ops outside a kernel (no nvvm.kernel, no lass.kernel), see @not_a_kernel.
@@ -42,6 +43,30 @@
 // CHECK:         llvm.call_intrinsic "llvm.nvvm.wgmma.wait_group.sync.aligned"
 // CHECK-NEXT:    [[F0:%[0-9]+]] = llvm.inline_asm has_side_effects "", "=f,0" [[D0]] : (f32) -> f32
 // CHECK:         llvm.store [[F0]], {{%[0-9]+}}
+// A group in flight across an scf.for k-loop: the in-loop wait_group 1 retires the iteration
+// before's group (the loop-carried accumulators, which this iteration's wgmma took pinned before its
+// wgmma.fence): nothing pinned there.  The wait after the loop retires the body's group, read
+// through the loop results: those (the header's block arguments) are pinned, and the store reads them.
+// CHECK-LABEL: llvm.func @k_loop(
+// CHECK:         ^[[HEAD:bb[0-9]+]]([[IV:%[0-9]+]]: i32, [[X0:%[0-9]+]]: f32, [[X1:%[0-9]+]]: f32, [[X2:%[0-9]+]]: f32, [[X3:%[0-9]+]]: f32):
+// CHECK-NEXT:    [[CMP:%[0-9]+]] = llvm.icmp "slt" [[IV]], %n : i32
+// CHECK-NEXT:    llvm.cond_br [[CMP]], ^[[BODY:bb[0-9]+]], ^[[EXIT:bb[0-9]+]]
+// CHECK-NEXT:  ^[[BODY]]:
+// CHECK-NEXT:    [[P0:%[0-9]+]] = llvm.inline_asm has_side_effects "", "=f,0" [[X0]] : (f32) -> f32
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.wgmma.fence.sync.aligned"()
+// CHECK:         [[LW:%[0-9]+]] = llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async{{.*}}, [[P0]], {{.*}} -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-NEXT:    [[L0:%[0-9]+]] = llvm.extractvalue [[LW]][0]
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.wgmma.wait_group.sync.aligned"({{%[0-9]+}}) : (i64) -> ()
+// CHECK-NOT:     llvm.inline_asm
+// CHECK:         llvm.br ^[[HEAD]]({{%[0-9]+}}, [[L0]], {{.*}} : i32, f32, f32, f32, f32)
+// CHECK-NEXT:  ^[[EXIT]]:
+// CHECK-NEXT:    [[ZERO:%[0-9]+]] = llvm.mlir.constant(0) : i64
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.wgmma.wait_group.sync.aligned"([[ZERO]]) : (i64) -> ()
+// CHECK-NEXT:    [[R0:%[0-9]+]] = llvm.inline_asm has_side_effects "", "=f,0" [[X0]] : (f32) -> f32
+// CHECK-NEXT:    {{%[0-9]+}} = llvm.inline_asm has_side_effects "", "=f,0" [[X1]] : (f32) -> f32
+// CHECK-NEXT:    {{%[0-9]+}} = llvm.inline_asm has_side_effects "", "=f,0" [[X2]] : (f32) -> f32
+// CHECK-NEXT:    {{%[0-9]+}} = llvm.inline_asm has_side_effects "", "=f,0" [[X3]] : (f32) -> f32
+// CHECK:         llvm.store [[R0]], {{%[0-9]+}}
 // CHECK-LABEL: func.func @not_a_kernel(
 // CHECK-NEXT:    lass_nv.mbarrier_arrive %bar
 // CHECK-NEXT:    lass_nv.wgmma_fence
@@ -69,6 +94,24 @@ func.func @k(%t: !lass_nv.tensor_map<64x64xf16, swizzle_128b>, %d: memref<?x?xf3
   lass_nv.wgmma_wait_group {pending = 1 : i64}
   lass_nv.wgmma_wait_group {pending = 0 : i64}
   lass_nv.st_global %d[%c0], %r#0 if %p : memref<?x?xf32>, f32
+  func.return
+}
+
+func.func @k_loop(%d: memref<?x?xf32>, %c: f32, %n: i32) attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %a = lass_nv.shared_address %c0
+  %a64 = arith.extui %a : i32 to i64
+  %p = arith.constant true
+  %acc:4 = scf.for %i = %c0 to %n step %c1 iter_args(%x0 = %c, %x1 = %c, %x2 = %c, %x3 = %c) -> (f32, f32, f32, f32) : i32 {
+    lass_nv.wgmma_fence
+    %r:4 = lass_nv.wgmma_mma_async a(%a64) b(%a64) c(%x0, %x1, %x2, %x3) scale_d %p {n = 8 : i64} : f32
+    lass_nv.wgmma_commit_group
+    lass_nv.wgmma_wait_group {pending = 1 : i64}
+    scf.yield %r#0, %r#1, %r#2, %r#3 : f32, f32, f32, f32
+  }
+  lass_nv.wgmma_wait_group {pending = 0 : i64}
+  lass_nv.st_global %d[%c0], %acc#0 if %p : memref<?x?xf32>, f32
   func.return
 }
 

@@ -35,7 +35,7 @@
 // CHECK-NEXT:      {{.*}} = lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 0 acc({{.*}}) : !lass_pipe.ring<2x64x32xf16>, !lass_pipe.ring<2x16x32xf16>, f32
 // CHECK-NEXT:      [[E0:%[0-9]+]], {{.*}} = lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 16 acc({{.*}})
 // CHECK-NEXT:      lass_wg.commit
-// CHECK-NEXT:      lass_wg.wait {pending = 0 : i64}
+// CHECK-NEXT:      lass_wg.wait {pending = 1 : i64}
 // CHECK:           lass_pipe.consumer_release
 // CHECK:           scf.if [[IS0]] {
 // CHECK-NEXT:        lass_pipe.producer_acquire
