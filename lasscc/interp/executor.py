@@ -620,7 +620,6 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
     floats = iter([alpha, beta])
     tmaps = iter(["A", "B"])  # the tensor maps of a wgmma kernel, over its A and B (lasscc-hopper-smem)
     out = []
-    # (A, B, D) / the kernel ABI (and a wgmma kernel's tensor maps after it); then the epilogue's extras
     n_fixed = 3 if prog.level == 0 else 8  # (A, B, D) / the kernel ABI; then tensor maps, W or the extras
     for arg in block.args[:n_fixed]:
         if arg in bufs:
