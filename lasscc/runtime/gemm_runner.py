@@ -80,8 +80,12 @@ def rel_error(d: np.ndarray, ref: np.ndarray) -> float:
 
 
 def tolerance(d_dtype: str, ab: str = "f16", acc: str = "f32", k: int = 0, ref=None, alpha=1.0, beta=0.0) -> float:
-    """REL_TOL[d_dtype] for f16 / bf16 inputs with f32 accumulation; the other types:
-    lasscc.interp.mma_math.tolerance (tf32, f16 accumulation, i8)."""
+    """REL_TOL[d_dtype] for f16 / bf16 inputs with f32 accumulation; an i8 D of float inputs (a
+    fused epilogue's saturating cast) 0.5 per element; the other types: lasscc.interp.mma_math.
+    tolerance (tf32, f16 accumulation, i8)."""
+    if d_dtype == "i8" and ab != "i8":  # a fused epilogue's quantized D: to nearest, at most 0.5 off
+        norm = float(np.linalg.norm(ref)) if ref is not None else 0.0  # (lasscc.interp.check's rule)
+        return 0.5 * np.sqrt(np.size(ref)) / norm + 1e-6 if norm > 0 else 0.5
     if ab in ("f16", "bf16") and acc == "f32":
         return REL_TOL[d_dtype]
     from lasscc.interp.mma_math import tolerance as mma_tolerance
