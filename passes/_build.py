@@ -82,6 +82,26 @@ ARITH_BINOPS = {
 }
 
 
+def erase_lowered(fn: FuncOp, ops) -> None:
+    """Erase `ops` (a pass's rewritten logical ops, last first: users before producers) and then the
+    function's `lass_pipe.ring`s, which nothing may use any more (a located PassFailedException
+    naming the user otherwise): the end of lasscc-swizzle-smem and lasscc-hopper-smem."""
+    from xdsl.utils.exceptions import PassFailedException
+
+    from lasscc.dialects import lass_pipe
+    from lasscc.source import op_location
+
+    for op in reversed(ops):
+        op.detach()
+        op.erase(safe_erase=False)
+    for ring in [o for o in fn.walk() if isinstance(o, lass_pipe.RingOp)]:
+        if ring.result.uses:
+            user = next(iter(ring.result.uses)).operation
+            raise PassFailedException(f"{op_location(user)}: error: unexpected use of a ring by '{user.name}'")
+        ring.detach()
+        ring.erase()
+
+
 class ArithBuilder:
     """Inserts ops at a point and returns their results: `b.add(x, b.const(4))`, or with operators on
     `b.idx(x)` (lasscc.ir_math.Idx).  Every method takes SSA values, ints and Idx alike."""

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from lasscc import sm90_layout as S90
 from lasscc.dialects import lass_nv, lass_pipe, lass_wg
-from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type
+from lasscc.passes._build import ArithBuilder, erase_lowered, is_kernel, kernel_ab_type
 from lasscc.passes.lower_to_llvm import MAXNTID_ATTR
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
@@ -241,15 +241,7 @@ class _Physical:
                 self.tensor_map(load.ring.type, name)
         for op in ops:
             self.rewrite(op)
-        for op in reversed(ops):
-            op.detach()
-            op.erase(safe_erase=False)
-        for ring in [o for o in self.fn.walk() if isinstance(o, lass_pipe.RingOp)]:
-            if ring.result.uses:
-                user = next(iter(ring.result.uses)).operation
-                raise PassFailedException(f"{op_location(user)}: error: unexpected use of a ring by '{user.name}'")
-            ring.detach()
-            ring.erase()
+        erase_lowered(self.fn, ops)
         # parameters: A, B, D, M, N, K, alpha, beta, then the tensor maps in TENSOR_MAP_PARAMS order
         blk = self.fn.body.block
         self.fn.function_type = func.FunctionType.from_lists(list(blk.arg_types), [])

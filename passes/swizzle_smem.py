@@ -55,7 +55,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_pipe, lass_smem, lass_warp
-from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type, kernel_arg, kernel_config
+from lasscc.passes._build import ArithBuilder, erase_lowered, is_kernel, kernel_ab_type, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr, i32
@@ -406,15 +406,7 @@ class _Swizzler:
         ops = [o for o in self.fn.walk() if isinstance(o, _LOGICAL_OPS)]
         for op in ops:
             self.rewrite(op)
-        for op in reversed(ops):
-            op.detach()
-            op.erase(safe_erase=False)
-        for ring in [o for o in self.fn.walk() if isinstance(o, lass_pipe.RingOp)]:
-            if ring.result.uses:
-                user = next(iter(ring.result.uses)).operation
-                raise PassFailedException(f"{op_location(user)}: error: unexpected use of a ring by '{user.name}'")
-            ring.detach()
-            ring.erase()
+        erase_lowered(self.fn, ops)
 
 
 def _split_const(v: SSAValue) -> tuple[SSAValue | None, int]:
