@@ -419,11 +419,6 @@ class KernelFacts:
         from lasscc.layout import K_MAJOR
 
         majors = tuple(m or K_MAJOR for m in self.kernel_majors)
-        if self.batched and self.config.is_wgmma:  # a 2-d tensor map would read the next batch's rows past M / N
-            from lasscc.diagnostics import LassError
-
-            raise LassError(f"{where}: mma = \"wgmma\" is not built for batched GEMMs yet (its TMA maps are 2-d); "
-                            f"use mma = \"mma.sync\"")
         self.config.validate(arch, where=where, ab_type=self.ab_type, majors=majors, acc_type=self.acc_type)
 
 

@@ -592,6 +592,9 @@ class AlignedOp(IRDLOperation):
 TMA_SWIZZLE_NAMES = {m.label.lower(): m.name for m in S.SwizzleMode}
 TMA_SWIZZLES = tuple(TMA_SWIZZLE_NAMES)
 TMA_ELEMENT_TYPES = ("f16", "bf16", "f32", "i8")  # lasscc.runtime.tma.DATA_TYPES
+# A batched operand's tensor map (3-d, batch outermost) loads one matrix per box, so the zero fill
+# past M / N / K stays inside the batch (a 2-d map over [batch * rows] would read the next batch)
+TMA_BATCH_BOX_DEPTH = 1
 MBARRIER_BYTES = 8  # an mbarrier object is a .b64 in shared memory, 8-byte aligned (PTX ISA 9.7.13.15.1)
 MBARRIER_TX_MAX = (1 << 20) - 1  # tx-count range (PTX ISA 9.7.13.15.1 "Contents of the mbarrier object")
 MBARRIER_COUNT_MAX = (1 << 20) - 1  # expected-arrival count range, same section
@@ -615,20 +618,34 @@ class TensorMapType(ParametrizedAttribute, TypeAttribute):
     (lasscc-lower-to-llvm).  A pass refers to the map by the function argument of this type.
     Element types: f16, bf16, f32 (tf32 operands), i8; the box obeys cuTensorMapEncodeTiled's
     rules (sm90_layout.tma_box_error: 1..256 per dimension, the inner extent a multiple of 16
-    bytes and at most the swizzle span)."""
+    bytes and at most the swizzle span).  `!lass_nv.tensor_map<1x64x64xf16, swizzle_128b>` is a
+    3-d map over batch-first matrices (a batched GEMM's operand): the batch is its outermost
+    dimension and the box one matrix deep (TMA_BATCH_BOX_DEPTH), so a box past a matrix's edge
+    reads zeros, never the next batch's rows."""
 
     name = "lass_nv.tensor_map"
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
     swizzle: StringAttr
 
-    def __init__(self, rows: int, cols: int, element_type: Attribute, swizzle: str):
-        super().__init__(ArrayAttr([IntAttr(rows), IntAttr(cols)]), element_type, StringAttr(swizzle))
+    def __init__(self, rows: int, cols: int, element_type: Attribute, swizzle: str, batched: bool = False):
+        dims = ([TMA_BATCH_BOX_DEPTH] if batched else []) + [rows, cols]
+        super().__init__(ArrayAttr([IntAttr(d) for d in dims]), element_type, StringAttr(swizzle))
+
+    @property
+    def rank(self) -> int:
+        """2, or 3 for a batched map (batch outermost)."""
+        return len(self.shape.data)
+
+    @property
+    def batched(self) -> bool:
+        return self.rank == 3
 
     @property
     def box(self) -> tuple[int, int]:
-        """(rows, cols): outer x inner box extent in elements."""
-        return tuple(d.data for d in self.shape.data)
+        """(rows, cols): outer x inner box extent in elements of one matrix (a batched map's box is
+        one matrix deep)."""
+        return tuple(d.data for d in self.shape.data[-2:])
 
     @property
     def swizzle_mode(self) -> str:
@@ -645,8 +662,7 @@ class TensorMapType(ParametrizedAttribute, TypeAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
-            r, c = self.box
-            printer.print_string(f"{r}x{c}x")
+            printer.print_string("".join(f"{d.data}x" for d in self.shape.data))
             printer.print_attribute(self.element_type)
             printer.print_string(f", swizzle_{self.swizzle.data}")
 
@@ -662,8 +678,10 @@ class TensorMapType(ParametrizedAttribute, TypeAttribute):
 
     def verify(self) -> None:
         dims = [d.data for d in self.shape.data]
-        if len(dims) != 2:
-            raise VerifyException(f"expected a 2-d box (rows x cols), got {dims}")
+        if len(dims) not in (2, 3) or (len(dims) == 3 and dims[0] != TMA_BATCH_BOX_DEPTH):
+            raise VerifyException(f"expected a 2-d box (rows x cols) or a 3-d one {TMA_BATCH_BOX_DEPTH} matrix deep "
+                                  f"(batch x rows x cols), got {dims}")
+        dims = dims[-2:]
         if self.element_name not in TMA_ELEMENT_TYPES:
             raise VerifyException(f"expected an element type of {', '.join(TMA_ELEMENT_TYPES)}, got {self.element_type}")
         if self.swizzle.data not in TMA_SWIZZLES:
@@ -800,6 +818,35 @@ class TmaLoad2dOp(IRDLOperation):
     dst = operand_def(i32)
     bar = operand_def(i32)
     assembly_format = "$tmap `[` $c0 `,` $c1 `]` `,` $dst `,` $bar attr-dict `:` type($tmap)"
+
+    def verify_(self) -> None:
+        if self.tmap.type.rank != 2:
+            raise VerifyException(f"expected a 2-d tensor map, got {self.tmap.type} (tma_load_3d loads a 3-d one)")
+
+
+@irdl_op_definition
+class TmaLoad3dOp(IRDLOperation):
+    """cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+    [dst], [tmap, {c0, c1, c2}], [bar]: tma_load_2d on a 3-d (batched) tensor map, c2 the batch
+    (outermost; the box is TMA_BATCH_BOX_DEPTH matrix deep, so it lands exactly the bytes the
+    2-d box of one matrix does, zero-filled outside that matrix and outside the batches).
+
+        lass_nv.tma_load_3d %tmap[%c0, %c1, %c2], %dst, %bar : !lass_nv.tensor_map<1x64x64xf16, swizzle_128b>
+    """
+
+    name = "lass_nv.tma_load_3d"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    tmap = operand_def(TensorMapType)
+    c0 = operand_def(i32)
+    c1 = operand_def(i32)
+    c2 = operand_def(i32)
+    dst = operand_def(i32)
+    bar = operand_def(i32)
+    assembly_format = "$tmap `[` $c0 `,` $c1 `,` $c2 `]` `,` $dst `,` $bar attr-dict `:` type($tmap)"
+
+    def verify_(self) -> None:
+        if self.tmap.type.rank != 3:
+            raise VerifyException(f"expected a 3-d (batched) tensor map, got {self.tmap.type}")
 
 
 @irdl_op_definition
@@ -994,6 +1041,7 @@ SM90_OPS = [
     FenceProxyAsyncOp,
     FenceMbarrierInitOp,
     TmaLoad2dOp,
+    TmaLoad3dOp,
     WgmmaFenceOp,
     WgmmaCommitGroupOp,
     WgmmaWaitGroupOp,

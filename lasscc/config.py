@@ -402,8 +402,9 @@ class KernelSpec:
     # (KernelFacts.epilogue: [n] / [m] vectors and [mn] matrices are pointers, scalars f32)
     epilogue: tuple[tuple[str, str], ...] = ()
     # TMA tensor maps the launcher builds (sm_90a): (operand "A" or "B" in the kernel's order, box
-    # rows, box cols, swizzle "none" / "32b" / "64b" / "128b"); a parameter named TMAP_PARAM +
-    # operand ("tmap_A") takes that operand's map (lasscc.runtime.tma), see `param_values`
+    # rows, box cols, swizzle "none" / "32b" / "64b" / "128b", the kernel operand's major "k" /
+    # "mn"), 3-d over the batch for a batched kernel; a parameter named TMAP_PARAM + operand
+    # ("tmap_A") takes that operand's map (lasscc.runtime.tma.operand_map), see `param_values`
     tensor_maps: tuple = ()
 
     def __post_init__(self):
@@ -450,8 +451,9 @@ class KernelSpec:
     def param_values(self, a, b, d, m: int, n: int, k: int, alpha, beta, tensor_map=None, workspace=None) -> list:
         """The values of `params`, in order, for the user's (A, B, D, M, N, K, alpha, beta): the
         kernel-order values of `launch_args` by name, and for `tmap_A` / `tmap_B`
-        `tensor_map(operand, buffer, rows, cols, box_rows, box_cols, swizzle)` over the kernel's
-        operand (rows = its M or N, cols = K)."""
+        `tensor_map(operand, buffer, rows, cols, box_rows, box_cols, swizzle, major)` over the
+        kernel's operand (the caller's B and A for a column-major D; rows = its M or N, cols = K;
+        the rest a `tensor_maps` entry)."""
         vals = dict(zip(KERNEL_ARG_NAMES, self.launch_args(a, b, d, m, n, k, alpha, beta, workspace)))
         boxes = {t[0]: tuple(t[1:]) for t in self.tensor_maps}
         out = []

@@ -227,7 +227,7 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             # sm_90a wgmma kernels take their tensor maps (no split-K, no fused epilogue: rejected by
             # lasscc-tile-threadblock); the others their workspace or extras after beta
             **({"params": KernelSpec.params + TENSOR_MAP_PARAMS,
-                "tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors)}
+                "tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors, f.batched)}
                if cfg.is_wgmma else
                {"params": (KERNEL_PARAMS if cfg.split_k > 1 else KernelSpec.params)
                 + tuple(f"E{i}" for i in range(len(f.epilogue)))}),

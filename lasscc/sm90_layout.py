@@ -172,11 +172,23 @@ def tma_box_bytes(global_tensor: np.ndarray, coords, box, mode: SwizzleMode) -> 
     `global_tensor` is a row-major 2-D array in tensor-map order: dims[0] (innermost) is its last
     axis, so coords / box are (inner, outer).  Box line j holds global_tensor[c1 + j, c0 : c0 + box[0]]
     packed (line pitch box[0] * itemsize), elements outside the tensor (negative coordinates
-    included) are zero, and each byte lands at `swizzle(offset, mode)`."""
+    included) are zero, and each byte lands at `swizzle(offset, mode)`.
+
+    A 3-d `global_tensor` (batch, rows, cols) with coords (c0, c1, c2) is a `.3d` load of a batched
+    map whose box is one matrix deep: the box of matrix c2, all zeros for c2 outside the batch."""
     mode = SwizzleMode(mode)
     err = tma_box_error(tuple(box), global_tensor.dtype.itemsize, mode)
     if err:
         raise ValueError(err)
+    if global_tensor.ndim == 3:
+        if len(coords) != 3:
+            raise ValueError(f"a 3-d tensor map takes 3 coordinates, got {len(coords)}")
+        c2 = coords[2]
+        inside = 0 <= c2 < global_tensor.shape[0]
+        mat = global_tensor[c2] if inside else np.zeros(global_tensor.shape[1:], global_tensor.dtype)
+        return tma_box_bytes(mat, coords[:2], box, mode)
+    if len(coords) != 2 or global_tensor.ndim != 2:
+        raise ValueError(f"expected a 2-d tensor and 2 coordinates, got {global_tensor.ndim}-d and {len(coords)}")
     g = np.ascontiguousarray(global_tensor)
     eb = g.dtype.itemsize
     b0, b1 = box

@@ -51,7 +51,7 @@ from lasscc.ir_math import Idx
 from lasscc.layout import K_MAJOR
 from lasscc.passes._build import ArithBuilder
 from lasscc.passes.lower_to_llvm import MAXNTID_ATTR, SM90_KERNEL_ATTR
-from lasscc.runtime.tma import ELEM_BYTES, TensorMapSpec, swizzle_mode
+from lasscc.runtime.tma import ELEM_BYTES, TensorMapSpec, operand_map, swizzle_mode
 
 KERNEL_NAME = "sm90_tile"
 THREADS = S.WARPGROUP_THREADS  # one warpgroup
@@ -160,8 +160,8 @@ class Sm90TileKernel:
         stored, m x k (K-major) or k x m (MN-major) for A, likewise for B."""
         out = []
         for rows, size, major in ((S.WGMMA_M, m, self.a_major), (self.n, n, self.b_major)):
-            shape = (size, k) if major == K_MAJOR else (k, size)
-            out.append(TensorMapSpec.for_type(self.tensor_map_type(rows, major), *shape))
+            t = self.tensor_map_type(rows, major)
+            out.append(operand_map(self.dtype, size, k, *t.box, t.swizzle_mode, major))
         return tuple(out)
 
     def module(self) -> ModuleOp:
@@ -178,7 +178,7 @@ class Sm90TileKernel:
             acc_dtype=self.acc_type, a_align=16 // self.elem_bytes, b_align=16 // self.elem_bytes,
             a_layout="row" if self.a_major == K_MAJOR else "col", b_layout="col" if self.b_major == K_MAJOR else "row",
             params=(TMAP_PARAM + "A", TMAP_PARAM + "B", "D", "M", "N"),
-            tensor_maps=tuple((name,) + self.tensor_map_type(rows, major).box + (self.swizzle,)
+            tensor_maps=tuple((name,) + self.tensor_map_type(rows, major).box + (self.swizzle, major)
                               for name, rows, major in (("A", S.WGMMA_M, self.a_major), ("B", self.n, self.b_major))))
 
 

@@ -10,7 +10,9 @@ Output contract: no `lass_pipe` / `lass_wg` ops remain; only `lass_nv`, arith an
   swizzle line of K (BK elements) by the tile's rows; S = the swizzle whose line is a BK row,
   128B or 64B: lasscc.sm90_layout.SwizzleMode).  The host builds them over the kernel's A (M x K)
   and B (N x K) (lasscc/runtime/tma.py); KernelSpec.params names them `tmap_A`, `tmap_B`, and
-  KernelSpec.tensor_maps gives their boxes (`kernel_tensor_maps`).
+  KernelSpec.tensor_maps gives their boxes and majors (`kernel_tensor_maps`).  A batched kernel's
+  loads read `lass_tb.batch_view`s: its maps are 3-d (`<1xROWSxBK...>`, batch outermost, one
+  matrix deep) and its loads `tma_load_3d` at the view's batch index.
 - Ring r's slot s lives at byte r.offset + s * tile_bytes of the dynamic shared memory (each a
   multiple of the swizzle pattern, so TMA box and descriptor agree with base offset 0); the TMA
   lands a tile per sm90_layout.tile_boxes / tile_offset under the swizzle.
@@ -19,8 +21,8 @@ Output contract: no `lass_pipe` / `lass_wg` ops remain; only `lass_nv`, arith an
   every thread and to the TMA before any use).
 - `producer_acquire` -> when pred: `mbarrier_wait_parity` empty[slot], phase ^ 1;
   `mbarrier_arrive_expect_tx` full[slot], tx.  `tma_load` -> when pred: `tma_load_2d`
-  tmap[k0 (inner), row0 (outer)] -> slot, full[slot].  `consumer_wait` -> `mbarrier_wait_parity`
-  full[slot], phase.  `consumer_release` -> when pred: `mbarrier_arrive` empty[slot].
+  tmap[k0 (inner), row0 (outer)] -> slot, full[slot] (`tma_load_3d` tmap[k0, row0, batch]).
+  `consumer_wait` -> `mbarrier_wait_parity` full[slot], phase.  `consumer_release` -> when pred: `mbarrier_arrive` empty[slot].
 - `lass_wg.mma` -> `wgmma_mma_async` m64nNkK with SS descriptors (sm90_layout.tile_descriptor of
   the slot at `shared_address`, A from row `row` on: start + tile_offset(row, 0); K steps move the
   start address), scale-d 1 (the accumulators start as zeros); fence / commit / wait -> the
@@ -32,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc import sm90_layout as S90
-from lasscc.dialects import lass_nv, lass_pipe, lass_wg
+from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_wg
 from lasscc.passes._build import ArithBuilder, erase_lowered, is_kernel, kernel_ab_type
 from lasscc.passes.lower_to_llvm import MAXNTID_ATTR
 from xdsl.context import Context
@@ -74,31 +76,49 @@ def line_swizzle(row: int) -> S90.SwizzleMode:
     raise ValueError(f"a {row}-byte row is no swizzle line (128, 64 or 32 bytes)")
 
 
-def tensor_map_type(rows: int, bk: int, element_type, major: str = K_MAJOR) -> lass_nv.TensorMapType:
+def tensor_map_type(rows: int, bk: int, element_type, major: str = K_MAJOR,
+                    batched: bool = False) -> lass_nv.TensorMapType:
     """The tensor map of a rows x BK operand tile, its box as sm90_layout.tile_boxes lands the tile
     (the pass's parameters; the host builds the same map from KernelSpec): K-major, a swizzle line
     of K by the tile's rows over the (rows x K) matrix; MN-major, a line of rows by BK over the
-    (K x rows) matrix."""
+    (K x rows) matrix; `batched`: 3-d, over the batch of such matrices, one matrix deep."""
     eb = element_type.bitwidth // 8
     mode = operand_swizzle(bk, eb, major)
     (inner, outer), _, _ = S90.tile_boxes(rows, bk, eb, major, mode)[0]
-    return lass_nv.TensorMapType(outer, inner, element_type, f"{mode.width_bytes}b")
+    return lass_nv.TensorMapType(outer, inner, element_type, f"{mode.width_bytes}b", batched)
 
 
-def kernel_tensor_map_types(tile_m: int, tile_n: int, tile_k: int, ab_type: str, majors=(K_MAJOR, K_MAJOR)):
+def kernel_tensor_map_types(tile_m: int, tile_n: int, tile_k: int, ab_type: str, majors=(K_MAJOR, K_MAJOR),
+                            batched: bool = False):
     """(A's, B's) tensor-map parameter types of a wgmma kernel with these tiles (KernelSpec's
-    tile_m / tile_n / tile_k and a_dtype) and tile majors, for the host that builds the maps."""
+    tile_m / tile_n / tile_k and a_dtype), the kernel's tile majors (KernelFacts.kernel_majors: its
+    operand order, swapped for a column-major D) and batching, for the host that builds the maps."""
     from xdsl.dialects.builtin import bf16, f16, f32, i8
 
     et = {"f16": f16, "bf16": bf16, "f32": f32, "i8": i8}[ab_type]
-    return tensor_map_type(tile_m, tile_k, et, majors[0]), tensor_map_type(tile_n, tile_k, et, majors[1])
+    return (tensor_map_type(tile_m, tile_k, et, majors[0], batched),
+            tensor_map_type(tile_n, tile_k, et, majors[1], batched))
 
 
-def kernel_tensor_maps(tile_m: int, tile_n: int, tile_k: int, ab_type: str, majors) -> tuple:
-    """KernelSpec.tensor_maps of a wgmma kernel: (operand, box rows, box cols, swizzle) of the maps
-    its TENSOR_MAP_PARAMS take (the types `kernel_tensor_map_types` gives the kernel)."""
-    return tuple((op, *t.box, t.swizzle_mode)
-                 for op, t in zip("AB", kernel_tensor_map_types(tile_m, tile_n, tile_k, ab_type, majors)))
+def kernel_tensor_maps(tile_m: int, tile_n: int, tile_k: int, ab_type: str, majors, batched: bool = False) -> tuple:
+    """KernelSpec.tensor_maps of a wgmma kernel: (operand, box rows, box cols, swizzle, major) of the
+    maps its TENSOR_MAP_PARAMS take, in the kernel's operand order (the types
+    `kernel_tensor_map_types` gives the kernel; lasscc.runtime.tma.operand_map builds them)."""
+    return tuple((op, *t.box, t.swizzle_mode, major) for op, t, major in
+                 zip("AB", kernel_tensor_map_types(tile_m, tile_n, tile_k, ab_type, majors, batched), majors))
+
+
+def batch_index(load: lass_pipe.TmaLoadOp):
+    """The batch a TMA load reads: the index of the `lass_tb.batch_view` it loads from (a batched
+    kernel, lasscc-tile-threadblock), or None for a 2-d operand.  A view of another form is
+    rejected: its tensor map could not say where the matrix starts."""
+    src = load.source
+    if isinstance(src.owner, lass_tb.BatchViewOp):
+        return src.owner.index
+    if src.type.get_num_dims() != 2:
+        raise PassFailedException(f"{op_location(load)}: error: expected the TMA load's source a kernel argument or a "
+                                  f"lass_tb.batch_view of one, got {src.type}")
+    return None
 
 
 class _Physical:
@@ -114,11 +134,11 @@ class _Physical:
         self.tmaps: dict[str, object] = {}
 
     # -- helpers ------------------------------------------------------------------------------
-    def tensor_map(self, ring_t, operand: str):
+    def tensor_map(self, ring_t, operand: str, batched: bool):
         """The kernel parameter of `operand`'s tensor map (appended on first use)."""
         if operand not in self.tmaps:
             _, rows, bk = ring_t.get_shape()
-            t = tensor_map_type(rows, bk, ring_t.element_type, MN_MAJOR if ring_t.is_mn_major else K_MAJOR)
+            t = tensor_map_type(rows, bk, ring_t.element_type, MN_MAJOR if ring_t.is_mn_major else K_MAJOR, batched)
             blk = self.fn.body.block
             arg = blk.insert_arg(t, len(blk.args))
             arg.name_hint = f"tmap_{operand}"
@@ -196,15 +216,17 @@ class _Physical:
             _, rows, bk = ring_t.get_shape()
             mn = ring_t.is_mn_major
             boxes = S90.tile_boxes(rows, bk, self.eb, MN_MAJOR if mn else K_MAJOR, swizzle_of(ring_t))
-            tmap = self.tensor_map(ring_t, op.operand.data)
+            batch = batch_index(op)
+            tmap = self.tensor_map(ring_t, op.operand.data, batch is not None)
 
             def load(ib: ArithBuilder) -> None:
                 dst = self.slot_offset(ib, op.ring, op.slot)
                 bar = self.bar(ib, op.barriers, op.slot, False)
                 for _box, (r_off, k_off), off in boxes:  # coordinates (inner, outer): (k, row) or (row, k)
                     r, kk = ib.add(op.row0, r_off), ib.add(op.k0, k_off)
-                    ib.insert(lass_nv.TmaLoad2dOp.build(operands=[tmap, *((r, kk) if mn else (kk, r)),
-                                                                  ib.add(dst, off), bar]))
+                    coords = [*((r, kk) if mn else (kk, r))] + ([batch] if batch is not None else [])
+                    cls = lass_nv.TmaLoad3dOp if batch is not None else lass_nv.TmaLoad2dOp
+                    ib.insert(cls.build(operands=[tmap, *coords, ib.add(dst, off), bar]))
             self.guarded(b, op.pred, load)
         elif isinstance(op, lass_pipe.ConsumerWaitOp):
             b.insert(lass_nv.MbarrierWaitParityOp.build(operands=[self.bar(b, op.barriers, op.slot, False), op.phase]))
@@ -238,7 +260,7 @@ class _Physical:
         for name in ("A", "B"):  # parameters in TENSOR_MAP_PARAMS order
             load = next((o for o in ops if isinstance(o, lass_pipe.TmaLoadOp) and o.operand.data == name), None)
             if load is not None:
-                self.tensor_map(load.ring.type, name)
+                self.tensor_map(load.ring.type, name, batch_index(load) is not None)
         for op in ops:
             self.rewrite(op)
         erase_lowered(self.fn, ops)

@@ -9,7 +9,7 @@ intrinsics of LLVM 22 (checked through llvmlite 0.50's NVPTX target):
     mbarrier_wait_parity          a loop around llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta
     fence_proxy_async             llvm.nvvm.fence.proxy.async.shared_cta
     fence_mbarrier_init           llvm.nvvm.fence.mbarrier_init.release.cluster
-    tma_load_2d                   llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d
+    tma_load_2d / tma_load_3d     llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d / .3d
     wgmma_fence / commit / wait   llvm.nvvm.wgmma.{fence,commit_group,wait_group}.sync.aligned
     elect_sync                    llvm.nvvm.elect.sync
     shared_address                ptrtoint of the addrspace(3) pointer (32 bits: --nvptx-short-ptr)
@@ -135,14 +135,16 @@ def lower_sm90(lw, op) -> bool:
         lw.intrinsic("llvm.nvvm.fence.proxy.async.shared_cta", [])
     elif isinstance(op, lass_nv.FenceMbarrierInitOp):
         lw.intrinsic("llvm.nvvm.fence.mbarrier_init.release.cluster", [])
-    elif isinstance(op, lass_nv.TmaLoad2dOp):
+    elif isinstance(op, (lass_nv.TmaLoad2dOp, lass_nv.TmaLoad3dOp)):
         shared = lw.emit(llvm.PtrToIntOp(lw.shared_ptr(lw.lowered(op.dst)), i32))
         dst = lw.emit(llvm.IntToPtrOp.create(operands=[lw.emit(llvm.ZExtOp(shared, i64))],
                                              result_types=[llvm.LLVMPointerType(IntAttr(SHARED_CLUSTER_AS))]))
-        args = [dst, lw.shared_ptr(lw.lowered(op.bar)), lw.lowered(op.tmap), lw.lowered(op.c0), lw.lowered(op.c1),
+        coords = [op.c0, op.c1] + ([op.c2] if isinstance(op, lass_nv.TmaLoad3dOp) else [])
+        # (dst, bar, tmap, coords..., multicast mask, cache hint, use multicast, use cache hint, cta_group)
+        args = [dst, lw.shared_ptr(lw.lowered(op.bar)), lw.lowered(op.tmap), *(lw.lowered(c) for c in coords),
                 lw.const(0, IntegerType(16)), lw.const(0, i64), lw.const(0, i1), lw.const(0, i1),
                 lw.const(CTA_GROUP_NONE)]
-        lw.intrinsic("llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d", args)
+        lw.intrinsic(f"llvm.nvvm.cp.async.bulk.tensor.g2s.tile.{len(coords)}d", args)
     elif isinstance(op, lass_nv.WgmmaFenceOp):
         _init_state(lw)
         _fence_wgmma_operands(lw, op)

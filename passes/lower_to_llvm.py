@@ -73,7 +73,7 @@ MAXNTID_ATTR = "nvvm.maxntid"
 # TMA boxes and wgmma descriptors address swizzled tiles relative to the 1024-byte pattern of the
 # 128-byte swizzle (sm90_layout.tma_smem_align): the dynamic shared memory is declared that aligned
 SM90_SMEM_ALIGN = 1024
-SM90_TILE_OPS = (lass_nv.TmaLoad2dOp, lass_nv.WgmmaMmaAsyncOp)
+SM90_TILE_OPS = (lass_nv.TmaLoad2dOp, lass_nv.TmaLoad3dOp, lass_nv.WgmmaMmaAsyncOp)
 GLOBAL_AS = 1  # NVPTX address spaces: 1 global, 3 shared
 SHARED_AS = 3
 

@@ -11,7 +11,8 @@ The model (per block of the batch, all threads in lockstep as in the rest of the
     arrival when none is pending, a tx-count below 0 once the arrivals are in (more bytes than
     expect_tx announced), a phase completing while the previous completion was never observed by
     a wait (parity waits cannot tell phases k and k+2 apart), use before mbarrier_init.
-  * TMA (`tma_load_2d`): the box's bytes (sm90_layout.tma_box_bytes: swizzled, zero-filled out
+  * TMA (`tma_load_2d`, `tma_load_3d` of a batched map: the box of one matrix, zeros outside
+    the batch): the box's bytes (sm90_layout.tma_box_bytes: swizzled, zero-filled out
     of bounds) are computed at issue, the destination marked in flight (any access is an
     AsyncHazardError naming the copy), and the copy completes its bytes on the barrier at once
     (the earliest schedule).  The bytes land only when the barrier's phase completes; a thread may
@@ -441,8 +442,9 @@ def _fence_mbarrier_init(ex: Executor, op, vals):
     return []  # visibility of mbarrier_init: the executor's barriers are visible at once
 
 
-@handler(lass_nv.TmaLoad2dOp)
-def _tma_load_2d(ex: Executor, op, vals):
+@handler(lass_nv.TmaLoad2dOp, lass_nv.TmaLoad3dOp)
+def _tma_load(ex: Executor, op, vals):
+    """tma_load_2d, and tma_load_3d of a batched map (its third coordinate the batch)."""
     from lasscc.runtime.tma import HostTensorMap
 
     st = _state(ex)
@@ -450,11 +452,13 @@ def _tma_load_2d(ex: Executor, op, vals):
     if not isinstance(tmap, HostTensorMap):
         raise InterpError(f"{ex.where(op)}: expected a tensor-map kernel argument, got {type(tmap).__name__}")
     spec = tmap.spec
+    rank = 3 if isinstance(op, lass_nv.TmaLoad3dOp) else 2
+    if spec.rank != rank:
+        raise InterpError(f"{ex.where(op)}: a {rank}-d TMA load of a {spec.rank}-d tensor map")
     lanes = ex.active_lanes()
-    c0 = np.asarray(ex.at(vals[1], lanes), np.int64)
-    c1 = np.asarray(ex.at(vals[2], lanes), np.int64)
-    dst = np.asarray(ex.at(vals[3], lanes), np.int64)
-    actors, blocks, addrs = st.lane_bars(op, lanes, vals[4], "(TMA completion)")
+    coords = [np.asarray(ex.at(v, lanes), np.int64) for v in vals[1:1 + rank]]
+    dst = np.asarray(ex.at(vals[1 + rank], lanes), np.int64)
+    actors, blocks, addrs = st.lane_bars(op, lanes, vals[2 + rank], "(TMA completion)")
     opid = _opid(ex, op)
     n = spec.box_bytes
     for j, a in enumerate(actors):
@@ -467,7 +471,7 @@ def _tma_load_2d(ex: Executor, op, vals):
             if bar.block == blocks[j] and idx[0] <= lo < idx[-1] + 1:
                 raise OutOfBoundsError(f"{ex.where(op)}: {ex.actor(int(a))}: the TMA box [{int(dst[j])}, "
                                        f"{int(dst[j]) + n}) overwrites {bar.where(ex)}")
-        data = S.tma_box_bytes(tmap.array, (int(c0[j]), int(c1[j])), spec.box, spec.mode)
+        data = S.tma_box_bytes(tmap.array, tuple(int(c[j]) for c in coords), spec.box, spec.mode)
         fa = np.full(n, a, np.int64)
         if st.smem.track:
             st.smem._check_write(opid, idx, fa)  # a write that may land at any moment
@@ -651,10 +655,10 @@ def _bind(prog: Program, args: list) -> list:
             if not isinstance(a, HostTensorMap):
                 raise KernelArgumentError(f"argument {name}: expected a HostTensorMap for {t}, got {type(a).__name__}")
             s = a.spec
-            want = (t.box, t.element_name, t.swizzle_mode)
-            got = ((s.box_rows, s.box_cols), s.dtype, s.swizzle)
+            want = (t.box, t.element_name, t.swizzle_mode, t.rank)
+            got = ((s.box_rows, s.box_cols), s.dtype, s.swizzle, s.rank)
             if want != got:
-                raise KernelArgumentError(f"argument {name}: expected a tensor map with box, type, swizzle {want} "
+                raise KernelArgumentError(f"argument {name}: expected a tensor map with box, type, swizzle, rank {want} "
                                           f"(its type {t}), got {got}")
             out.append(a)
         elif isinstance(t, MemRefType):

@@ -207,13 +207,15 @@ def i32_to_f16_pair(v):
 
 def host_tensor_map(prog, tmap_type, buf):
     """The HostTensorMap of a `!lass_nv.tensor_map` parameter of a wgmma kernel over its operand
-    buffer `buf` (the kernel's A or B: rows x K stored K-major, or K x rows MN-major), as the GPU
-    launcher builds it."""
+    buffer `buf` (the kernel's A or B: rows x K stored K-major, or K x rows MN-major; all its
+    batches for a batched map), built by lasscc.runtime.tma.operand_map as the GPU launcher does."""
     from lasscc.interp.errors import KernelArgumentError
-    from lasscc.runtime.tma import HostTensorMap, TensorMapSpec
+    from lasscc.runtime.tma import HostTensorMap, operand_map
 
-    if buf is None or buf.batch != 1:
-        raise KernelArgumentError(f"kernel @{prog.name}: a tensor map needs a non-batched A or B operand")
-    rows, cols = (buf.cols, buf.rows) if buf.mn_major else (buf.rows, buf.cols)  # the matrix as stored
-    spec = TensorMapSpec.for_type(tmap_type, rows, cols)
-    return HostTensorMap(spec, buf.array[:rows * cols].reshape(rows, cols))
+    if buf is None or (buf.batch != 1 and not tmap_type.batched):
+        raise KernelArgumentError(f"kernel @{prog.name}: a 2-d tensor map needs a non-batched A or B operand")
+    box_rows, box_cols = tmap_type.box
+    spec = operand_map(tmap_type.element_name, buf.rows, buf.cols, box_rows, box_cols, tmap_type.swizzle_mode,
+                       "mn" if buf.mn_major else "k", buf.batch if tmap_type.batched else None)
+    return HostTensorMap(spec, buf.array[:buf.batch * buf.rows * buf.cols].reshape(spec.shape)
+                         if tmap_type.batched else buf.array[:buf.rows * buf.cols].reshape(spec.shape))

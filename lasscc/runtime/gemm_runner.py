@@ -3,8 +3,10 @@
 Kernel ABI (KernelSpec.params, in this order):
     (A: u64, B: u64, D: u64, M: i32, N: i32, K: i32, alpha: f32, beta: f32)
 An sm_90a kernel with KernelSpec.tensor_maps names its parameters (`param_values`): `tmap_A` /
-`tmap_B` get the operand's TMA tensor map, built here by cuTensorMapEncodeTiled over the uploaded
-matrix (128 bytes, 64-byte aligned; lasscc.runtime.tma) with the spec's box and swizzle.
+`tmap_B` get the TMA tensor map of the kernel's operand (the caller's B and A for a column-major D),
+lasscc.runtime.tma.operand_map's over the uploaded matrix with the spec's box, swizzle and major
+(3-d over the batch for a batched kernel), encoded by cuTensorMapEncodeTiled (128 bytes, 64-byte
+aligned).
 A is M x K row-major (a[i, k] at i*K + k); B is K x N column-major (b[k, j] at j*K + k), i.e. on
 the host an N x K row-major array `b_nk`; both f16, bf16, f32 (tf32 mma) or i8 (KernelSpec.a_dtype
 / b_dtype).  D is M x N f32, f16, bf16 or i32, read as C when beta != 0 and overwritten with
@@ -114,8 +116,6 @@ def _check_spec(spec, m: int, n: int, k: int, batch: int = 1) -> None:
     if (spec.d_layout == "col") != bool(spec.swap_ab):
         raise LassError(f"kernel '{spec.name}': d_layout = {spec.d_layout!r} with swap_ab = {spec.swap_ab}; a "
                         f"column-major D is computed as D^T = B^T . A^T (swap_ab) and only so")
-    if getattr(spec, "tensor_maps", ()) and spec.swap_ab:
-        raise LassError(f"kernel '{spec.name}': TMA tensor maps are built for a row-major D (no operand swap)")
     if spec.a_dtype != spec.b_dtype:
         raise LassError(f"kernel '{spec.name}': a_dtype = {spec.a_dtype!r} and b_dtype = {spec.b_dtype!r}; "
                         f"the runner (like mma.sync) needs A and B of one type")
@@ -234,19 +234,16 @@ def _release(buffers, module) -> None:
             pass
 
 
-def _tensor_map(spec):
-    """KernelSpec.param_values' tensor_map callback: the map of the kernel's operand as stored,
-    rows x K for a K-major one (row-major A, column-major B), K x rows for an MN-major one,
-    built by cuTensorMapEncodeTiled."""
+def _tensor_map(spec, batch: int = 1):
+    """KernelSpec.param_values' tensor_map callback: lasscc.runtime.tma.operand_map of the kernel's
+    operand (its order and majors: KernelSpec.tensor_maps), over all `batch` matrices for a batched
+    kernel, encoded by cuTensorMapEncodeTiled."""
     from lasscc.runtime import tma
 
-    def build(operand, buf, rows, cols, box_rows, box_cols, swizzle):
-        dtype = spec.a_dtype if operand == "A" else spec.b_dtype
-        mn = spec.a_layout == "col" if operand == "A" else spec.b_layout == "row"
-        if mn:
-            rows, cols = cols, rows
-        tspec = tma.TensorMapSpec.of_matrix(dtype, rows, cols, box_rows, box_cols, swizzle)
-        return tma.encode(tspec, buf.ptr, what=f"kernel '{spec.name}': tensor map of {operand}")
+    def build(operand, buf, rows, k, box_rows, box_cols, swizzle, major):
+        tspec = tma.operand_map(spec.a_dtype, rows, k, box_rows, box_cols, swizzle, major,
+                                batch if spec.batched else None)
+        return tma.encode(tspec, buf.ptr, what=f"kernel '{spec.name}': tensor map of its {operand}")
 
     return build
 
@@ -341,7 +338,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         buffers += [x for x in extra_bufs if np.ndim(x) != 0]
         # the kernel's order: (B, A, D, N, M, K, ...) for a column-major D (swap_ab)
         if getattr(spec, "tensor_maps", ()):  # sm_90a: parameters by name, TMA maps built here
-            kargs = spec.param_values(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta, _tensor_map(spec),
+            kargs = spec.param_values(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta, _tensor_map(spec, bsz),
                                       **({"workspace": buffers[3]} if ws_bytes else {}))
             args = cuda.pack_args([_param(p, v) for p, v in zip(spec.params, kargs)])
         else:

@@ -12,20 +12,29 @@ needs CUDA), and the CPU executor lands boxes with `lasscc.sm90_layout.tma_box_b
 same `SwizzleMode`.  Dimension order is the driver's: dims[0] is the inner (contiguous) one.
 
 The kernel side (`lass_nv.tensor_map<ROWSxCOLSxT, swizzle_S>`) names the box as rows x cols (outer
-x inner) like a memref shape; `TensorMapSpec.for_type` reads it.
+x inner) like a memref shape; `TensorMapSpec.for_type` reads it.  A batched kernel's map is 3-d
+(`<1xROWSxCOLSxT, ...>`): `batch` matrices one after the other, the batch the outermost dimension
+and the box one matrix deep, so TMA zero-fills past a matrix's edge instead of reading the next one.
+
+`operand_map` is the one rule for the map of a GEMM kernel's operand (its A or B in the kernel's
+order: the caller's B and A for a column-major D), used by the GPU runner and the CPU executor.
 """
 
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
 from lasscc.diagnostics import LassError
+from lasscc.dialects.lass_nv import TMA_BATCH_BOX_DEPTH
+from lasscc.layout import MN_MAJOR
 from lasscc.sm90_layout import SwizzleMode, tma_box_error, tma_global_error
 
 TENSOR_MAP_BYTES = 128  # sizeof(CUtensorMap)
+TMA_DIM_MAX = 1 << 32  # cuTensorMapEncodeTiled: every global dimension in 1..2**32
 TENSOR_MAP_ALIGN = 64  # CUtensorMap is alignas(64) (cuda.h); the kernel's .param is .align 64
 # The IR spelling of the swizzle modes (lass_nv.TMA_SWIZZLES) -> the one SwizzleMode of sm90_layout
 SWIZZLES = {m.label.lower(): m for m in SwizzleMode}
@@ -57,7 +66,9 @@ def swizzle_mode(name: str) -> SwizzleMode:
 class TensorMapSpec:
     """A 2-D tiled tensor map: `rows` lines of `cols` elements of `dtype`, lines `row_stride`
     bytes apart in global memory, boxes of box_rows x box_cols elements (outer x inner), landed in
-    shared memory under `swizzle` ("none", "32b", "64b", "128b")."""
+    shared memory under `swizzle` ("none", "32b", "64b", "128b").  `batch` (not None): a 3-D map
+    of `batch` such matrices packed one after the other (rows * row_stride bytes apart), boxes
+    one matrix deep (lass_nv.TMA_BATCH_BOX_DEPTH)."""
 
     dtype: str
     rows: int
@@ -66,6 +77,7 @@ class TensorMapSpec:
     box_rows: int
     box_cols: int
     swizzle: str
+    batch: int | None = None
 
     @classmethod
     def of_matrix(cls, dtype: str, rows: int, cols: int, box_rows: int, box_cols: int, swizzle: str,
@@ -77,10 +89,24 @@ class TensorMapSpec:
         return cls(dtype, rows, cols, stride, box_rows, box_cols, swizzle)
 
     @classmethod
-    def for_type(cls, tmap_type, rows: int, cols: int, row_stride: int | None = None) -> "TensorMapSpec":
-        """The map a `!lass_nv.tensor_map` parameter of this box and swizzle needs over a rows x cols matrix."""
+    def for_type(cls, tmap_type, rows: int, cols: int, row_stride: int | None = None,
+                 batch: int | None = None) -> "TensorMapSpec":
+        """The map a `!lass_nv.tensor_map` parameter of this box and swizzle needs over a rows x cols
+        matrix (a batched parameter: over `batch` of them)."""
         box_rows, box_cols = tmap_type.box
-        return cls.of_matrix(tmap_type.element_name, rows, cols, box_rows, box_cols, tmap_type.swizzle_mode, row_stride)
+        spec = cls.of_matrix(tmap_type.element_name, rows, cols, box_rows, box_cols, tmap_type.swizzle_mode, row_stride)
+        if tmap_type.batched:
+            return dataclasses.replace(spec, batch=1 if batch is None else batch)
+        return spec
+
+    @property
+    def rank(self) -> int:
+        return 2 if self.batch is None else 3
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The global tensor as a row-major numpy shape: (rows, cols) or (batch, rows, cols)."""
+        return (self.rows, self.cols) if self.batch is None else (self.batch, self.rows, self.cols)
 
     @property
     def elem_bytes(self) -> int:
@@ -107,6 +133,8 @@ class TensorMapSpec:
             return f"element type '{self.dtype}' is not one of {', '.join(ELEM_BYTES)}"
         if self.swizzle not in SWIZZLES:
             return f"swizzle '{self.swizzle}' is not one of {', '.join(SWIZZLES)}"
+        if self.batch is not None and not 1 <= self.batch <= TMA_DIM_MAX:
+            return f"the batch dimension is {self.batch}: it must be in 1..{TMA_DIM_MAX}"
         return (tma_global_error((self.cols, self.rows), self.row_stride, self.elem_bytes, address)
                 or tma_box_error(self.box, self.elem_bytes, self.mode))
 
@@ -118,19 +146,33 @@ class TensorMapSpec:
 
     def encode_args(self, address: int) -> dict:
         """cuTensorMapEncodeTiled's arguments as plain values (enum members by name), in its order."""
+        batch = [] if self.batch is None else [self.batch]
         return {
             "tensorDataType": DATA_TYPES[self.dtype],
-            "tensorRank": 2,
+            "tensorRank": self.rank,
             "globalAddress": int(address),
-            "globalDim": [self.cols, self.rows],
-            "globalStrides": [self.row_stride],  # rank - 1 strides, in bytes; dims[0] is contiguous
-            "boxDim": [self.box_cols, self.box_rows],
-            "elementStrides": [1, 1],
+            "globalDim": [self.cols, self.rows] + batch,
+            # rank - 1 strides, in bytes; dims[0] is contiguous; the batches are packed
+            "globalStrides": [self.row_stride] + ([self.rows * self.row_stride] if batch else []),
+            "boxDim": [self.box_cols, self.box_rows] + ([TMA_BATCH_BOX_DEPTH] if batch else []),
+            "elementStrides": [1] * self.rank,
             "interleave": INTERLEAVE,
             "swizzle": SWIZZLE_ENUMS[self.mode],
             "l2Promotion": L2_PROMOTION,
             "oobFill": OOB_FILL,
         }
+
+
+def operand_map(dtype: str, rows: int, k: int, box_rows: int, box_cols: int, swizzle: str, major: str,
+                batch: int | None = None) -> TensorMapSpec:
+    """The tensor map of a GEMM kernel's operand (its A: rows = M, or B: rows = N; in the kernel's
+    order, so the caller's B and A for a column-major D) stored as the kernel reads it: K-major
+    ("k") rows lines of K elements, MN-major ("mn") K lines of rows elements, densely; the box and
+    swizzle of KernelSpec.tensor_maps (lasscc.passes.hopper_smem.kernel_tensor_maps); `batch`
+    (a batched kernel): 3-D over the packed batch."""
+    lines, width = (k, rows) if major == MN_MAJOR else (rows, k)
+    spec = TensorMapSpec.of_matrix(dtype, lines, width, box_rows, box_cols, swizzle)
+    return spec if batch is None else dataclasses.replace(spec, batch=batch)
 
 
 class TensorMapParam:
@@ -190,16 +232,18 @@ def _tensor_map_bytes(tmap) -> bytes:
 
 @dataclass(frozen=True)
 class HostTensorMap:
-    """A tensor map as the CPU executor takes it: the spec and the global matrix it describes
-    (a rows x cols numpy array of the spec's type, bf16 as uint16 bit patterns, i8 as int8)."""
+    """A tensor map as the CPU executor takes it: the spec and the global tensor it describes
+    (a rows x cols numpy array of the spec's type, bf16 as uint16 bit patterns, i8 as int8; batch
+    x rows x cols for a 3-D map)."""
 
     spec: TensorMapSpec
     array: np.ndarray
 
     def __post_init__(self):
         a = self.array
-        if a.ndim != 2 or a.shape != (self.spec.rows, self.spec.cols):
-            raise LassError(f"expected a {self.spec.rows} x {self.spec.cols} array for the tensor map, got shape {a.shape}")
+        if a.shape != self.spec.shape:
+            raise LassError(f"expected a {' x '.join(map(str, self.spec.shape))} array for the tensor map, got shape "
+                            f"{a.shape}")
         if a.dtype.itemsize != self.spec.elem_bytes:
             raise LassError(f"expected {self.spec.elem_bytes}-byte elements ({self.spec.dtype}), got {a.dtype}")
         self.spec.check("tensor map")
