@@ -179,7 +179,6 @@ def test_planted_plain_arrive_instead_of_expect_tx():
     (dict(tb=(128, 256, 64), stages=7), "sm_90a", "stages <= 4 fit"),
     (dict(ab="f32", tb=(128, 128, 32), la="col"), "sm_90a", "must be K-major"),
     (dict(tb=(128, 48, 64), lb="row"), "sm_90a", "threadblock N = 48: an MN-major B tile"),
-    (dict(tb=(128, 128, 64), batched=True), "sm_90a", "batched"),
 ])
 def test_rejected_configs_name_the_place(kw, arch, msg):
     with pytest.raises(LassError, match=msg) as e:
