@@ -17,9 +17,17 @@ partitions), shapes of issue 17 (33 x 4097 x 12345 rounded to the access rule, 1
 then SPLIT_BENCH times split counts of issue 17's skinny / long-K shapes beside cuBLAS.
 
     python3 scripts/gpu_matrix.py [--quick] [--narrow-only | --linalg-only | --split-only | --epilogue-only] [--arch sm_90a] [--list]
+    python3 scripts/gpu_matrix.py --hopper [--quick] [--list]
 
 EPILOGUE_DTYPES run fused epilogues (bias / scale / activation / residual, f16 / bf16 / i8 / f32 D,
 lasscc.epilogue_api) in every layout, beta 0 and 0.5, checked against their float64 reference.
+
+`--hopper` runs the Hopper path instead (mma = "wgmma", --arch sm_90a; issue 14): every wgmma
+type (HOPPER_DTYPES: f16 / bf16 in all four A/B layouts, f16 accumulation, tf32 and s8 K-major) x D
+type x D layout (row / col) x batched (3-d TMA maps, grid z, batch 3) kernel, each run with
+(alpha, beta) = (1, 0) into a NaN-poisoned D and (1.5, 0.5) on random C at HOPPER_SHAPES (odd M, N
+and K, fit to the TMA's 16-byte global-stride rule) and once at HOPPER_LARGE, against float64.  It
+ends with the line "hopper: N checks, F failed".
 
 `--list` prints the case list and exits (no GPU needed).
 
@@ -109,6 +117,79 @@ def split_cases(quick: bool = False) -> list[tuple]:
                     mlir(ab, d, acc, layouts, f'{cfg}, split_k = {s}, split_k_mode = "{mode}"'),
                     [fit(sh, ab, layouts) for sh in (SPLIT_SHAPES[2:] if quick else SPLIT_SHAPES)]))
     return out
+
+
+# the Hopper path (mma = "wgmma"): (name, A/B type, D type, acc or None, A/B layouts); tf32 and s8
+# are K-major only in wgmma (TN; a column-major D keeps both K-major: D^T = B^T . A^T)
+AB_LAYOUTS = list(itertools.product(("row", "col"), ("row", "col")))
+HOPPER_DTYPES = [
+    ("f16", "f16", "f32", None, AB_LAYOUTS),
+    ("f16 D f16", "f16", "f16", None, AB_LAYOUTS),
+    ("f16acc", "f16", "f16", "f16", AB_LAYOUTS),
+    ("f16acc D f32", "f16", "f32", "f16", AB_LAYOUTS),
+    ("bf16", "bf16", "f32", None, AB_LAYOUTS),
+    ("bf16 D bf16", "bf16", "bf16", None, AB_LAYOUTS),
+    ("tf32", "f32", "f32", None, [("row", "col")]),
+    ("s8", "i8", "i32", None, [("row", "col")]),
+    ("s8 D f32", "i8", "f32", None, [("row", "col")]),
+]
+HOPPER_SHAPES = [(33, 129, 40), (127, 255, 1000), (1, 7, 64), (1000, 1, 200), (200, 136, 24), (129, 65, 136)]
+HOPPER_LARGE = (2049, 1031, 2056)
+HOPPER_BATCH = 3  # GEMMs per launch of a batched kernel (grid z)
+HOPPER_RUNS = ((1.0, 0.0), (1.5, 0.5))  # (alpha, beta): a NaN-poisoned D, then D holding C
+
+
+def hopper_config(ab: str) -> tuple[str, str]:
+    """(name, config text): 128 x 128, BK one 128-byte swizzle line of K, 3 stages."""
+    bk = 128 // ELEM_BYTES[ab]
+    return f"wgmma 128x128x{bk}/3", f'mma = "wgmma", threadblock = [128, 128, {bk}], stages = 3'
+
+
+def hopper_mlir(ab: str, d: str, acc: str | None, layouts, batched: bool) -> str:
+    """A wgmma lass.gemm (beta written 0.5: run_gemm passes alpha / beta at launch)."""
+    text = mlir(ab, d, acc, layouts, hopper_config(ab)[1])
+    if batched:  # 3-d batch-first memrefs; a column-major matrix is strided<[?, 1, ?]>
+        text = text.replace("memref<?x?x", "memref<?x?x?x").replace("strided<[1, ?]>", "strided<[?, 1, ?]>")
+    return text
+
+
+def hopper_cases(quick: bool = False) -> list[tuple]:
+    """(name, A/B type, layouts, config name, MLIR text, shapes, batch) of the Hopper matrix."""
+    out = []
+    shapes = HOPPER_SHAPES[:3] if quick else HOPPER_SHAPES
+    for (name, ab, d, acc, ab_layouts), (la, lb), ld, batched in itertools.product(
+            HOPPER_DTYPES, AB_LAYOUTS, ("row", "col"), (False, True)):
+        if (la, lb) not in ab_layouts:
+            continue
+        layouts = (la, lb, ld)
+        cname = hopper_config(ab)[0] + (f" batch {HOPPER_BATCH}" if batched else "")
+        out.append((f"hopper {name}", ab, layouts, cname, hopper_mlir(ab, d, acc, layouts, batched),
+                    [fit(sh, ab, layouts) for sh in shapes + [HOPPER_LARGE]], HOPPER_BATCH if batched else 1))
+    return out
+
+
+def run_hopper(cases, compiled) -> int:
+    """Check every Hopper kernel at its shapes with HOPPER_RUNS (the large shape once, alternating
+    the runs), print a line per check, and the summary "hopper: N checks, F failed"."""
+    from lasscc.runtime.gemm_runner import run_gemm
+
+    checks = fails = 0
+    for i, ((name, ab, layouts, cname, _, shapes, batch), (ptx, spec)) in enumerate(zip(cases, compiled)):
+        for j, (m, n, k) in enumerate(shapes):
+            runs = HOPPER_RUNS if j < len(shapes) - 1 else HOPPER_RUNS[i % 2:i % 2 + 1]
+            for alpha, beta in runs:
+                try:
+                    r = run_gemm(ptx, spec, m, n, k, alpha=alpha, beta=beta, check=True, cublas=False,
+                                 seed=m * 7 + n + j, batch=batch)
+                    ok, text = r["ok"], f"rel_err {r['rel_err']:.2e} (tol {r['tol']:.0e})"
+                except Exception as e:  # noqa: BLE001 -- a refused or faulting case is a failure, reported
+                    ok, text = False, f"{type(e).__name__}: {e}"
+                checks += 1
+                fails += not ok
+                print(f"{name:20s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {cname:28s} "
+                      f"{m:5d} {n:5d} {k:5d} beta {beta:3.1f} {text} {'PASS' if ok else 'FAIL'}", flush=True)
+    print(f"hopper: {checks} checks, {fails} failed", flush=True)
+    return 1 if fails else 0
 
 
 def configs(ab: str) -> list[tuple[str, str]]:
@@ -261,8 +342,32 @@ def main() -> int:
     p.add_argument("--linalg-only", action="store_true", help="only the linalg.matmul inputs (LINALG_SHAPES)")
     p.add_argument("--split-only", action="store_true", help="only the split-K cases and SPLIT_BENCH")
     p.add_argument("--epilogue-only", action="store_true", help="only the fused epilogues (EPILOGUE_DTYPES)")
+    p.add_argument("--hopper", action="store_true",
+                   help="only the Hopper path (mma = \"wgmma\", --arch sm_90a): every type x layout x D x batched")
     p.add_argument("--list", action="store_true", help="print the cases and exit (no GPU needed)")
     args = p.parse_args()
+    if args.hopper:
+        if sum((args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only)):
+            p.error("--hopper excludes --narrow-only, --linalg-only, --split-only and --epilogue-only")
+        if args.arch not in ("sm_80", "sm_90a"):  # sm_80: the default, not asked for
+            p.error(f"--hopper compiles for sm_90a, got --arch {args.arch}")
+        args.arch = "sm_90a"
+        cases = hopper_cases(args.quick)
+        if args.list:
+            for name, _, layouts, cname, _, shs, batch in cases:
+                print(f"{name:20s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {cname:28s} "
+                      + " ".join("x".join(map(str, sh)) for sh in shs))
+            n_checks = sum(len(HOPPER_RUNS) * (len(c[5]) - 1) + 1 for c in cases)
+            print(f"{len(cases)} kernels, {n_checks} checks")
+            return 0
+        from lasscc.runtime.gemm_runner import _torch_cuda
+
+        _torch_cuda()
+        t0 = time.time()
+        with ProcessPoolExecutor(max_workers=os.cpu_count()) as pool:
+            compiled = list(pool.map(compile_case, [(c[4], args.arch) for c in cases]))
+        print(f"compiled {len(cases)} kernels in {time.time() - t0:.0f} s", flush=True)
+        return run_hopper(cases, compiled)
     if sum((args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only)) > 1:
         p.error("--narrow-only, --linalg-only, --split-only and --epilogue-only exclude each other")
     cases = build_cases(args.quick, args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only)
