@@ -237,13 +237,15 @@ def _release(buffers, module) -> None:
 def _tensor_map(spec, batch: int = 1):
     """KernelSpec.param_values' tensor_map callback: lasscc.runtime.tma.operand_map of the kernel's
     operand (its order and majors: KernelSpec.tensor_maps), over all `batch` matrices for a batched
-    kernel, encoded by cuTensorMapEncodeTiled."""
+    kernel, encoded by cuTensorMapEncodeTiled; the operand is a DeviceBuffer or a device address.
+    The runner and lasscc.api launch wgmma kernels through it."""
     from lasscc.runtime import tma
 
     def build(operand, buf, rows, k, box_rows, box_cols, swizzle, major):
         tspec = tma.operand_map(spec.a_dtype, rows, k, box_rows, box_cols, swizzle, major,
                                 batch if spec.batched else None)
-        return tma.encode(tspec, buf.ptr, what=f"kernel '{spec.name}': tensor map of its {operand}")
+        address = int(getattr(buf, "ptr", buf))  # a DeviceBuffer, or a device address (the API's)
+        return tma.encode(tspec, address, what=f"kernel '{spec.name}': tensor map of its {operand}")
 
     return build
 

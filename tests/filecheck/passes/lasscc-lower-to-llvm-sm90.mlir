@@ -12,7 +12,7 @@
 // ERR: {{^.*}}Inputs/lasscc-lower-to-llvm-sm90-bad.mlir.in:4:3: error: expected n one of 8, 16, 24, {{.*}}, 256 for ab_type f16, got 12{{$}}
 
 // CHECK:         llvm.mlir.global external @lass_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-// CHECK-LABEL: llvm.func @k(%t: !llvm.ptr<0> {llvm.byval = !llvm.array<128 x i8>, llvm.align = 64 : i64, nvvm.grid_constant}, %d: !llvm.ptr<1>, %c: f32) attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>} {
+// CHECK-LABEL: llvm.func @k(%t: !llvm.ptr<0> {llvm.byval = !llvm.array<128 x i8>, llvm.align = 64 : i64, nvvm.grid_constant}, %d: !llvm.ptr<1>, %c: f32, %t3: !llvm.ptr<0> {llvm.byval = !llvm.array<128 x i8>, llvm.align = 64 : i64, nvvm.grid_constant}) attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>} {
 // CHECK:         llvm.call_intrinsic "llvm.nvvm.elect.sync"
 // CHECK:         [[BAR:%[0-9]+]] = llvm.getelementptr {{%[0-9]+}}[{{%[0-9]+}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.mbarrier.init.shared"([[BAR]], {{%[0-9]+}}) : (!llvm.ptr<3>, i32) -> ()
@@ -20,6 +20,9 @@
 // CHECK:         llvm.call_intrinsic "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta"({{%[0-9]+}}, {{%[0-9]+}}) : (!llvm.ptr<3>, i32) -> i64
 // CHECK:         [[DST:%[0-9]+]] = llvm.inttoptr {{%[0-9]+}} : i64 to !llvm.ptr<7>
 // CHECK:         llvm.call_intrinsic "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d"([[DST]], {{%[0-9]+}}, %t, {{%[0-9]+}}, {{%[0-9]+}}, {{.*}}) : (!llvm.ptr<7>, !llvm.ptr<3>, !llvm.ptr<0>, i32, i32, i16, i64, i1, i1, i32) -> ()
+// A batched map's load: the 3d intrinsic, the batch the third coordinate.
+// CHECK:         [[DST3:%[0-9]+]] = llvm.inttoptr {{%[0-9]+}} : i64 to !llvm.ptr<7>
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.3d"([[DST3]], {{%[0-9]+}}, %t3, {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}}, {{.*}}) : (!llvm.ptr<7>, !llvm.ptr<3>, !llvm.ptr<0>, i32, i32, i32, i16, i64, i1, i1, i32) -> ()
 // CHECK:         llvm.call_intrinsic "llvm.nvvm.mbarrier.arrive.shared"
 // CHECK:         llvm.br ^[[LOOP:bb[0-9]+]]
 // CHECK-NEXT:  ^[[LOOP]]:
@@ -71,7 +74,8 @@
 // CHECK-NEXT:    lass_nv.mbarrier_arrive %bar
 // CHECK-NEXT:    lass_nv.wgmma_fence
 
-func.func @k(%t: !lass_nv.tensor_map<64x64xf16, swizzle_128b>, %d: memref<?x?xf32>, %c: f32)
+func.func @k(%t: !lass_nv.tensor_map<64x64xf16, swizzle_128b>, %d: memref<?x?xf32>, %c: f32,
+             %t3: !lass_nv.tensor_map<1x64x64xf16, swizzle_128b>)
     attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -82,6 +86,7 @@ func.func @k(%t: !lass_nv.tensor_map<64x64xf16, swizzle_128b>, %d: memref<?x?xf3
   lass_nv.fence_mbarrier_init
   lass_nv.mbarrier_arrive_expect_tx %bar, %tx
   lass_nv.tma_load_2d %t[%c0, %c1], %c0, %bar : !lass_nv.tensor_map<64x64xf16, swizzle_128b>
+  lass_nv.tma_load_3d %t3[%c0, %c1, %c1], %c0, %bar : !lass_nv.tensor_map<1x64x64xf16, swizzle_128b>
   lass_nv.mbarrier_arrive %bar
   lass_nv.mbarrier_wait_parity %bar, %c0
   lass_nv.fence_proxy_async

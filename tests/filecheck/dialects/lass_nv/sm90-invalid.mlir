@@ -85,3 +85,26 @@ func.func @bad_swizzle(%t: !lass_nv.tensor_map<64x64xf16, swizzle_16b>) {
   func.return
 }
 // CHECK: expected swizzle_none, swizzle_32b, swizzle_64b or swizzle_128b, got swizzle_16b
+
+// -----
+
+func.func @batch_box_deeper_than_one(%t: !lass_nv.tensor_map<2x64x64xf16, swizzle_128b>) {
+  func.return
+}
+// CHECK: expected a 2-d box (rows x cols) or a 3-d one 1 matrix deep (batch x rows x cols), got [2, 64, 64]
+
+// -----
+
+func.func @load_2d_of_batched_map(%t: !lass_nv.tensor_map<1x64x64xf16, swizzle_128b>, %c: i32) {
+  lass_nv.tma_load_2d %t[%c, %c], %c, %c : !lass_nv.tensor_map<1x64x64xf16, swizzle_128b>
+  func.return
+}
+// CHECK: Operation does not verify: expected a 2-d tensor map, got !lass_nv.tensor_map<1x64x64xf16, swizzle_128b> (tma_load_3d loads a 3-d one)
+
+// -----
+
+func.func @load_3d_of_2d_map(%t: !lass_nv.tensor_map<64x64xf16, swizzle_128b>, %c: i32) {
+  lass_nv.tma_load_3d %t[%c, %c, %c], %c, %c : !lass_nv.tensor_map<64x64xf16, swizzle_128b>
+  func.return
+}
+// CHECK: Operation does not verify: expected a 3-d (batched) tensor map, got !lass_nv.tensor_map<64x64xf16, swizzle_128b>

@@ -40,3 +40,12 @@ func.func @sm90(%t: !lass_nv.tensor_map<64x64xbf16, swizzle_128b>, %x: i64, %f: 
   lass_nv.wgmma_wait_group {pending = 0 : i64}
   func.return
 }
+
+// A batched operand's map: 3-d, batch outermost, one matrix deep; tma_load_3d takes (k, row, batch).
+// CHECK-LABEL: func.func @sm90_batched(%t: !lass_nv.tensor_map<1x64x32xf16, swizzle_64b>, %c: i32) {
+// CHECK-NEXT:    lass_nv.tma_load_3d %t[%c, %c, %c], %c, %c : !lass_nv.tensor_map<1x64x32xf16, swizzle_64b>
+// CHECK-NEXT:    func.return
+func.func @sm90_batched(%t: !lass_nv.tensor_map<1x64x32xf16, swizzle_64b>, %c: i32) {
+  lass_nv.tma_load_3d %t[%c, %c, %c], %c, %c : !lass_nv.tensor_map<1x64x32xf16, swizzle_64b>
+  func.return
+}
