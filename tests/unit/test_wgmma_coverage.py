@@ -163,3 +163,58 @@ def test_new_wgmma_kernels_assemble_without_spills(name, kw):
     if info is None:
         pytest.skip("ptxas not on PATH")
     assert info.spill_stores == 0 and info.spill_loads == 0 and info.stack_bytes == 0, info.line
+
+
+def test_api_launches_wgmma_kernels_with_their_tensor_maps(monkeypatch):
+    """lasscc.api's GPU launch of a column-major-D wgmma kernel (no GPU: a fake lasscc.runtime.cuda
+    records the launch): the parameters by name, tmap_A over the caller's B (the kernel's A) and
+    tmap_B over A, each runtime.tma.operand_map's map of the kernel operand, on grid(M, N)."""
+    import types
+
+    from lasscc.api import Kernel
+    from lasscc.runtime import tma
+
+    kw, (m, n, k) = dict(layouts=NN + ("col",), tb=(128, 64, 64)), (136, 72, 72)
+    spec = kernel_specs(stages_of(gemm(**kw))[-1])[0]
+    kern = Kernel(types.SimpleNamespace(stages={}, llvm_ir="", ptx="", specs=[spec]), "sm_90a")
+    monkeypatch.setattr(tma, "encode", lambda s, address, what="": ("tmap", s, address))
+    launched = []
+
+    class Buf:
+        count = 0
+
+        def __init__(self, nbytes):
+            Buf.count += 1
+            self.ptr, self.nbytes = 4096 * Buf.count, nbytes
+
+        @classmethod
+        def from_array(cls, a):
+            return cls(a.nbytes)
+
+        alloc = classmethod(lambda cls, nbytes: cls(nbytes))
+
+        def download(self, shape, dtype):
+            return np.zeros(shape, dtype)
+
+        def free(self):
+            pass
+
+    cuda = types.SimpleNamespace(
+        context=lambda: None, DeviceBuffer=Buf, load_module=lambda ptx: "module", get_function=lambda mod, name: name,
+        set_dynamic_smem=lambda f, s: None, synchronize=lambda: None,
+        launch=lambda f, grid, block, smem, args: launched.append((grid, block, smem, list(args))))
+    a = np.asfortranarray(np.ones((m, k), np.float16))  # NN: column-major A and B
+    b = np.asfortranarray(np.ones((k, n), np.float16))
+    d = np.asfortranarray(np.zeros((m, n), np.float32))
+    A, B, D, *_ = kern.check_operands(a, b, d)
+    kern._run_gpu(cuda, A, B, D, m, n, k, 1.0, 0.0, True)
+    (grid, block, smem, args), = launched
+    assert grid == spec.grid(m, n) and block == (spec.threads, 1, 1) and smem == spec.smem_bytes
+    vals = dict(zip(spec.params, args))
+    ptr_a, ptr_b = int(vals["A"]), int(vals["B"])  # the kernel's A and B: the caller's B and A
+    boxes = {t[0]: t[1:] for t in spec.tensor_maps}
+    for op, ptr, rows in (("A", ptr_a, n), ("B", ptr_b, m)):
+        tag, tspec, address = vals["tmap_" + op]
+        assert tag == "tmap" and address == ptr
+        assert tspec == tma.operand_map(spec.a_dtype, rows, k, *boxes[op])
+    assert (int(vals["M"]), int(vals["N"])) == (n, m)
