@@ -592,9 +592,7 @@ class AlignedOp(IRDLOperation):
 TMA_SWIZZLE_NAMES = {m.label.lower(): m.name for m in S.SwizzleMode}
 TMA_SWIZZLES = tuple(TMA_SWIZZLE_NAMES)
 TMA_ELEMENT_TYPES = ("f16", "bf16", "f32", "i8")  # lasscc.runtime.tma.DATA_TYPES
-# A batched operand's tensor map (3-d, batch outermost) loads one matrix per box, so the zero fill
-# past M / N / K stays inside the batch (a 2-d map over [batch * rows] would read the next batch)
-TMA_BATCH_BOX_DEPTH = 1
+TMA_BATCH_BOX_DEPTH = S.TMA_BATCH_BOX_DEPTH
 MBARRIER_BYTES = 8  # an mbarrier object is a .b64 in shared memory, 8-byte aligned (PTX ISA 9.7.13.15.1)
 MBARRIER_TX_MAX = (1 << 20) - 1  # tx-count range (PTX ISA 9.7.13.15.1 "Contents of the mbarrier object")
 MBARRIER_COUNT_MAX = (1 << 20) - 1  # expected-arrival count range, same section

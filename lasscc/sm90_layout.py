@@ -61,6 +61,9 @@ DESC_BASE_OFFSET_SHIFT, DESC_BASE_OFFSET_BITS = 49, 3  # bits 49-51
 DESC_SWIZZLE_SHIFT = 62  # bits 62-63
 TMA_BOX_MAX = 256  # cuTensorMapEncodeTiled: every box dimension in 1..256
 TMA_INNER_BYTES_MULTIPLE = 16  # ... and the inner box dimension a multiple of 16 bytes
+# A batched operand's tensor map (3-d, batch outermost) loads one matrix per box, so the zero fill
+# past M / N / K stays inside the batch (a 2-d map over [batch * rows] would read the next batch)
+TMA_BATCH_BOX_DEPTH = 1
 TMA_SMEM_ALIGN = 128  # cp.async.bulk.tensor's shared-memory destination: 128-byte aligned (CUDA guide, TMA)
 WARPGROUP_THREADS = 128  # wgmma is issued by 4 warps
 WGMMA_M = 64  # every wgmma shape is m64nNkK

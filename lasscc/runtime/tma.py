@@ -29,9 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from lasscc.diagnostics import LassError
-from lasscc.dialects.lass_nv import TMA_BATCH_BOX_DEPTH
 from lasscc.layout import MN_MAJOR
-from lasscc.sm90_layout import SwizzleMode, tma_box_error, tma_global_error
+from lasscc.sm90_layout import TMA_BATCH_BOX_DEPTH, SwizzleMode, tma_box_error, tma_global_error
 
 TENSOR_MAP_BYTES = 128  # sizeof(CUtensorMap)
 TMA_DIM_MAX = 1 << 32  # cuTensorMapEncodeTiled: every global dimension in 1..2**32
@@ -68,7 +67,7 @@ class TensorMapSpec:
     bytes apart in global memory, boxes of box_rows x box_cols elements (outer x inner), landed in
     shared memory under `swizzle` ("none", "32b", "64b", "128b").  `batch` (not None): a 3-D map
     of `batch` such matrices packed one after the other (rows * row_stride bytes apart), boxes
-    one matrix deep (lass_nv.TMA_BATCH_BOX_DEPTH)."""
+    one matrix deep (sm90_layout.TMA_BATCH_BOX_DEPTH)."""
 
     dtype: str
     rows: int

@@ -142,7 +142,9 @@ def test_runner_tensor_maps_are_the_executors(name, monkeypatch):
     assert (pa, pb) == ((2, 1) if spec.swap_ab else (1, 2))  # the kernel's A is the caller's B for a col-major D
     assert sa.rank == sb.rank == (3 if kw.get("batched") else 2)
     if kw.get("batched"):
-        assert sa.encode_args(0)["boxDim"][2] == 1 and sa.encode_args(0)["globalDim"][2] == batch
+        enc = sa.encode_args(0)
+        assert enc["tensorRank"] == 3 and enc["boxDim"][2] == 1 and enc["globalDim"][2] == batch
+        assert enc["globalStrides"] == [sa.row_stride, sa.rows * sa.row_stride]  # packed batches
 
 
 PTXAS = [
