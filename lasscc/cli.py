@@ -232,7 +232,7 @@ def cmd_run(args) -> int:
     module = _load(args)
     _check_static_shapes(module, [(args.m, args.n, args.k)])
     _note_first_gemm(module, args.file)
-    _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file)
+    _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file, args.arch)
 
     note = _module_split_note(module, args.k)
     if note:
@@ -303,7 +303,7 @@ def cmd_bench(args) -> int:
     module = _load(args)
     _check_static_shapes(module, sizes, "sizes" if args.sizes else "run")
     _note_first_gemm(module, args.file)
-    _resolve_align(module, sizes, "sizes" if args.sizes else "run", args.file)
+    _resolve_align(module, sizes, "sizes" if args.sizes else "run", args.file, args.arch)
     _gpu_or_fail("bench")
     from lasscc.runtime import cuda
 
@@ -322,7 +322,7 @@ def cmd_tune(args) -> int:
     module = _load(args)
     _check_static_shapes(module, [(args.m, args.n, args.k)])
     _note_first_gemm(module, args.file)
-    _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file)
+    _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file, args.arch)
     _gpu_or_fail("tune")
     from lasscc.explain import gemm_config  # also takes linalg.matmul (through import-linalg)
 
@@ -364,42 +364,22 @@ def _ab_dtype(module) -> str:
     return "f16"
 
 
-def _wgmma_fallback(module, ab: str, filename: str = "<input>") -> None:
-    """A `mma = "wgmma"` lass.gemm whose sizes need narrow copies takes the mma.sync path (TMA needs
-    16-byte global strides): its config loses `mma`, gets lasscc.resources.mma_sync_fallback's
-    warp / instruction, with a note."""
-    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
-
-    from lasscc.config import default_config
-    from lasscc.dialects.lass import config_from_attr
-    from lasscc.driver import import_gemms
-    from lasscc.resources import mma_sync_fallback
-
-    for g in import_gemms(module, filename):
-        entries = dict(g.config.data) if g.config is not None else {}
-        if entries.get("mma") != StringAttr("wgmma"):
-            continue
-        tb = config_from_attr(g.config, default_config(ab)).threadblock
-        del entries["mma"]
-        for key, val in mma_sync_fallback(tb, ab).items():
-            entries[key] = ArrayAttr([IntegerAttr(int(v), 64) for v in val])
-        g.attributes["config"] = DictionaryAttr(entries)
-        print("lasscc: note: mma = \"wgmma\" needs each operand's contiguous dimension a multiple of 16 bytes "
-              "(the TMA's global stride); these sizes take the mma.sync path", file=sys.stderr)
-
-
-def _resolve_align(module, sizes: list[tuple[int, int, int]], option: str = "run", filename: str = "<input>") -> None:
+def _resolve_align(module, sizes: list[tuple[int, int, int]], option: str = "run", filename: str = "<input>",
+                   arch: str = "sm_80") -> None:
     """Check the sizes against the access widths (lasscc.config.alignment_rules), or choose them.
 
     With an explicit `align` (config, --align, or a compiled dump) a size it breaks is an error
     naming the option (--m/--n/--k, or --sizes for `option` "sizes").  Without one, the widest
     widths every size allows (lasscc.config.widest_align) are written into the lass.gemm (a
     linalg.matmul is imported first, so it gets them too), with a note on stderr when they are
-    narrower than 16 bytes."""
+    narrower than 16 bytes.  On sm_90a, sizes TMA cannot load first settle the instruction family
+    (lasscc.family.size_fallback: mma.sync with a note, or the error of an explicit wgmma)."""
     from lasscc.config import widest_align
+    from lasscc.family import size_fallback
     from lasscc.driver import import_gemms, operand_layouts
 
     import_gemms(module, filename)  # the element type, layouts and config below are the lass.gemm's
+    size_fallback(module, arch, sizes, filename, option)
     layouts = operand_layouts(module)
     ab = _ab_dtype(module)
     align, fixed = module_align(module)
@@ -411,7 +391,6 @@ def _resolve_align(module, sizes: list[tuple[int, int, int]], option: str = "run
             widths = [min(x, y) for x, y in zip(widths, w)]
         if widths == [full, full]:
             return
-        _wgmma_fallback(module, ab, filename)
         set_module_align(module, tuple(widths), filename)
         eb = 16 // full
         print(f"lasscc: note: reading A in {widths[0] * eb}-byte and B in {widths[1] * eb}-byte accesses "

@@ -179,6 +179,10 @@ def run_passes(module: ModuleOp, names: list[str], arch: str = "sm_80", filename
     done = 0
     try:
         for p in passes:
+            if p.name == TileThreadblockPass.name:  # the instruction family, chosen once per lass.gemm
+                from lasscc.family import select
+
+                select(module, arch, filename)
             with timing.phase(p.name):
                 run_pass(module, p, filename, verify=verify_each)
                 if keep_text or dump_dir is not None:
