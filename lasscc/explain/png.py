@@ -211,19 +211,28 @@ def write_pngs(cfg, out_dir, arch: str = "sm_80", stage: str | None = None,
     import matplotlib
 
     matplotlib.use("Agg")
-    n = numbers(cfg, arch, ab, acc, majors)
+    if cfg.is_wgmma:  # the swizzle atom's banks and the launch order (lasscc.explain.hopper)
+        from lasscc.explain.hopper import hopper_numbers
+
+        n = hopper_numbers(cfg, arch, ab, acc, majors)
+    else:
+        n = numbers(cfg, arch, ab, acc, majors)
     import io
 
     from lasscc.outfile import output_dir, write_output
 
     out = output_dir(out_dir, "--png")
     written = []
-    sections = sections_for(stage)
+    sections = sections_for(stage, wgmma=cfg.is_wgmma)
     for sec, fname in PNGS.items():
         if sec not in sections:
             continue
         path, buf = out / fname, io.BytesIO()  # drawn in memory, written through lasscc.outfile
-        if sec == "banks":
+        if sec == "banks" and cfg.is_wgmma:
+            from lasscc.explain.hopper import png_banks as png_wgmma_banks
+
+            png_wgmma_banks(n, buf)
+        elif sec == "banks":
             png_banks(n, buf)
         elif sec == "fragments":
             png_fragments(buf, n)
