@@ -326,9 +326,17 @@ def cmd_tune(args) -> int:
     _gpu_or_fail("tune")
     from lasscc.explain import gemm_config  # also takes linalg.matmul (through import-linalg)
 
-    ab = gemm_config(module, args.arch, args.file).ab_dtype
-    out = tune(str(module), args.file, args.arch, args.m, args.n, args.k, iters=args.iters, ab_type=ab)
-    print(f"{'TFLOP/s':>8}  config (threadblock / warp / stages / prefetch)")
+    from lasscc.explain import gemm_facts
+    from lasscc.tune import default_family
+
+    info = gemm_config(module, args.arch, args.file)
+    facts = gemm_facts(module, info)
+    given = info.op.config.data.get("mma") if getattr(info.op, "config", None) is not None else None
+    # --mma, else the family the input fixes (its config, or the sizes: lasscc.family.size_fallback), else the arch's
+    mma = args.mma or (given.data if given is not None else default_family(args.arch))
+    out = tune(str(module), args.file, args.arch, args.m, args.n, args.k, iters=args.iters, ab_type=info.ab_dtype,
+               mma=mma, majors=facts.majors, acc_type=facts.acc)
+    print(f"{'TFLOP/s':>8}  config (threadblock / warp / stages / prefetch; wgmma: threadblock / stages)")
     for tflops, label in out["ranking"]:
         print(f"{tflops:8.1f}  {label}")
     print(f"skipped {len(out['rejected'])} configs the validator or the GPU rejected")
@@ -538,6 +546,8 @@ def build_parser() -> argparse.ArgumentParser:
     tu.add_argument("--n", type=int, default=4096)
     tu.add_argument("--k", type=int, default=4096)
     tu.add_argument("--iters", type=int, default=20)
+    tu.add_argument("--mma", choices=["wgmma", "mma.sync", "all"], help="the instruction family to search (default: "
+                    "wgmma on sm_90a, mma.sync on sm_80; a config's `mma` or sizes TMA cannot load fix it)")
     tu.set_defaults(fn=cmd_tune)
 
     from lasscc.explain import add_parser as add_explain_parser
