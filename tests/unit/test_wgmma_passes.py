@@ -234,8 +234,10 @@ def test_cli_sizes_tma_cannot_load_are_an_explicit_wgmma_error(capsys):
     assert 'gemm_wgmma.mlir:6:3: config mma = "wgmma" cannot load these sizes' in err
 
 
-def test_explain_refuses_wgmma_kernels(capsys):
+def test_explain_describes_wgmma_kernels(capsys):
+    """(the sections themselves: tests/unit/test_explain_wgmma.py)"""
     from lasscc.cli import main
 
-    assert main(["explain", EXAMPLE, "--arch", "sm_90a"]) == 2
-    assert 'mma = "wgmma" kernels are not described yet' in capsys.readouterr().err
+    assert main(["explain", EXAMPLE, "--arch", "sm_90a", "--stage", "warpgroup-mma"]) == 0
+    out = capsys.readouterr().out
+    assert "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16" in out and "2 consumer warpgroups" in out
