@@ -1,7 +1,8 @@
 """Which instruction family compiles a GEMM: wgmma (the Hopper path) or mma.sync.
 
 One decision, `choose`, made per `lass.gemm` before lasscc-tile-threadblock (the driver's
-`run_passes`, `lasscc.cache.cached_compile` before its key, so a cache hit prints the same notes):
+`run_passes`; `lasscc.driver.select_family` in `lasscc.cache.cached_compile` before its key, so a
+cache hit prints the same notes, and in `lasscc explain`):
 
 - a config with an `mma` key is the user's choice: it stays (a wgmma config that cannot serve is
   the validator's located error, exit 2);
@@ -142,21 +143,15 @@ def _write(op, mma: str, cfg: GemmConfig | None) -> None:
     op.attributes["config"] = DictionaryAttr(entries)
 
 
-def select(module, arch: str, filename: str = "<input>", import_linalg: bool = False) -> list[str]:
-    """Apply `choose` to every lass.gemm of `module` (with `import_linalg`, a linalg.matmul is
-    imported first: lasscc.driver.import_gemms); print and return the notes.  Off sm_90a a no-op."""
+def select(module, arch: str, filename: str = "<input>") -> list[str]:
+    """Apply `choose` to every lass.gemm of `module` (a linalg.matmul has none yet:
+    lasscc.driver.select_family imports it first); print and return the notes.  Off sm_90a a no-op."""
     if arch not in WGMMA_ARCHS:
         return []
     from lasscc.dialects.lass import GemmOp
 
-    if import_linalg:
-        from lasscc.driver import import_gemms
-
-        gemms = import_gemms(module, filename)
-    else:
-        gemms = [o for o in module.walk() if isinstance(o, GemmOp)]
     notes = []
-    for g in gemms:
+    for g in [o for o in module.walk() if isinstance(o, GemmOp)]:
         if "mma" in _given(g):
             continue
         c = choose(g, arch)
@@ -171,15 +166,16 @@ def size_fallback(module, arch: str, sizes, filename: str = "<input>", option: s
     """For `lasscc run` / `bench` / `tune` (which know the sizes): a lass.gemm whose sizes break TMA's
     16-byte global row stride (its operands' contiguous dimension, lasscc.config.alignment_error with
     the full 16-byte width) takes mma.sync when it gives no `mma` (a note naming the option), and is a
-    located error with an explicit mma = "wgmma" (exit 2).  Returns the notes printed."""
+    located error with an explicit mma = "wgmma" (exit 2).  Returns the notes printed.  (A
+    linalg.matmul is imported before: lasscc.driver.import_gemms.)"""
     from lasscc.config import _contiguous_dims, alignment_error
     from lasscc.layout import MMA_INPUTS
     from lasscc.dialects._common import memref_layout
-    from lasscc.driver import import_gemms
+    from lasscc.dialects.lass import GemmOp
     from lasscc.source import op_location
 
     notes = []
-    for g in import_gemms(module, filename):
+    for g in [o for o in module.walk() if isinstance(o, GemmOp)]:
         given = _given(g)
         mma = given["mma"].data if "mma" in given and hasattr(given["mma"], "data") else None
         if mma == MMA_SYNC or arch not in WGMMA_ARCHS:  # (an explicit wgmma off sm_90a: the validator says so)

@@ -49,10 +49,10 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
             grid: tuple[int, int] = DEFAULT_GRID, use_cache: bool = True, resources: bool = True,
             k: int = DEFAULT_K) -> str:
     """The explanation text of the module's GEMM (a lass.gemm or a dump); LassError on a bad config."""
-    from lasscc.family import select
+    from lasscc.driver import select_family
     from lasscc.options import resolve_stage
 
-    select(module, arch, filename, import_linalg=True)  # the family the compile takes (sm_90a: wgmma by default)
+    select_family(module, arch, filename)  # the family the compile takes (sm_90a: wgmma by default)
     info = gemm_config(module, arch, filename)
     facts = gemm_facts(module, info)
     where, ab = info.where, facts.ab
