@@ -43,6 +43,7 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     from lasscc.dialects._common import memref_layout
     from lasscc.dialects.lass import config_from_attr, config_to_attr
     from lasscc.driver import import_gemms
+    from lasscc.resources import WGMMA, WGMMA_ARCHS
     from lasscc.tune import load_tuned, lookup_tuned
 
     if _has_overrides(args) or not load_tuned():  # nothing stored: the input stays as written
@@ -50,6 +51,8 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     for g in (o for o in import_gemms(module, args.file) if _only_align(o.config)):
         layout = "".join(memref_layout(v.type) for v in (g.a, g.b, g.d))
         found = lookup_tuned(str(g.a.type.get_element_type()), str(g.d.type.get_element_type()), layout, m, n, k, gpu)
+        if found is not None and found.get("mma") == WGMMA and args.arch not in WGMMA_ARCHS:
+            found = None  # a Hopper winner is no config for this target (`lasscc compile` defaults to sm_80)
         if found is not None:
             if g.config is not None:  # keep the access widths: they belong to the sizes, not the tiling
                 found = {**found, "align": [int(v.value.data) for v in g.config.data["align"].data]}

@@ -71,3 +71,30 @@ def test_cli_tune_searches_the_family(monkeypatch, capsys, argv, k, family):
     assert seen["arch"] == "sm_90a" and seen["mma"] == family
     err = capsys.readouterr().err
     assert ("sm_90a compiles this GEMM with mma.sync, not wgmma: K = 1001" in err) == (k == 1001)
+
+
+def test_a_stored_wgmma_winner_applies_on_sm90a_only(tmp_path, monkeypatch, capsys):
+    """tune's wgmma winner is used where the target has wgmma; `lasscc compile` (sm_80 by default)
+    on the same machine keeps the input as written instead of failing on it."""
+    import argparse
+
+    from lasscc.cli import _apply_tuned
+    from lasscc.config import KernelSpec
+    from lasscc.dialects.lass import GemmOp, config_from_attr
+    from lasscc.source import parse_mlir
+    from lasscc.tune import store_tuned, tune_key
+
+    monkeypatch.setenv("LASSCC_CACHE_DIR", str(tmp_path))
+    tb = (128, 256, 64)
+    best = GemmConfig(threadblock=tb, stages=4, mma="wgmma", **wgmma_defaults(tb, 16))
+    spec = KernelSpec(name="matmul", threads=256, smem_bytes=0, tile_m=128, tile_n=256, raster=8)
+    store_tuned(tune_key(4096, 4096, 4096, spec, "NVIDIA H100"), best, 700.0)
+    src = (ROOT / "examples" / "linalg_matmul.mlir").read_text()
+    for arch, applied in (("sm_80", False), ("sm_90a", True)):
+        module = parse_mlir(src, "mm.mlir")
+        args = argparse.Namespace(file="mm.mlir", arch=arch, threadblock=None, warp=None, stages=None, raster=None,
+                                  prefetch=None, split_k=None, split_k_mode=None)
+        _apply_tuned(module, args)
+        gemms = [o for o in module.walk() if isinstance(o, GemmOp)]
+        assert (bool(gemms) and config_from_attr(gemms[0].config) == best) == applied
+        assert ("using the tuned config" in capsys.readouterr().err) == applied
