@@ -32,8 +32,12 @@ def _has_overrides(args) -> bool:
 
 
 def _only_align(config) -> bool:
-    """A lass.gemm `config` that gives nothing but `align` (the tiling is still open)."""
-    return config is None or set(config.data) <= {"align"}
+    """A lass.gemm `config` that gives nothing but `align` and maybe `mma = "mma.sync"` (the family
+    lasscc.family.size_fallback chose for sizes TMA cannot load): the tiling is still open."""
+    if config is None:
+        return True
+    mma = config.data.get("mma")
+    return set(config.data) <= {"align", "mma"} and (mma is None or getattr(mma, "data", None) == "mma.sync")
 
 
 def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
@@ -51,8 +55,11 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     for g in (o for o in import_gemms(module, args.file) if _only_align(o.config)):
         layout = "".join(memref_layout(v.type) for v in (g.a, g.b, g.d))
         found = lookup_tuned(str(g.a.type.get_element_type()), str(g.d.type.get_element_type()), layout, m, n, k, gpu)
-        if found is not None and found.get("mma") == WGMMA and args.arch not in WGMMA_ARCHS:
-            found = None  # a Hopper winner is no config for this target (`lasscc compile` defaults to sm_80)
+        if found is not None and found.get("mma") == WGMMA and (args.arch not in WGMMA_ARCHS or (
+                g.config is not None and "mma" in g.config.data)):
+            # a Hopper winner is no config for this target (`lasscc compile` defaults to sm_80), nor
+            # for a GEMM that must take mma.sync (lasscc.family.size_fallback)
+            found = None
         if found is not None:
             if g.config is not None:  # keep the access widths: they belong to the sizes, not the tiling
                 found = {**found, "align": [int(v.value.data) for v in g.config.data["align"].data]}

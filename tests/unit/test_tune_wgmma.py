@@ -98,3 +98,12 @@ def test_a_stored_wgmma_winner_applies_on_sm90a_only(tmp_path, monkeypatch, caps
         gemms = [o for o in module.walk() if isinstance(o, GemmOp)]
         assert (bool(gemms) and config_from_attr(gemms[0].config) == best) == applied
         assert ("using the tuned config" in capsys.readouterr().err) == applied
+    # sizes TMA cannot load made the family mma.sync (lasscc.family.size_fallback): the wgmma winner stays out
+    fixed = (ROOT / "examples" / "gemm.mlir").read_text().replace(
+        "config = {threadblock = [128, 128, 32], warp = [64, 64, 32], instruction = [16, 8, 16], stages = 3}",
+        'config = {align = [1, 8], mma = "mma.sync"}')
+    module = parse_mlir(fixed, "g.mlir")
+    _apply_tuned(module, argparse.Namespace(file="g.mlir", arch="sm_90a", threadblock=None, warp=None, stages=None,
+                                            raster=None, prefetch=None, split_k=None, split_k_mode=None))
+    (g,) = [o for o in module.walk() if isinstance(o, GemmOp)]
+    assert set(g.config.data) == {"align", "mma"} and capsys.readouterr().err == ""
