@@ -167,7 +167,9 @@ def _arch(arch: str | None) -> str:
 def compile(source, arch: str | None = None, *, threadblock=None, warp=None, stages: int | None = None,
             raster: int | None = None, prefetch=None, align=None, cache: bool = True, dump_dir=None,
             filename: str | None = None, split_k: int | None = None, split_k_mode: str | None = None) -> Kernel:
-    """Compile a `lass.gemm` (or any lasscc dump) given as a path or as MLIR text.
+    """Compile a `lass.gemm` (or any lasscc dump) given as a path or as MLIR text for `arch` (None:
+    the GPU's own, sm_90a on a Hopper GPU, where a config without `mma` takes the wgmma path:
+    lasscc.family; else sm_80).
 
     threadblock / warp ((M, N, K) or 'MxNxK'), stages, raster and prefetch (0/1) override the op's
     config like the CLI options; align ((A, B) elements per global copy access, or one int for
