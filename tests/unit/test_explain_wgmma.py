@@ -172,3 +172,14 @@ def test_png(tmp_path):
                           facts.acc, facts.majors)
     assert sorted(f.name for f in files) == ["raster.png", "smem_banks.png"]
     assert all(f.read_bytes()[:4] == b"\x89PNG" for f in files)
+
+
+def test_dump_explains_like_its_input():
+    """A dump of the wgmma kernel (its #lass.kernel facts) gives the input's explanation."""
+    from lasscc.driver import PASS_NAMES, run_passes
+
+    want = ex.explain(parse_mlir(EXAMPLE.read_text(), "w"), "sm_90a", "w.mlir", resources=False)
+    module = parse_mlir(EXAMPLE.read_text(), "w")
+    run_passes(module, PASS_NAMES[:PASS_NAMES.index("lasscc-hopper-smem") + 1], "sm_90a", "w.mlir")
+    got = ex.explain(parse_mlir(str(module), "d"), "sm_90a", "w.mlir", resources=False)
+    assert got == want
