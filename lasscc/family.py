@@ -31,12 +31,13 @@ from lasscc.config import GemmConfig
 from lasscc.diagnostics import LassError
 from lasscc.resources import MMA_SYNC, WGMMA, WGMMA_ARCHS, wgmma_defaults
 
-# The default wgmma tiling where the config gives no threadblock, best first: (BM, BN, bytes of a
-# K row).  128 x 256 with 128-byte rows and 4 stages is the best measured on H100 / H200 (f16 / bf16
-# TN 0.93-1.01x cuBLAS, BENCHMARKS.md); the smaller ones serve where the rules reject it (e.g. an
-# f16 accumulator's registers are fewer, never more, so they only matter for odd operand rules).
-DEFAULT_TILES = ((128, 256, 128), (128, 128, 128), (128, 256, 64), (128, 128, 64), (64, 256, 128), (64, 128, 128),
-                 (64, 128, 64), (64, 64, 64))
+# The default wgmma tiling where the config gives no threadblock, tried in order: (BM, BN, bytes of a
+# K row), the largest tile first (BM x BN, then BK).  128 x 256 with 128-byte rows and 4 stages is the
+# best measured on H100 / H200 (f16 / bf16 TN 0.93-1.01x cuBLAS, BENCHMARKS.md) and fits every type;
+# the smaller ones serve where the rules reject it (e.g. a config's own `stages` that needs less
+# shared memory per stage).
+DEFAULT_TILES = ((128, 256, 128), (128, 256, 64), (128, 128, 128), (64, 256, 128), (128, 128, 64), (64, 256, 64),
+                 (64, 128, 128), (64, 128, 64), (64, 64, 128), (64, 64, 64))
 DEFAULT_STAGES = (4, 3, 2)  # the most stages of the tile that fit first
 # cuTensorMapEncodeTiled: every global stride a multiple of 16 bytes (sm90_layout.tma_global_error);
 # the same 16 bytes as a full-width copy access, so lasscc.config.alignment_error with the full

@@ -207,3 +207,10 @@ def test_api_on_a_hopper_gpu_compiles_wgmma(monkeypatch):
     assert "config = {}" in gemm_mlir(threadblock=None, warp=None, stages=None, raster=None)
     module = parse_mlir(gemm_mlir("bf16", threadblock=(128, 128, 32), warp=(64, 64, 32)), "t.mlir")
     assert select(module, "sm_90a") == [] and not _config(module).is_wgmma
+
+
+def test_a_given_stage_count_takes_the_largest_tile_that_fits():
+    """stages = 6 of 128 x 256 x 64 f16 needs 288 KB: the next largest tile, 128 x 256 x 32 (64-byte rows)."""
+    module, notes = _select(gemm("stages = 6"))
+    cfg = _config(module)
+    assert notes == [] and (cfg.threadblock, cfg.stages) == ((128, 256, 32), 6)
