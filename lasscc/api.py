@@ -2,7 +2,7 @@
 
     import lasscc
 
-    k = lasscc.compile("examples/gemm.mlir", arch="sm_80")        # a path, or MLIR text
+    k = lasscc.compile("examples/gemm.mlir", arch="sm_80")        # a path, or MLIR text (arch: the GPU's by default)
     k = lasscc.gemm(d_dtype="f16", threadblock=(128, 128, 32), warp=(64, 64, 32), stages=3)
     k = lasscc.gemm(d_layout="col")                                # column-major D
     k.ptx, k.llvm_ir, k.ir("pipeline"), k.spec, k.config, k.resources
@@ -42,6 +42,7 @@ from typing import NamedTuple
 from lasscc import interop
 from lasscc.diagnostics import CompileError, LassError, LaunchError
 from lasscc.options import ARCHS, Options, module_align, resolve_stage, set_module_align, stage_names
+from lasscc.resources import WGMMA_ARCHS
 
 # BLAS letters (column-major convention): A 'T' = M x K row-major, B 'N' = K x N column-major.
 LAYOUTS = {"TN": ("row", "col"), "NN": ("col", "col"), "NT": ("col", "row"), "TT": ("row", "row")}
@@ -153,10 +154,22 @@ def gemm_info(module, filename: str = "<input>") -> GemmInfo:
 # ---- compiling ---------------------------------------------------------------------------------
 
 
-def compile(source, arch: str = "sm_80", *, threadblock=None, warp=None, stages: int | None = None,
+def _arch(arch: str | None) -> str:
+    """The target: `arch`, or without one the GPU's own (sm_90a on a Hopper GPU), else sm_80
+    (lasscc.family.default_arch)."""
+    if arch is not None:
+        return arch
+    from lasscc.family import default_arch
+
+    return default_arch()
+
+
+def compile(source, arch: str | None = None, *, threadblock=None, warp=None, stages: int | None = None,
             raster: int | None = None, prefetch=None, align=None, cache: bool = True, dump_dir=None,
             filename: str | None = None, split_k: int | None = None, split_k_mode: str | None = None) -> Kernel:
-    """Compile a `lass.gemm` (or any lasscc dump) given as a path or as MLIR text.
+    """Compile a `lass.gemm` (or any lasscc dump) given as a path or as MLIR text for `arch` (None:
+    the GPU's own, sm_90a on a Hopper GPU, where a config without `mma` takes the wgmma path:
+    lasscc.family; else sm_80).
 
     threadblock / warp ((M, N, K) or 'MxNxK'), stages, raster and prefetch (0/1) override the op's
     config like the CLI options; align ((A, B) elements per global copy access, or one int for
@@ -166,6 +179,7 @@ def compile(source, arch: str = "sm_80", *, threadblock=None, warp=None, stages:
     lasscc.splitk; the kernel allocates its zeroed workspace at each call, or takes the caller's
     `workspace=`).  Raises CompileError.
     """
+    arch = _arch(arch)
     try:
         from lasscc.cache import cached_compile
         from lasscc.options import apply_overrides as apply
@@ -264,9 +278,10 @@ def gemm_module(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", 
     if lay not in LAYOUTS:
         raise CompileError(f"gemm: layout: expected two BLAS letters N/T such as 'TN' (A row-major M x K, "
                            f"B column-major K x N), got {layout!r}")
-    tb, wp = _tile_arg(threadblock, "threadblock"), _tile_arg(warp, "warp")
+    tb = None if threadblock is None else _tile_arg(threadblock, "threadblock")
+    wp = None if warp is None else _tile_arg(warp, "warp")
     for param, val in (("stages", stages), ("raster", raster)):
-        if isinstance(val, bool) or not isinstance(val, int) or val < 1:
+        if val is not None and (isinstance(val, bool) or not isinstance(val, int) or val < 1):
             raise CompileError(f"gemm: {param}: expected a positive integer, got {val!r}")
     alpha_v, beta_v = _f32_value(alpha, "alpha"), _f32_value(beta, "beta")
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", str(name)):
@@ -287,10 +302,13 @@ def gemm_module(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", 
 
     la, lb = LAYOUTS[lay]
     inst = MMA_INPUTS[a_t][1] if a_t in MMA_INPUTS else (16, 8, 16)  # the type's mma.sync shape
-    config = DictionaryAttr({"threadblock": ArrayAttr([IntegerAttr(v, 64) for v in tb]),
-                             "warp": ArrayAttr([IntegerAttr(v, 64) for v in wp]),
-                             "instruction": ArrayAttr([IntegerAttr(v, 64) for v in inst]),
-                             "stages": IntegerAttr(stages, 64), "raster": IntegerAttr(raster, 64)})
+    # a tiling value of None is left out of the config (the compiler's default: lasscc.family on sm_90a);
+    # a warp tile given is an mma.sync tiling, with the type's instruction shape
+    config = DictionaryAttr({**({"threadblock": ArrayAttr([IntegerAttr(v, 64) for v in tb])} if tb else {}),
+                             **({"warp": ArrayAttr([IntegerAttr(v, 64) for v in wp]),
+                                 "instruction": ArrayAttr([IntegerAttr(v, 64) for v in inst])} if wp else {}),
+                             **({"stages": IntegerAttr(stages, 64)} if stages is not None else {}),
+                             **({"raster": IntegerAttr(raster, 64)} if raster is not None else {})})
     fn = func.FuncOp(str(name), ((memref(a_t, la), memref(b_t, lb), memref(d_t, d_lay)), ()))
     args = fn.body.block.args
     for arg, hint in zip(args, "abd"):
@@ -344,7 +362,7 @@ def _unsupported_param(msg: str) -> str | None:
 
 
 def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
-         threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8, arch: str = "sm_80",
+         threadblock=None, warp=None, stages: int | None = None, raster: int | None = None, arch: str | None = None,
          *, name: str = "gemm", cache: bool = True, dump_dir=None, d_layout: str = "row", prefetch=None,
          acc=None, align=None, split_k=None, split_k_mode=None, bias=None, scale=None, activation=None,
          residual: bool = False, epilogue_dtype: str = "f32") -> Kernel:
@@ -360,7 +378,16 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
     bias / scale ('n' or 'm'), activation, residual, epilogue_dtype: a fused epilogue
     (lasscc.epilogue_api: D = activation(v * scale + bias) + residual; the kernel is called with
     them by name, `k(a, b, d, bias=...)`; an i8 D needs one).
+    arch: None is the GPU's own target (sm_90a on a Hopper GPU), else sm_80.  threadblock / warp /
+    stages / raster left None: on sm_80 (or with a warp tile, an mma.sync tiling) 128x128x32 /
+    64x64x32 / 3 / 8; on sm_90a lasscc.family chooses (wgmma, 128x256x64 for f16, 4 stages), a
+    threadblock given alone being its tile.
     """
+    arch = _arch(arch)
+    if arch not in WGMMA_ARCHS or warp is not None:  # the mma.sync defaults (sm_90a: lasscc.family's)
+        threadblock = (128, 128, 32) if threadblock is None else threadblock
+        warp = (64, 64, 32) if warp is None else warp
+        stages, raster = 3 if stages is None else stages, 8 if raster is None else raster
     text = gemm_mlir(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
                      d_layout=d_layout, acc=acc)
     try:

@@ -292,9 +292,10 @@ def cached_compile(module, arch: str = "sm_80", filename: str = "<input>", dump_
     afresh, verifying after every pass, and stores the result.
     """
     from lasscc import timing
-    from lasscc.driver import PASS_NAMES, CompileResult, compile_module, drop_non_gemm_functions
+    from lasscc.driver import PASS_NAMES, CompileResult, compile_module, drop_non_gemm_functions, select_family
 
     drop_non_gemm_functions(module)  # before the key, so a hit prints the same notes as a miss
+    select_family(module, arch, filename)  # the instruction family (sm_90a), its notes likewise
     if dump_dir is not None:
         dump_dir = Path(dump_dir)
     if not use_cache:

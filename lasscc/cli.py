@@ -32,8 +32,12 @@ def _has_overrides(args) -> bool:
 
 
 def _only_align(config) -> bool:
-    """A lass.gemm `config` that gives nothing but `align` (the tiling is still open)."""
-    return config is None or set(config.data) <= {"align"}
+    """A lass.gemm `config` that gives nothing but `align` and maybe `mma = "mma.sync"` (the family
+    lasscc.family.size_fallback chose for sizes TMA cannot load): the tiling is still open."""
+    if config is None:
+        return True
+    mma = config.data.get("mma")
+    return set(config.data) <= {"align", "mma"} and (mma is None or getattr(mma, "data", None) == "mma.sync")
 
 
 def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
@@ -43,6 +47,7 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     from lasscc.dialects._common import memref_layout
     from lasscc.dialects.lass import config_from_attr, config_to_attr
     from lasscc.driver import import_gemms
+    from lasscc.resources import WGMMA, WGMMA_ARCHS
     from lasscc.tune import load_tuned, lookup_tuned
 
     if _has_overrides(args) or not load_tuned():  # nothing stored: the input stays as written
@@ -50,6 +55,11 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     for g in (o for o in import_gemms(module, args.file) if _only_align(o.config)):
         layout = "".join(memref_layout(v.type) for v in (g.a, g.b, g.d))
         found = lookup_tuned(str(g.a.type.get_element_type()), str(g.d.type.get_element_type()), layout, m, n, k, gpu)
+        if found is not None and found.get("mma") == WGMMA and (args.arch not in WGMMA_ARCHS or (
+                g.config is not None and "mma" in g.config.data)):
+            # a Hopper winner is no config for this target (`lasscc compile` defaults to sm_80), nor
+            # for a GEMM that must take mma.sync (lasscc.family.size_fallback)
+            found = None
         if found is not None:
             if g.config is not None:  # keep the access widths: they belong to the sizes, not the tiling
                 found = {**found, "align": [int(v.value.data) for v in g.config.data["align"].data]}
@@ -232,7 +242,7 @@ def cmd_run(args) -> int:
     module = _load(args)
     _check_static_shapes(module, [(args.m, args.n, args.k)])
     _note_first_gemm(module, args.file)
-    _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file)
+    _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file, args.arch)
 
     note = _module_split_note(module, args.k)
     if note:
@@ -303,7 +313,7 @@ def cmd_bench(args) -> int:
     module = _load(args)
     _check_static_shapes(module, sizes, "sizes" if args.sizes else "run")
     _note_first_gemm(module, args.file)
-    _resolve_align(module, sizes, "sizes" if args.sizes else "run", args.file)
+    _resolve_align(module, sizes, "sizes" if args.sizes else "run", args.file, args.arch)
     _gpu_or_fail("bench")
     from lasscc.runtime import cuda
 
@@ -322,13 +332,21 @@ def cmd_tune(args) -> int:
     module = _load(args)
     _check_static_shapes(module, [(args.m, args.n, args.k)])
     _note_first_gemm(module, args.file)
-    _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file)
+    _resolve_align(module, [(args.m, args.n, args.k)], "run", args.file, args.arch)
     _gpu_or_fail("tune")
     from lasscc.explain import gemm_config  # also takes linalg.matmul (through import-linalg)
 
-    ab = gemm_config(module, args.arch, args.file).ab_dtype
-    out = tune(str(module), args.file, args.arch, args.m, args.n, args.k, iters=args.iters, ab_type=ab)
-    print(f"{'TFLOP/s':>8}  config (threadblock / warp / stages / prefetch)")
+    from lasscc.explain import gemm_facts
+    from lasscc.tune import default_family
+
+    info = gemm_config(module, args.arch, args.file)
+    facts = gemm_facts(module, info)
+    given = info.op.config.data.get("mma") if getattr(info.op, "config", None) is not None else None
+    # --mma, else the family the input fixes (its config, or the sizes: lasscc.family.size_fallback), else the arch's
+    mma = args.mma or (given.data if given is not None else default_family(args.arch))
+    out = tune(str(module), args.file, args.arch, args.m, args.n, args.k, iters=args.iters, ab_type=info.ab_dtype,
+               mma=mma, majors=facts.majors, acc_type=facts.acc)
+    print(f"{'TFLOP/s':>8}  config (threadblock / warp / stages / prefetch; wgmma: threadblock / stages)")
     for tflops, label in out["ranking"]:
         print(f"{tflops:8.1f}  {label}")
     print(f"skipped {len(out['rejected'])} configs the validator or the GPU rejected")
@@ -364,42 +382,22 @@ def _ab_dtype(module) -> str:
     return "f16"
 
 
-def _wgmma_fallback(module, ab: str, filename: str = "<input>") -> None:
-    """A `mma = "wgmma"` lass.gemm whose sizes need narrow copies takes the mma.sync path (TMA needs
-    16-byte global strides): its config loses `mma`, gets lasscc.resources.mma_sync_fallback's
-    warp / instruction, with a note."""
-    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
-
-    from lasscc.config import default_config
-    from lasscc.dialects.lass import config_from_attr
-    from lasscc.driver import import_gemms
-    from lasscc.resources import mma_sync_fallback
-
-    for g in import_gemms(module, filename):
-        entries = dict(g.config.data) if g.config is not None else {}
-        if entries.get("mma") != StringAttr("wgmma"):
-            continue
-        tb = config_from_attr(g.config, default_config(ab)).threadblock
-        del entries["mma"]
-        for key, val in mma_sync_fallback(tb, ab).items():
-            entries[key] = ArrayAttr([IntegerAttr(int(v), 64) for v in val])
-        g.attributes["config"] = DictionaryAttr(entries)
-        print("lasscc: note: mma = \"wgmma\" needs each operand's contiguous dimension a multiple of 16 bytes "
-              "(the TMA's global stride); these sizes take the mma.sync path", file=sys.stderr)
-
-
-def _resolve_align(module, sizes: list[tuple[int, int, int]], option: str = "run", filename: str = "<input>") -> None:
+def _resolve_align(module, sizes: list[tuple[int, int, int]], option: str = "run", filename: str = "<input>",
+                   arch: str = "sm_80") -> None:
     """Check the sizes against the access widths (lasscc.config.alignment_rules), or choose them.
 
     With an explicit `align` (config, --align, or a compiled dump) a size it breaks is an error
     naming the option (--m/--n/--k, or --sizes for `option` "sizes").  Without one, the widest
     widths every size allows (lasscc.config.widest_align) are written into the lass.gemm (a
     linalg.matmul is imported first, so it gets them too), with a note on stderr when they are
-    narrower than 16 bytes."""
+    narrower than 16 bytes.  On sm_90a, sizes TMA cannot load first settle the instruction family
+    (lasscc.family.size_fallback: mma.sync with a note, or the error of an explicit wgmma)."""
     from lasscc.config import widest_align
+    from lasscc.family import size_fallback
     from lasscc.driver import import_gemms, operand_layouts
 
     import_gemms(module, filename)  # the element type, layouts and config below are the lass.gemm's
+    size_fallback(module, arch, sizes, filename, option)
     layouts = operand_layouts(module)
     ab = _ab_dtype(module)
     align, fixed = module_align(module)
@@ -411,7 +409,6 @@ def _resolve_align(module, sizes: list[tuple[int, int, int]], option: str = "run
             widths = [min(x, y) for x, y in zip(widths, w)]
         if widths == [full, full]:
             return
-        _wgmma_fallback(module, ab, filename)
         set_module_align(module, tuple(widths), filename)
         eb = 16 // full
         print(f"lasscc: note: reading A in {widths[0] * eb}-byte and B in {widths[1] * eb}-byte accesses "
@@ -559,6 +556,8 @@ def build_parser() -> argparse.ArgumentParser:
     tu.add_argument("--n", type=int, default=4096)
     tu.add_argument("--k", type=int, default=4096)
     tu.add_argument("--iters", type=int, default=20)
+    tu.add_argument("--mma", choices=["wgmma", "mma.sync", "all"], help="the instruction family to search (default: "
+                    "wgmma on sm_90a, mma.sync on sm_80; a config's `mma` or sizes TMA cannot load fix it)")
     tu.set_defaults(fn=cmd_tune)
 
     from lasscc.explain import add_parser as add_explain_parser

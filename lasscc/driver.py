@@ -135,6 +135,16 @@ def import_gemms(module: ModuleOp, filename: str = "<input>") -> list:
     return [o for o in module.walk() if isinstance(o, GemmOp)]
 
 
+def select_family(module: ModuleOp, arch: str, filename: str = "<input>") -> list[str]:
+    """lasscc.family.select on sm_90a, a linalg.matmul imported first (import_gemms); the notes."""
+    from lasscc.family import select
+    from lasscc.resources import WGMMA_ARCHS
+
+    if arch in WGMMA_ARCHS:
+        import_gemms(module, filename)
+    return select(module, arch, filename)
+
+
 # Dump file names: the input, one file per pass in pipeline order, then LLVM IR and PTX.
 INPUT_DUMP = "00-input.mlir"
 LLVM_DUMP = f"{len(PASSES) + 1:02d}-llvm.ll"
@@ -179,6 +189,10 @@ def run_passes(module: ModuleOp, names: list[str], arch: str = "sm_80", filename
     done = 0
     try:
         for p in passes:
+            if p.name == TileThreadblockPass.name:  # the instruction family, chosen once per lass.gemm
+                from lasscc.family import select
+
+                select(module, arch, filename)
             with timing.phase(p.name):
                 run_pass(module, p, filename, verify=verify_each)
                 if keep_text or dump_dir is not None:

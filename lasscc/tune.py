@@ -52,23 +52,59 @@ SPLIT_WAVES = 2
 SPLIT_MIN_KTILES = 4
 
 
-def candidates(arch: str, ab_type: str = "f16") -> tuple[list[GemmConfig], list[tuple[GemmConfig, str]]]:
-    """(valid configs, [(rejected config, reason)]) of the search space for `arch` and A/B elements of
-    MLIR type `ab_type`.  SEARCH_TILES give BK in f16 elements; other types keep its bytes per SMEM
-    row (as CUTLASS's tf32 BK 16 / int8 BK 64 configs mirror f16 BK 32) and take their own mma.sync
-    shape (lasscc.layout.mma_shape)."""
+# The Hopper search space (mma = "wgmma", sm_90a): BM of one or two consumer warpgroups, BN wgmma
+# Ns from 64 to 256, BK rows of 64 or 128 bytes (the 64B / 128B swizzle of the TMA box and the
+# descriptor: lasscc.resources.WGMMA_ROW_BYTES), 2 to 6 stages; the resource rules (shared memory,
+# registers, wgmma N per type) prune it.  BN steps of 64 keep the search to minutes of compiling.
+WGMMA_SEARCH_BM = (64, 128)
+WGMMA_SEARCH_BN = (64, 128, 192, 256)
+WGMMA_SEARCH_STAGES = (2, 3, 4, 5, 6)
+# the instruction families `tune` searches: `mma` = one of them, or "all"
+TUNE_FAMILIES = ("wgmma", "mma.sync", "all")
+
+
+def default_family(arch: str) -> str:
+    """The family `lasscc tune` searches when not told: wgmma on sm_90a (lasscc.family), else mma.sync."""
+    from lasscc.resources import WGMMA_ARCHS
+
+    return "wgmma" if arch in WGMMA_ARCHS else "mma.sync"
+
+
+def _check(cfg: GemmConfig, arch: str, ab_type: str, majors, acc_type, ok: list, rejected: list) -> None:
+    try:
+        cfg.validate(arch, ab_type=ab_type, majors=majors, acc_type=acc_type)
+        ok.append(cfg)
+    except LassError as e:
+        rejected.append((cfg, str(e)))
+
+
+def candidates(arch: str, ab_type: str = "f16", mma: str = "mma.sync", majors=None,
+               acc_type: str | None = None) -> tuple[list[GemmConfig], list[tuple[GemmConfig, str]]]:
+    """(valid configs, [(rejected config, reason)]) of the search space of family `mma` ("mma.sync",
+    "wgmma" or "all": TUNE_FAMILIES) for `arch`, A/B elements of MLIR type `ab_type`, tiles stored
+    `majors` (None: K-major) and accumulator `acc_type` (None: 32-bit).  SEARCH_TILES give BK in
+    f16 elements; other types keep its bytes per SMEM row (as CUTLASS's tf32 BK 16 / int8 BK 64
+    configs mirror f16 BK 32) and take their own mma.sync shape (lasscc.layout.mma_shape); the
+    wgmma space is WGMMA_SEARCH_*, BK in bytes (lasscc.resources.WGMMA_ROW_BYTES)."""
+    from lasscc.layout import K_MAJOR
+    from lasscc.resources import WGMMA, WGMMA_ROW_BYTES, wgmma_defaults, wgmma_k
+
+    majors = majors or (K_MAJOR, K_MAJOR)
     eb, inst = elem_bytes(ab_type), mma_shape(ab_type)
     ok, rejected = [], []
-    for (tb, w), s, p in itertools.product(SEARCH_TILES, SEARCH_STAGES, SEARCH_PREFETCH):
-        bk = tb[2] * F16_BYTES // eb
-        cfg = GemmConfig(threadblock=(tb[0], tb[1], bk), warp=(w[0], w[1], bk), instruction=inst, stages=s, prefetch=p)
-        if p and not prefetch_applies(cfg, ab_type):  # the pass would build the prefetch 0 kernel again
-            continue
-        try:
-            cfg.validate(arch, ab_type=ab_type)
-            ok.append(cfg)
-        except LassError as e:
-            rejected.append((cfg, str(e)))
+    if mma in ("mma.sync", "all"):
+        for (tb, w), s, p in itertools.product(SEARCH_TILES, SEARCH_STAGES, SEARCH_PREFETCH):
+            bk = tb[2] * F16_BYTES // eb
+            cfg = GemmConfig(threadblock=(tb[0], tb[1], bk), warp=(w[0], w[1], bk), instruction=inst, stages=s,
+                             prefetch=p)
+            if p and not prefetch_applies(cfg, ab_type, majors, acc_type):  # the pass would build prefetch 0 again
+                continue
+            _check(cfg, arch, ab_type, majors, acc_type, ok, rejected)
+    if mma in ("wgmma", "all"):
+        for bm, bn, row, s in itertools.product(WGMMA_SEARCH_BM, WGMMA_SEARCH_BN, WGMMA_ROW_BYTES, WGMMA_SEARCH_STAGES):
+            tb = (bm, bn, row // eb)
+            _check(GemmConfig(threadblock=tb, stages=s, mma=WGMMA, **wgmma_defaults(tb, wgmma_k(ab_type))), arch,
+                   ab_type, majors, acc_type, ok, rejected)
     return ok, rejected
 
 
@@ -86,6 +122,8 @@ def split_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int) -> list[
 
 def config_label(cfg: GemmConfig) -> str:
     tb, w = "x".join(map(str, cfg.threadblock)), "x".join(map(str, cfg.warp))
+    if cfg.is_wgmma:  # the warp tile is the warpgroup's, nothing to choose
+        return f"wgmma {tb} / s{cfg.stages}"
     return f"{tb} / {w} / s{cfg.stages} / p{cfg.prefetch}" + (
         f" / split {cfg.split_k}{' parallel' if cfg.split_k_mode == 'parallel' else ''}" if cfg.split_k > 1 else "")
 
@@ -225,12 +263,14 @@ def plot_rows(rows: list[dict], path: str) -> None:
 
 
 def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, iters: int = 20,
-         ab_type: str = "f16") -> dict:
-    """Time every candidate for A/B elements `ab_type` at M x N x K, check the winner, store it."""
+         ab_type: str = "f16", mma: str | None = None, majors=None, acc_type: str | None = None) -> dict:
+    """Time every candidate of family `mma` (None: default_family(arch)) for A/B elements `ab_type`
+    (tiles stored `majors`, accumulator `acc_type`) at M x N x K, check the winner, store it."""
+    from lasscc.family import hopper_gap
     from lasscc.runtime import cuda
     from lasscc.runtime.gemm_runner import run_gemm
 
-    ok, rejected = candidates(arch, ab_type)
+    ok, rejected = candidates(arch, ab_type, mma or default_family(arch), majors, acc_type)
     epi = _epilogue(module_text, filename)
     results = []
     for i, cfg in enumerate(ok):
@@ -245,7 +285,8 @@ def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, ite
     if results:  # split counts for the fastest unsplit configs (small grids, long K)
         results.sort(key=lambda t: -t[0])
         extra = [GemmConfig(**{**c.__dict__, "split_k": s, "split_k_mode": mode}) for _, c, _ in results[:SPLIT_TOP]
-                 for s in split_candidates(c, m, n, k, cuda.sm_count()) for mode in ("serial", "parallel")]
+                 for s in split_candidates(c, m, n, k, cuda.sm_count()) for mode in ("serial", "parallel")
+                 if not hopper_gap(GemmConfig(**{**c.__dict__, "split_k": s}), False)]  # (a family without split-K)
         for i, cfg in enumerate(extra):
             _progress(i, len(extra), config_label(cfg))
             try:

@@ -55,6 +55,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
 from lasscc.config import default_config
+from lasscc.family import hopper_gap
 from lasscc.diagnostics import LassError
 from lasscc.source import op_location
 
@@ -162,9 +163,9 @@ class TileThreadblockPass(ModulePass):
         # swapped (KernelFacts.swap_ab); the launcher passes (B, A, D, N, M, K).  The config's
         # access widths follow their operands into the kernel's order (facts.config).
         cfg = facts.config
-        if cfg.is_wgmma and (cfg.split_k > 1 or g.has_epilogue):  # the Hopper path has neither yet
-            raise PassFailedException(f"{where}: error: config: expected split_k = 1 and no fused epilogue region with "
-                                      f"mma = \"wgmma\" (not yet on the Hopper path; use mma = \"mma.sync\")")
+        gap = hopper_gap(cfg, g.has_epilogue)  # what the Hopper path does not build yet (lasscc.family)
+        if gap:
+            raise PassFailedException(f"{where}: error: config: {gap}; use mma = \"mma.sync\"")
         if cfg.split_k > 1 and g.has_epilogue:  # both add kernel parameters and own the epilogue
             raise PassFailedException(f"{where}: error: config: expected split_k = 1 with a fused epilogue region "
                                       f"(split-K with a fused epilogue: not yet), got split_k = {cfg.split_k}")

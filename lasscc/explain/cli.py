@@ -23,6 +23,9 @@ def cmd_explain(args) -> int:
     if args.stage is not None:
         sections_for(args.stage)  # reject a bad name before any work
     # before explain: compiling for the resources section lowers `module` in place
+    from lasscc.driver import select_family
+
+    select_family(module, args.arch, args.file)  # the instruction family, as the compile takes it
     info = gemm_config(module, args.arch, args.file)
     facts = gemm_facts(module, info)
     if args.k is not None and args.k < 1:

@@ -54,13 +54,7 @@ def gemm_facts(module, info) -> Facts:
 def kernel_config(info, facts: Facts):
     """The config of `info` in the kernel's operand order (KernelFacts.config: for a column-major D
     the `align` of A and B swapped)."""
-    cfg = _kernel_facts(info).config
-    if cfg.is_wgmma:  # its warpgroups, TMA boxes, descriptors and mbarriers are not described yet
-        from lasscc.diagnostics import LassError
-
-        raise LassError('explain: mma = "wgmma" kernels are not described yet (issue 14); '
-                        'lasscc compile --dump-dir shows each level\'s IR')
-    return cfg
+    return _kernel_facts(info).config
 
 
 def gemm_config(module, arch: str = "sm_80", filename: str = "<input>"):

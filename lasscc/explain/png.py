@@ -202,6 +202,43 @@ def png_raster(n: Numbers, path: Path, grid: tuple[int, int]) -> None:
     plt.close(fig)
 
 
+def png_swizzle_banks(n, path) -> None:
+    """A wgmma kernel's picture (n: lasscc.explain.hopper.HopperNumbers): the swizzle atoms of A's and B's modes: each logical 16-byte chunk of the 8 lines coloured by
+    the 4-bank group it lands in (sm90_layout.bank_groups)."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    from lasscc.sm90_layout import bank_groups
+
+    modes = []
+    for o in n.ops:
+        if o.swizzle not in [m for m, _ in modes]:
+            modes.append((o.swizzle, o.name))
+        else:
+            modes = [(m, w + " and " + o.name if m == o.swizzle else w) for m, w in modes]
+    colors = _bank_colors()
+    fig, axes = plt.subplots(1, len(modes), figsize=(5.5 * len(modes), 4.2), squeeze=False)
+    for ax, (mode, who) in zip(axes[0], modes):
+        g = bank_groups(mode)
+        rows, chunks = g.shape
+        for r in range(rows):
+            for c in range(chunks):
+                grp = int(g[r, c])
+                ax.add_patch(Rectangle((c, r), 1, 1, facecolor=colors[4 * grp], edgecolor="white", linewidth=1))
+                ax.text(c + 0.5, r + 0.5, f"{4 * grp}-{4 * grp + 3}", ha="center", va="center", fontsize=7)
+        ax.set_xlim(0, chunks)
+        ax.set_ylim(rows, 0)
+        ax.set_xticks([c + 0.5 for c in range(chunks)], [f"c{c}" for c in range(chunks)], fontsize=8)
+        ax.set_yticks([r + 0.5 for r in range(rows)], [f"line {r}" for r in range(rows)], fontsize=8)
+        ax.tick_params(length=0)
+        ax.set_title(f"{who}: {mode.label} swizzle\nlogical 16-byte chunk -> banks it lands in", fontsize=10)
+    fig.suptitle("wgmma / TMA swizzle atom (8 lines): a core matrix reads one chunk column, conflict-free when its "
+                 "8 cells hold 8 different bank groups", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.9))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def write_pngs(cfg, out_dir, arch: str = "sm_80", stage: str | None = None,
                grid: tuple[int, int] = DEFAULT_GRID, ab: str = "f16", acc: str | None = None,
                majors: tuple[str, str] = (K_MAJOR, K_MAJOR)) -> list[Path]:
@@ -211,19 +248,26 @@ def write_pngs(cfg, out_dir, arch: str = "sm_80", stage: str | None = None,
     import matplotlib
 
     matplotlib.use("Agg")
-    n = numbers(cfg, arch, ab, acc, majors)
+    if cfg.is_wgmma:  # the swizzle atom's banks and the launch order (lasscc.explain.hopper)
+        from lasscc.explain.hopper import hopper_numbers
+
+        n = hopper_numbers(cfg, arch, ab, acc, majors)
+    else:
+        n = numbers(cfg, arch, ab, acc, majors)
     import io
 
     from lasscc.outfile import output_dir, write_output
 
     out = output_dir(out_dir, "--png")
     written = []
-    sections = sections_for(stage)
+    sections = sections_for(stage, wgmma=cfg.is_wgmma)
     for sec, fname in PNGS.items():
         if sec not in sections:
             continue
         path, buf = out / fname, io.BytesIO()  # drawn in memory, written through lasscc.outfile
-        if sec == "banks":
+        if sec == "banks" and cfg.is_wgmma:
+            png_swizzle_banks(n, buf)
+        elif sec == "banks":
             png_banks(n, buf)
         elif sec == "fragments":
             png_fragments(buf, n)

@@ -49,13 +49,17 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
             grid: tuple[int, int] = DEFAULT_GRID, use_cache: bool = True, resources: bool = True,
             k: int = DEFAULT_K) -> str:
     """The explanation text of the module's GEMM (a lass.gemm or a dump); LassError on a bad config."""
+    from lasscc.driver import select_family
     from lasscc.options import resolve_stage
 
+    select_family(module, arch, filename)  # the family the compile takes (sm_90a: wgmma by default)
     info = gemm_config(module, arch, filename)
     facts = gemm_facts(module, info)
     where, ab = info.where, facts.ab
     kcfg = kernel_config(info, facts)
     kcfg.validate(arch, where=f"{where}: error: config", ab_type=ab, majors=facts.majors, acc_type=facts.acc)
+    if kcfg.is_wgmma:
+        return _explain_wgmma(module, kcfg, facts, arch, filename, stage, grid, use_cache, resources, k)
     sections = SECTIONS
     if stage is not None:
         name = resolve_stage(stage, "option --stage")
@@ -92,9 +96,35 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
     return "\n\n".join("\n".join(p) for p in parts) + "\n"
 
 
-def sections_for(stage: str | None) -> tuple[str, ...]:
+def _explain_wgmma(module, kcfg, facts, arch, filename, stage, grid, use_cache, resources, k) -> str:
+    """The explanation of a wgmma kernel (lasscc.explain.hopper)."""
+    from lasscc.explain import hopper
+
+    sections = sections_for(stage, wgmma=True)
+    n = hopper.hopper_numbers(kcfg, arch, facts.ab, facts.acc, facts.majors)
+    la, lb = (LAYOUT_NAME.get(x, x) for x in facts.layouts)
+    ld = LAYOUT_NAME.get(facts.d_layout, facts.d_layout)
+    head = (f"lasscc explain {filename}  ({arch}; A {facts.ab} {la}, B {facts.ab} {lb}, D {facts.d_dtype} {ld}; "
+            f"mma wgmma, threadblock {n.bm}x{n.bn}x{n.bk}, {n.stages} stages, raster {n.raster})")
+
+    def measured():
+        res = _resources(module, arch, filename, use_cache) if resources else None
+        return res, (None if res is not None else "not compiled" if not resources else "no ptxas")
+
+    parts = [[head]] + hopper.explain_lines(n, facts, arch, sections, grid, k, measured)
+    return "\n\n".join("\n".join(p) for p in parts) + "\n"
+
+
+def sections_for(stage: str | None, wgmma: bool = False) -> tuple[str, ...]:
+    """The sections a --stage shows (those of a wgmma kernel with `wgmma`: lasscc.explain.hopper)."""
     from lasscc.options import resolve_stage
 
+    if wgmma:
+        from lasscc.explain import hopper
+
+        all_, per = hopper.SECTIONS, hopper.STAGE_SECTIONS
+    else:
+        all_, per = SECTIONS, STAGE_SECTIONS
     if stage is None:
-        return SECTIONS
-    return STAGE_SECTIONS.get(resolve_stage(stage, "option --stage"), SECTIONS)
+        return all_
+    return per.get(resolve_stage(stage, "option --stage"), all_)

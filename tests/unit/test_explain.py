@@ -410,7 +410,7 @@ def test_maps_per_element_type():
     assert list(ex.bank_grid(2, 16, False, 4)[1]) == list(range(16, 32))
 
 
-# wgmma kernels (sm_90a) are not described yet: lasscc explain refuses them (tests/unit/test_wgmma_passes.py)
+# (wgmma kernels have their own sections: tests/unit/test_explain_wgmma.py)
 @pytest.mark.parametrize("path", sorted(p for p in (ROOT / "examples").glob("*.mlir") if 'mma = "wgmma"' not in p.read_text()),
                          ids=lambda p: p.stem)
 def test_every_example(path):

@@ -221,18 +221,22 @@ def test_cli_runs_the_physical_level_on_the_cpu(capsys):
     assert "after lasscc-hopper-smem, level 4" in out and "PASS" in out
 
 
-def test_cli_sizes_tma_cannot_load_take_mma_sync(capsys):
+def test_cli_sizes_tma_cannot_load_are_an_explicit_wgmma_error(capsys):
+    """An explicit mma = "wgmma" is the user's choice: sizes TMA cannot load are a located error (the
+    same GEMM without `mma` takes mma.sync with a note: tests/unit/test_family.py)."""
     from lasscc.cli import main
 
     assert main(["run", EXAMPLE, "--arch", "sm_90a", "--target", "cpu", "--m", "40", "--n", "24", "--k", "33",
-                 "--check", "--no-cache"]) == 0
-    cap = capsys.readouterr()
-    assert "these sizes take the mma.sync path" in cap.err
-    assert "after lasscc-swizzle-smem" in cap.out and "PASS" in cap.out
+                 "--check", "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("option --k: K = 33 makes the rows of A and B (contiguous along K) 33 x 2 = 66 bytes apart")
+    assert 'gemm_wgmma.mlir:6:3: config mma = "wgmma" cannot load these sizes' in err
 
 
-def test_explain_refuses_wgmma_kernels(capsys):
+def test_explain_describes_wgmma_kernels(capsys):
+    """(the sections themselves: tests/unit/test_explain_wgmma.py)"""
     from lasscc.cli import main
 
-    assert main(["explain", EXAMPLE, "--arch", "sm_90a"]) == 2
-    assert 'mma = "wgmma" kernels are not described yet' in capsys.readouterr().err
+    assert main(["explain", EXAMPLE, "--arch", "sm_90a", "--stage", "warpgroup-mma"]) == 0
+    out = capsys.readouterr().out
+    assert "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16" in out and "2 consumer warpgroups" in out

@@ -1,0 +1,314 @@
+"""`lasscc explain` of a wgmma kernel (mma = "wgmma", sm_90a): the warpgroups and the wgmma
+instruction, the TMA boxes and the shared-memory ring, the mbarriers of each stage, the matrix
+descriptors of A and B decoded field by field, the register budget and the swizzle mode's banks.
+
+Every figure comes from the function the passes and the validator use: the resource rules of
+lasscc.resources (`wgmma_*`), the tile layouts, boxes and descriptors of lasscc.sm90_layout
+(`tile_boxes`, `tile_descriptor`, `MatrixDescriptor`), the swizzle of each operand and its tensor
+map from lasscc-hopper-smem (`operand_swizzle`, `kernel_tensor_maps`) and the ring placement of
+lasscc-pipeline (A's ring at offset 0, B's after it, the barriers after both).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lasscc.explain.facts import PTX_TYPE, Facts
+from lasscc.layout import K_MAJOR
+
+# the sections of a wgmma explanation, in order, and which each --stage shows
+SECTIONS = ("hierarchy", "raster", "smem", "mbarriers", "descriptors", "banks", "registers", "resources")
+STAGE_SECTIONS = {
+    "lasscc-tile-threadblock": ("hierarchy", "raster"),
+    "lasscc-pipeline": ("smem", "mbarriers"),
+    "lasscc-warp-mma": ("hierarchy", "registers"),
+    "lasscc-warpgroup-mma": ("hierarchy", "registers"),
+    "lasscc-swizzle-smem": ("banks",),
+    "lasscc-hopper-smem": ("smem", "mbarriers", "descriptors", "banks"),
+    "lasscc-lower-to-llvm": ("resources",),
+    "llvm": ("resources",),
+    "ptx": ("resources",),
+}
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One operand's tile, ring, tensor map and descriptor (kernel order: A is BM rows, B is BN)."""
+
+    name: str  # "A" / "B"
+    rows: int  # BM or BN
+    major: str  # "k" / "mn": how the tile is stored
+    swizzle: object  # sm90_layout.SwizzleMode
+    tile_bytes: int  # one slot
+    ring_offset: int  # byte offset of slot 0 in the dynamic shared memory
+    boxes: tuple  # sm90_layout.tile_boxes: ((inner, outer), coords, smem offset) per box
+    tensor_map: tuple  # KernelSpec.tensor_maps' entry: (operand, box rows, box cols, swizzle)
+    desc_rows: int  # rows one descriptor covers: 64 for A (a warpgroup's slice), BN for B
+    trans: int  # the wgmma imm-trans bit (1: MN-major)
+
+
+@dataclass(frozen=True)
+class HopperNumbers:
+    """The counts of one wgmma config (kernel order)."""
+
+    bm: int
+    bn: int
+    bk: int
+    stages: int
+    raster: int
+    ab: str
+    acc: str
+    elem_bytes: int
+    ptx_ab: str
+    acc_ptx: str
+    warpgroups: int
+    threads: int
+    wgmma_k: int
+    wgmma_per_ktile: int  # per warpgroup
+    wgmma_name: str
+    ops: tuple  # (Operand A, Operand B)
+    stage_bytes: int  # A + B tiles of one stage
+    barrier_offset: int
+    smem_total: int
+    smem_limit: int
+    stages_fit: int
+    tx_bytes: int  # the full barrier's expected transaction bytes per stage
+    empty_arrivals: int
+    acc_regs: int
+    other_regs: int
+    reg_estimate: int
+    reg_limit: int
+    groups_in_flight: int
+
+    @property
+    def reg_parts(self) -> str:  # section_resources' wording
+        return f"{self.acc_regs} accumulators + ~{self.other_regs} others"
+
+
+def wgmma_instruction(n: int, k: int, ptx_ab: str, acc_ptx: str) -> str:
+    """The PTX instruction lasscc-lower-to-llvm emits (lower_sm90: s8 with .satfinite)."""
+    sat = ".satfinite" if ptx_ab == "s8" else ""
+    return f"wgmma.mma_async.sync.aligned.m64n{n}k{k}{sat}.{acc_ptx}.{ptx_ab}.{ptx_ab}"
+
+
+def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None = None,
+                   majors: tuple[str, str] = (K_MAJOR, K_MAJOR)) -> HopperNumbers:
+    """The counts of the wgmma config `cfg` (kernel order) for A/B of MLIR type `ab`, accumulator
+    `acc` (None: the type's first) and tiles stored `majors`."""
+    from lasscc import sm90_layout as S90
+    from lasscc.dialects.lass import ACC_TYPES
+    from lasscc.layout import MMA_INPUTS, elem_bytes
+    from lasscc.passes.hopper_smem import kernel_tensor_maps, operand_swizzle
+    from lasscc.passes.warpgroup_mma import GROUPS_IN_FLIGHT
+    from lasscc.resources import (REGISTER_LIMIT, SMEM_PER_BLOCK_LIMIT, WGMMA_OTHER_REGS, warpgroups,
+                                  wgmma_acc_regs, wgmma_barrier_offset, wgmma_k, wgmma_register_estimate,
+                                  wgmma_smem_bytes, wgmma_stage_tx_bytes)
+
+    acc = acc or ACC_TYPES[ab][0]
+    bm, bn, bk = cfg.threadblock
+    eb = elem_bytes(ab)
+    maps = {t[0]: t for t in kernel_tensor_maps(bm, bn, bk, ab, majors)}
+    ops, offset = [], 0
+    for name, rows, major, desc_rows in (("A", bm, majors[0], S90.WGMMA_M), ("B", bn, majors[1], bn)):
+        mode = operand_swizzle(bk, eb, major)
+        tile = rows * bk * eb
+        ops.append(Operand(name, rows, major, mode, tile, offset, tuple(S90.tile_boxes(rows, bk, eb, major, mode)),
+                           maps[name], desc_rows, S90.TRANS_BIT[major]))
+        offset += tile * cfg.stages  # lasscc-pipeline: B's ring after A's
+    limit = SMEM_PER_BLOCK_LIMIT.get(arch, 0)
+    per_stage = wgmma_smem_bytes(type(cfg)(**{**cfg.__dict__, "stages": 1}), eb)
+    ptx_ab, acc_ptx = MMA_INPUTS[ab][2], PTX_TYPE[acc]
+    k = wgmma_k(ab)
+    return HopperNumbers(
+        bm=bm, bn=bn, bk=bk, stages=cfg.stages, raster=cfg.raster, ab=ab, acc=acc, elem_bytes=eb, ptx_ab=ptx_ab,
+        acc_ptx=acc_ptx, warpgroups=warpgroups(cfg), threads=cfg.threads, wgmma_k=k, wgmma_per_ktile=bk // k,
+        wgmma_name=wgmma_instruction(bn, k, ptx_ab, acc_ptx), ops=tuple(ops), stage_bytes=(bm + bn) * bk * eb,
+        barrier_offset=wgmma_barrier_offset(cfg, eb), smem_total=wgmma_smem_bytes(cfg, eb), smem_limit=limit,
+        stages_fit=limit // per_stage if per_stage else 0, tx_bytes=wgmma_stage_tx_bytes(cfg, eb),
+        empty_arrivals=cfg.threads, acc_regs=wgmma_acc_regs(cfg, acc), other_regs=WGMMA_OTHER_REGS,
+        reg_estimate=wgmma_register_estimate(cfg, acc), reg_limit=REGISTER_LIMIT, groups_in_flight=GROUPS_IN_FLIGHT,
+    )
+
+
+def descriptors(n: HopperNumbers, op: Operand, slot: int = 0, warpgroup: int = 0):
+    """[(k offset, MatrixDescriptor, its 64-bit value)] of every wgmma K step of `op`'s slice in ring
+    slot `slot` (A: warpgroup `warpgroup`'s 64 rows), the start address relative to the dynamic
+    shared memory's base (1024-byte aligned, so the swizzle and the base offset 0 agree): what
+    lasscc-hopper-smem builds with sm90_layout.tile_descriptor."""
+    from lasscc import sm90_layout as S90
+
+    base = op.ring_offset + slot * op.tile_bytes
+    row = S90.WGMMA_M * warpgroup if op.name == "A" else 0
+    out = []
+    for kk in range(0, n.bk, n.wgmma_k):
+        if op.name == "A":
+            d = S90.tile_descriptor(base, op.rows, n.bk, n.elem_bytes, op.major, op.swizzle, k_offset=kk, row_offset=row)
+        else:
+            d = S90.tile_descriptor(base, op.rows, n.bk, n.elem_bytes, op.major, op.swizzle, k_offset=kk)
+        out.append((kk, d, d.encode()))
+    return out
+
+
+def _kb(nbytes: int) -> str:
+    return f"{nbytes / 1024:g} KB"
+
+
+def _table(rows, header):
+    from lasscc.explain.text import _table as table
+
+    return table(rows, header)
+
+
+def section_hierarchy(n: HopperNumbers, facts: Facts, k: int) -> list[str]:
+    from lasscc.explain.text import LAYOUT_NAME
+
+    kt = -(-k // n.bk)
+    out = ["Tile hierarchy (mma = \"wgmma\": TMA, mbarriers and warpgroup MMA; lasscc-warpgroup-mma)"]
+    rows = [
+        ["threadblock", f"{n.bm} x {n.bn} x {n.bk}", f"one CTA of {n.threads} threads per {n.bm} x {n.bn} tile of D"
+         f"{'^T' if facts.swap else ''}; K loop in k-tiles of {n.bk}"],
+        ["warpgroup", f"64 x {n.bn} x {n.bk}", f"{n.warpgroups} consumer warpgroup{'s' if n.warpgroups > 1 else ''} "
+         f"of 128 threads (4 warps); warpgroup g owns rows 64g .. 64g+63"],
+        ["instruction", f"64 x {n.bn} x {n.wgmma_k}", n.wgmma_name],
+        ["D", f"{facts.d_dtype} {LAYOUT_NAME.get(facts.d_layout, facts.d_layout)}",
+         f"alpha * acc (+ beta * C when beta != 0), {n.acc_ptx} accumulation"],
+    ]
+    out += _table(rows, ["level", "shape (M x N x K)", "what"])
+    a, b = n.ops
+    src = ", ".join(f"{o.name} {'MN' if o.major != K_MAJOR else 'K'}-major (imm-trans-{o.name.lower()} {o.trans})"
+                    for o in (a, b))
+    out.append(f"  operands: both from shared memory by descriptor (SS): {src}")
+    out.append(f"  per k-tile: {n.bk} / {n.wgmma_k} = {n.wgmma_per_ktile} wgmma per warpgroup, "
+               f"{n.wgmma_per_ktile * n.warpgroups} per CTA, one wgmma.commit_group; wgmma.wait_group "
+               f"{n.groups_in_flight} keeps {n.groups_in_flight} group in flight")
+    out.append(f"  per kernel tile (K = {k}: {kt} k-tiles): {kt * n.wgmma_per_ktile} wgmma per warpgroup, "
+               f"{kt * n.wgmma_per_ktile * n.warpgroups} per CTA (--k sets K)")
+    ops = "ops" if n.ptx_ab == "s8" else "flops"
+    out.append(f"  one wgmma: 2 x 64 x {n.bn} x {n.wgmma_k} = {2 * 64 * n.bn * n.wgmma_k} {ops}")
+    out.append("  producer: thread 0 waits for a free slot, arms its full barrier and issues the TMA loads; every "
+               "thread consumes (waits on the full barrier, runs its warpgroup's wgmma, releases the slot)")
+    if n.ptx_ab == "tf32":
+        out.append("  A and B stay f32 in global and shared memory; wgmma reads them as tf32")
+    if facts.swap:
+        out.append("  column-major D: the kernel computes D^T = B^T . A^T (KernelFacts.swap_ab); everything below "
+                   "is in the kernel's order")
+    return out
+
+
+def section_smem(n: HopperNumbers, arch: str) -> list[str]:
+    out = ["Shared memory and TMA (lasscc-pipeline's ring of `stages` slots per operand, lasscc-hopper-smem's "
+           "tensor maps)"]
+    rows = []
+    for o in n.ops:
+        rows.append([f"{o.name} tile", f"{o.rows} x {n.bk} {n.ab}", f"{o.tile_bytes} B",
+                     f"ring at {o.ring_offset}, slot s at {o.ring_offset} + {o.tile_bytes} s"])
+    rows += [["per stage", "A + B", f"{n.stage_bytes} B", _kb(n.stage_bytes)],
+             ["mbarriers", f"2 x {n.stages}", f"{n.smem_total - n.barrier_offset} B",
+              f"at {n.barrier_offset}: full[s] at {n.barrier_offset} + 8 s, empty[s] at "
+              f"{n.barrier_offset + 8 * n.stages} + 8 s"],
+             ["total", f"{n.stages} stages", f"{n.smem_total} B", _kb(n.smem_total)],
+             [f"{arch} limit", "per block (opt-in)", f"{n.smem_limit} B", _kb(n.smem_limit)]]
+    out += _table(rows, ["what", "shape", "bytes", ""])
+    verdict = "fits" if n.smem_total <= n.smem_limit else "DOES NOT FIT"
+    pct = 100.0 * n.smem_total / n.smem_limit if n.smem_limit else 0
+    out.append(f"  {verdict}: {pct:.0f}% of the {arch} limit; at most {n.stages_fit} stages of this tile fit; the "
+               "array is 1024-byte aligned (the 128B swizzle's pattern)")
+    out.append("  TMA tensor maps (kernel parameters tmap_A / tmap_B, built on the host by cuTensorMapEncodeTiled; "
+               "out-of-bounds boxes are zero-filled):")
+    for o in n.ops:
+        (inner, outer), _, _ = o.boxes[0]
+        along = ("K", "M" if o.name == "A" else "N") if o.major == K_MAJOR else ("M" if o.name == "A" else "N", "K")
+        offs = ", ".join(str(b[2]) for b in o.boxes)
+        out.append(f"    {o.name}: box {inner} {along[0]} x {outer} {along[1]} ({inner * n.elem_bytes} B lines), "
+                   f"swizzle {o.swizzle.label}; {len(o.boxes)} box{'es' if len(o.boxes) != 1 else ''} per tile at "
+                   f"slot offsets {offs}")
+    return out
+
+
+def section_mbarriers(n: HopperNumbers) -> list[str]:
+    out = [f"mbarriers (2 per stage, {n.stages} stages; CUTLASS's PipelineTmaAsync)"]
+    rows = [["full[s]", "1", f"{n.tx_bytes} B",
+             "thread 0: mbarrier.arrive.expect_tx, then the TMA's bytes complete the phase; consumers wait on parity"],
+            ["empty[s]", str(n.empty_arrivals), "-",
+             "every thread arrives once it is done with the slot (one k-tile late: a wgmma group stays in flight); "
+             "the producer waits on parity ^ 1 before refilling"]]
+    out += _table(rows, ["barrier", "arrivals", "expect_tx", "protocol"])
+    a, b = n.ops
+    out.append(f"  expect_tx per stage = A {a.tile_bytes} B + B {b.tile_bytes} B (whole boxes: out-of-bounds bytes are "
+               "counted too); phase of k-tile t: (t / stages) & 1, slot t % stages")
+    return out
+
+
+def section_descriptors(n: HopperNumbers) -> list[str]:
+    from lasscc.sm90_layout import MatrixDescriptor
+
+    out = ["wgmma matrix descriptors (sm90_layout.tile_descriptor, the values lasscc-hopper-smem encodes; start "
+           "addresses relative to the dynamic shared memory, slot 0, warpgroup 0)"]
+    for o in n.ops:
+        descs = descriptors(n, o)
+        kk, d, value = descs[0]
+        what = "warpgroup 0's 64 rows" if o.name == "A" else f"all {o.rows} rows"
+        out.append(f"  {o.name} ({what}, {'K' if o.major == K_MAJOR else 'MN'}-major, k = 0): 0x{value:016x}, decoded:")
+        # the fields read back from the 64-bit value (MatrixDescriptor.decode), not the encoder's inputs
+        out += _table([list(r) for r in MatrixDescriptor.decode(value).describe()], ["field", "bits", "value"])
+        steps = ", ".join(f"k {k}: +{dd.start_address - d.start_address} B" for k, dd, _ in descs[1:])
+        if steps:
+            out.append(f"    next wgmma K steps move the start address: {steps}")
+        if o.name == "A" and n.warpgroups > 1:
+            d1 = descriptors(n, o, warpgroup=1)[0][1]
+            out.append(f"    warpgroup 1 starts at {d1.start_address:#x} (rows 64..127)")
+        out.append(f"    slot s adds {o.tile_bytes} s B")
+    return out
+
+
+def section_registers(n: HopperNumbers) -> list[str]:
+    acc_what = f"64 x {n.bn} {n.acc_ptx} over 128 threads" + (", two f16 per register" if n.acc == "f16" else "")
+    verdict = "within" if n.reg_estimate <= n.reg_limit else "OVER"
+    return ["Registers (lasscc.resources.wgmma_register_estimate)",
+            f"  accumulators: {n.acc_regs} per thread ({acc_what}); + ~{n.other_regs} others (descriptors, addresses, "
+            f"loop state) = {n.reg_estimate}, {verdict} the {n.reg_limit} per thread"]
+
+
+def section_banks(n: HopperNumbers) -> list[str]:
+    from lasscc.sm90_layout import bank_picture, core_matrix_banks
+
+    out = ["Swizzle modes and banks (sm90_layout.bank_picture: the 16-byte chunk -> 4-bank group map the TMA "
+           "writes and wgmma reads)"]
+    seen = []
+    for o in n.ops:
+        if o.swizzle in seen:
+            out.append(f"  {o.name}: {o.swizzle.label}, as above")
+            continue
+        seen.append(o.swizzle)
+        out.append(f"  {o.name}: {o.swizzle.label} swizzle ({'K' if o.major == K_MAJOR else 'MN'}-major tile)")
+        out += ["  " + line for line in bank_picture(o.swizzle).splitlines()]
+        banks = core_matrix_banks(o.swizzle, 0)
+        distinct = len(set(int(x) for x in banks.ravel()))
+        out.append(f"    a core matrix (8 lines x 16 B of one chunk column) touches {distinct} distinct banks of 32: "
+                   f"{'conflict-free' if distinct == 32 else f'{32 // max(distinct // 4, 1)}-way conflicts'}")
+    return out
+
+
+def explain_lines(n: HopperNumbers, facts: Facts, arch: str, sections, grid, k: int, resources) -> list[list[str]]:
+    """The sections of a wgmma kernel's explanation (`resources`: the ptxas figures or None, with why)."""
+    from lasscc.explain.text import section_raster, section_resources
+
+    parts = []
+    if "hierarchy" in sections:
+        parts.append(section_hierarchy(n, facts, k))
+    if "raster" in sections:
+        parts.append(section_raster(n, grid))
+    if "smem" in sections:
+        parts.append(section_smem(n, arch))
+    if "mbarriers" in sections:
+        parts.append(section_mbarriers(n))
+    if "descriptors" in sections:
+        parts.append(section_descriptors(n))
+    if "banks" in sections:
+        parts.append(section_banks(n))
+    if "registers" in sections:
+        parts.append(section_registers(n))
+    if "resources" in sections:
+        res, why = resources()
+        parts.append(section_resources(n, res, arch, why))
+    return parts

@@ -1,0 +1,211 @@
+"""Which instruction family compiles a GEMM: wgmma (the Hopper path) or mma.sync.
+
+One decision, `choose`, made per `lass.gemm` before lasscc-tile-threadblock (the driver's
+`run_passes`; `lasscc.driver.select_family` in `lasscc.cache.cached_compile` before its key, so a
+cache hit prints the same notes, and in `lasscc explain`):
+
+- a config with an `mma` key is the user's choice: it stays (a wgmma config that cannot serve is
+  the validator's located error, exit 2);
+- off sm_90a (`WGMMA_ARCHS`) nothing changes: sm_80 compiles mma.sync;
+- on sm_90a a config without `mma` takes wgmma with the config's own threadblock / stages / raster,
+  or, where it gives no threadblock, the first of `DEFAULT_TILES` x `DEFAULT_STAGES` that the
+  resource rules accept (128 x 256 x 128 bytes, 4 stages: the best measured, BENCHMARKS.md).  A
+  config that writes an mma.sync warp tile, instruction shape or prefetch = 1 describes an mma.sync
+  kernel and keeps it.  Where wgmma cannot serve (tf32 / s8 operands stored MN-major: wgmma reads
+  them K-major only; access widths narrower than 16 bytes: TMA needs 16-byte global row strides;
+  split-K or a fused epilogue, which the Hopper path does not build yet; a threadblock the
+  wgmma rules reject) it stays mma.sync with a note on stderr naming the place and the reason.
+
+The choice is written into the config (`mma = "wgmma"` with the tiling, or `mma = "mma.sync"`), so
+every dump states it and restarts the same way; a second call finds the key and does nothing.
+`lasscc run` / `bench` / `tune`, which know the sizes, call `size_fallback` first: sizes whose
+contiguous dimension is not a multiple of 16 bytes take mma.sync with a note naming the option.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from lasscc.config import GemmConfig
+from lasscc.diagnostics import LassError
+from lasscc.resources import MMA_SYNC, WGMMA, WGMMA_ARCHS, wgmma_defaults
+
+# The default wgmma tiling where the config gives no threadblock, tried in order: (BM, BN, bytes of a
+# K row), the largest tile first (BM x BN, then BK).  128 x 256 with 128-byte rows and 4 stages is the
+# best measured on H100 / H200 (f16 / bf16 TN 0.93-1.01x cuBLAS, BENCHMARKS.md) and fits every type;
+# the smaller ones serve where the rules reject it (e.g. a config's own `stages` that needs less
+# shared memory per stage).
+DEFAULT_TILES = ((128, 256, 128), (128, 256, 64), (128, 128, 128), (64, 256, 128), (128, 128, 64), (64, 256, 64),
+                 (64, 128, 128), (64, 128, 64), (64, 64, 128), (64, 64, 64))
+DEFAULT_STAGES = (4, 3, 2)  # the most stages of the tile that fit first
+# cuTensorMapEncodeTiled: every global stride a multiple of 16 bytes (sm90_layout.tma_global_error);
+# the same 16 bytes as a full-width copy access, so lasscc.config.alignment_error with the full
+# width is the test
+TMA_STRIDE_BYTES = 16
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The family of one lass.gemm: `mma` ("wgmma" / "mma.sync"), the config to write (None: the
+    input's stands as it is), and the note to print (None: nothing to say)."""
+
+    mma: str
+    config: GemmConfig | None = None
+    note: str | None = None
+
+
+def hopper_gap(cfg: GemmConfig, has_epilogue: bool) -> str | None:
+    """What of `cfg` / the op the wgmma path does not build yet (lasscc-tile-threadblock's rule), or None."""
+    if cfg.is_wgmma and (cfg.split_k > 1 or has_epilogue):
+        return "expected split_k = 1 and no fused epilogue region with mma = \"wgmma\" (not yet on the Hopper path)"
+    return None
+
+
+def _wgmma_reason(op, cfg: GemmConfig, arch: str) -> str | None:
+    """Why the wgmma config `cfg` cannot compile `op` on `arch` (the validator's own words), or None."""
+    from lasscc.dialects.lass import KernelFacts
+
+    try:
+        KernelFacts.of_gemm(op, cfg).validate(arch, "config")
+    except LassError as e:
+        # the validator's words, less its prefixes and its advice (the note gives its own)
+        return str(e).removeprefix("config: ").removeprefix('mma = "wgmma": ').split("; use mma = ")[0]
+    return hopper_gap(cfg, op.has_epilogue)
+
+
+def _given(op) -> dict:
+    return dict(op.config.data) if op.config is not None else {}
+
+
+def choose(op, arch: str) -> Choice:
+    """The family of lass.gemm `op` on `arch` (the module docstring's rules)."""
+    from lasscc.config import access_elems, default_config
+    from lasscc.dialects.lass import config_from_attr
+    from lasscc.layout import MMA_INPUTS
+
+    given = _given(op)
+    if arch not in WGMMA_ARCHS or "mma" in given:
+        return Choice(given.get("mma").data if "mma" in given else MMA_SYNC)
+    ab = str(op.a.type.get_element_type())
+    try:
+        base = config_from_attr(op.config, default_config(ab))
+    except ValueError:
+        return Choice(MMA_SYNC)  # lasscc-tile-threadblock names the malformed key
+    if base.prefetch or (("warp" in given or "instruction" in given) and not _wgmma_shaped(base)):
+        return Choice(MMA_SYNC)  # an mma.sync tiling, written out
+    full = access_elems(ab)
+    if base.align is not None and tuple(base.align) != (full, full):
+        return Choice(MMA_SYNC, None, _note(op, f"align = {list(base.align)} (copy accesses narrower than 16 bytes) "
+                                               "cannot be TMA loads: TMA needs 16-byte global row strides"))
+    base = GemmConfig(**{**base.__dict__, "align": None})  # full-width accesses: the TMA's own
+    eb = MMA_INPUTS.get(ab, MMA_INPUTS["f16"])[0]
+    if "threadblock" in given:
+        tiles = [tuple(base.threadblock)]
+    else:
+        tiles = [(bm, bn, row // eb) for bm, bn, row in DEFAULT_TILES]
+    stages = (base.stages,) if "stages" in given else DEFAULT_STAGES
+    first = None
+    for tb in tiles:
+        for s in stages:
+            cfg = GemmConfig(**{**base.__dict__, "threadblock": tb, "stages": s, "mma": WGMMA,
+                                **wgmma_defaults(tb, base.instruction[2])})
+            why = _wgmma_reason(op, cfg, arch)
+            if why is None:
+                return Choice(WGMMA, cfg)
+            first = first or why
+    return Choice(MMA_SYNC, None, _note(op, first))
+
+
+def _wgmma_shaped(cfg: GemmConfig) -> bool:
+    """`cfg`'s warp and instruction are the wgmma ones of its threadblock (a config may write them)."""
+    w = wgmma_defaults(cfg.threadblock, cfg.instruction[2])
+    return tuple(cfg.warp) == w["warp"] and tuple(cfg.instruction) == w["instruction"]
+
+
+def _note(op, reason: str) -> str:
+    from lasscc.source import op_location
+
+    return (f"lasscc: note: {op_location(op)}: sm_90a compiles this lass.gemm with mma.sync, not wgmma: {reason} "
+            f"(write mma = \"mma.sync\" in its config to choose it and silence this note)")
+
+
+def _write(op, mma: str, cfg: GemmConfig | None) -> None:
+    """Write the choice into the op's config: the whole wgmma config, or mma = "mma.sync" beside the input's keys."""
+    from xdsl.dialects.builtin import DictionaryAttr, StringAttr
+
+    from lasscc.dialects.lass import config_to_attr
+
+    if cfg is not None:
+        op.attributes["config"] = config_to_attr(cfg)
+        return
+    entries = _given(op)
+    entries["mma"] = StringAttr(mma)
+    op.attributes["config"] = DictionaryAttr(entries)
+
+
+def select(module, arch: str, filename: str = "<input>") -> list[str]:
+    """Apply `choose` to every lass.gemm of `module` (a linalg.matmul has none yet:
+    lasscc.driver.select_family imports it first); print and return the notes.  Off sm_90a a no-op."""
+    if arch not in WGMMA_ARCHS:
+        return []
+    from lasscc.dialects.lass import GemmOp
+
+    notes = []
+    for g in [o for o in module.walk() if isinstance(o, GemmOp)]:
+        if "mma" in _given(g):
+            continue
+        c = choose(g, arch)
+        _write(g, c.mma, c.config)
+        if c.note:
+            print(c.note, file=sys.stderr)
+            notes.append(c.note)
+    return notes
+
+
+def size_fallback(module, arch: str, sizes, filename: str = "<input>", option: str = "run") -> list[str]:
+    """For `lasscc run` / `bench` / `tune` (which know the sizes): a lass.gemm whose sizes break TMA's
+    16-byte global row stride (its operands' contiguous dimension, lasscc.config.alignment_error with
+    the full 16-byte width) takes mma.sync when it gives no `mma` (a note naming the option), and is a
+    located error with an explicit mma = "wgmma" (exit 2).  Returns the notes printed.  (A
+    linalg.matmul is imported before: lasscc.driver.import_gemms.)"""
+    from lasscc.config import _contiguous_dims, alignment_error
+    from lasscc.layout import MMA_INPUTS
+    from lasscc.dialects._common import memref_layout
+    from lasscc.dialects.lass import GemmOp
+    from lasscc.source import op_location
+
+    notes = []
+    for g in [o for o in module.walk() if isinstance(o, GemmOp)]:
+        given = _given(g)
+        mma = given["mma"].data if "mma" in given and hasattr(given["mma"], "data") else None
+        if mma == MMA_SYNC or arch not in WGMMA_ARCHS:  # (an explicit wgmma off sm_90a: the validator says so)
+            continue
+        ab = str(g.a.type.get_element_type())
+        layouts = memref_layout(g.a.type), memref_layout(g.b.type)
+        for m, n, k in sizes:
+            bad = alignment_error(m, n, k, *layouts, ab_dtype=ab)
+            if bad is None:
+                continue
+            dim = bad[0]
+            val, eb = dict(M=m, N=n, K=k)[dim], MMA_INPUTS.get(ab, MMA_INPUTS["f16"])[0]
+            ops = " and ".join(op for op, d in zip("AB", _contiguous_dims(*layouts)) if d == dim)
+            place = "option --sizes" if option == "sizes" else f"option --{dim.lower()}"
+            why = (f"{dim} = {val} makes the rows of {ops} (contiguous along {dim}) {val} x {eb} = {val * eb} bytes apart, "
+                   f"and TMA needs a global row stride that is a multiple of {TMA_STRIDE_BYTES} bytes")
+            if mma == WGMMA:
+                raise LassError(f"{place}: {why}; {op_location(g)}: config mma = \"wgmma\" cannot load these sizes "
+                                "(leave mma out to let sm_90a take the mma.sync path)")
+            _write(g, MMA_SYNC, None)
+            notes.append(f"lasscc: note: {place}: sm_90a compiles this GEMM with mma.sync, not wgmma: {why}")
+            print(notes[-1], file=sys.stderr)
+            break
+    return notes
+
+
+def default_arch() -> str:
+    """The target of a compile that names none: the GPU's own (lasscc.runtime.cuda.device_arch:
+    sm_90a on compute capability 9.x) when one is usable, else sm_80."""
+    from lasscc.runtime import cuda
+
+    return cuda.device_arch() if cuda.driver_status() is None else "sm_80"

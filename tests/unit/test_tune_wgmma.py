@@ -1,0 +1,109 @@
+"""`lasscc tune` on sm_90a: the Hopper search space (lasscc.tune.candidates with mma = "wgmma"), the
+family it searches by default and when asked (--mma), without a GPU (the driver and the timing
+loop are mocked where the CLI reaches them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lasscc.config import GemmConfig
+from lasscc.layout import K_MAJOR, MN_MAJOR
+from lasscc.resources import wgmma_defaults
+from lasscc.tune import WGMMA_SEARCH_BN, WGMMA_SEARCH_STAGES, candidates, config_label, default_family
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("ab,k,bks", [("f16", 16, {32, 64}), ("bf16", 16, {32, 64}), ("f32", 8, {16, 32}),
+                                      ("i8", 32, {64, 128})])
+def test_wgmma_space(ab, k, bks):
+    ok, rejected = candidates("sm_90a", ab, "wgmma")
+    assert ok and all(c.is_wgmma for c in ok)
+    for c in ok:
+        c.validate("sm_90a", ab_type=ab)
+    assert {c.threadblock[0] for c in ok} == {64, 128} and {c.threadblock[1] for c in ok} == set(WGMMA_SEARCH_BN)
+    assert {c.threadblock[2] for c in ok} == bks and {c.stages for c in ok} == set(WGMMA_SEARCH_STAGES)
+    assert len(ok) + len(rejected) == 2 * len(WGMMA_SEARCH_BN) * 2 * len(WGMMA_SEARCH_STAGES)
+    # the 6-stage 128 x 256 x 128-byte tile needs more than sm_90a's 227 KB: pruned, with the rule's text
+    assert any("shared memory" in why for _, why in rejected)
+    best = GemmConfig(threadblock=(128, 256, 128 // {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}[ab]), stages=4,
+                      mma="wgmma", **wgmma_defaults((128, 256, 128 // {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}[ab]), k))
+    assert best in ok  # the measured best (BENCHMARKS.md)
+
+
+def test_families():
+    wg, _ = candidates("sm_90a", "f16", "wgmma")
+    ms, _ = candidates("sm_90a", "f16", "mma.sync")
+    both, _ = candidates("sm_90a", "f16", "all")
+    assert both == ms + wg and not any(c.is_wgmma for c in ms)
+    assert candidates("sm_80", "f16", "wgmma")[0] == []  # wgmma is sm_90a's
+    assert candidates("sm_90a", "f32", "wgmma", (MN_MAJOR, K_MAJOR))[0] == []  # tf32 MN-major: mma.sync only
+    assert candidates("sm_90a", "f16", "wgmma", (MN_MAJOR, MN_MAJOR))[0]  # 16-bit: transpose bits
+    assert (default_family("sm_90a"), default_family("sm_80")) == ("wgmma", "mma.sync")
+    assert config_label(wg[0]) == "wgmma 64x64x32 / s2"
+
+
+@pytest.mark.parametrize("argv,k,family", [([], 4096, "wgmma"), (["--mma", "all"], 4096, "all"),
+                                           (["--mma", "mma.sync"], 4096, "mma.sync"), ([], 1001, "mma.sync")],
+                         ids=["default", "all", "mma.sync", "odd-k"])
+def test_cli_tune_searches_the_family(monkeypatch, capsys, argv, k, family):
+    """`lasscc tune` on a (mocked) Hopper GPU hands tune() the family: wgmma by default, --mma's, and
+    mma.sync for sizes TMA cannot load (with the note)."""
+    import lasscc.tune as T
+    from lasscc.cli import main
+    from lasscc.runtime import cuda
+
+    monkeypatch.setattr(cuda, "driver_status", lambda: None)
+    monkeypatch.setattr(cuda, "device_arch", lambda: "sm_90a")
+    seen = {}
+
+    def fake_tune(text, filename, arch, m, n, k, iters=20, ab_type="f16", mma=None, majors=None, acc_type=None):
+        seen.update(arch=arch, mma=mma, ab=ab_type, majors=majors)
+        best = candidates(arch, ab_type, mma if mma != "all" else "mma.sync")[0][0]
+        return {"ranking": [(1.0, config_label(best))], "rejected": [], "best": best,
+                "check": {"rel_err": 0.0, "tflops": 1.0}, "key": "k", "path": "p"}
+
+    monkeypatch.setattr(T, "tune", fake_tune)
+    assert main(["tune", str(ROOT / "examples" / "linalg_matmul.mlir"),  # (a linalg.matmul: imported first)
+                 "--m", "256", "--n", "256", "--k", str(k)] + argv) == 0
+    assert seen["arch"] == "sm_90a" and seen["mma"] == family
+    err = capsys.readouterr().err
+    assert ("sm_90a compiles this GEMM with mma.sync, not wgmma: K = 1001" in err) == (k == 1001)
+
+
+def test_a_stored_wgmma_winner_applies_on_sm90a_only(tmp_path, monkeypatch, capsys):
+    """tune's wgmma winner is used where the target has wgmma; `lasscc compile` (sm_80 by default)
+    on the same machine keeps the input as written instead of failing on it."""
+    import argparse
+
+    from lasscc.cli import _apply_tuned
+    from lasscc.config import KernelSpec
+    from lasscc.dialects.lass import GemmOp, config_from_attr
+    from lasscc.source import parse_mlir
+    from lasscc.tune import store_tuned, tune_key
+
+    monkeypatch.setenv("LASSCC_CACHE_DIR", str(tmp_path))
+    tb = (128, 256, 64)
+    best = GemmConfig(threadblock=tb, stages=4, mma="wgmma", **wgmma_defaults(tb, 16))
+    spec = KernelSpec(name="matmul", threads=256, smem_bytes=0, tile_m=128, tile_n=256, raster=8)
+    store_tuned(tune_key(4096, 4096, 4096, spec, "NVIDIA H100"), best, 700.0)
+    src = (ROOT / "examples" / "linalg_matmul.mlir").read_text()
+    for arch, applied in (("sm_80", False), ("sm_90a", True)):
+        module = parse_mlir(src, "mm.mlir")
+        args = argparse.Namespace(file="mm.mlir", arch=arch, threadblock=None, warp=None, stages=None, raster=None,
+                                  prefetch=None, split_k=None, split_k_mode=None)
+        _apply_tuned(module, args)
+        gemms = [o for o in module.walk() if isinstance(o, GemmOp)]
+        assert (bool(gemms) and config_from_attr(gemms[0].config) == best) == applied
+        assert ("using the tuned config" in capsys.readouterr().err) == applied
+    # sizes TMA cannot load made the family mma.sync (lasscc.family.size_fallback): the wgmma winner stays out
+    fixed = (ROOT / "examples" / "gemm.mlir").read_text().replace(
+        "config = {threadblock = [128, 128, 32], warp = [64, 64, 32], instruction = [16, 8, 16], stages = 3}",
+        'config = {align = [1, 8], mma = "mma.sync"}')
+    module = parse_mlir(fixed, "g.mlir")
+    _apply_tuned(module, argparse.Namespace(file="g.mlir", arch="sm_90a", threadblock=None, warp=None, stages=None,
+                                            raster=None, prefetch=None, split_k=None, split_k_mode=None))
+    (g,) = [o for o in module.walk() if isinstance(o, GemmOp)]
+    assert set(g.config.data) == {"align", "mma"} and capsys.readouterr().err == ""
