@@ -73,6 +73,12 @@ def test_given_keys_are_kept_and_the_choice_is_written_once():
     assert select(module, "sm_90a", "t.mlir") == [] and str(module) == text  # the key is there: nothing to do
 
 
+def test_batched_takes_wgmma():
+    """Batched GEMMs take wgmma (3-d tensor maps, boxes one matrix deep)."""
+    module, notes = _select(gemm(batched=True))
+    assert notes == [] and _config(module).is_wgmma
+
+
 def test_f16_mn_major_takes_wgmma():
     """wgmma reads 16-bit operands MN-major through the transpose bits."""
     module, notes = _select(gemm(la="col", lb="row"))
@@ -100,8 +106,7 @@ def test_explicit_and_mma_sync_tilings_keep_mma_sync_silently(cfg, capsys):
     ({"cfg": "align = [4, 8]"}, "align = [4, 8] (copy accesses narrower than 16 bytes) cannot be TMA loads"),
     ({"cfg": "threadblock = [256, 128, 64]"}, "threadblock M = 256: with mma = \"wgmma\" it must be 64 or 128"),
     ({"cfg": "split_k = 2"}, "expected split_k = 1 and no fused epilogue region with mma = \"wgmma\""),
-    ({"batched": True}, "mma = \"wgmma\" is not built for batched GEMMs yet"),
-], ids=["tf32-mn", "s8-mn", "align", "bm256", "split-k", "batched"])
+], ids=["tf32-mn", "s8-mn", "align", "bm256", "split-k"])
 def test_fallbacks_are_noted_at_the_op(kw, reason, capsys):
     module, notes = _select(gemm(**kw))
     cfg = _config(module)
