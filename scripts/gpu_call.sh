@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session-7 GPU call: set up as scripts/gpu_session.sh, then WHAT (space-separated): suite, split,
+# GPU call (sessions 7-8): set up as scripts/gpu_session.sh, then WHAT (space-separated): suite, split,
 # epilogue, ebench, bench.  Logs in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +19,9 @@ for what in "$@"; do
            grep -E "compiled|FAIL|kernels" "$OUT/epi.log" | head -20; tail -8 "$OUT/epi.log"
            echo "epilogue failures: $(grep -c FAIL "$OUT/epi.log")" ;;
     ebench) python3 scripts/epilogue_bench.py --sizes 4096,8192 --d-dtype f16 2>&1 | tee "$OUT/ebench.log" | tail -14 ;;
+    hopmatrix) python3 scripts/gpu_matrix.py --hopper > "$OUT/hopmatrix.log" 2>&1
+           grep -E "compiled|FAIL|kernels" "$OUT/hopmatrix.log" | head -20; tail -4 "$OUT/hopmatrix.log" ;;
+    sanitize) OUT="$OUT" scripts/sanitize_hopper.sh > "$OUT/sanitize.log" 2>&1; tail -14 "$OUT/sanitize.log" ;;
     hopper) python3 scripts/hopper_check.py 2>&1 | tee "$OUT/hopper.log" | tail -40 ;;
   esac
 done
