@@ -1,7 +1,8 @@
 """Run, check and time one emitted GEMM kernel on the GPU (and cuBLAS beside it, through torch).
 
-Kernel ABI (KernelSpec.params, in this order):
-    (A: u64, B: u64, D: u64, M: i32, N: i32, K: i32, alpha: f32, beta: f32)
+Kernel ABI (KernelSpec.params, in lasscc.config.kernel_params' order):
+    (A: u64, B: u64, D: u64, M: i32, N: i32, K: i32, alpha: f32, beta: f32) then, where the kernel
+    has them, the tensor maps, split-K's workspace W and the fused epilogue's extras.
 An sm_90a kernel with KernelSpec.tensor_maps names its parameters (`param_values`): `tmap_A` /
 `tmap_B` get the operand's TMA tensor map, built here by cuTensorMapEncodeTiled over the uploaded
 matrix (128 bytes, 64-byte aligned; lasscc.runtime.tma) with the spec's box and swizzle.
@@ -251,15 +252,6 @@ def _tensor_map(spec):
     return build
 
 
-def _param(name: str, value):
-    """A kernel parameter value typed for cuda.pack_args: sizes i32, scalars f32, the rest as is."""
-    if name in ("M", "N", "K"):
-        return np.int32(value)
-    if name in ("alpha", "beta"):
-        return np.float32(value)
-    return value
-
-
 def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: float = 0.0,
              check: bool = True, bench: bool = False, warmup: int = 10, iters: int = 50,
              seed: int | None = None, cublas: bool = True, batch: int = 1, epilogue=None) -> dict:
@@ -340,15 +332,10 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         extra_bufs = [x if np.ndim(x) == 0 else cuda.DeviceBuffer.from_array(x) for x in extra_host]
         buffers += [x for x in extra_bufs if np.ndim(x) != 0]
         # the kernel's order: (B, A, D, N, M, K, ...) for a column-major D (swap_ab)
-        if getattr(spec, "tensor_maps", ()):  # sm_90a: parameters by name, TMA maps built here
-            kargs = spec.param_values(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta, _tensor_map(spec),
-                                      **({"workspace": buffers[3]} if ws_bytes else {}))
-            args = cuda.pack_args([_param(p, v) for p, v in zip(spec.params, kargs)])
-        else:
-            kargs = spec.launch_args(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta,
-                                     **({"workspace": buffers[3]} if ws_bytes else {}),
-                                     **({"extras": extra_bufs} if extra_bufs else {}))
-            args = cuda.pack_args(spec.typed_args(kargs))
+        # parameters by name (lasscc.config.kernel_params); an sm_90a kernel's TMA maps built here
+        kargs = spec.param_values(buffers[0], buffers[1], d_buf, m, n, k, alpha, beta, _tensor_map(spec),
+                                  buffers[3] if ws_bytes else None, extra_bufs)
+        args = cuda.pack_args(spec.typed_params(kargs))
 
         reduce = cuda.get_function(module, spec.reduce_name) if getattr(spec, "reduce_name", None) else None
         reduce_grid = spec.reduce_grid(m, n, batch) if reduce is not None else None
