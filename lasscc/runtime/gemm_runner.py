@@ -252,6 +252,19 @@ def _tensor_map(spec):
     return build
 
 
+def _approx_tolerance(epilogue) -> float:
+    """What the GPU's approximate epilogue math may add to the relative error beyond the CPU model
+    (lasscc.epilogue_math.approx_tolerance) for run_gemm's `epilogue` (an EpilogueSpec or epilogue_of's
+    (region, kinds, types))."""
+    import re
+
+    from lasscc.epilogue_math import approx_tolerance
+
+    if hasattr(epilogue, "operands"):
+        return approx_tolerance(re.findall(r"math\.\w+", epilogue.region("f32")[3]))
+    return approx_tolerance(o.name for o in epilogue[0].walk())
+
+
 def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: float = 0.0,
              check: bool = True, bench: bool = False, warmup: int = 10, iters: int = 50,
              seed: int | None = None, cublas: bool = True, batch: int = 1, epilogue=None) -> dict:
@@ -363,7 +376,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
                 result["ok"] = result["rel_err"] <= 1.0
             else:
                 result["tol"] = tolerance(spec.d_dtype, spec.a_dtype, getattr(spec, "acc_dtype", "f32"), k, ref, alpha,
-                                          beta)
+                                          beta) + (_approx_tolerance(epilogue) if epilogue is not None else 0.0)
                 result["rel_err"], result["ok"] = check_output(d, ref, spec.d_dtype, result["tol"])
         if bench:
             if c is not None:
