@@ -25,6 +25,7 @@ import pytest
 
 from lasscc.config import KERNEL_FIXED_PARAMS, kernel_params
 from lasscc.dialects import lass_nv, lass_tb
+from lasscc.dialects.lass import kernel_facts
 from lasscc.driver import compile_module, kernel_specs, make_pass, run_pass
 from lasscc.emit import ptxas_info
 from lasscc.epilogue_api import EpilogueSpec, gemm_epilogue_mlir
@@ -252,3 +253,46 @@ def test_kernels_assemble_without_spills_or_serialization(name):
     if info is None:
         pytest.skip("ptxas not on PATH")
     assert info.spill_stores == 0 and info.spill_loads == 0 and info.stack_bytes == 0, info.line
+
+
+# ---- the GPU scripts' wgmma cases build without a GPU ---------------------------------------------
+def _script(name: str):
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_gpu_matrix_wgmma_cases_pass_the_config_checks():
+    """--split-only / --epilogue-only with --arch sm_90a add the wgmma config (layouts wgmma reads);
+    every such kernel passes lasscc-tile-threadblock's checks for sm_90a (shared memory, registers,
+    wgmma shapes, TMA-sized tiles)."""
+    gm = _script("gpu_matrix")
+    for kw in (dict(split_only=True), dict(epilogue_only=True)):
+        assert not any("wgmma" in c[3] for c in gm.build_cases(**kw))
+        cases = [c for c in gm.build_cases(arch="sm_90a", **kw) if "wgmma" in c[3]]
+        assert {c[1] for c in cases} >= {"f16", "bf16", "f32"}  # (i8 inputs: split-K only)
+        for name, ab, layouts, cname, text, *_ in cases:
+            assert ab in ("f16", "bf16") or layouts[:2] == ("row", "col"), (name, layouts)
+            run_pass(parse_mlir(text, "m.mlir"), make_pass("lasscc-tile-threadblock", "sm_90a"), "m.mlir")
+
+
+def test_epilogue_bench_wgmma_texts_and_opcode_count():
+    import argparse
+
+    eb = _script("epilogue_bench")
+    args = argparse.Namespace(mma="wgmma", threadblock=None, warp="64x64x64", stages=4, prefetch=1, d_dtype="f16",
+                              activation="gelu_tanh")
+    plain, fused, spec = eb.kernel_texts(args)
+    assert spec.activation == "gelu_tanh" and "epilogue(%bias [n]" in fused and "epilogue" not in plain
+    for text in (plain, fused):
+        mod = parse_mlir(text, "b.mlir")
+        run_pass(mod, make_pass("lasscc-tile-threadblock", "sm_90a"), "b.mlir")
+        cfg = kernel_facts(next(f for f in mod.ops if isinstance(f, func.FuncOp))).config
+        assert cfg.threadblock == (128, 256, 64) and cfg.is_wgmma and cfg.stages == 4
+    ops = eb.ptx_opcodes("// c\n.reg .f32 %f<3>;\n$L1:\n  tanh.approx.f32 %f1, %f2;\n  @%p1 bra $L1;\n"
+                         "  @!%p2 st.global.v2.f32 [%rd1], {%f1, %f2};\n}\n")
+    assert ops == {"tanh.approx.f32": 1, "bra": 1, "st.global.v2.f32": 1}
