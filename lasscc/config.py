@@ -471,7 +471,9 @@ class KernelSpec:
         values of `launch_args` by name, and for `tmap_A` / `tmap_B`
         `tensor_map(operand, buffer, rows, cols, box_rows, box_cols, swizzle)` over the kernel's
         operand (rows = its M or N, cols = K)."""
-        kargs = self.launch_args(a, b, d, m, n, k, alpha, beta, workspace, extras)
+        kargs = self.launch_args(a, b, d, m, n, k, alpha, beta,
+                                 **({"workspace": workspace} if workspace is not None else {}),
+                                 **({"extras": list(extras)} if len(extras) else {}))
         vals = dict(zip(KERNEL_FIXED_PARAMS, kargs[:len(KERNEL_FIXED_PARAMS)]))
         rest = kargs[len(KERNEL_FIXED_PARAMS):]
         if WORKSPACE_PARAM in self.params:
