@@ -15,8 +15,10 @@ global copy access of A and B, CUTLASS's AlignmentA/B; absent: 16 bytes) must be
 at most 16 bytes (GemmConfig.validate); with a column-major D the kernel's A is the caller's B, so
 the kernel's config holds them swapped.
 
-Output contract: the function becomes the kernel, with the fixed parameter list
-`(A, B, D, M: i32, N: i32, K: i32, alpha: f32, beta: f32)` and one attribute, `lass.kernel =
+Output contract: the function becomes the kernel, with the parameter list of the kernel ABI
+(lasscc.config.kernel_params: `(A, B, D, M: i32, N: i32, K: i32, alpha: f32, beta: f32)`, then
+split-K's workspace W or the fused epilogue's extras; a wgmma kernel's tensor maps come later,
+from lasscc-hopper-smem) and one attribute, `lass.kernel =
 #lass.kernel<...>` (lass.KernelAttr: the A/B, accumulator and D types, the caller's layouts of A,
 B and D, batched, the op's alpha / beta for `lasscc run`, the whole validated tiling config in the
 kernel's operand order).  Its body: `lass_tb.block_tile` (rasterized tile origin), an `scf.for` over K
