@@ -699,16 +699,12 @@ class Kernel:
                 else:
                     ws = np.uint64(int(workspace))
             # the kernel's order: (B, A, D, N, M, K, ...) and N x M tiles for a column-major D
-            if getattr(spec, "tensor_maps", ()):  # a wgmma kernel: parameters by name, its TMA maps built here
-                from lasscc.runtime.gemm_runner import _param, _tensor_map
+            # parameters by name (lasscc.config.kernel_params); a wgmma kernel's TMA maps built here
+            from lasscc.runtime.gemm_runner import _tensor_map
 
-                kargs = spec.param_values(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta, _tensor_map(spec))
-                args = [_param(p, v) for p, v in zip(spec.params, kargs)]
-            else:
-                kargs = spec.launch_args(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta,
-                                         **({"workspace": ws} if ws is not None else {}),
-                                         **({"extras": list(extras)} if extras else {}))
-                args = spec.typed_args(kargs)
+            kargs = spec.param_values(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta, _tensor_map(spec), ws,
+                                      list(extras))
+            args = spec.typed_params(kargs)
             cuda.launch(func, spec.grid(m, n), (spec.threads, 1, 1), spec.smem_bytes, args)
             if getattr(spec, "reduce_name", None):  # parallel split-K's reduction, same arguments
                 if self._reduce is None:

@@ -357,8 +357,25 @@ def swap_operands(pair: tuple, swap_ab: bool) -> tuple:
     return (pair[1], pair[0]) if swap_ab else (pair[0], pair[1])
 
 
-KERNEL_ARG_NAMES = ("A", "B", "D", "M", "N", "K", "alpha", "beta", "W")  # KernelSpec.launch_args' order (W: split-K workspace)
+KERNEL_FIXED_PARAMS = ("A", "B", "D", "M", "N", "K", "alpha", "beta")  # every kernel's first parameters
 TMAP_PARAM = "tmap_"  # KernelSpec.params: "tmap_A" / "tmap_B" is that operand's TMA tensor map
+WORKSPACE_PARAM = "W"  # split-K's global workspace (lasscc.splitk)
+EXTRA_PARAM = "E"  # "E0", "E1", ...: the fused epilogue's extra operands in declared order
+
+
+def kernel_params(tensor_maps: bool = False, split_k: int = 1, extras: int = 0) -> tuple[str, ...]:
+    """The kernel ABI: the one place its parameter order is written.  Every kernel (and parallel
+    split-K's reduction, which takes its GEMM's arguments) takes, in this order,
+        A, B, D (pointers), M, N, K (i32), alpha, beta (f32)    KERNEL_FIXED_PARAMS
+        tmap_A, tmap_B   the TMA tensor maps of an sm_90a wgmma kernel (128-byte grid constants;
+                         added by lasscc-hopper-smem: `tensor_maps`)
+        W                split-K's workspace (split_k > 1)
+        E0, E1, ...      the fused epilogue's `extras` operands (pointers; a scalar f32)
+    Used by lasscc-tile-threadblock (W, extras), lasscc-hopper-smem (where the tensor maps go),
+    the reduction kernel, lasscc.driver.kernel_specs (KernelSpec.params), the launchers
+    (KernelSpec.param_values / typed_params) and the CPU executor's argument binding."""
+    return (KERNEL_FIXED_PARAMS + ((TMAP_PARAM + "A", TMAP_PARAM + "B") if tensor_maps else ())
+            + ((WORKSPACE_PARAM,) if split_k > 1 else ()) + tuple(f"{EXTRA_PARAM}{i}" for i in range(extras)))
 
 
 @dataclass(frozen=True)
@@ -448,13 +465,22 @@ class KernelSpec:
             args.append(workspace)
         return args + list(extras)
 
-    def param_values(self, a, b, d, m: int, n: int, k: int, alpha, beta, tensor_map=None, workspace=None) -> list:
-        """The values of `params`, in order, for the user's (A, B, D, M, N, K, alpha, beta): the
-        kernel-order values of `launch_args` by name, and for `tmap_A` / `tmap_B`
-        `tensor_map(operand, buffer, rows, cols, box_rows, box_cols, swizzle, major)` over the
-        kernel's operand (the caller's B and A for a column-major D; rows = its M or N, cols = K;
-        the rest a `tensor_maps` entry)."""
-        vals = dict(zip(KERNEL_ARG_NAMES, self.launch_args(a, b, d, m, n, k, alpha, beta, workspace)))
+    def param_values(self, a, b, d, m: int, n: int, k: int, alpha, beta, tensor_map=None, workspace=None,
+                     extras=()) -> list:
+        """The values of `params` (lasscc.config.kernel_params' order) for the user's (A, B, D, M, N,
+        K, alpha, beta), a split kernel's workspace and the epilogue's extras: the kernel-order
+        values of `launch_args` by name, and for `tmap_A` / `tmap_B`
+        `tensor_map(operand, buffer, rows, cols, box_rows, box_cols, swizzle, major)` over the kernel's
+        operand (the caller's B and A for a column-major D; rows = its M or N, cols = K; the rest a
+        `tensor_maps` entry)."""
+        kargs = self.launch_args(a, b, d, m, n, k, alpha, beta,
+                                 **({"workspace": workspace} if workspace is not None else {}),
+                                 **({"extras": list(extras)} if len(extras) else {}))
+        vals = dict(zip(KERNEL_FIXED_PARAMS, kargs[:len(KERNEL_FIXED_PARAMS)]))
+        rest = kargs[len(KERNEL_FIXED_PARAMS):]
+        if WORKSPACE_PARAM in self.params:
+            vals[WORKSPACE_PARAM] = rest.pop(0)
+        vals.update((f"{EXTRA_PARAM}{i}", x) for i, x in enumerate(rest))
         boxes = {t[0]: tuple(t[1:]) for t in self.tensor_maps}
         out = []
         for p in self.params:
@@ -468,21 +494,31 @@ class KernelSpec:
             elif p in vals:
                 out.append(vals[p])
             else:
-                raise LassError(f"kernel '{self.name}': unknown parameter {p!r} (expected one of {', '.join(KERNEL_ARG_NAMES)} "
-                                f"or {TMAP_PARAM}A / {TMAP_PARAM}B)")
+                raise LassError(f"kernel '{self.name}': no value for parameter {p!r} (expected "
+                                f"{', '.join(KERNEL_FIXED_PARAMS)}, {TMAP_PARAM}A / {TMAP_PARAM}B, {WORKSPACE_PARAM} "
+                                f"or the extras {EXTRA_PARAM}0 .. {EXTRA_PARAM}{len(self.epilogue) - 1})")
+        return out
+
+    def typed_params(self, values) -> list:
+        """`param_values`' values as the kernel's parameter types for lasscc.runtime.cuda, by name:
+        M, N, K numpy int32, alpha / beta float32, an extra scalar float32, an extra pointer given
+        as an int address numpy uint64; pointers (DeviceBuffer) and tensor maps as they are."""
+        import numpy as np
+
+        kinds = {f"{EXTRA_PARAM}{i}": kind for i, (kind, _) in enumerate(self.epilogue)}
+        out = []
+        for p, x in zip(self.params, values, strict=True):
+            if p in ("M", "N", "K"):
+                out.append(np.int32(x))
+            elif p in ("alpha", "beta") or kinds.get(p) == "scalar":
+                out.append(np.float32(x))
+            elif p in kinds and isinstance(x, (int, np.integer)):
+                out.append(np.uint64(x))
+            else:
+                out.append(x)
         return out
 
     def typed_args(self, kargs) -> list:
-        """launch_args' values as the kernel's parameter types for lasscc.runtime.cuda: the three
-        pointers as they are, M, N, K numpy int32, alpha / beta float32, split-K's workspace, then
-        each extra operand a pointer (DeviceBuffer, or an int address as numpy uint64) or, for a
-        scalar, float32."""
-        import numpy as np
-
-        out = list(kargs[:3]) + [np.int32(v) for v in kargs[3:6]] + [np.float32(v) for v in kargs[6:8]]
-        if "W" in self.params:  # split-K's workspace pointer (never with extras: lasscc-tile-threadblock)
-            out.append(kargs[8])
-        for (kind, _), x in zip(self.epilogue, kargs[8 + ("W" in self.params):]):
-            out.append(np.float32(x) if kind == "scalar" else (np.uint64(x) if isinstance(x, (int, np.integer))
-                                                                 else x))
-        return out
+        """launch_args' values (a kernel without tensor maps: `params` is their order) typed as
+        `typed_params` types them."""
+        return self.typed_params(kargs)

@@ -46,7 +46,7 @@ from lasscc.config import GemmConfig, KernelSpec
 from lasscc.diagnostics import LassError
 from lasscc.outfile import output_dir, write_output
 from lasscc.passes.fuse_epilogue import FuseEpiloguePass
-from lasscc.passes.hopper_smem import TENSOR_MAP_PARAMS, HopperSmemPass, kernel_tensor_maps
+from lasscc.passes.hopper_smem import HopperSmemPass, kernel_tensor_maps
 from lasscc.passes.import_linalg import ImportLinalgPass
 from lasscc.passes.lower_to_llvm import LowerToLLVMPass
 from lasscc.passes.pipeline import PipelinePass
@@ -220,7 +220,7 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
     """Launch contracts of the lowered kernels (from their `#lass.kernel` facts)."""
     from lasscc.dialects.lass import kernel_facts
     from lasscc.layout import elem_bytes
-    from lasscc.passes._build import KERNEL_PARAMS
+    from lasscc.config import kernel_params
     from lasscc.passes.splitk_reduce import REDUCE_ATTR, reduce_name
 
     specs = []
@@ -237,14 +237,8 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             swap_ab=f.swap_ab, d_layout=f.d_layout, batched=f.batched, a_layout=f.a_layout, b_layout=f.b_layout,
             a_align=a_align, b_align=b_align, split_k=cfg.split_k, split_k_mode=cfg.split_k_mode,
             reduce_name=reduce_name(fn.sym_name.data) if cfg.split_k > 1 and cfg.split_k_mode == "parallel" else None,
-            epilogue=f.epilogue,
-            # sm_90a wgmma kernels take their tensor maps (no split-K, no fused epilogue: rejected by
-            # lasscc-tile-threadblock); the others their workspace or extras after beta
-            **({"params": KernelSpec.params + TENSOR_MAP_PARAMS,
-                "tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors, f.batched)}
-               if cfg.is_wgmma else
-               {"params": (KERNEL_PARAMS if cfg.split_k > 1 else KernelSpec.params)
-                + tuple(f"E{i}" for i in range(len(f.epilogue)))}),
+            epilogue=f.epilogue, params=kernel_params(cfg.is_wgmma, cfg.split_k, len(f.epilogue)),
+            **({"tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors, f.batched)} if cfg.is_wgmma else {}),
         ))
     return specs
 

@@ -13,8 +13,7 @@ cache hit prints the same notes, and in `lasscc explain`):
   config that writes an mma.sync warp tile, instruction shape or prefetch = 1 describes an mma.sync
   kernel and keeps it.  Where wgmma cannot serve (tf32 / s8 operands stored MN-major: wgmma reads
   them K-major only; access widths narrower than 16 bytes: TMA needs 16-byte global row strides;
-  split-K or a fused epilogue, which the Hopper path does not build yet; a threadblock the
-  wgmma rules reject) it stays mma.sync with a note on stderr naming the place and the reason.
+  a threadblock the wgmma rules reject) it stays mma.sync with a note on stderr naming the place and the reason.
 
 The choice is written into the config (`mma = "wgmma"` with the tiling, or `mma = "mma.sync"`), so
 every dump states it and restarts the same way; a second call finds the key and does nothing.
@@ -55,13 +54,6 @@ class Choice:
     note: str | None = None
 
 
-def hopper_gap(cfg: GemmConfig, has_epilogue: bool) -> str | None:
-    """What of `cfg` / the op the wgmma path does not build yet (lasscc-tile-threadblock's rule), or None."""
-    if cfg.is_wgmma and (cfg.split_k > 1 or has_epilogue):
-        return "expected split_k = 1 and no fused epilogue region with mma = \"wgmma\" (not yet on the Hopper path)"
-    return None
-
-
 def _wgmma_reason(op, cfg: GemmConfig, arch: str) -> str | None:
     """Why the wgmma config `cfg` cannot compile `op` on `arch` (the validator's own words), or None."""
     from lasscc.dialects.lass import KernelFacts
@@ -71,7 +63,7 @@ def _wgmma_reason(op, cfg: GemmConfig, arch: str) -> str | None:
     except LassError as e:
         # the validator's words, less its prefixes and its advice (the note gives its own)
         return str(e).removeprefix("config: ").removeprefix('mma = "wgmma": ').split("; use mma = ")[0]
-    return hopper_gap(cfg, op.has_epilogue)
+    return None
 
 
 def _given(op) -> dict:

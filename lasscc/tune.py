@@ -266,7 +266,6 @@ def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, ite
          ab_type: str = "f16", mma: str | None = None, majors=None, acc_type: str | None = None) -> dict:
     """Time every candidate of family `mma` (None: default_family(arch)) for A/B elements `ab_type`
     (tiles stored `majors`, accumulator `acc_type`) at M x N x K, check the winner, store it."""
-    from lasscc.family import hopper_gap
     from lasscc.runtime import cuda
     from lasscc.runtime.gemm_runner import run_gemm
 
@@ -285,8 +284,7 @@ def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, ite
     if results:  # split counts for the fastest unsplit configs (small grids, long K)
         results.sort(key=lambda t: -t[0])
         extra = [GemmConfig(**{**c.__dict__, "split_k": s, "split_k_mode": mode}) for _, c, _ in results[:SPLIT_TOP]
-                 for s in split_candidates(c, m, n, k, cuda.sm_count()) for mode in ("serial", "parallel")
-                 if not hopper_gap(GemmConfig(**{**c.__dict__, "split_k": s}), False)]  # (a family without split-K)
+                 for s in split_candidates(c, m, n, k, cuda.sm_count()) for mode in ("serial", "parallel")]
         for i, cfg in enumerate(extra):
             _progress(i, len(extra), config_label(cfg))
             try:

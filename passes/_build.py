@@ -10,18 +10,14 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from lasscc.config import GemmConfig
+from lasscc.config import KERNEL_FIXED_PARAMS, GemmConfig
 from lasscc.dialects.lass import KERNEL_ATTR, kernel_attr, kernel_facts
 from lasscc.ir_math import Idx
 from lasscc.resources import SMEM_PER_BLOCK_LIMIT
 
-# The kernel ABI, fixed from lasscc-tile-threadblock on (lasscc.config.KernelSpec.params).
-# W: the global workspace of a split-K kernel (GemmConfig.split_k > 1; lasscc.splitk), after beta
-KERNEL_PARAMS = ("A", "B", "D", "M", "N", "K", "alpha", "beta", "W")
-
-
 def kernel_arg(func: FuncOp, name: str) -> SSAValue:
-    return func.body.block.args[KERNEL_PARAMS.index(name)]
+    """The kernel's parameter `name`, one of KERNEL_FIXED_PARAMS (the kernel ABI: lasscc.config.kernel_params)."""
+    return func.body.block.args[KERNEL_FIXED_PARAMS.index(name)]
 
 
 def is_kernel(func: FuncOp) -> bool:

@@ -5,7 +5,8 @@ and its verbs, `lass_wg` ops).  Kernels without `lass_wg` / TMA-ring ops are lef
 `lass_pipe.mma` (warpgroup level not applied yet) is rejected.
 
 Output contract: no `lass_pipe` / `lass_wg` ops remain; only `lass_nv`, arith and scf.
-- The kernel takes two more parameters after `beta`: the TMA tensor maps of A and B
+- The kernel takes two more parameters after `beta` (before a split kernel's W and the fused
+  epilogue's extras: lasscc.config.kernel_params), the TMA tensor maps of A and B
   (`!lass_nv.tensor_map<BMxBKxT, swizzle_S>` and `<BNxBK...>`: one box per K-major tile, a
   swizzle line of K (BK elements) by the tile's rows; S = the swizzle whose line is a BK row,
   128B or 64B: lasscc.sm90_layout.SwizzleMode).  The host builds them over the kernel's A (M x K)
@@ -45,13 +46,14 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from lasscc.config import TMAP_PARAM
+from lasscc.config import TMAP_PARAM, kernel_params
+from lasscc.dialects.lass import kernel_facts
+from lasscc.passes.splitk_reduce import REDUCE_ATTR
 from lasscc.layout import K_MAJOR, MN_MAJOR, elem_bytes
 from lasscc.source import op_location
 
 _OPS = (lass_pipe.TmaPipelineOp, lass_pipe.ProducerAcquireOp, lass_pipe.TmaLoadOp, lass_pipe.ConsumerWaitOp,
         lass_pipe.ConsumerReleaseOp, lass_wg.MmaOp, lass_wg.FenceOp, lass_wg.CommitOp, lass_wg.WaitOp)
-TENSOR_MAP_PARAMS = (TMAP_PARAM + "A", TMAP_PARAM + "B")  # appended to lasscc.passes._build.KERNEL_PARAMS
 PTX_AB = {"f16": "f16", "bf16": "bf16", "f32": "tf32", "i8": "s8"}
 
 
@@ -102,7 +104,7 @@ def kernel_tensor_map_types(tile_m: int, tile_n: int, tile_k: int, ab_type: str,
 
 def kernel_tensor_maps(tile_m: int, tile_n: int, tile_k: int, ab_type: str, majors, batched: bool = False) -> tuple:
     """KernelSpec.tensor_maps of a wgmma kernel: (operand, box rows, box cols, swizzle, major) of the
-    maps its TENSOR_MAP_PARAMS take, in the kernel's operand order (the types
+    maps its tensor-map parameters take, in the kernel's operand order (the types
     `kernel_tensor_map_types` gives the kernel; lasscc.runtime.tma.operand_map builds them)."""
     return tuple((op, *t.box, t.swizzle_mode, major) for op, t, major in
                  zip("AB", kernel_tensor_map_types(tile_m, tile_n, tile_k, ab_type, majors, batched), majors))
@@ -119,6 +121,17 @@ def batch_index(load: lass_pipe.TmaLoadOp):
         raise PassFailedException(f"{op_location(load)}: error: expected the TMA load's source a kernel argument or a "
                                   f"lass_tb.batch_view of one, got {src.type}")
     return None
+
+
+def insert_tensor_map_param(fn: func.FuncOp, operand: str, t: lass_nv.TensorMapType):
+    """Add `operand`'s tensor-map parameter to kernel `fn` where the kernel ABI puts it
+    (lasscc.config.kernel_params: after beta, before split-K's W and the epilogue's extras)."""
+    facts = kernel_facts(fn)
+    names = kernel_params(True, facts.config.split_k, len(facts.epilogue))
+    arg = fn.body.block.insert_arg(t, names.index(TMAP_PARAM + operand))
+    arg.name_hint = TMAP_PARAM + operand
+    fn.function_type = func.FunctionType.from_lists(list(fn.body.block.arg_types), [])
+    return arg
 
 
 class _Physical:
@@ -139,10 +152,7 @@ class _Physical:
         if operand not in self.tmaps:
             _, rows, bk = ring_t.get_shape()
             t = tensor_map_type(rows, bk, ring_t.element_type, MN_MAJOR if ring_t.is_mn_major else K_MAJOR, batched)
-            blk = self.fn.body.block
-            arg = blk.insert_arg(t, len(blk.args))
-            arg.name_hint = f"tmap_{operand}"
-            self.tmaps[operand] = arg
+            self.tmaps[operand] = insert_tensor_map_param(self.fn, operand, t)
         return self.tmaps[operand]
 
     def slot_offset(self, b: ArithBuilder, ring, slot):
@@ -257,18 +267,13 @@ class _Physical:
             raise PassFailedException(f"{op_location(pipe_mma)}: error: expected lass_wg ops (run "
                                       "lasscc-warpgroup-mma first), got lass_pipe.mma")
         ops = [o for o in self.fn.walk() if isinstance(o, _OPS)]
-        for name in ("A", "B"):  # parameters in TENSOR_MAP_PARAMS order
+        for name in ("A", "B"):
             load = next((o for o in ops if isinstance(o, lass_pipe.TmaLoadOp) and o.operand.data == name), None)
             if load is not None:
                 self.tensor_map(load.ring.type, name, batch_index(load) is not None)
         for op in ops:
             self.rewrite(op)
         erase_lowered(self.fn, ops)
-        # parameters: A, B, D, M, N, K, alpha, beta, then the tensor maps in TENSOR_MAP_PARAMS order
-        blk = self.fn.body.block
-        self.fn.function_type = func.FunctionType.from_lists(list(blk.arg_types), [])
-        from lasscc.dialects.lass import kernel_facts
-
         threads = kernel_facts(self.fn).config.threads
         self.fn.attributes[MAXNTID_ATTR] = DenseArrayBase.from_list(i32, [threads, 1, 1])
 
@@ -281,3 +286,10 @@ class HopperSmemPass(ModulePass):
         for fn in list(op.walk()):
             if isinstance(fn, func.FuncOp) and is_kernel(fn) and any(isinstance(o, _OPS) for o in fn.walk()):
                 _Physical(fn).run()
+                # parallel split-K's reduction takes its GEMM's arguments: the tensor maps too (unused)
+                red = next((r for r in op.ops if isinstance(r, func.FuncOp) and REDUCE_ATTR in r.attributes
+                            and r.attributes[REDUCE_ATTR].data == fn.sym_name.data), None)
+                if red is not None:
+                    for name in ("A", "B"):
+                        insert_tensor_map_param(red, name, fn.body.block.args[
+                            kernel_params(True).index(TMAP_PARAM + name)].type)

@@ -99,6 +99,8 @@ _F32_INTRINSICS = {arith.MaxnumfOp: "llvm.maxnum.f32", arith.MinnumfOp: "llvm.mi
 # 2^x: PTX ex2.approx.ftz.f32 (max relative error 2^-22, PTX ISA 9.7.4.9); lasscc.epilogue_math's
 # exp / tanh / erf are built on it
 EX2_ASM = "ex2.approx.ftz.f32 $0, $1;"
+# tanh: PTX tanh.approx.f32 (sm_75+, max relative error 2^-10.987; lasscc.epilogue_math.TANH_FORM)
+TANH_APPROX_ASM = "tanh.approx.f32 $0, $1;"
 # the division inside tanh / erf: div.full.f32 (PTX ISA 9.7.3.8: max error 2 ulp, full range), a few
 # instructions where LLVM's fdiv is div.rn.f32 (IEEE, with a slow path); arith.divf stays div.rn
 DIV_FULL_ASM = "div.full.f32 $0, $1, $2;"
@@ -142,6 +144,9 @@ class _LLVMF32:
 
     def ex2(self, a):
         return self.lo.emit(llvm.InlineAsmOp(EX2_ASM, "=f,f", [a], [f32]))
+
+    def tanh_approx(self, a):
+        return self.lo.emit(llvm.InlineAsmOp(TANH_APPROX_ASM, "=f,f", [a], [f32]))
 _ICMP = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule": 7, "ugt": 8, "uge": 9}
 _ARITH_ICMP = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 

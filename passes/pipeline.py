@@ -33,6 +33,7 @@ verbs of lass_pipe's TMA ring): the rings as above (each slot a multiple of the 
 `lass_pipe.tma_pipeline` after them (lasscc.resources.wgmma_barrier_offset; every thread of the
 block releases a slot: arrivals = threads), then with S = stages, tile t in slot t % S, phase
 (t / S) % 2:
+    (KT: the k-tiles of [0, K) or of a split-K partition's [k_begin, k_end), k-tile t at k_begin + t BK)
     prologue   for s < S-1: producer_acquire slot s (pred s < KT, tx = the stage's bytes);
                tma_load A and B -> slot s
     loop kt    consumer_wait slot kt%S, phase of kt
@@ -52,7 +53,7 @@ from dataclasses import dataclass
 
 from lasscc.dialects import lass_pipe, lass_tb
 from lasscc.dialects.lass import kernel_facts, operand_attr
-from lasscc.passes._build import ArithBuilder, is_kernel, kernel_arg, kernel_config
+from lasscc.passes._build import ArithBuilder, is_kernel, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
@@ -210,7 +211,9 @@ class PipelinePass(ModulePass):
         eb = elem_bytes(kernel_facts(fn).ab_type)
         ring_a_t = lass_pipe.RingType((S, bm, bk), elem, la.result.type.major.data)
         ring_b_t = lass_pipe.RingType((S, bn, bk), elem, lb.result.type.major.data)
-        A, B, K = la.source, lb.source, kernel_arg(fn, "K")
+        A, B = la.source, lb.source
+        # the K range: [0, K), or a split-K partition's [k_begin, k_end) (whole k-tiles)
+        k_lo = None if _const(loop.lb) == 0 else loop.lb
         m0, n0 = la.row0, lb.row0
         acc_init = loop.iter_args[0]
         tx = IntegerAttr(wgmma_stage_tx_bytes(cfg, eb), 64)
@@ -225,13 +228,14 @@ class PipelinePass(ModulePass):
             attributes={"offset": IntegerAttr(wgmma_barrier_offset(cfg, eb), 64),
                         "arrivals": IntegerAttr(cfg.threads, 64)}))
         bars.name_hint = "bars"
-        kt_count = b.div(b.add(K, bk - 1), bk)
+        kt_count = b.div(b.add(loop.ub if k_lo is None else b.sub(loop.ub, k_lo), bk - 1), bk)
         kt_count.name_hint = "k_tiles"
 
         def produce(bld: ArithBuilder, tile, pred) -> None:
             slot, phase = bld.rem(tile, S), bld.rem(bld.div(tile, S), 2)
+            # k0 before the acquire: the acquire and its loads stay adjacent (lasscc-warpgroup-mma's thread-0 group)
+            k0 = bld.mul(tile, bk) if k_lo is None else bld.add(k_lo, bld.mul(tile, bk))
             bld.insert(lass_pipe.ProducerAcquireOp.build(operands=[bars, slot, phase, pred], attributes={"tx": tx}))
-            k0 = bld.mul(tile, bk)
             for src, row0, ring, name in ((A, m0, ra, "A"), (B, n0, rb, "B")):
                 bld.insert(lass_pipe.TmaLoadOp.build(operands=[src, row0, k0, ring, slot, bars, pred],
                                                      properties={"operand": operand_attr(name)}))

@@ -4,7 +4,8 @@ GEMM kernel it belongs to.
 The GEMM kernel of `split_k_mode = "parallel"` writes partition p's raw accumulator (f32; i32 for
 i8 inputs) as an M x N row-major matrix (the kernel's M, N) at index (batch * S + p) of its
 workspace W (`memref<?x?x?xf32>`, S * batch partial matrices).  The reduction kernel takes the same
-parameters (A, B, D, M, N, K, alpha, beta, W), one thread per element e of one batch's D (grid x
+parameters (A, B, D, M, N, K, alpha, beta, W: lasscc.config.kernel_params; a wgmma GEMM's tensor
+maps too, unused, which lasscc-hopper-smem adds to both), one thread per element e of one batch's D (grid x
 `reduce_blocks(M * N, threads)`, grid z the batch):
 
     sum = W[z * S + 0][e] + ... + W[z * S + S - 1][e]      (in partition order: deterministic)
@@ -25,7 +26,8 @@ from xdsl.ir import Block, Region
 from xdsl.rewriter import InsertPoint
 
 from lasscc.dialects import lass, lass_nv, lass_tb
-from lasscc.passes._build import KERNEL_PARAMS, ArithBuilder
+from lasscc.config import kernel_params
+from lasscc.passes._build import ArithBuilder
 
 REDUCE_ATTR = "lass.splitk_reduce"  # on the reduction kernel: the name of its GEMM kernel
 
@@ -38,9 +40,10 @@ def build_reduce_kernel(gemm: func.FuncOp, facts: lass.KernelFacts) -> func.Func
     """The reduction kernel of the parallel split-K kernel `gemm` (its parameters, already built)."""
     arg_types = list(gemm.function_type.inputs.data)
     block = Block(arg_types=arg_types)
-    for arg, name in zip(block.args, KERNEL_PARAMS):
+    params = dict(zip(kernel_params(split_k=facts.config.split_k), block.args, strict=True))
+    for name, arg in params.items():
         arg.name_hint = name
-    A, B, D, M, N, K, alpha, beta, W = block.args
+    A, B, D, M, N, K, alpha, beta, W = params.values()
     split, threads = facts.config.split_k, facts.config.threads
     b = ArithBuilder(InsertPoint.at_end(block))
     tid = b.emit(lass_nv.ThreadIdOp.build(result_types=[i32]))

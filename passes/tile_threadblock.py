@@ -15,8 +15,10 @@ global copy access of A and B, CUTLASS's AlignmentA/B; absent: 16 bytes) must be
 at most 16 bytes (GemmConfig.validate); with a column-major D the kernel's A is the caller's B, so
 the kernel's config holds them swapped.
 
-Output contract: the function becomes the kernel, with the fixed parameter list
-`(A, B, D, M: i32, N: i32, K: i32, alpha: f32, beta: f32)` and one attribute, `lass.kernel =
+Output contract: the function becomes the kernel, with the parameter list of the kernel ABI
+(lasscc.config.kernel_params: `(A, B, D, M: i32, N: i32, K: i32, alpha: f32, beta: f32)`, then
+split-K's workspace W or the fused epilogue's extras; a wgmma kernel's tensor maps come later,
+from lasscc-hopper-smem) and one attribute, `lass.kernel =
 #lass.kernel<...>` (lass.KernelAttr: the A/B, accumulator and D types, the caller's layouts of A,
 B and D, batched, the op's alpha / beta for `lasscc run`, the whole validated tiling config in the
 kernel's operand order).  Its body: `lass_tb.block_tile` (rasterized tile origin), an `scf.for` over K
@@ -36,7 +38,7 @@ from dataclasses import dataclass
 from lasscc.dialects._common import memref_layout, operand_major
 from lasscc.dialects import lass, lass_tb
 from lasscc.dialects.lass import config_from_attr
-from lasscc.passes._build import KERNEL_PARAMS, ArithBuilder
+from lasscc.passes._build import ArithBuilder
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
@@ -54,8 +56,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from lasscc.config import default_config
-from lasscc.family import hopper_gap
+from lasscc.config import KERNEL_FIXED_PARAMS, WORKSPACE_PARAM, default_config, kernel_params
 from lasscc.diagnostics import LassError
 from lasscc.source import op_location
 
@@ -163,9 +164,6 @@ class TileThreadblockPass(ModulePass):
         # swapped (KernelFacts.swap_ab); the launcher passes (B, A, D, N, M, K).  The config's
         # access widths follow their operands into the kernel's order (facts.config).
         cfg = facts.config
-        gap = hopper_gap(cfg, g.has_epilogue)  # what the Hopper path does not build yet (lasscc.family)
-        if gap:
-            raise PassFailedException(f"{where}: error: config: {gap}; use mma = \"mma.sync\"")
         if cfg.split_k > 1 and g.has_epilogue:  # both add kernel parameters and own the epilogue
             raise PassFailedException(f"{where}: error: config: expected split_k = 1 with a fused epilogue region "
                                       f"(split-K with a fused epilogue: not yet), got split_k = {cfg.split_k}")
@@ -182,10 +180,14 @@ class TileThreadblockPass(ModulePass):
                else WORKSPACE_TYPE)  # semaphores
         extra_t = [MemRefType(x.type.get_element_type(), d_t.get_shape(), d_t.layout) if k == "mn" else x.type
                    for k, x in zip(g.kinds, g.extras)]
-        block = Block(arg_types=[a_t, b_t, d_t, i32, i32, i32, f32, f32] + ([w_t] if split > 1 else []) + extra_t)
-        A, B, D, M, N, K, alpha, beta = block.args[:8]
-        extras = block.args[8 + (split > 1):]
-        for arg, name in zip(block.args, KERNEL_PARAMS):
+        # (the kernel ABI, lasscc.config.kernel_params; a wgmma kernel's tensor maps come with lasscc-hopper-smem)
+        names = kernel_params(False, split, len(extra_t))
+        types = dict(zip(KERNEL_FIXED_PARAMS, [a_t, b_t, d_t, i32, i32, i32, f32, f32]), W=w_t)
+        block = Block(arg_types=[types.get(p) for p in names[:len(names) - len(extra_t)]] + extra_t)
+        params = dict(zip(names, block.args))
+        A, B, D, M, N, K, alpha, beta = (params[p] for p in KERNEL_FIXED_PARAMS)
+        extras = block.args[len(names) - len(extra_t):]
+        for name, arg in params.items():
             arg.name_hint = name
         for arg, old in zip(extras, g.extras):
             arg.name_hint = old.name_hint
@@ -235,12 +237,12 @@ class TileThreadblockPass(ModulePass):
         loop = b.insert(scf.ForOp(k_lo, k_hi, step, [acc0], Region(body)))
         if split > 1 and parallel:  # the raw partial sum to W[batch * S + part]; the reduction does the rest
             idx = b.add(b.mul(z, split), part) if facts.batched else part
-            part_d = b.emit(lass_tb.BatchViewOp(block.args[8], idx, b.mul(M, N)))
+            part_d = b.emit(lass_tb.BatchViewOp(params[WORKSPACE_PARAM], idx, b.mul(M, N)))
             part_d.name_hint = "W_part"
             b.insert(lass_tb.EpilogueOp.create(operands=[loop.results[0], part_d, m0, n0, b.const_float(1.0, f32),
                                                         b.const_float(0.0, f32)]))
         elif split > 1:
-            _serial_epilogue(b, loop.results[0], block.args[8], D, M, N, m0, n0, alpha, beta, part, split,
+            _serial_epilogue(b, loop.results[0], params[WORKSPACE_PARAM], D, M, N, m0, n0, alpha, beta, part, split,
                              (bm, bn), z if facts.batched else None)
         elif g.has_epilogue:
             from lasscc.dialects.epilogue import kinds_attr, swap_kind

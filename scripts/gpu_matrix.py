@@ -21,6 +21,8 @@ then SPLIT_BENCH times split counts of issue 17's skinny / long-K shapes beside 
 
 EPILOGUE_DTYPES run fused epilogues (bias / scale / activation / residual, f16 / bf16 / i8 / f32 D,
 lasscc.epilogue_api) in every layout, beta 0 and 0.5, checked against their float64 reference.
+With --arch sm_90a the split-K and epilogue cases (and SPLIT_BENCH) also run the wgmma config
+(`wgmma_config`: 128x256, 4 stages) in the layouts wgmma takes.
 
 `--hopper` runs the Hopper path instead (mma = "wgmma", --arch sm_90a; issue 14): every wgmma
 type (HOPPER_DTYPES: f16 / bf16 in all four A/B layouts, f16 accumulation, tf32 and s8 K-major) x D
@@ -79,8 +81,25 @@ EPILOGUE_DTYPES = [
 EPILOGUE_SHAPES = [(4096, 1024, 512), (33, 129, 40), (1000, 1, 200)]
 
 
-def epilogue_cases(shapes) -> list[tuple]:
-    """Cases of fused epilogues: (name, A/B type, layouts, config name, MLIR text, shapes, EpilogueSpec)."""
+# the Hopper path, with --arch sm_90a (WGMMA_ARCH): the fused-epilogue and split-K cases also run
+# the wgmma config of BENCHMARKS.md (128x256, BK a 128-byte row, 4 stages), in the layouts wgmma
+# takes (tf32 and i8 K-major only: A row-, B column-major)
+WGMMA_ARCH = "sm_90a"
+
+
+def wgmma_config(ab: str) -> tuple[str, str]:
+    """(name, config text) of the wgmma config."""
+    return "wgmma 128x256/s4", f'mma = "wgmma", threadblock = [128, 256, {128 // ELEM_BYTES[ab]}], stages = 4'
+
+
+def wgmma_layouts(ab: str, layouts) -> bool:
+    """wgmma reads these A / B layouts of `ab` (lasscc.resources: MN-major tiles for 16-bit types only)."""
+    return ab in ("f16", "bf16") or tuple(layouts[:2]) == ("row", "col")
+
+
+def epilogue_cases(shapes, wgmma: bool = False) -> list[tuple]:
+    """Cases of fused epilogues: (name, A/B type, layouts, config name, MLIR text, shapes, EpilogueSpec);
+    with `wgmma` also the wgmma config's."""
     from lasscc.api import gemm_mlir
     from lasscc.epilogue_api import EpilogueSpec, gemm_epilogue_mlir
 
@@ -94,6 +113,11 @@ def epilogue_cases(shapes) -> list[tuple]:
                              warp=(64, 64, bk), d_layout=layouts[2])
             out.append((f"epi {name}", ab, layouts, f"default beta {beta}", gemm_epilogue_mlir(spec, text),
                         [fit(sh, ab, layouts) for sh in shapes], spec))
+            if wgmma and wgmma_layouts(ab, layouts):
+                cname, cfg = wgmma_config(ab)
+                text = mlir(ab, d, None, layouts, cfg).replace("beta = 0.5", f"beta = {beta}")
+                out.append((f"epi {name}", ab, layouts, f"{cname} beta {beta}", gemm_epilogue_mlir(spec, text),
+                            [fit(sh, ab, layouts) for sh in shapes], spec))
     return out
 
 
@@ -107,15 +131,16 @@ SPLIT_BENCH = [(16, 4096, 4096, (1, 4, 8, 16)), (128, 4096, 4096, (1, 2, 4, 8)),
                (1024, 1024, 16384, (1, 4, 8, 16))]
 
 
-def split_cases(quick: bool = False) -> list[tuple]:
-    """(name, A/B type, layouts, config name, MLIR text, shapes) of the split-K kernels."""
+def split_cases(quick: bool = False, wgmma: bool = False) -> list[tuple]:
+    """(name, A/B type, layouts, config name, MLIR text, shapes) of the split-K kernels; with `wgmma`
+    also the wgmma config's."""
     out = []
     for (name, ab, d, acc, _), layouts, s, mode in itertools.product(
             DTYPES, SPLIT_LAYOUTS[:1] if quick else SPLIT_LAYOUTS, SPLIT_COUNTS[:1] if quick else SPLIT_COUNTS, SPLIT_MODES):
-        cname, cfg = configs(ab)[0]
-        out.append((name, ab, layouts, f"{cname} split {s} {mode}",
-                    mlir(ab, d, acc, layouts, f'{cfg}, split_k = {s}, split_k_mode = "{mode}"'),
-                    [fit(sh, ab, layouts) for sh in (SPLIT_SHAPES[2:] if quick else SPLIT_SHAPES)]))
+        for cname, cfg in [configs(ab)[0]] + ([wgmma_config(ab)] if wgmma and wgmma_layouts(ab, layouts) else []):
+            out.append((name, ab, layouts, f"{cname} split {s} {mode}",
+                        mlir(ab, d, acc, layouts, f'{cfg}, split_k = {s}, split_k_mode = "{mode}"'),
+                        [fit(sh, ab, layouts) for sh in (SPLIT_SHAPES[2:] if quick else SPLIT_SHAPES)]))
     return out
 
 
@@ -247,15 +272,16 @@ def linalg_cases(shapes) -> list[tuple]:
 
 
 def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: bool = False,
-                split_only: bool = False, epilogue_only: bool = False) -> list[tuple]:
+                split_only: bool = False, epilogue_only: bool = False, arch: str = "sm_80") -> list[tuple]:
     """(name, A/B type, layouts, config name, MLIR text, shapes[, EpilogueSpec]) of every kernel the
-    matrix runs."""
+    matrix runs (the split-K and epilogue cases also on the wgmma config for WGMMA_ARCH)."""
     from lasscc.config import widest_align
 
+    wgmma = arch == WGMMA_ARCH
     if split_only:
-        return split_cases(quick)
+        return split_cases(quick, wgmma)
     if epilogue_only:
-        return epilogue_cases(EPILOGUE_SHAPES[:2] if quick else EPILOGUE_SHAPES)
+        return epilogue_cases(EPILOGUE_SHAPES[:2] if quick else EPILOGUE_SHAPES, wgmma)
     cases = []  # one kernel per (type, layouts, config, access widths) with the shapes it runs
     if not linalg_only:
         shapes = [] if narrow_only else (SHAPES[:2] if quick else SHAPES)
@@ -275,8 +301,8 @@ def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: boo
     if not narrow_only:
         cases += linalg_cases(LINALG_SHAPES[:3] if quick else LINALG_SHAPES)
     if not (narrow_only or linalg_only):
-        cases += split_cases(quick)
-        cases += epilogue_cases(EPILOGUE_SHAPES[:2] if quick else EPILOGUE_SHAPES)
+        cases += split_cases(quick, wgmma)
+        cases += epilogue_cases(EPILOGUE_SHAPES[:2] if quick else EPILOGUE_SHAPES, wgmma)
     return cases
 
 
@@ -370,7 +396,8 @@ def main() -> int:
         return run_hopper(cases, compiled)
     if sum((args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only)) > 1:
         p.error("--narrow-only, --linalg-only, --split-only and --epilogue-only exclude each other")
-    cases = build_cases(args.quick, args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only)
+    cases = build_cases(args.quick, args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only,
+                        args.arch)
     if args.list:
         for name, _, layouts, cname, _, shs, *_ in cases:
             print(f"{name:14s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {cname:29s} "
@@ -441,10 +468,12 @@ def split_bench(arch: str) -> None:
     """SPLIT_BENCH: f16 TN, f32 D, default tiling, each split count checked and timed beside cuBLAS."""
     from lasscc.runtime.gemm_runner import run_gemm
 
-    cfg = configs("f16")[0][1]
-    print("\nsplit-K (serial), f16 TN, D f32, beta 0, default tiling, beside torch in the same process:")
-    print("| M x N x K | split_k | mode | rel. error | TFLOP/s | torch (cuBLAS) | ratio |\n|---|---|---|---|---|---|---|")
-    for m, n, k, splits in SPLIT_BENCH:
+    cfgs = [configs("f16")[0]] + ([wgmma_config("f16")] if arch == WGMMA_ARCH else [])
+    print("\nsplit-K, f16 TN, D f32, beta 0, default tiling" + (" and the wgmma config" if len(cfgs) > 1 else "")
+          + ", beside torch in the same process:")
+    print("| M x N x K | config | split_k | mode | rel. error | TFLOP/s | torch (cuBLAS) | ratio |\n"
+          "|---|---|---|---|---|---|---|---|")
+    for (m, n, k, splits), (cname, cfg) in itertools.product(SPLIT_BENCH, cfgs):
         for s, mode in [(s, mode) for s in splits for mode in (SPLIT_MODES if s > 1 else ("-",))]:
             text = mlir("f16", "f32", None, ("row", "col", "row"),
                         cfg + (f', split_k = {s}, split_k_mode = "{mode}"' if s > 1 else ""))
@@ -452,7 +481,7 @@ def split_bench(arch: str) -> None:
             r = run_gemm(ptx, spec, m, n, k, check=True, bench=True, iters=30)
             ref = r.get("cublas_tflops")
             ratio = f"{r['tflops'] / ref:.2f}" if ref else "-"
-            print(f"| {m} x {n} x {k} | {s} | {mode} | {r['rel_err']:.1e} {'' if r['ok'] else 'FAIL'} | {r['tflops']:.1f} | "
+            print(f"| {m} x {n} x {k} | {cname} | {s} | {mode} | {r['rel_err']:.1e} {'' if r['ok'] else 'FAIL'} | {r['tflops']:.1f} | "
                   f"{ref or float('nan'):.1f} | {ratio} |", flush=True)
 
 

@@ -112,7 +112,7 @@ def ab_layouts_of(module) -> tuple[str, str]:
     prog = Program(find_kernel(module))
     if prog.level == 0:
         memrefs = [x.type for x in prog.func.body.block.args if isinstance(x.type, MemRefType)]
-        if len(memrefs) == 3:
+        if len(memrefs) >= 3:  # (A, B, D, then a fused epilogue's vectors and matrices)
             return memref_layout(memrefs[0]), memref_layout(memrefs[1])
     facts = prog.facts or _facts(prog.func)
     return facts.a_layout, facts.b_layout
@@ -124,7 +124,7 @@ def d_layout_of(module) -> str:
     prog = Program(find_kernel(_as_module(module)))
     if prog.level == 0:
         memrefs = [x.type for x in prog.func.body.block.args if isinstance(x.type, MemRefType)]
-        return "col" if len(memrefs) == 3 and memref_layout(memrefs[2]) == "col" else "row"
+        return "col" if len(memrefs) >= 3 and memref_layout(memrefs[2]) == "col" else "row"
     return "col" if swaps_ab(prog) else "row"
 
 

@@ -569,6 +569,22 @@ def is_batched(prog: Program) -> bool:
     return any(x.type.get_num_dims() == 3 for x in memrefs)
 
 
+def workspace_arg(prog: Program):
+    """A split kernel's workspace parameter W (where the kernel ABI, lasscc.config.kernel_params,
+    puts it: after a wgmma kernel's tensor maps, if it has them yet), else None."""
+    from lasscc.config import WORKSPACE_PARAM, kernel_params
+
+    if prog.level == 0 or prog.facts is None or prog.config.split_k == 1:
+        return None
+    args = prog.func.body.block.args
+    tmaps = any(getattr(a.type, "name", "") == "lass_nv.tensor_map" for a in args)
+    names = kernel_params(tmaps, prog.config.split_k, len(prog.facts.epilogue))
+    if len(names) != len(args):
+        raise KernelArgumentError(f"kernel @{prog.name}: expected the parameters ({', '.join(names)}), "
+                                  f"got {len(args)}")
+    return args[names.index(WORKSPACE_PARAM)]
+
+
 def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "D"), batch: int = 1,
                workspace: np.ndarray | None = None, extras=None) -> list:
     """Kernel arguments by kind and order: memrefs A, B, D; i32 M, N, K; floats alpha, beta; then a
@@ -577,9 +593,8 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
     swapped for a swap_ab kernel); `labels` name the caller's arrays in messages."""
     block = prog.func.body.block
     memrefs = [x for x in block.args[:3 if prog.level == 0 else 8] if isinstance(x.type, MemRefType)]
-    w_arg = None
-    if workspace is not None and prog.level > 0 and len(block.args) > 8 and isinstance(block.args[8].type, MemRefType):
-        w_arg = block.args[8]
+    w_arg = workspace_arg(prog) if workspace is not None else None
+    if w_arg is not None:
         want = numpy_dtype(w_arg.type.get_element_type(), "element type of W")
         flat = _flat_view(workspace, workspace.size, "the workspace W", want)
         if w_arg.type.get_num_dims() == 3:  # parallel split-K: S * batch partial M x N sums
@@ -804,7 +819,7 @@ def execute_kernel(
     if split > 1 and workspace is None:
         from lasscc.splitk import workspace_bytes
 
-        w_type = prog.func.body.block.args[-1].type
+        w_type = workspace_arg(prog).type
         workspace = np.zeros(workspace_bytes(split, grid, batch, cfg.split_k_mode, (m, n)) // 4,
                              numpy_dtype(w_type.get_element_type(), "element type of W"))
     args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels, batch, workspace if split > 1 else None, extras)

@@ -14,7 +14,7 @@ import pytest
 import lasscc
 from lasscc.api import CompileError, LaunchError
 from lasscc.epilogue_api import ACTIVATIONS, EpilogueSpec, broadcast_extras, make_extras
-from lasscc.epilogue_math import NumpyF32, erf, exp, tanh
+from lasscc.epilogue_math import TANH_APPROX_REL_ERR, TANH_FORM, NumpyF32, erf, exp, tanh, tanh_rational
 from lasscc.interp import execute_kernel
 from lasscc.interp.bf16 import BF16, as_f64, store_as
 from lasscc.interp.errors import KernelArgumentError
@@ -135,8 +135,10 @@ def test_kernels_assemble_without_spills(kernels, name):
             pytest.skip("ptxas is not on PATH")
         assert info.spill_stores == 0 and info.spill_loads == 0, f"{name} {arch}: {info.line}"
     kw = KERNELS[name][0]
-    if kw.get("activation") in ("gelu", "gelu_tanh"):
-        assert "div.full.f32" in ptx  # the rational tanh / erf
+    if kw.get("activation") == "gelu":
+        assert "div.full.f32" in ptx  # the rational erf
+    if kw.get("activation") == "gelu_tanh":  # the hardware tanh (epilogue_math.TANH_FORM), no division
+        assert "tanh.approx.f32" in ptx and "div.full.f32" not in ptx
     if kw.get("activation") == "silu":
         assert "ex2.approx.ftz.f32" in ptx
 
@@ -174,14 +176,19 @@ def test_formula_accuracy():
     x = np.concatenate([np.linspace(-12, 12, 200_001), np.geomspace(1e-8, 12, 20_000),
                         -np.geomspace(1e-8, 12, 20_000)]).astype(np.float32)
     x64 = x.astype(np.float64)
-    t = tanh(F, x).astype(np.float64)
+    t = tanh_rational(F, x).astype(np.float64)
     assert (np.abs(t - np.tanh(x64)) <= 5e-7 * np.abs(np.tanh(x64))).all()  # ~3 ulp relative
+    # math.tanh's form: the hardware tanh.approx.f32, modelled within its documented error
+    assert TANH_FORM == "approx"
+    ta = tanh(F, x).astype(np.float64)
+    assert (np.abs(ta - np.tanh(x64)) <= TANH_APPROX_REL_ERR * np.abs(np.tanh(x64))).all()
     e = erf(F, x).astype(np.float64)
     assert np.abs(e - np.vectorize(math.erf)(x64)).max() <= 6e-7
     xs = x[np.abs(x) <= 80]
     assert (np.abs(exp(F, xs) / np.exp(xs.astype(np.float64)) - 1) <= 2.0 ** -16).all()
     special = np.array([np.nan, np.inf, -np.inf], np.float32)
-    assert np.isnan(tanh(F, special)[0]) and list(tanh(F, special)[1:]) == [1, -1]
+    for th in (tanh, tanh_rational):
+        assert np.isnan(th(F, special)[0]) and list(th(F, special)[1:]) == [1, -1]
     assert np.isnan(erf(F, special)[0]) and list(erf(F, special)[1:]) == [1, -1]
     assert np.isnan(exp(F, special)[0]) and list(exp(F, special)[1:]) == [np.inf, 0]
 

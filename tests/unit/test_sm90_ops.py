@@ -479,7 +479,7 @@ def test_runner_builds_tensor_maps_by_parameter_name(monkeypatch):
     assert (sa, sb) == kern.tensor_map_specs(50, 56, 60)
     assert (sb.rows, sb.cols) == (60, 56)  # K x N as stored
     assert vals[2:] == ["D", 50, 56]
-    assert [type(gemm_runner._param(p, v)) for p, v in zip(spec.params[2:], vals[2:])] == [str, np.int32, np.int32]
+    assert [type(v) for v in spec.typed_params(vals)[2:]] == [str, np.int32, np.int32]
     with pytest.raises(LassError, match="tmap_A needs a tensor map"):
         spec.param_values(Buf(0), Buf(0), "D", 1, 1, 1, 1.0, 0.0)
 
