@@ -1,7 +1,7 @@
 """lasscc.family: the instruction family a lass.gemm compiles with.  sm_90a takes wgmma with the
 default tiling when the config gives no `mma`; an `mma` key, sm_80 and mma.sync tilings keep what
-they say; where wgmma cannot serve (tf32 / s8 MN-major, narrow copies, batched, split-K, a fused
-epilogue, a threadblock the wgmma rules reject) it stays mma.sync with a located note; run / bench /
+they say; batched and split-K GEMMs take wgmma; where wgmma cannot serve (tf32 / s8 MN-major,
+narrow copies, a threadblock the wgmma rules reject) it stays mma.sync with a located note; run / bench /
 tune settle sizes TMA cannot load (a note, or exit 2 for an explicit wgmma).  No GPU: where the
 code asks the driver, the device is mocked."""
 
@@ -73,9 +73,10 @@ def test_given_keys_are_kept_and_the_choice_is_written_once():
     assert select(module, "sm_90a", "t.mlir") == [] and str(module) == text  # the key is there: nothing to do
 
 
-def test_batched_takes_wgmma():
-    """Batched GEMMs take wgmma (3-d tensor maps, boxes one matrix deep)."""
-    module, notes = _select(gemm(batched=True))
+@pytest.mark.parametrize("kw", [{"batched": True}, {"cfg": "split_k = 2"}], ids=["batched", "split-k"])
+def test_batched_and_split_k_take_wgmma(kw):
+    """Batched GEMMs (3-d tensor maps, boxes one matrix deep) and split-K take wgmma."""
+    module, notes = _select(gemm(**kw))
     assert notes == [] and _config(module).is_wgmma
 
 
@@ -105,8 +106,7 @@ def test_explicit_and_mma_sync_tilings_keep_mma_sync_silently(cfg, capsys):
     ({"ab": "i8", "d": "i32", "lb": "row"}, "s8 operands must be K-major in shared memory (the B tile is MN-major here)"),
     ({"cfg": "align = [4, 8]"}, "align = [4, 8] (copy accesses narrower than 16 bytes) cannot be TMA loads"),
     ({"cfg": "threadblock = [256, 128, 64]"}, "threadblock M = 256: with mma = \"wgmma\" it must be 64 or 128"),
-    ({"cfg": "split_k = 2"}, "expected split_k = 1 and no fused epilogue region with mma = \"wgmma\""),
-], ids=["tf32-mn", "s8-mn", "align", "bm256", "split-k"])
+], ids=["tf32-mn", "s8-mn", "align", "bm256"])
 def test_fallbacks_are_noted_at_the_op(kw, reason, capsys):
     module, notes = _select(gemm(**kw))
     cfg = _config(module)
