@@ -664,7 +664,7 @@ class Kernel:
                 buffers.append(buf)
                 ptrs.append(np.uint64(buf.ptr))
             ws = None
-            if getattr(spec, "split_k", 1) > 1:  # split-K's semaphores: the caller's, or zeroed here
+            if "W" in spec.params:  # split-K's / stream-K's semaphores: the caller's, or zeroed here
                 if workspace is None:
                     wbuf = cuda.DeviceBuffer.from_array(np.zeros(spec.workspace_bytes(m, n) // 4, np.int32))
                     buffers.insert(0, wbuf)  # D's buffer stays last
@@ -676,7 +676,8 @@ class Kernel:
                                      **({"workspace": ws} if ws is not None else {}),
                                      **({"extras": list(extras)} if extras else {}))
             args = spec.typed_args(kargs)
-            cuda.launch(func, spec.grid(m, n), (spec.threads, 1, 1), spec.smem_bytes, args)
+            sms = cuda.sm_count() if spec.is_streamk else None  # stream-K: the persistent grid of this GPU
+            cuda.launch(func, spec.grid(m, n, sms=sms), (spec.threads, 1, 1), spec.smem_bytes, args)
             if getattr(spec, "reduce_name", None):  # parallel split-K's reduction, same arguments
                 if self._reduce is None:
                     self._reduce = cuda.get_function(self._module, spec.reduce_name)

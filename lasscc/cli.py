@@ -21,6 +21,7 @@ from lasscc.config import ACCESS_ELEMS, access_elems, alignment_error, size_limi
 from lasscc.diagnostics import EXIT_USER_ERROR, LassError
 from lasscc.options import ARCHS, TILING, check_scalars, load_input, module_align, set_module_align
 from lasscc.outfile import check_output, output_dir, write_output
+from lasscc.splitk import MODES as SPLIT_K_MODES
 
 
 _load = load_input  # the input, parsed, with the tiling options and --align applied
@@ -502,9 +503,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "8,8 for f16; default: 16 bytes, or for run/bench/tune the widest the sizes allow)")
         sp.add_argument("--split-k", help="split K into S partitions (grid y), serial split-K: each tile's "
                         "partial products are added to D in K order through a semaphore (lasscc.splitk)")
-        sp.add_argument("--split-k-mode", choices=["serial", "parallel"],
+        sp.add_argument("--split-k-mode", choices=list(SPLIT_K_MODES),
                         help="serial (default): partitions add to D in K order; parallel: partial sums to a "
-                        "workspace, then a reduction kernel")
+                        "workspace, then a reduction kernel; streamk: a persistent grid sharing all MAC "
+                        "iterations; streamk-dp: full waves data-parallel, the tail stream-K (lasscc.streamk)")
         sp.add_argument("--no-cache", action="store_true", help="compile afresh, bypassing the compile cache "
                         "(lasscc.cache: $LASSCC_CACHE_DIR or ~/.cache/lasscc)")
 

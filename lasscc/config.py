@@ -54,6 +54,16 @@ class GemmConfig:
     def is_wgmma(self) -> bool:
         return self.mma == "wgmma"
 
+    @property
+    def is_streamk(self) -> bool:
+        """A stream-K kernel (lasscc.streamk): a persistent grid, split_k_mode "streamk" / "streamk-dp"."""
+        return self.split_k_mode in ("streamk", "streamk-dp")
+
+    @property
+    def has_workspace(self) -> bool:
+        """The kernel takes the workspace parameter W (split-K or stream-K)."""
+        return self.split_k > 1 or self.is_streamk
+
     def access_bytes(self, ab_type: str = "f16") -> tuple[int, int]:
         """Bytes per copy access of (A, B): align * element bytes, or ACCESS_BYTES."""
         from lasscc.layout import ACCESS_BYTES
@@ -415,15 +425,30 @@ class KernelSpec:
         m, n = swap_operands((m, n), self.swap_ab)
         return (-(-m // self.tile_m)) * (-(-n // self.tile_n))
 
-    def grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
+    @property
+    def is_streamk(self) -> bool:
+        """A stream-K kernel (lasscc.streamk): launched on a persistent grid."""
+        return self.split_k_mode in ("streamk", "streamk-dp")
+
+    def grid(self, m: int, n: int, batch: int = 1, sms: int | None = None) -> tuple[int, int, int]:
         """Blocks for the user's M x N problem (swapped to N x M for a column-major D): x the tiles,
-        y the split-K partitions, z the batch."""
+        y the split-K partitions, z the batch.  A stream-K kernel's persistent grid instead: `sms`
+        (the device's SM count; None: an H100's) times the CTAs one SM holds (lasscc.streamk)."""
+        if self.is_streamk:
+            from lasscc import streamk
+
+            return (streamk.grid_ctas(sms or streamk.H100_SMS, streamk.ctas_per_sm(self.threads, self.smem_bytes)),
+                    1, 1)
         return (self.tiles(m, n), self.split_k, batch if self.batched else 1)
 
     def workspace_bytes(self, m: int, n: int, batch: int = 1) -> int:
-        """Bytes of the zeroed global workspace the kernel needs (lasscc.splitk.workspace_bytes)."""
+        """Bytes of the zeroed global workspace the kernel needs (lasscc.splitk / lasscc.streamk)."""
         from lasscc.splitk import workspace_bytes
 
+        if self.is_streamk:
+            from lasscc import streamk
+
+            return streamk.workspace_bytes(self.tiles(m, n), batch if self.batched else 1)
         return workspace_bytes(self.split_k, self.tiles(m, n), batch if self.batched else 1, self.split_k_mode,
                                swap_operands((m, n), self.swap_ab))
 
@@ -439,7 +464,7 @@ class KernelSpec:
         fused epilogue's extra operands (pointers or scalars, in declared order: unchanged by the
         operand swap, which flips only which of M, N a vector runs along)."""
         if "W" in self.params and workspace is None:
-            raise LassError(f"kernel {self.name}: split_k = {self.split_k} needs a zeroed workspace of at least "
+            raise LassError(f"kernel {self.name}: split_k = {self.split_k} ({self.split_k_mode}) needs a zeroed workspace of at least "
                             f"{self.workspace_bytes(m, n)} bytes per batch (KernelSpec.workspace_bytes)")
         (a, b), (m, n) = swap_operands((a, b), self.swap_ab), swap_operands((m, n), self.swap_ab)
         args = [a, b, d, m, n, k, alpha, beta]

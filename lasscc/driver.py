@@ -229,7 +229,7 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             **({"params": KernelSpec.params + TENSOR_MAP_PARAMS,
                 "tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors)}
                if cfg.is_wgmma else
-               {"params": (KERNEL_PARAMS if cfg.split_k > 1 else KernelSpec.params)
+               {"params": (KERNEL_PARAMS if cfg.has_workspace else KernelSpec.params)
                 + tuple(f"E{i}" for i in range(len(f.epilogue)))}),
         ))
     return specs

@@ -163,6 +163,11 @@ class _WarpLowering:
     def op(self, op: Operation) -> None:
         if isinstance(op, lass_tb.BlockTileOp):
             self.block_tile(op)
+        elif isinstance(op, lass_tb.PersistentCtaOp):  # stream-K's persistent grid: %ctaid.x of %nctaid.x
+            b = ArithBuilder(InsertPoint.before(op))
+            op.cta.replace_all_uses_with(b.emit(lass_nv.BlockIdOp("x")))
+            op.ctas.replace_all_uses_with(b.emit(lass_nv.GridDimOp()))
+            self.dead.append(op)
         elif isinstance(op, lass_tb.BatchIndexOp):
             z = ArithBuilder(InsertPoint.before(op)).emit(lass_nv.BlockIdOp("z"))
             op.result.replace_all_uses_with(z)
