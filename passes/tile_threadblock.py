@@ -205,9 +205,10 @@ class TileThreadblockPass(ModulePass):
         tile_a_t = lass_tb.TileType((bm, bk), elem, operand_major(a_t, "A"))
         tile_b_t = lass_tb.TileType((bn, bk), elem, operand_major(b_t, "B"))
 
-        def k_loop(b: ArithBuilder, m0, n0, k_lo, k_hi):
-            """The main loop over [k_lo, k_hi) in steps of BK from a zero accumulator: the acc."""
-            acc0 = b.emit(lass_tb.ZeroAccOp.build(result_types=[acc_t]))
+        def k_loop(b: ArithBuilder, m0, n0, k_lo, k_hi, acc0=None, step=None):
+            """The main loop over [k_lo, k_hi) in steps of BK (`step`) from a zero accumulator
+            (`acc0`, made here if None): the accumulator after it."""
+            acc0 = acc0 or b.emit(lass_tb.ZeroAccOp.build(result_types=[acc_t]))
             body = Block(arg_types=[i32, acc_t])
             k0, acc = body.args
             k0.name_hint, acc.name_hint = "k0", "acc"
@@ -218,7 +219,7 @@ class TileThreadblockPass(ModulePass):
                                                 properties={"operand": lass.operand_attr("B")}))
             acc1 = bb.emit(lass_tb.MmaOp(ta, tb_, acc))
             bb.insert(scf.YieldOp(acc1))
-            return b.insert(scf.ForOp(k_lo, k_hi, b.const(bk), [acc0], Region(body))).results[0]
+            return b.insert(scf.ForOp(k_lo, k_hi, step or b.const(bk), [acc0], Region(body))).results[0]
 
         if cfg.is_streamk:
             _streamk_body(b, cfg, k_loop, block.args[8], D, M, N, K, alpha, beta)
@@ -237,14 +238,15 @@ class TileThreadblockPass(ModulePass):
         )
         m0, n0 = tile_op.results
         m0.name_hint, n0.name_hint = "m0", "n0"
-        k_lo, k_hi = b.const(0), K
+        acc0 = b.emit(lass_tb.ZeroAccOp.build(result_types=[acc_t]))
+        k_lo, step, k_hi = b.const(0), b.const(bk), K
         if split > 1:  # this block's K partition (grid y): whole k-tiles, lasscc.splitk
             part_op = b.insert(lass_tb.KPartitionOp.build(
                 operands=[K], result_types=[i32, i32, i32],
                 attributes={"split": IntegerAttr(split, 64), "tile_k": IntegerAttr(bk, 64)}))
             part, k_lo, k_hi = part_op.results
             part.name_hint, k_lo.name_hint, k_hi.name_hint = "part", "k_begin", "k_end"
-        acc_out = k_loop(b, m0, n0, k_lo, k_hi)
+        acc_out = k_loop(b, m0, n0, k_lo, k_hi, acc0, step)
         if split > 1 and parallel:  # the raw partial sum to W[batch * S + part]; the reduction does the rest
             idx = b.add(b.mul(z, split), part) if facts.batched else part
             part_d = b.emit(lass_tb.BatchViewOp(block.args[8], idx, b.mul(M, N)))
