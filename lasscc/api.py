@@ -347,7 +347,7 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
          threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8, arch: str = "sm_80",
          *, name: str = "gemm", cache: bool = True, dump_dir=None, d_layout: str = "row", prefetch=None,
          acc=None, align=None, split_k=None, split_k_mode=None, bias=None, scale=None, activation=None,
-         residual: bool = False, epilogue_dtype: str = "f32") -> Kernel:
+         residual: bool = False, epilogue_dtype: str = "f32", shape=None, sms: int | None = None) -> Kernel:
     """Compile a GEMM from dtypes, layout and tiling, without a file (gemm_module builds it; its
     printed text, `gemm_mlir`, is the kernel's input: `k.ir("input")`, the cache key, and the
     place `<lasscc.gemm>:line:col` of a compiler diagnostic).
@@ -360,7 +360,13 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
     bias / scale ('n' or 'm'), activation, residual, epilogue_dtype: a fused epilogue
     (lasscc.epilogue_api: D = activation(v * scale + bias) + residual; the kernel is called with
     them by name, `k(a, b, d, bias=...)`; an i8 D needs one).
+    shape=(M, N, K): the sizes the kernel is for; the tiling (threadblock, warp, stages, and split_k /
+    split_k_mode unless given) is then the shape-aware default of lasscc.heuristics for a GPU of
+    `sms` SMs (None: the open GPU's, else an H100's), not the tiling arguments.
     """
+    if shape is not None:
+        threadblock, warp, stages, split_k, split_k_mode = _shape_default(shape, a_dtype, sms, arch, split_k,
+                                                                          split_k_mode)
     text = gemm_mlir(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
                      d_layout=d_layout, acc=acc)
     try:
@@ -382,6 +388,22 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
 
 
 compile_gemm = gemm
+
+
+def _shape_default(shape, a_dtype, sms, arch: str, split_k, split_k_mode):
+    """gemm(shape=...)'s tiling: (threadblock, warp, stages, split_k, split_k_mode) of lasscc.heuristics."""
+    from lasscc.heuristics import choose
+
+    if not isinstance(shape, (tuple, list)) or len(shape) != 3 or not all(
+            isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in shape):
+        raise LassError(f"gemm: shape: expected (M, N, K), three positive integers, got {shape!r}")
+    if sms is None:
+        from lasscc.runtime import cuda
+
+        sms = cuda.sm_count() if cuda.driver_status() is None else None
+    cfg = choose(*shape, _dtype_name(a_dtype, "a_dtype"), sms, arch).config
+    return (cfg.threadblock, cfg.warp, cfg.stages, split_k if split_k is not None else cfg.split_k,
+            split_k_mode if split_k_mode is not None else cfg.split_k_mode)
 
 
 # ---- the kernel --------------------------------------------------------------------------------

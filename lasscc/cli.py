@@ -37,8 +37,10 @@ def _only_align(config) -> bool:
     return config is None or set(config.data) <= {"align"}
 
 
-def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
-    """A lass.gemm without `config` and no override options takes `lasscc tune`'s stored winner."""
+def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None, sms=None) -> None:
+    """A lass.gemm without `config` and no override options takes `lasscc tune`'s stored winner;
+    with none stored and the sizes known (run / bench), the shape-aware default (lasscc.heuristics,
+    for a GPU of `sms` SMs)."""
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
 
     from lasscc.dialects._common import memref_layout
@@ -46,11 +48,17 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     from lasscc.driver import import_gemms
     from lasscc.tune import load_tuned, lookup_tuned
 
-    if _has_overrides(args) or not load_tuned():  # nothing stored: the input stays as written
+    if _has_overrides(args) or (not load_tuned() and m is None):  # nothing to apply: the input stays as written
         return
     for g in (o for o in import_gemms(module, args.file) if _only_align(o.config)):
         layout = "".join(memref_layout(v.type) for v in (g.a, g.b, g.d))
         found = lookup_tuned(str(g.a.type.get_element_type()), str(g.d.type.get_element_type()), layout, m, n, k, gpu)
+        what = "the tuned config"
+        if found is None and m is not None and g.a.type.get_num_dims() == 2 and not g.has_epilogue:
+            from lasscc.heuristics import choose
+
+            choice = choose(m, n, k, str(g.a.type.get_element_type()), sms, args.arch)
+            found, what = choice.config.as_dict(), f"the shape-aware default ({choice.describe()})"
         if found is not None:
             if g.config is not None:  # keep the access widths: they belong to the sizes, not the tiling
                 found = {**found, "align": [int(v.value.data) for v in g.config.data["align"].data]}
@@ -58,7 +66,8 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
                 key: (ArrayAttr([IntegerAttr(x, 64) for x in v]) if isinstance(v, list) else
                       StringAttr(v) if isinstance(v, str) else IntegerAttr(v, 64))  # split_k_mode: a string
                 for key, v in found.items()})))
-            print(f"lasscc: using the tuned config {found} (lasscc tune)", file=sys.stderr)
+            print(f"lasscc: using {what}: {found}" + (" (lasscc tune)" if what == "the tuned config" else ""),
+                  file=sys.stderr)
 
 
 def _module_split_note(module, k: int) -> str | None:
@@ -256,7 +265,7 @@ def cmd_run(args) -> int:
     from lasscc.emit import ptxas_info
     from lasscc.runtime.gemm_runner import format_report, run_gemm
 
-    _apply_tuned(module, args, args.m, args.n, args.k, cuda.device_name())
+    _apply_tuned(module, args, args.m, args.n, args.k, cuda.device_name(), cuda.sm_count())
     from lasscc.interp.check import epilogue_of
 
     epilogue = epilogue_of(module)  # a fused epilogue: the region the check applies (before the passes)
@@ -308,7 +317,7 @@ def cmd_bench(args) -> int:
     _gpu_or_fail("bench")
     from lasscc.runtime import cuda
 
-    _apply_tuned(module, args, *sizes[0], cuda.device_name())
+    _apply_tuned(module, args, *sizes[0], cuda.device_name(), cuda.sm_count())
     rows = bench(str(module), args.file, args.arch, sizes, iters=args.iters, plot=args.plot)
     print(format_rows(rows))
     return 0 if all(r["ok"] for r in rows) else 1

@@ -79,10 +79,9 @@ RUNS = [(EXEC_PASSES[0], "forward", 3), (EXEC_PASSES[0], "reverse", 4), (EXEC_PA
 def test_streamk_numerics_every_pass(mode, stage, order, ctas):
     # 150 x 45 on 32 x 32 tiles: 10 tiles; K = 304: 10 k-tiles, the last partial; 3 CTAs: the
     # hybrid runs 6 tiles data-parallel, then 4 tiles' 40 iterations split 14 / 13 / 13
-    if True:
-        r = check("f16", 1, stage, 150, 45, 304, 0.75, 0.5, 3, order, mode=mode, ctas=ctas)
-        assert r["result"].workspace is not None and not r["result"].workspace.any(), "the finisher resets each word"
-        assert r["result"].grid == ctas
+    r = check("f16", 1, stage, 150, 45, 304, 0.75, 0.5, 3, order, mode=mode, ctas=ctas)
+    assert r["result"].workspace is not None and not r["result"].workspace.any(), "the finisher resets each word"
+    assert r["result"].grid == ctas
 
 
 @pytest.mark.parametrize("dt", ["bf16", "tf32", "i8"])
