@@ -191,3 +191,31 @@ def test_explain_decomposition_lines():
     assert "data-parallel tiles: 5 (1 per CTA)" in text and "stream-K: 7 tiles, 224 iterations" in text
     assert "workspace: 48 bytes" in text and "persistent grid (5, 1, 1)" in text
     assert lines[4].split()[0] == "0" and "t0 [0,32)->K[0,1000) s0*" in lines[4]
+
+
+def test_tune_tries_stream_k_where_tiles_leave_a_tail():
+    from lasscc.tune import config_label, decomposition_candidates
+
+    cfg = GemmConfig()  # 128 x 128 x 32: 2 CTAs per SM, 264 slots on 132 SMs
+    modes = [(c.split_k, c.split_k_mode) for c in decomposition_candidates(cfg, 1024, 1024, 16384, 132)]
+    assert (1, "streamk") in modes and (2, "serial") in modes and (4, "parallel") in modes
+    assert (1, "streamk-dp") not in modes  # 64 tiles: no full wave to keep data-parallel
+    tail = [c.split_k_mode for c in decomposition_candidates(cfg, 3000, 3000, 1000, 132)]  # 576 tiles, 2.2 waves
+    assert tail == ["streamk", "streamk-dp"]
+    assert decomposition_candidates(cfg, 4224, 2048, 4096, 132) == []  # 33 x 16 = 528 tiles: two whole waves
+    assert config_label(GemmConfig(split_k_mode="streamk-dp")).endswith("/ streamk-dp")
+
+
+def test_explain_cli_shows_the_stream_k_section(tmp_path, capsys):
+    from lasscc.cli import main
+    from test_splitk import gemm_text
+
+    src = tmp_path / "sk.mlir"
+    src.write_text(gemm_text("f16", 1, mode="streamk-dp", tile=(64, 64), warp=(32, 32)))
+    assert main(["explain", str(src), "--stage", "threadblock", "--grid", "3x4", "--k", "1000", "--sms", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "Stream-K (lasscc.streamk), split_k_mode = streamk-dp: 12 tiles of 64 x 64" in out
+    assert "persistent grid (10, 1, 1) (5 SMs x 2 CTAs per SM" in out and "workspace: 48 bytes" in out
+    assert "     1  t2 [0,14)->K[0,448) s0; t1 [7,32)->K[224,1000) s1*" in out
+    assert main(["explain", str(src), "--sms", "0"]) == 2
+    assert "option --sms: expected a positive SM count, got 0" in capsys.readouterr().err
