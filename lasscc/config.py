@@ -57,7 +57,9 @@ class GemmConfig:
     @property
     def is_streamk(self) -> bool:
         """A stream-K kernel (lasscc.streamk): a persistent grid, split_k_mode "streamk" / "streamk-dp"."""
-        return self.split_k_mode in ("streamk", "streamk-dp")
+        from lasscc.streamk import is_streamk
+
+        return is_streamk(self.split_k_mode)
 
     @property
     def has_workspace(self) -> bool:
@@ -428,7 +430,9 @@ class KernelSpec:
     @property
     def is_streamk(self) -> bool:
         """A stream-K kernel (lasscc.streamk): launched on a persistent grid."""
-        return self.split_k_mode in ("streamk", "streamk-dp")
+        from lasscc.streamk import is_streamk
+
+        return is_streamk(self.split_k_mode)
 
     def grid(self, m: int, n: int, batch: int = 1, sms: int | None = None) -> tuple[int, int, int]:
         """Blocks for the user's M x N problem (swapped to N x M for a column-major D): x the tiles,

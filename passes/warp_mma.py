@@ -428,9 +428,10 @@ class _WarpLowering:
         # without a fused epilogue only)
         exact_i32 = int_d and out_t.width.data == 32 and not region
         alpha_one = b.emit(arith.CmpfOp(op.alpha, b.const_float(1.0, f32), "oeq")) if exact_i32 else None
-        # a split-K i32 D (lasscc.splitk) stays exact: alpha == 1 and beta' == 1 add the accumulator
+        # a split-K / stream-K i32 D (lasscc.splitk, lasscc.streamk) stays exact: alpha == 1 and
+        # beta' == 1 add the accumulator
         exact_sum = None
-        if exact_i32 and self.cfg.split_k > 1:
+        if exact_i32 and self.cfg.has_workspace:
             exact_sum = b.and_(alpha_one, b.emit(arith.CmpfOp(op.beta, b.const_float(1.0, f32), "oeq")))
 
         def to_f32(bb: ArithBuilder, x: SSAValue) -> SSAValue:
