@@ -68,14 +68,15 @@ def test_hybrid_leaves_one_stream_k_wave():
 
 # ---- the CPU executor: numerics in every order, every pass --------------------------------------
 
-# (stage, CTA order, grid): every order at the threadblock level, one each below (the CPU
-# executor is slower per pass)
-RUNS = [(EXEC_PASSES[0], "forward", 3), (EXEC_PASSES[0], "reverse", 4), (EXEC_PASSES[0], "shuffle:5", 3),
-        (EXEC_PASSES[1], "reverse", 3), (EXEC_PASSES[2], "shuffle:1", 4), (EXEC_PASSES[3], "forward", 3)]
+# (mode, stage, CTA order, grid): every order at the threadblock level, one each below (the CPU
+# executor is slower per pass), the hybrid at both ends
+RUNS = [("streamk", EXEC_PASSES[0], "forward", 3), ("streamk", EXEC_PASSES[0], "reverse", 4),
+        ("streamk", EXEC_PASSES[1], "reverse", 3), ("streamk", EXEC_PASSES[2], "shuffle:1", 4),
+        ("streamk", EXEC_PASSES[3], "forward", 3), ("streamk-dp", EXEC_PASSES[0], "shuffle:5", 3),
+        ("streamk-dp", EXEC_PASSES[3], "reverse", 3)]
 
 
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("stage,order,ctas", RUNS, ids=[f"{s}-{o}-{c}" for s, o, c in RUNS])
+@pytest.mark.parametrize("mode,stage,order,ctas", RUNS, ids=["-".join(map(str, r)) for r in RUNS])
 def test_streamk_numerics_every_pass(mode, stage, order, ctas):
     # 150 x 45 on 32 x 32 tiles: 10 tiles; K = 304: 10 k-tiles, the last partial; 3 CTAs: the
     # hybrid runs 6 tiles data-parallel, then 4 tiles' 40 iterations split 14 / 13 / 13
@@ -219,3 +220,37 @@ def test_explain_cli_shows_the_stream_k_section(tmp_path, capsys):
     assert "     1  t2 [0,14)->K[0,448) s0; t1 [7,32)->K[224,1000) s1*" in out
     assert main(["explain", str(src), "--sms", "0"]) == 2
     assert "option --sms: expected a positive SM count, got 0" in capsys.readouterr().err
+
+
+def test_runner_launches_the_persistent_grid(monkeypatch):
+    """run_gemm on a fake driver with 2 SMs: grid (2 x CTAs per SM, 1, 1), W a zeroed semaphore
+    word per tile; the launch runs on the CPU executor with that grid (in reverse order)."""
+    from lasscc.driver import compile_module
+    from lasscc.interp import execute_kernel
+    from lasscc.runtime import cuda, gemm_runner
+    from lasscc.source import parse_mlir
+    from test_splitk import _FakeBuffer
+
+    stages = stage_modules("f16", 1, mode="streamk-dp")
+    res = compile_module(parse_mlir(str(stages["lasscc-swizzle-smem"]), "<stage>"), keep_stages=False)
+    (spec,) = res.specs
+    launches = []
+
+    def launch(func, grid, block, smem, args):
+        launches.append(tuple(grid))
+        A, B, D, M, N, K, alpha, beta, W = args
+        assert not W.mem.any() and W.mem.size == spec.workspace_bytes(int(M), int(N))
+        execute_kernel(stages["lasscc-swizzle-smem"], int(M), int(N), int(K), A.mem.view(np.float16),
+                       B.mem.view(np.float16), D.mem.view(np.float32), float(alpha), float(beta),
+                       workspace=W.mem.view(np.int32), order="reverse", ctas=grid[0])
+
+    for name, fn in {"context": lambda: None, "load_module": lambda ptx: "module", "get_function": lambda mod, n: n,
+                     "set_dynamic_smem": lambda f, b: None, "synchronize": lambda: None, "unload_module": lambda m: None,
+                     "func_attributes": lambda f: {"regs": 1, "local_bytes": 0, "static_smem_bytes": 0},
+                     "pack_args": lambda a: a, "launch": launch, "DeviceBuffer": _FakeBuffer,
+                     "sm_count": lambda: 2}.items():
+        monkeypatch.setattr(cuda, name, fn)
+    r = gemm_runner.run_gemm(res.ptx, spec, 150, 45, 200, alpha=0.5, beta=1.5, check=True, cublas=False, seed=3)
+    assert r["ok"], r["rel_err"]
+    per_sm = streamk.ctas_per_sm(spec.threads, spec.smem_bytes)
+    assert launches == [(2 * per_sm, 1, 1)] and r["workspace_bytes"] == 4 * 10  # 5 x 2 tiles of 32 x 32
