@@ -23,9 +23,13 @@ kernel's operand order).  Its body: `lass_tb.block_tile` (rasterized tile origin
 in steps of BK carrying a `!lass_tb.acc`, with `lass_tb.load_tile` for A and B and `lass_tb.mma`
 inside, then `lass_tb.epilogue`.  Each tile is stored the way its operand is contiguous
 (`!lass_tb.tile<..., mn>` for a column-major A or a row-major B: operand_major).
+Split-K (`split_k > 1`, lasscc.splitk) adds the workspace W after beta and the K partition; a
+stream-K config (`split_k_mode = "streamk"` / `"streamk-dp"`, lasscc.streamk) adds W and makes the
+body `lass_tb.persistent_cta` and an `scf.for` over the CTA's units, each a K loop over its range of
+its tile and the fix-up (`lass_tb.semaphore_wait` / `epilogue` / `semaphore_release` on the tile's word).
 
 Rejected (PassFailedException naming file:line:col): other element types, a layout that is
-neither row- nor column-major, a config that
+neither row- nor column-major, stream-K with a batched GEMM or a fused epilogue, a config that
 fails GemmConfig.validate, a `lass.gemm` not on the function's arguments.
 """
 
