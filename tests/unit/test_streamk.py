@@ -254,3 +254,9 @@ def test_runner_launches_the_persistent_grid(monkeypatch):
     assert r["ok"], r["rel_err"]
     per_sm = streamk.ctas_per_sm(spec.threads, spec.smem_bytes)
     assert launches == [(2 * per_sm, 1, 1)] and r["workspace_bytes"] == 4 * 10  # 5 x 2 tiles of 32 x 32
+
+
+def test_column_major_d():
+    """A column-major D: the kernel computes D^T (M and N swapped), the schedule over its tiles."""
+    check("f16", 1, "lasscc-swizzle-smem", 70, 100, 256, 0.5, 1.5, 6, "shuffle:4", d_col=True, mode="streamk-dp",
+          ctas=3)
