@@ -299,7 +299,8 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
             kw[key] = tuple(int(v.value.data) for v in val.data)
         elif key == "split_k_mode":
             if not isinstance(val, StringAttr):
-                raise ValueError(f"config key 'split_k_mode': expected \"serial\" or \"parallel\", got {val}")
+                raise ValueError(f"config key 'split_k_mode': expected a string (serial, parallel, streamk, "
+                                 f"streamk-dp), got {val}")
             kw[key] = val.data
         elif key in ("stages", "raster", "prefetch", "split_k"):
             if not isinstance(val, IntegerAttr) or val.type == i1:  # `true` is an i1 -1, not a count

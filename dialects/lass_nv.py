@@ -91,6 +91,20 @@ class BlockIdOp(IRDLOperation):
 
 
 @irdl_op_definition
+class GridDimOp(IRDLOperation):
+    """%nctaid.x (PTX ISA 10.7): the CTAs of the grid, a stream-K kernel's persistent grid
+    (lasscc.streamk), chosen at launch from the GPU's SM count."""
+
+    name = "lass_nv.grid_dim"
+    traits = traits_def(Pure())
+    result = result_def(i32)
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__(result_types=[i32])
+
+
+@irdl_op_definition
 class CpAsyncOp(IRDLOperation):
     """cp.async.{cg|ca}.shared.global [dst], [src + offset], w, (pred ? w : 0)  (PTX ISA 9.7.9.25.3).
 
@@ -1116,6 +1130,7 @@ LassNV = Dialect(
         AlignedOp,
         *SM90_OPS,
         SpinAcquireOp,
+        GridDimOp,
         StReleaseOp,
     ],
     [TensorMapType],

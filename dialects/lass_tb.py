@@ -280,6 +280,21 @@ class BatchIndexOp(IRDLOperation):
     assembly_format = "attr-dict"
 
 
+@irdl_op_definition
+class PersistentCtaOp(IRDLOperation):
+    """(cta, ctas): this threadblock's index in a persistent grid and the grid's size, a stream-K
+    kernel's (lasscc.streamk; the grid is chosen at launch from the SM count)."""
+
+    name = "lass_tb.persistent_cta"
+    traits = traits_def(Pure())
+    cta = result_def(i32)
+    ctas = result_def(i32)
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__(result_types=[i32, i32])
+
+
 def batch_view_type(t: MemRefType) -> MemRefType:
     """The 2-d matrix type of one batch of a 3-d (batch-first) memref type."""
     layout = t.layout
@@ -375,7 +390,7 @@ class SemaphoreReleaseOp(_SemaphoreOpBase):
 
 LassTB = Dialect(
     "lass_tb",
-    [BlockTileOp, ZeroAccOp, LoadTileOp, MmaOp, EpilogueOp, BatchIndexOp, BatchViewOp, KPartitionOp,
+    [BlockTileOp, ZeroAccOp, LoadTileOp, MmaOp, EpilogueOp, BatchIndexOp, BatchViewOp, KPartitionOp, PersistentCtaOp,
      SemaphoreWaitOp, SemaphoreReleaseOp],
     [TileType, AccType],
 )

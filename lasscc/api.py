@@ -365,7 +365,7 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
          threadblock=None, warp=None, stages: int | None = None, raster: int | None = None, arch: str | None = None,
          *, name: str = "gemm", cache: bool = True, dump_dir=None, d_layout: str = "row", prefetch=None,
          acc=None, align=None, split_k=None, split_k_mode=None, bias=None, scale=None, activation=None,
-         residual: bool = False, epilogue_dtype: str = "f32") -> Kernel:
+         residual: bool = False, epilogue_dtype: str = "f32", shape=None, sms: int | None = None) -> Kernel:
     """Compile a GEMM from dtypes, layout and tiling, without a file (gemm_module builds it; its
     printed text, `gemm_mlir`, is the kernel's input: `k.ir("input")`, the cache key, and the
     place `<lasscc.gemm>:line:col` of a compiler diagnostic).
@@ -382,8 +382,15 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
     stages / raster left None: on sm_80 (or with a warp tile, an mma.sync tiling) 128x128x32 /
     64x64x32 / 3 / 8; on sm_90a lasscc.family chooses (wgmma, 128x256x64 for f16, 4 stages), a
     threadblock given alone being its tile.
+    shape=(M, N, K): the sizes the kernel is for; the tiling (threadblock, warp, stages, and split_k /
+    split_k_mode unless given) is then the shape-aware default of lasscc.heuristics for a GPU of
+    `sms` SMs (None: the open GPU's, else an H100's), not the tiling arguments; on sm_90a it
+    decomposes the wgmma default tile.
     """
     arch = _arch(arch)
+    if shape is not None:
+        threadblock, warp, stages, split_k, split_k_mode = _shape_default(shape, a_dtype, sms, arch, split_k,
+                                                                          split_k_mode)
     if arch not in WGMMA_ARCHS or warp is not None:  # the mma.sync defaults (sm_90a: lasscc.family's)
         threadblock = (128, 128, 32) if threadblock is None else threadblock
         warp = (64, 64, 32) if warp is None else warp
@@ -409,6 +416,47 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
 
 
 compile_gemm = gemm
+
+
+def _wgmma_base(ab_type: str, arch: str):
+    """The wgmma tile lasscc.family takes by default for a TN GEMM of `ab_type` on `arch`, or None
+    (not sm_90a, or no default tile fits): the tile the shape-aware default decomposes."""
+    from lasscc.config import GemmConfig, default_config
+    from lasscc.family import DEFAULT_STAGES, DEFAULT_TILES
+    from lasscc.layout import elem_bytes
+    from lasscc.resources import wgmma_defaults
+
+    if arch not in WGMMA_ARCHS:
+        return None
+    for bm, bn, row in DEFAULT_TILES:
+        for s in DEFAULT_STAGES:
+            tb = (bm, bn, row // elem_bytes(ab_type))
+            base = default_config(ab_type)
+            cfg = GemmConfig(**{**base.__dict__, "threadblock": tb, "stages": s, "mma": "wgmma", "align": None,
+                                **wgmma_defaults(tb, base.instruction[2])})
+            try:
+                cfg.validate(arch, ab_type=ab_type)
+                return cfg
+            except LassError:
+                continue
+    return None
+
+
+def _shape_default(shape, a_dtype, sms, arch: str, split_k, split_k_mode):
+    """gemm(shape=...)'s tiling: (threadblock, warp, stages, split_k, split_k_mode) of lasscc.heuristics."""
+    from lasscc.heuristics import choose
+
+    if not isinstance(shape, (tuple, list)) or len(shape) != 3 or not all(
+            isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in shape):
+        raise LassError(f"gemm: shape: expected (M, N, K), three positive integers, got {shape!r}")
+    if sms is None:
+        from lasscc.runtime import cuda
+
+        sms = cuda.sm_count() if cuda.driver_status() is None else None
+    ab = _dtype_name(a_dtype, "a_dtype")
+    cfg = choose(*shape, ab, sms, arch, base=_wgmma_base(ab, arch)).config
+    return (cfg.threadblock, None if cfg.is_wgmma else cfg.warp, cfg.stages, split_k if split_k is not None else cfg.split_k,
+            split_k_mode if split_k_mode is not None else cfg.split_k_mode)
 
 
 # ---- the kernel --------------------------------------------------------------------------------
@@ -691,7 +739,7 @@ class Kernel:
                 buffers.append(buf)
                 ptrs.append(np.uint64(buf.ptr))
             ws = None
-            if getattr(spec, "split_k", 1) > 1:  # split-K's semaphores: the caller's, or zeroed here
+            if "W" in spec.params:  # split-K's / stream-K's semaphores: the caller's, or zeroed here
                 if workspace is None:
                     wbuf = cuda.DeviceBuffer.from_array(np.zeros(spec.workspace_bytes(m, n) // 4, np.int32))
                     buffers.insert(0, wbuf)  # D's buffer stays last
@@ -705,7 +753,8 @@ class Kernel:
             kargs = spec.param_values(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta, _tensor_map(spec), ws,
                                       list(extras))
             args = spec.typed_params(kargs)
-            cuda.launch(func, spec.grid(m, n), (spec.threads, 1, 1), spec.smem_bytes, args)
+            sms = cuda.sm_count() if spec.is_streamk else None  # stream-K: the persistent grid of this GPU
+            cuda.launch(func, spec.grid(m, n, sms=sms), (spec.threads, 1, 1), spec.smem_bytes, args)
             if getattr(spec, "reduce_name", None):  # parallel split-K's reduction, same arguments
                 if self._reduce is None:
                     self._reduce = cuda.get_function(self._module, spec.reduce_name)

@@ -21,6 +21,7 @@ from lasscc.config import ACCESS_ELEMS, access_elems, alignment_error, size_limi
 from lasscc.diagnostics import EXIT_USER_ERROR, LassError
 from lasscc.options import ARCHS, TILING, check_scalars, load_input, module_align, set_module_align
 from lasscc.outfile import check_output, output_dir, write_output
+from lasscc.splitk import MODES as SPLIT_K_MODES
 
 
 _load = load_input  # the input, parsed, with the tiling options and --align applied
@@ -40,8 +41,10 @@ def _only_align(config) -> bool:
     return set(config.data) <= {"align", "mma"} and (mma is None or getattr(mma, "data", None) == "mma.sync")
 
 
-def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
-    """A lass.gemm without `config` and no override options takes `lasscc tune`'s stored winner."""
+def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None, sms=None) -> None:
+    """A lass.gemm without `config` and no override options takes `lasscc tune`'s stored winner;
+    with none stored and the sizes known (run / bench), the shape-aware default (lasscc.heuristics,
+    for a GPU of `sms` SMs)."""
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
 
     from lasscc.dialects._common import memref_layout
@@ -50,7 +53,7 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
     from lasscc.resources import WGMMA, WGMMA_ARCHS
     from lasscc.tune import load_tuned, lookup_tuned
 
-    if _has_overrides(args) or not load_tuned():  # nothing stored: the input stays as written
+    if _has_overrides(args) or (not load_tuned() and m is None):  # nothing to apply: the input stays as written
         return
     for g in (o for o in import_gemms(module, args.file) if _only_align(o.config)):
         layout = "".join(memref_layout(v.type) for v in (g.a, g.b, g.d))
@@ -60,14 +63,25 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None) -> None:
             # a Hopper winner is no config for this target (`lasscc compile` defaults to sm_80), nor
             # for a GEMM that must take mma.sync (lasscc.family.size_fallback)
             found = None
+        what = "the tuned config"
+        if found is None and m is not None and g.a.type.get_num_dims() == 2 and not g.has_epilogue:
+            from lasscc.family import choose as choose_family
+            from lasscc.heuristics import choose
+
+            fam = choose_family(g, args.arch)  # sm_90a: decompose the wgmma tile lasscc.family would take
+            choice = choose(m, n, k, str(g.a.type.get_element_type()), sms, args.arch,
+                            base=fam.config if fam.mma == WGMMA else None)
+            found, what = choice.config.as_dict(), f"the shape-aware default ({choice.describe()})"
         if found is not None:
-            if g.config is not None:  # keep the access widths: they belong to the sizes, not the tiling
+            if g.config is not None and "align" in g.config.data and found.get("mma") != WGMMA:
+                # keep the access widths: they belong to the sizes, not the tiling (TMA has none)
                 found = {**found, "align": [int(v.value.data) for v in g.config.data["align"].data]}
             g.attributes["config"] = config_to_attr(config_from_attr(DictionaryAttr({
                 key: (ArrayAttr([IntegerAttr(x, 64) for x in v]) if isinstance(v, list) else
                       StringAttr(v) if isinstance(v, str) else IntegerAttr(v, 64))  # split_k_mode: a string
                 for key, v in found.items()})))
-            print(f"lasscc: using the tuned config {found} (lasscc tune)", file=sys.stderr)
+            print(f"lasscc: using {what}: {found}" + (" (lasscc tune)" if what == "the tuned config" else ""),
+                  file=sys.stderr)
 
 
 def _module_split_note(module, k: int) -> str | None:
@@ -265,7 +279,7 @@ def cmd_run(args) -> int:
     from lasscc.emit import ptxas_info
     from lasscc.runtime.gemm_runner import format_report, run_gemm
 
-    _apply_tuned(module, args, args.m, args.n, args.k, cuda.device_name())
+    _apply_tuned(module, args, args.m, args.n, args.k, cuda.device_name(), cuda.sm_count())
     from lasscc.interp.check import epilogue_of
 
     epilogue = epilogue_of(module)  # a fused epilogue: the region the check applies (before the passes)
@@ -317,7 +331,7 @@ def cmd_bench(args) -> int:
     _gpu_or_fail("bench")
     from lasscc.runtime import cuda
 
-    _apply_tuned(module, args, *sizes[0], cuda.device_name())
+    _apply_tuned(module, args, *sizes[0], cuda.device_name(), cuda.sm_count())
     rows = bench(str(module), args.file, args.arch, sizes, iters=args.iters, plot=args.plot)
     print(format_rows(rows))
     return 0 if all(r["ok"] for r in rows) else 1
@@ -499,9 +513,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "8,8 for f16; default: 16 bytes, or for run/bench/tune the widest the sizes allow)")
         sp.add_argument("--split-k", help="split K into S partitions (grid y), serial split-K: each tile's "
                         "partial products are added to D in K order through a semaphore (lasscc.splitk)")
-        sp.add_argument("--split-k-mode", choices=["serial", "parallel"],
+        sp.add_argument("--split-k-mode", choices=list(SPLIT_K_MODES),
                         help="serial (default): partitions add to D in K order; parallel: partial sums to a "
-                        "workspace, then a reduction kernel")
+                        "workspace, then a reduction kernel; streamk: a persistent grid sharing all MAC "
+                        "iterations; streamk-dp: full waves data-parallel, the tail stream-K (lasscc.streamk)")
         sp.add_argument("--no-cache", action="store_true", help="compile afresh, bypassing the compile cache "
                         "(lasscc.cache: $LASSCC_CACHE_DIR or ~/.cache/lasscc)")
 

@@ -54,6 +54,18 @@ class GemmConfig:
     def is_wgmma(self) -> bool:
         return self.mma == "wgmma"
 
+    @property
+    def is_streamk(self) -> bool:
+        """A stream-K kernel (lasscc.streamk): a persistent grid, split_k_mode "streamk" / "streamk-dp"."""
+        from lasscc.streamk import is_streamk
+
+        return is_streamk(self.split_k_mode)
+
+    @property
+    def has_workspace(self) -> bool:
+        """The kernel takes the workspace parameter W (split-K or stream-K)."""
+        return self.split_k > 1 or self.is_streamk
+
     def access_bytes(self, ab_type: str = "f16") -> tuple[int, int]:
         """Bytes per copy access of (A, B): align * element bytes, or ACCESS_BYTES."""
         from lasscc.layout import ACCESS_BYTES
@@ -363,19 +375,19 @@ WORKSPACE_PARAM = "W"  # split-K's global workspace (lasscc.splitk)
 EXTRA_PARAM = "E"  # "E0", "E1", ...: the fused epilogue's extra operands in declared order
 
 
-def kernel_params(tensor_maps: bool = False, split_k: int = 1, extras: int = 0) -> tuple[str, ...]:
+def kernel_params(tensor_maps: bool = False, workspace: bool = False, extras: int = 0) -> tuple[str, ...]:
     """The kernel ABI: the one place its parameter order is written.  Every kernel (and parallel
     split-K's reduction, which takes its GEMM's arguments) takes, in this order,
         A, B, D (pointers), M, N, K (i32), alpha, beta (f32)    KERNEL_FIXED_PARAMS
         tmap_A, tmap_B   the TMA tensor maps of an sm_90a wgmma kernel (128-byte grid constants;
                          added by lasscc-hopper-smem: `tensor_maps`)
-        W                split-K's workspace (split_k > 1)
+        W                the workspace of split-K or stream-K (GemmConfig.has_workspace)
         E0, E1, ...      the fused epilogue's `extras` operands (pointers; a scalar f32)
     Used by lasscc-tile-threadblock (W, extras), lasscc-hopper-smem (where the tensor maps go),
     the reduction kernel, lasscc.driver.kernel_specs (KernelSpec.params), the launchers
     (KernelSpec.param_values / typed_params) and the CPU executor's argument binding."""
     return (KERNEL_FIXED_PARAMS + ((TMAP_PARAM + "A", TMAP_PARAM + "B") if tensor_maps else ())
-            + ((WORKSPACE_PARAM,) if split_k > 1 else ()) + tuple(f"{EXTRA_PARAM}{i}" for i in range(extras)))
+            + ((WORKSPACE_PARAM,) if workspace else ()) + tuple(f"{EXTRA_PARAM}{i}" for i in range(extras)))
 
 
 @dataclass(frozen=True)
@@ -433,15 +445,32 @@ class KernelSpec:
         m, n = swap_operands((m, n), self.swap_ab)
         return (-(-m // self.tile_m)) * (-(-n // self.tile_n))
 
-    def grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
+    @property
+    def is_streamk(self) -> bool:
+        """A stream-K kernel (lasscc.streamk): launched on a persistent grid."""
+        from lasscc.streamk import is_streamk
+
+        return is_streamk(self.split_k_mode)
+
+    def grid(self, m: int, n: int, batch: int = 1, sms: int | None = None) -> tuple[int, int, int]:
         """Blocks for the user's M x N problem (swapped to N x M for a column-major D): x the tiles,
-        y the split-K partitions, z the batch."""
+        y the split-K partitions, z the batch.  A stream-K kernel's persistent grid instead: `sms`
+        (the device's SM count; None: an H100's) times the CTAs one SM holds (lasscc.streamk)."""
+        if self.is_streamk:
+            from lasscc import streamk
+
+            return (streamk.grid_ctas(sms or streamk.H100_SMS, streamk.ctas_per_sm(self.threads, self.smem_bytes)),
+                    1, 1)
         return (self.tiles(m, n), self.split_k, batch if self.batched else 1)
 
     def workspace_bytes(self, m: int, n: int, batch: int = 1) -> int:
-        """Bytes of the zeroed global workspace the kernel needs (lasscc.splitk.workspace_bytes)."""
+        """Bytes of the zeroed global workspace the kernel needs (lasscc.splitk / lasscc.streamk)."""
         from lasscc.splitk import workspace_bytes
 
+        if self.is_streamk:
+            from lasscc import streamk
+
+            return streamk.workspace_bytes(self.tiles(m, n), batch if self.batched else 1)
         return workspace_bytes(self.split_k, self.tiles(m, n), batch if self.batched else 1, self.split_k_mode,
                                swap_operands((m, n), self.swap_ab))
 
@@ -457,7 +486,7 @@ class KernelSpec:
         fused epilogue's extra operands (pointers or scalars, in declared order: unchanged by the
         operand swap, which flips only which of M, N a vector runs along)."""
         if "W" in self.params and workspace is None:
-            raise LassError(f"kernel {self.name}: split_k = {self.split_k} needs a zeroed workspace of at least "
+            raise LassError(f"kernel {self.name}: split_k = {self.split_k} ({self.split_k_mode}) needs a zeroed workspace of at least "
                             f"{self.workspace_bytes(m, n)} bytes per batch (KernelSpec.workspace_bytes)")
         (a, b), (m, n) = swap_operands((a, b), self.swap_ab), swap_operands((m, n), self.swap_ab)
         args = [a, b, d, m, n, k, alpha, beta]

@@ -19,8 +19,9 @@ from lasscc.config import I32_LIMIT, parse_align, parse_shape
 from lasscc.diagnostics import CompileError, LassError
 
 ARCHS = ("sm_80", "sm_90a")
+from lasscc.splitk import MODES as SPLIT_K_MODES  # serial / parallel split-K, stream-K
+
 TILING = ("threadblock", "warp", "stages", "raster", "prefetch", "split_k", "split_k_mode")  # they rewrite the tiling
-SPLIT_K_MODES = ("serial", "parallel")  # lasscc.splitk
 F32_MAX = 3.4028234663852886e38  # the largest finite f32: alpha and beta are f32 kernel arguments
 
 
@@ -68,7 +69,7 @@ def _split_k(val) -> int | None:
 
 def _split_k_mode(val) -> str | None:
     if val is not None and val not in SPLIT_K_MODES:
-        raise LassError(f"option --split-k-mode: expected serial or parallel, got {val!r}")
+        raise LassError(f"option --split-k-mode: expected {', '.join(SPLIT_K_MODES)}, got {val!r}")
     return val
 
 

@@ -35,7 +35,9 @@ from lasscc.layout import minimum
 # grid y holds the partitions: CUDA's gridDim.y maximum
 MAX_SPLIT_K = 65535
 SEMAPHORE_BYTES = 4  # one 32-bit semaphore word per output tile (and batch)
-MODES = ("serial", "parallel")
+# split_k_mode: serial / parallel split-K, or stream-K (lasscc.streamk: then split_k = 1, the schedule
+# splits K itself)
+MODES = ("serial", "parallel", "streamk", "streamk-dp")
 PARTIAL_BYTES = 4  # parallel split-K's partial sums: f32 (i32 for i8 inputs)
 
 
@@ -45,7 +47,10 @@ def split_k_error(split_k, mode: str = "serial") -> str | None:
         return (f"expected split_k an integer from 1 to {MAX_SPLIT_K} (the K partitions, grid y; 1: no split), "
                 f"got {split_k!r}")
     if mode not in MODES:
-        return f"expected split_k_mode \"serial\" or \"parallel\", got {mode!r}"
+        return f"expected split_k_mode {', '.join(repr(m).replace(chr(39), chr(34)) for m in MODES)}, got {mode!r}"
+    if mode in MODES[2:] and split_k != 1:
+        return (f"expected split_k = 1 with split_k_mode = \"{mode}\" (stream-K splits K by its own schedule), "
+                f"got split_k = {split_k}")
     if mode == "parallel" and split_k == 1:
         return "expected split_k > 1 with split_k_mode = \"parallel\" (one partition has nothing to reduce)"
     return None

@@ -120,12 +120,34 @@ def split_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int) -> list[
     return [s for s in SEARCH_SPLITS if kt // s >= SPLIT_MIN_KTILES and tiles * s <= SPLIT_WAVES * sms]
 
 
+def decomposition_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int, ab_type: str = "f16") -> list[GemmConfig]:
+    """`cfg`'s K decompositions worth timing at M x N x K on a GPU of `sms` SMs: serial and parallel
+    split-K for each of split_candidates, and stream-K (all tiles shared out; the hybrid when there
+    is a full wave to keep data-parallel) when the tiles do not fill whole waves of the resident
+    CTAs and each CTA's share keeps SPLIT_MIN_KTILES k-tiles (lasscc.streamk)."""
+    from dataclasses import replace
+
+    from lasscc import streamk
+
+    out = [replace(cfg, split_k=s, split_k_mode=mode) for s in split_candidates(cfg, m, n, k, sms)
+           for mode in ("serial", "parallel")]
+    bm, bn, bk = cfg.threadblock
+    tiles, kt = -(-m // bm) * -(-n // bn), -(-k // bk)
+    slots = streamk.grid_ctas(sms, streamk.ctas_per_sm(cfg.threads, cfg.smem_bytes(elem_bytes(ab_type))))
+    if tiles % slots and tiles * kt // slots >= SPLIT_MIN_KTILES:
+        out.append(replace(cfg, split_k_mode="streamk"))
+        if tiles > slots:
+            out.append(replace(cfg, split_k_mode="streamk-dp"))
+    return out
+
+
 def config_label(cfg: GemmConfig) -> str:
     tb, w = "x".join(map(str, cfg.threadblock)), "x".join(map(str, cfg.warp))
     if cfg.is_wgmma:  # the warp tile is the warpgroup's, nothing to choose
         return f"wgmma {tb} / s{cfg.stages}"
     return f"{tb} / {w} / s{cfg.stages} / p{cfg.prefetch}" + (
-        f" / split {cfg.split_k}{' parallel' if cfg.split_k_mode == 'parallel' else ''}" if cfg.split_k > 1 else "")
+        f" / split {cfg.split_k}{' parallel' if cfg.split_k_mode == 'parallel' else ''}" if cfg.split_k > 1 else
+        f" / {cfg.split_k_mode}" if cfg.is_streamk else "")
 
 
 def _tune_path() -> Path:
@@ -281,10 +303,9 @@ def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, ite
             results.append((r["tflops"], cfg, res))
         except LassError as e:  # a config that compiles badly or fails to launch is skipped, not fatal
             rejected.append((cfg, str(e).splitlines()[0]))
-    if results:  # split counts for the fastest unsplit configs (small grids, long K)
+    if results:  # split counts and stream-K for the fastest unsplit configs (small grids, long K, tails)
         results.sort(key=lambda t: -t[0])
-        extra = [GemmConfig(**{**c.__dict__, "split_k": s, "split_k_mode": mode}) for _, c, _ in results[:SPLIT_TOP]
-                 for s in split_candidates(c, m, n, k, cuda.sm_count()) for mode in ("serial", "parallel")]
+        extra = [x for _, c, _ in results[:SPLIT_TOP] for x in decomposition_candidates(c, m, n, k, cuda.sm_count(), ab_type)]
         for i, cfg in enumerate(extra):
             _progress(i, len(extra), config_label(cfg))
             try:

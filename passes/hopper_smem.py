@@ -127,7 +127,7 @@ def insert_tensor_map_param(fn: func.FuncOp, operand: str, t: lass_nv.TensorMapT
     """Add `operand`'s tensor-map parameter to kernel `fn` where the kernel ABI puts it
     (lasscc.config.kernel_params: after beta, before split-K's W and the epilogue's extras)."""
     facts = kernel_facts(fn)
-    names = kernel_params(True, facts.config.split_k, len(facts.epilogue))
+    names = kernel_params(True, facts.config.has_workspace, len(facts.epilogue))
     arg = fn.body.block.insert_arg(t, names.index(TMAP_PARAM + operand))
     arg.name_hint = TMAP_PARAM + operand
     fn.function_type = func.FunctionType.from_lists(list(fn.body.block.arg_types), [])

@@ -403,6 +403,8 @@ class _Lowerer:
             m[op.result] = self.intrinsic("llvm.nvvm.read.ptx.sreg.tid.x", [], [i32]).results[0]
         elif isinstance(op, lass_nv.BlockIdOp):
             m[op.result] = self.intrinsic(f"llvm.nvvm.read.ptx.sreg.ctaid.{op.axis}", [], [i32]).results[0]
+        elif isinstance(op, lass_nv.GridDimOp):
+            m[op.result] = self.intrinsic("llvm.nvvm.read.ptx.sreg.nctaid.x", [], [i32]).results[0]
         elif isinstance(op, lass_tb.BatchViewOp):
             # base + index * stride elements, in 64 bits (batch * M * K can pass 2^31)
             off = self.emit(llvm.MulOp(self.emit(llvm.SExtOp(self.lowered(op.index), i64)),

@@ -40,7 +40,7 @@ def build_reduce_kernel(gemm: func.FuncOp, facts: lass.KernelFacts) -> func.Func
     """The reduction kernel of the parallel split-K kernel `gemm` (its parameters, already built)."""
     arg_types = list(gemm.function_type.inputs.data)
     block = Block(arg_types=arg_types)
-    params = dict(zip(kernel_params(split_k=facts.config.split_k), block.args, strict=True))
+    params = dict(zip(kernel_params(workspace=True), block.args, strict=True))
     for name, arg in params.items():
         arg.name_hint = name
     A, B, D, M, N, K, alpha, beta, W = params.values()

@@ -25,9 +25,13 @@ kernel's operand order).  Its body: `lass_tb.block_tile` (rasterized tile origin
 in steps of BK carrying a `!lass_tb.acc`, with `lass_tb.load_tile` for A and B and `lass_tb.mma`
 inside, then `lass_tb.epilogue`.  Each tile is stored the way its operand is contiguous
 (`!lass_tb.tile<..., mn>` for a column-major A or a row-major B: operand_major).
+Split-K (`split_k > 1`, lasscc.splitk) adds the workspace W after beta and the K partition; a
+stream-K config (`split_k_mode = "streamk"` / `"streamk-dp"`, lasscc.streamk) adds W and makes the
+body `lass_tb.persistent_cta` and an `scf.for` over the CTA's units, each a K loop over its range of
+its tile and the fix-up (`lass_tb.semaphore_wait` / `epilogue` / `semaphore_release` on the tile's word).
 
 Rejected (PassFailedException naming file:line:col): other element types, a layout that is
-neither row- nor column-major, a config that
+neither row- nor column-major, stream-K with a batched GEMM or a fused epilogue, a config that
 fails GemmConfig.validate, a `lass.gemm` not on the function's arguments.
 """
 
@@ -56,7 +60,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
+from lasscc import streamk
 from lasscc.config import KERNEL_FIXED_PARAMS, WORKSPACE_PARAM, default_config, kernel_params
+from lasscc.layout import minimum, raster_tile
 from lasscc.diagnostics import LassError
 from lasscc.source import op_location
 
@@ -164,6 +170,12 @@ class TileThreadblockPass(ModulePass):
         # swapped (KernelFacts.swap_ab); the launcher passes (B, A, D, N, M, K).  The config's
         # access widths follow their operands into the kernel's order (facts.config).
         cfg = facts.config
+        if cfg.is_wgmma and cfg.is_streamk:  # lasscc.streamk's persistent grid: the mma.sync path only
+            raise PassFailedException(f"{where}: error: config: expected no stream-K with mma = \"wgmma\" (stream-K "
+                                      f"is built on the mma.sync path; use mma = \"mma.sync\" or split-K)")
+        if cfg.is_streamk and (g.has_epilogue or facts.batched):  # lasscc.streamk: one GEMM, plain epilogue
+            raise PassFailedException(f"{where}: error: config: expected a 2-d GEMM without a fused epilogue region "
+                                      f"with split_k_mode = \"{cfg.split_k_mode}\" (stream-K: not yet batched or fused)")
         if cfg.split_k > 1 and g.has_epilogue:  # both add kernel parameters and own the epilogue
             raise PassFailedException(f"{where}: error: config: expected split_k = 1 with a fused epilogue region "
                                       f"(split-K with a fused epilogue: not yet), got split_k = {cfg.split_k}")
@@ -181,7 +193,7 @@ class TileThreadblockPass(ModulePass):
         extra_t = [MemRefType(x.type.get_element_type(), d_t.get_shape(), d_t.layout) if k == "mn" else x.type
                    for k, x in zip(g.kinds, g.extras)]
         # (the kernel ABI, lasscc.config.kernel_params; a wgmma kernel's tensor maps come with lasscc-hopper-smem)
-        names = kernel_params(False, split, len(extra_t))
+        names = kernel_params(False, cfg.has_workspace, len(extra_t))
         types = dict(zip(KERNEL_FIXED_PARAMS, [a_t, b_t, d_t, i32, i32, i32, f32, f32]), W=w_t)
         block = Block(arg_types=[types.get(p) for p in names[:len(names) - len(extra_t)]] + extra_t)
         params = dict(zip(names, block.args))
@@ -199,6 +211,31 @@ class TileThreadblockPass(ModulePass):
             A, B, D = (b.emit(lass_tb.BatchViewOp(v, z, b.mul(x, y)))
                        for v, (x, y) in zip((A, B, D), ((M, K), (N, K), (M, N))))
             A.name_hint, B.name_hint, D.name_hint = "A_b", "B_b", "D_b"
+        # each tile is stored the way its operand is contiguous in global memory (K- or MN-major)
+        tile_a_t = lass_tb.TileType((bm, bk), elem, operand_major(a_t, "A"))
+        tile_b_t = lass_tb.TileType((bn, bk), elem, operand_major(b_t, "B"))
+
+        def k_loop(b: ArithBuilder, m0, n0, k_lo, k_hi, acc0=None, step=None):
+            """The main loop over [k_lo, k_hi) in steps of BK (`step`) from a zero accumulator
+            (`acc0`, made here if None): the accumulator after it."""
+            acc0 = acc0 or b.emit(lass_tb.ZeroAccOp.build(result_types=[acc_t]))
+            body = Block(arg_types=[i32, acc_t])
+            k0, acc = body.args
+            k0.name_hint, acc.name_hint = "k0", "acc"
+            bb = ArithBuilder(InsertPoint.at_end(body))
+            ta = bb.emit(lass_tb.LoadTileOp.build(operands=[A, m0, k0], result_types=[tile_a_t],
+                                               properties={"operand": lass.operand_attr("A")}))
+            tb_ = bb.emit(lass_tb.LoadTileOp.build(operands=[B, n0, k0], result_types=[tile_b_t],
+                                                properties={"operand": lass.operand_attr("B")}))
+            acc1 = bb.emit(lass_tb.MmaOp(ta, tb_, acc))
+            bb.insert(scf.YieldOp(acc1))
+            return b.insert(scf.ForOp(k_lo, k_hi, step or b.const(bk), [acc0], Region(body))).results[0]
+
+        if cfg.is_streamk:
+            _streamk_body(b, cfg, k_loop, params[WORKSPACE_PARAM], D, M, N, K, alpha, beta)
+            b.insert(func.ReturnOp())
+            self._replace(fn, block, facts)
+            return
         tile_op = b.insert(
             lass_tb.BlockTileOp.build(
                 operands=[M, N],
@@ -212,49 +249,43 @@ class TileThreadblockPass(ModulePass):
         m0, n0 = tile_op.results
         m0.name_hint, n0.name_hint = "m0", "n0"
         acc0 = b.emit(lass_tb.ZeroAccOp.build(result_types=[acc_t]))
-        c0, step = b.const(0), b.const(bk)
-        k_lo, k_hi = c0, K
+        k_lo, step, k_hi = b.const(0), b.const(bk), K
         if split > 1:  # this block's K partition (grid y): whole k-tiles, lasscc.splitk
             part_op = b.insert(lass_tb.KPartitionOp.build(
                 operands=[K], result_types=[i32, i32, i32],
                 attributes={"split": IntegerAttr(split, 64), "tile_k": IntegerAttr(bk, 64)}))
             part, k_lo, k_hi = part_op.results
             part.name_hint, k_lo.name_hint, k_hi.name_hint = "part", "k_begin", "k_end"
-
-        body = Block(arg_types=[i32, acc_t])
-        k0, acc = body.args
-        k0.name_hint, acc.name_hint = "k0", "acc"
-        bb = ArithBuilder(InsertPoint.at_end(body))
-        # each tile is stored the way its operand is contiguous in global memory (K- or MN-major)
-        tile_a_t = lass_tb.TileType((bm, bk), elem, operand_major(a_t, "A"))
-        tile_b_t = lass_tb.TileType((bn, bk), elem, operand_major(b_t, "B"))
-        ta = bb.emit(lass_tb.LoadTileOp.build(operands=[A, m0, k0], result_types=[tile_a_t],
-                                           properties={"operand": lass.operand_attr("A")}))
-        tb_ = bb.emit(lass_tb.LoadTileOp.build(operands=[B, n0, k0], result_types=[tile_b_t],
-                                            properties={"operand": lass.operand_attr("B")}))
-        acc1 = bb.emit(lass_tb.MmaOp(ta, tb_, acc))
-        bb.insert(scf.YieldOp(acc1))
-        loop = b.insert(scf.ForOp(k_lo, k_hi, step, [acc0], Region(body)))
+        acc_out = k_loop(b, m0, n0, k_lo, k_hi, acc0, step)
         if split > 1 and parallel:  # the raw partial sum to W[batch * S + part]; the reduction does the rest
             idx = b.add(b.mul(z, split), part) if facts.batched else part
             part_d = b.emit(lass_tb.BatchViewOp(params[WORKSPACE_PARAM], idx, b.mul(M, N)))
             part_d.name_hint = "W_part"
-            b.insert(lass_tb.EpilogueOp.create(operands=[loop.results[0], part_d, m0, n0, b.const_float(1.0, f32),
+            b.insert(lass_tb.EpilogueOp.create(operands=[acc_out, part_d, m0, n0, b.const_float(1.0, f32),
                                                         b.const_float(0.0, f32)]))
         elif split > 1:
-            _serial_epilogue(b, loop.results[0], params[WORKSPACE_PARAM], D, M, N, m0, n0, alpha, beta, part, split,
+            _serial_epilogue(b, acc_out, params[WORKSPACE_PARAM], D, M, N, m0, n0, alpha, beta, part, split,
                              (bm, bn), z if facts.batched else None)
         elif g.has_epilogue:
             from lasscc.dialects.epilogue import kinds_attr, swap_kind
 
             kinds = [swap_kind(k, facts.swap_ab) for k in g.kinds]
             region = g.epilogue.clone()
-            b.insert(lass_tb.EpilogueOp.create(operands=[loop.results[0], D, m0, n0, alpha, beta, *extras],
+            b.insert(lass_tb.EpilogueOp.create(operands=[acc_out, D, m0, n0, alpha, beta, *extras],
                                                attributes={"epilogue_kinds": kinds_attr(kinds)}, regions=[region]))
         else:
-            b.insert(lass_tb.EpilogueOp.create(operands=[loop.results[0], D, m0, n0, alpha, beta]))
+            b.insert(lass_tb.EpilogueOp.create(operands=[acc_out, D, m0, n0, alpha, beta]))
         b.insert(func.ReturnOp())
 
+        self._replace(fn, block, facts)
+        if split > 1 and parallel:
+            from lasscc.passes.splitk_reduce import build_reduce_kernel
+
+            fn.parent_block().insert_op_after(build_reduce_kernel(fn, facts), fn)
+
+    @staticmethod
+    def _replace(fn: func.FuncOp, block: Block, facts) -> None:
+        """Make `block` the body of `fn`, the kernel (its type and #lass.kernel)."""
         old = fn.body.blocks[0]
         fn.body.insert_block_before(block, old)
         old_ops = list(old.ops)
@@ -264,7 +295,42 @@ class TileThreadblockPass(ModulePass):
         fn.body.detach_block(old)
         fn.function_type = func.FunctionType.from_lists(list(block.arg_types), [])
         fn.attributes[lass.KERNEL_ATTR] = lass.KernelAttr.from_facts(facts)
-        if split > 1 and parallel:
-            from lasscc.passes.splitk_reduce import build_reduce_kernel
 
-            fn.parent_block().insert_op_after(build_reduce_kernel(fn, facts), fn)
+
+def _streamk_body(b: ArithBuilder, cfg, k_loop, W, D, M, N, K, alpha, beta) -> None:
+    """A stream-K kernel's body (lasscc.streamk): CTA %ctaid.x of the %nctaid.x persistent CTAs runs
+    its units; each is a main loop over its K range of its tile, then serial split-K's fix-up with
+    the unit's segment as the partition and its tile's semaphore word."""
+    bm, bn, bk = cfg.threadblock
+    hybrid = cfg.split_k_mode == "streamk-dp"
+    cta, ctas = (b.idx(v) for v in b.insert(lass_tb.PersistentCtaOp()).results)
+    cta.value.name_hint, ctas.value.name_hint = "cta", "ctas"
+    tiles_m, tiles_n = (b.idx(M) + (bm - 1)) // bm, (b.idx(N) + (bn - 1)) // bn
+    tiles = tiles_m * tiles_n
+    kt = (b.idx(K) + (bk - 1)) // bk
+    tiles.value.name_hint, kt.value.name_hint = "tiles", "k_tiles"
+    n_units = b.val(streamk.cta_units(cta, ctas, tiles, kt, hybrid))
+    n_units.name_hint = "units"
+    body = Block(arg_types=[i32])
+    body.args[0].name_hint = "unit"
+    ub = ArithBuilder(InsertPoint.at_end(body))
+    u = ub.idx(body.args[0])
+    # re-wrap the loop-invariant values to emit in the body
+    ctas_u, cta_u, tiles_u, kt_u = (ub.idx(x.value) for x in (ctas, cta, tiles, kt))
+    tile, lo, hi, seg = streamk.unit(cta_u, ctas_u, u, tiles_u, kt_u, hybrid)
+    tile_m, tile_n = raster_tile(tile, ub.idx(tiles_m.value), ub.idx(tiles_n.value), cfg.raster)
+    m0, n0 = ub.val(tile_m * bm), ub.val(tile_n * bn)
+    k_lo, k_hi = ub.val(lo * bk), ub.val(minimum(hi * bk, ub.idx(K)))
+    tile_v, seg_v, hi_v = ub.val(tile), ub.val(seg), ub.val(hi)
+    for v, name in ((m0, "m0"), (n0, "n0"), (k_lo, "k_begin"), (k_hi, "k_end"), (tile_v, "tile"), (seg_v, "seg")):
+        v.name_hint = name
+    acc = k_loop(ub, m0, n0, k_lo, k_hi)
+    ub.insert(lass_tb.SemaphoreWaitOp.build(operands=[W, tile_v, seg_v]))
+    first = ub.emit(arith.CmpiOp(seg_v, ub.const(0), "eq"))
+    beta_s = ub.emit(arith.SelectOp(first, beta, ub.const_float(1.0, f32)))
+    ub.insert(lass_tb.EpilogueOp.create(operands=[acc, D, m0, n0, alpha, beta_s]))
+    finish = ub.emit(arith.CmpiOp(hi_v, ub.val(kt_u), "eq"))
+    ub.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, tile_v, ub.emit(arith.SelectOp(finish, ub.const(0),
+                                                                                           ub.add(seg_v, 1)))]))
+    ub.insert(scf.YieldOp())
+    b.insert(scf.ForOp(b.const(0), n_units, b.const(1), [], Region(body)))

@@ -163,6 +163,11 @@ class _WarpLowering:
     def op(self, op: Operation) -> None:
         if isinstance(op, lass_tb.BlockTileOp):
             self.block_tile(op)
+        elif isinstance(op, lass_tb.PersistentCtaOp):  # stream-K's persistent grid: %ctaid.x of %nctaid.x
+            b = ArithBuilder(InsertPoint.before(op))
+            op.cta.replace_all_uses_with(b.emit(lass_nv.BlockIdOp("x")))
+            op.ctas.replace_all_uses_with(b.emit(lass_nv.GridDimOp()))
+            self.dead.append(op)
         elif isinstance(op, lass_tb.BatchIndexOp):
             z = ArithBuilder(InsertPoint.before(op)).emit(lass_nv.BlockIdOp("z"))
             op.result.replace_all_uses_with(z)
@@ -423,9 +428,10 @@ class _WarpLowering:
         # without a fused epilogue only)
         exact_i32 = int_d and out_t.width.data == 32 and not region
         alpha_one = b.emit(arith.CmpfOp(op.alpha, b.const_float(1.0, f32), "oeq")) if exact_i32 else None
-        # a split-K i32 D (lasscc.splitk) stays exact: alpha == 1 and beta' == 1 add the accumulator
+        # a split-K / stream-K i32 D (lasscc.splitk, lasscc.streamk) stays exact: alpha == 1 and
+        # beta' == 1 add the accumulator
         exact_sum = None
-        if exact_i32 and self.cfg.split_k > 1:
+        if exact_i32 and self.cfg.has_workspace:
             exact_sum = b.and_(alpha_one, b.emit(arith.CmpfOp(op.beta, b.const_float(1.0, f32), "oeq")))
 
         def to_f32(bb: ArithBuilder, x: SSAValue) -> SSAValue:

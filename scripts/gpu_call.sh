@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GPU call (sessions 7-8): set up as scripts/gpu_session.sh, then WHAT (space-separated): suite, split,
-# epilogue, ebench, bench.  Logs in $OUT.
+# epilogue, ebench, hopmatrix, sanitize, hopper, streamk (the stream-K matrix), skinny (issue 17's table).  Logs in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gpu_call}; mkdir -p "$OUT"
@@ -23,5 +23,9 @@ for what in "$@"; do
            grep -E "compiled|FAIL|kernels" "$OUT/hopmatrix.log" | head -20; tail -4 "$OUT/hopmatrix.log" ;;
     sanitize) OUT="$OUT" scripts/sanitize_hopper.sh > "$OUT/sanitize.log" 2>&1; tail -14 "$OUT/sanitize.log" ;;
     hopper) python3 scripts/hopper_check.py 2>&1 | tee "$OUT/hopper.log" | tail -40 ;;
+    streamk) python3 scripts/gpu_matrix.py --arch sm_90a --streamk-only > "$OUT/streamk.log" 2>&1
+           grep -E "compiled|FAIL|kernels" "$OUT/streamk.log" | head -20; tail -22 "$OUT/streamk.log"
+           echo "stream-K failures: $(grep -c FAIL "$OUT/streamk.log")" ;;
+    skinny) python3 scripts/skinny_bench.py 2>&1 | tee "$OUT/skinny.log" | tail -30 ;;
   esac
 done

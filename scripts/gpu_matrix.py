@@ -16,7 +16,11 @@ NT and with a column-major D, split counts 2, 3 and 7 (7 exceeds the k-tiles of 
 partitions), shapes of issue 17 (33 x 4097 x 12345 rounded to the access rule, 1 x 8192 x 8192);
 then SPLIT_BENCH times split counts of issue 17's skinny / long-K shapes beside cuBLAS.
 
-    python3 scripts/gpu_matrix.py [--quick] [--narrow-only | --linalg-only | --split-only | --epilogue-only] [--arch sm_90a] [--list]
+STREAMK_* cases run stream-K kernels (lasscc.streamk, "streamk" and "streamk-dp"): every element type in
+TN, NT and with a column-major D, at shapes whose tiles are split between CTAs, the odd shapes of issue
+17 also unrounded; then STREAMK_BENCH times both modes beside the data-parallel kernel and cuBLAS.
+
+    python3 scripts/gpu_matrix.py [--quick] [--narrow-only | --linalg-only | --split-only | --epilogue-only | --streamk-only] [--arch sm_90a] [--list]
     python3 scripts/gpu_matrix.py --hopper [--quick] [--list]
 
 EPILOGUE_DTYPES run fused epilogues (bias / scale / activation / residual, f16 / bf16 / i8 / f32 D,
@@ -217,6 +221,38 @@ def run_hopper(cases, compiled) -> int:
     return 1 if fails else 0
 
 
+
+# stream-K (lasscc.streamk), both modes: every element type in TN, NT and with a column-major D, at
+# shapes that split tiles between CTAs (the odd ones of issue 17 also unrounded, with the widest
+# access widths they allow), then STREAMK_BENCH timed beside cuBLAS
+STREAMK_MODES = ("streamk", "streamk-dp")
+STREAMK_SHAPES = [(33, 4097, 12345), (1, 8192, 8192), (3000, 3000, 1000), (127, 255, 1024), (100, 70, 64)]
+STREAMK_ODD = [(33, 4097, 12345), (1, 8192, 8192)]  # run as they are, narrow accesses where K needs them
+STREAMK_BENCH = [(16, 4096, 4096), (128, 4096, 4096), (1024, 1024, 16384), (3000, 3000, 1000)]
+
+
+def streamk_cases(quick: bool = False) -> list[tuple]:
+    """(name, A/B type, layouts, config name, MLIR text, shapes) of the stream-K kernels."""
+    from lasscc.config import widest_align
+
+    out = []
+    for (name, ab, d, acc, _), layouts, mode in itertools.product(
+            DTYPES, SPLIT_LAYOUTS[:1] if quick else SPLIT_LAYOUTS, STREAMK_MODES):
+        cname, cfg = configs(ab)[0]
+        cfg = f'{cfg}, split_k_mode = "{mode}"'
+        out.append((name, ab, layouts, f"{cname} {mode}", mlir(ab, d, acc, layouts, cfg),
+                    [fit(sh, ab, layouts) for sh in (STREAMK_SHAPES[3:] if quick else STREAMK_SHAPES)]))
+        if quick:
+            continue
+        by_align: dict = {}
+        for sh in STREAMK_ODD:
+            by_align.setdefault(widest_align(*sh, layouts[0], layouts[1], ab), []).append(sh)
+        for align, shs in by_align.items():
+            out.append((name, ab, layouts, f"{cname} {mode} align {align[0]},{align[1]}",
+                        mlir(ab, d, acc, layouts, cfg, align), shs))
+    return out
+
+
 def configs(ab: str) -> list[tuple[str, str]]:
     """(name, config text) of the two configs: the default and a small register-staged one.
     BK is 64 bytes of K for every type (as lasscc.config.default_config)."""
@@ -272,7 +308,8 @@ def linalg_cases(shapes) -> list[tuple]:
 
 
 def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: bool = False,
-                split_only: bool = False, epilogue_only: bool = False, arch: str = "sm_80") -> list[tuple]:
+                split_only: bool = False, epilogue_only: bool = False, arch: str = "sm_80",
+                streamk_only: bool = False) -> list[tuple]:
     """(name, A/B type, layouts, config name, MLIR text, shapes[, EpilogueSpec]) of every kernel the
     matrix runs (the split-K and epilogue cases also on the wgmma config for WGMMA_ARCH)."""
     from lasscc.config import widest_align
@@ -280,6 +317,8 @@ def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: boo
     wgmma = arch == WGMMA_ARCH
     if split_only:
         return split_cases(quick, wgmma)
+    if streamk_only:
+        return streamk_cases(quick)
     if epilogue_only:
         return epilogue_cases(EPILOGUE_SHAPES[:2] if quick else EPILOGUE_SHAPES, wgmma)
     cases = []  # one kernel per (type, layouts, config, access widths) with the shapes it runs
@@ -302,6 +341,7 @@ def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: boo
         cases += linalg_cases(LINALG_SHAPES[:3] if quick else LINALG_SHAPES)
     if not (narrow_only or linalg_only):
         cases += split_cases(quick, wgmma)
+        cases += streamk_cases(quick)
         cases += epilogue_cases(EPILOGUE_SHAPES[:2] if quick else EPILOGUE_SHAPES, wgmma)
     return cases
 
@@ -368,13 +408,14 @@ def main() -> int:
     p.add_argument("--linalg-only", action="store_true", help="only the linalg.matmul inputs (LINALG_SHAPES)")
     p.add_argument("--split-only", action="store_true", help="only the split-K cases and SPLIT_BENCH")
     p.add_argument("--epilogue-only", action="store_true", help="only the fused epilogues (EPILOGUE_DTYPES)")
+    p.add_argument("--streamk-only", action="store_true", help="only the stream-K cases and STREAMK_BENCH")
     p.add_argument("--hopper", action="store_true",
                    help="only the Hopper path (mma = \"wgmma\", --arch sm_90a): every type x layout x D x batched")
     p.add_argument("--list", action="store_true", help="print the cases and exit (no GPU needed)")
     args = p.parse_args()
     if args.hopper:
-        if sum((args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only)):
-            p.error("--hopper excludes --narrow-only, --linalg-only, --split-only and --epilogue-only")
+        if sum((args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only, args.streamk_only)):
+            p.error("--hopper excludes --narrow-only, --linalg-only, --split-only, --epilogue-only and --streamk-only")
         if args.arch not in ("sm_80", "sm_90a"):  # sm_80: the default, not asked for
             p.error(f"--hopper compiles for sm_90a, got --arch {args.arch}")
         args.arch = "sm_90a"
@@ -394,10 +435,10 @@ def main() -> int:
             compiled = list(pool.map(compile_case, [(c[4], args.arch) for c in cases]))
         print(f"compiled {len(cases)} kernels in {time.time() - t0:.0f} s", flush=True)
         return run_hopper(cases, compiled)
-    if sum((args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only)) > 1:
-        p.error("--narrow-only, --linalg-only, --split-only and --epilogue-only exclude each other")
+    if sum((args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only, args.streamk_only)) > 1:
+        p.error("--narrow-only, --linalg-only, --split-only, --epilogue-only and --streamk-only exclude each other")
     cases = build_cases(args.quick, args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only,
-                        args.arch)
+                        args.arch, args.streamk_only)
     if args.list:
         for name, _, layouts, cname, _, shs, *_ in cases:
             print(f"{name:14s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {cname:29s} "
@@ -436,6 +477,9 @@ def main() -> int:
         print(f"| {name} | {cname} | {lays} | {n_checks} | {w:.1e} |")
 
     if args.linalg_only or args.epilogue_only:
+        return 1 if fails else 0
+    if args.streamk_only:
+        streamk_bench(args.arch)
         return 1 if fails else 0
     if not args.narrow_only:
         split_bench(args.arch)
@@ -483,6 +527,26 @@ def split_bench(arch: str) -> None:
             ratio = f"{r['tflops'] / ref:.2f}" if ref else "-"
             print(f"| {m} x {n} x {k} | {cname} | {s} | {mode} | {r['rel_err']:.1e} {'' if r['ok'] else 'FAIL'} | {r['tflops']:.1f} | "
                   f"{ref or float('nan'):.1f} | {ratio} |", flush=True)
+
+
+
+def streamk_bench(arch: str) -> None:
+    """STREAMK_BENCH: f16 TN, f32 D, default tiling, both stream-K modes, checked and timed beside cuBLAS
+    (the persistent grid: the device's SM count x CTAs per SM, lasscc.streamk)."""
+    from lasscc.runtime.gemm_runner import run_gemm
+
+    cfg = configs("f16")[0][1]
+    print("\nstream-K, f16 TN, D f32, beta 0, default tiling, beside torch in the same process:")
+    print("| M x N x K | mode | grid | rel. error | TFLOP/s | torch (cuBLAS) | ratio |\n|---|---|---|---|---|---|---|")
+    for (m, n, k), mode in itertools.product(STREAMK_BENCH, ("serial",) + STREAMK_MODES):
+        text = mlir("f16", "f32", None, ("row", "col", "row"), cfg + (f', split_k_mode = "{mode}"' if mode != "serial" else ""))
+        ptx, spec = compile_case((text.replace("beta = 0.5", "beta = 0.0"), arch))
+        r = run_gemm(ptx, spec, m, n, k, check=True, bench=True, iters=30)
+        ref = r.get("cublas_tflops")
+        ratio = f"{r['tflops'] / ref:.2f}" if ref else "-"
+        label = mode if mode != "serial" else "tiles"
+        print(f"| {m} x {n} x {k} | {label} | {r['grid'][0]} | {r['rel_err']:.1e} {'' if r['ok'] else 'FAIL'} | "
+              f"{r['tflops']:.1f} | {ref or float('nan'):.1f} | {ratio} |", flush=True)
 
 
 if __name__ == "__main__":

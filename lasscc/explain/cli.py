@@ -32,8 +32,12 @@ def cmd_explain(args) -> int:
         from lasscc.diagnostics import LassError
 
         raise LassError(f"option --k: expected a positive size, got {args.k}")
+    if args.sms is not None and args.sms < 1:
+        from lasscc.diagnostics import LassError
+
+        raise LassError(f"option --sms: expected a positive SM count, got {args.sms}")
     text = explain(module, args.arch, args.file, args.stage, grid, use_cache=not args.no_cache,
-                   k=args.k if args.k is not None else DEFAULT_K)
+                   k=args.k if args.k is not None else DEFAULT_K, sms=args.sms)
     sys.stdout.write(text)
     if args.png:
         try:
@@ -58,5 +62,7 @@ def add_parser(sub, common) -> None:
                                    "warp-mma, swizzle-smem, lower-to-llvm, ptx)")
     e.add_argument("--png", metavar="DIR", help="also draw the maps as PNG files in DIR (needs matplotlib)")
     e.add_argument("--grid", help="tile grid MxN of the rasterization example (default 12x8)")
-    e.add_argument("--k", type=int, help=f"K of the split-K decomposition (default {DEFAULT_K})")
+    e.add_argument("--k", type=int, help=f"K of the split-K / stream-K decomposition (default {DEFAULT_K})")
+    e.add_argument("--sms", type=int, help="SM count of the GPU a stream-K kernel's persistent grid fills "
+                                           "(default 132, an H100's)")
     e.set_defaults(fn=cmd_explain)

@@ -47,7 +47,7 @@ def _resources(module, arch: str, filename: str, use_cache: bool):
 
 def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str | None = None,
             grid: tuple[int, int] = DEFAULT_GRID, use_cache: bool = True, resources: bool = True,
-            k: int = DEFAULT_K) -> str:
+            k: int = DEFAULT_K, sms: int | None = None) -> str:
     """The explanation text of the module's GEMM (a lass.gemm or a dump); LassError on a bad config."""
     from lasscc.driver import select_family
     from lasscc.options import resolve_stage
@@ -79,6 +79,12 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
 
             parts.append(decomposition_lines(kcfg.split_k, kcfg.threadblock, grid, k, kcfg.raster,
                                              mode=kcfg.split_k_mode, threads=kcfg.threads))
+        elif kcfg.is_streamk:  # the persistent grid's units of a stream-K kernel (lasscc.streamk)
+            from lasscc import streamk
+
+            sms = sms or streamk.H100_SMS
+            ctas = streamk.grid_ctas(sms, streamk.ctas_per_sm(kcfg.threads, kcfg.smem_bytes(n.elem_bytes)))
+            parts.append(streamk.decomposition_lines(kcfg.split_k_mode, kcfg.threadblock, grid, k, ctas, sms))
     if "smem" in sections:
         parts.append(section_smem(n, arch, facts.d_dtype))
     if "warp" in sections:

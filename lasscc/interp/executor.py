@@ -55,6 +55,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from lasscc import streamk as SK
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.dialects.func import FuncOp
@@ -578,7 +580,7 @@ def workspace_arg(prog: Program):
         return None
     args = prog.func.body.block.args
     tmaps = any(getattr(a.type, "name", "") == "lass_nv.tensor_map" for a in args)
-    names = kernel_params(tmaps, prog.config.split_k, len(prog.facts.epilogue))
+    names = kernel_params(tmaps, prog.config.has_workspace, len(prog.facts.epilogue))
     if len(names) != len(args):
         raise KernelArgumentError(f"kernel @{prog.name}: expected the parameters ({', '.join(names)}), "
                                   f"got {len(args)}")
@@ -762,6 +764,7 @@ def execute_kernel(
     order: str = "forward",
     workspace: np.ndarray | None = None,
     extras=None,
+    ctas: int | None = None,
 ) -> ExecResult:
     """Run the kernel function of `module` (ModuleOp or MLIR text) for the whole grid.
 
@@ -784,6 +787,8 @@ def execute_kernel(
     cooperative threads in `order` ("forward", "reverse", "shuffle:SEED": lasscc.interp.sync),
     with the semaphores in `workspace` (int32, KernelSpec.workspace_bytes / 4 words, zero; None:
     a zeroed one of its own) and the happens-before check of D between CTAs.
+    A stream-K kernel (lasscc.streamk) runs a persistent grid of `ctas` CTAs (None:
+    streamk.CPU_CTAS), each its own slice, with the same scheduler, semaphores and checks.
     Raises a LassError subclass (lasscc.interp.errors) naming the op on any violation.
     """
     t0 = time.perf_counter()
@@ -816,13 +821,21 @@ def execute_kernel(
     grid = (-(-m // bm)) * (-(-n // bn))
     split = cfg.split_k
     parallel = split > 1 and cfg.split_k_mode == "parallel"
-    if split > 1 and workspace is None:
+    if cfg.has_workspace and workspace is None:
         from lasscc.splitk import workspace_bytes
 
         w_type = workspace_arg(prog).type
-        workspace = np.zeros(workspace_bytes(split, grid, batch, cfg.split_k_mode, (m, n)) // 4,
-                             numpy_dtype(w_type.get_element_type(), "element type of W"))
-    args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels, batch, workspace if split > 1 else None, extras)
+        nbytes = (workspace_bytes(split, grid, batch, cfg.split_k_mode, (m, n)) if not cfg.is_streamk
+                  else SK.workspace_bytes(grid, batch))
+        workspace = np.zeros(nbytes // 4, numpy_dtype(w_type.get_element_type(), "element type of W"))
+    args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels, batch, workspace if cfg.has_workspace else None,
+                      extras)
+    if cfg.is_streamk:
+        # the persistent grid (lasscc.streamk), one CTA per slice: each CTA runs its own units and
+        # may wait on another's fix-up
+        if ctas is not None and (isinstance(ctas, bool) or not isinstance(ctas, (int, np.integer)) or ctas < 1):
+            raise KernelArgumentError(f"expected a positive stream-K grid (ctas), got {ctas!r}")
+        grid, blocks_per_batch = int(ctas or SK.CPU_CTAS), 1
     if blocks_per_batch is None:
         blocks_per_batch = max(1, 2048 // cfg.threads) if prog.simt else 16
     nb_max = max(1, min(grid, int(blocks_per_batch)))
@@ -835,7 +848,7 @@ def execute_kernel(
         order_list = launch_order(len(slices), order)
     except ValueError as e:
         raise KernelArgumentError(str(e)) from None
-    sync = GridSync(len(slices), order, prog.describe) if split > 1 and not parallel else None
+    sync = GridSync(len(slices), order, prog.describe) if cfg.has_workspace and not parallel else None
     launch = Launch(m, n, k, alpha, beta, launch.banks, check, batch, split, grid, sync)
     totals = {"nops": 0, "unretired": 0}
 

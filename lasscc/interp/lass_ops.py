@@ -282,6 +282,12 @@ def _batch_index(ex: Executor, op, vals):
     return [ex.batch_z]
 
 
+@handler(lass_tb.PersistentCtaOp)
+def _persistent_cta(ex: Executor, op, vals):
+    """(cta, ctas): the block's x index and the launch's blocks along x (lasscc.streamk)."""
+    return [ex.block_ids if ex.prog.simt else ex.block_ids.copy(), ex.launch.grid_x]
+
+
 @handler(lass_tb.BatchViewOp)
 def _batch_view(ex: Executor, op, vals):
     """Matrix `index` of a batched operand: the kernel argument's memory from element
@@ -634,6 +640,12 @@ def _block_id(ex: Executor, op, vals):
     if axis == "y":
         return [ex.part]
     return [ex.block_ids]
+
+
+@handler(lass_nv.GridDimOp)
+def _grid_dim(ex: Executor, op, vals):
+    """%nctaid.x: the launch's blocks along x (a stream-K kernel's persistent grid)."""
+    return [ex.launch.grid_x]
 
 
 # ldmatrix.x4: receiving lane l gets 4 bytes at offset 4*(l%4) of the row supplied by lane 8i + l/4

@@ -1,7 +1,8 @@
 """Inter-CTA semantics for the CPU executor: split-K's semaphore, a CTA scheduler whose order can
 be permuted, and a happens-before check of global memory (lasscc.splitk).
 
-A launch of a kernel that synchronises CTAs (a split-K kernel: `GemmConfig.split_k > 1`) runs its
+A launch of a kernel that synchronises CTAs (a split-K kernel: `GemmConfig.split_k > 1`, or a
+stream-K kernel, lasscc.streamk, whose slices are single CTAs of its persistent grid) runs its
 grid slices (the vectorised groups of blocks of one batch z and one partition y, executor.py)
 as cooperative threads that hold one baton: one slice runs at a time, in the launch `order`
 ("forward": z, y, x as the GPU numbers them; "reverse"; "shuffle:SEED"), until it finishes or

@@ -30,7 +30,7 @@ def _words(ex: Executor, op, sem, index, value):
 
 def _sync_or_fail(ex: Executor, op):
     if ex.sync is None:
-        raise InterpError(f"{ex.where(op)}: a semaphore op in a kernel without split_k > 1 (its config): the "
+        raise InterpError(f"{ex.where(op)}: a semaphore op in a kernel without split_k > 1 or stream-K (its config): the "
                           f"launch does not run its CTAs as synchronising threads")
     return ex.sync
 

@@ -292,7 +292,9 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
     d_np = NP_DTYPE[spec.d_dtype]
     col = spec.d_layout == "col"  # D stored N x M row-major (element (i, j) at j*M + i)
     d_shape = lead + ((n, m) if col else (m, n))
-    grid, block = (spec.grid(m, n, batch) if batched else spec.grid(m, n)), (spec.threads, 1, 1)
+    # a stream-K kernel's persistent grid: the device's SM count (lasscc.streamk)
+    sms = cuda.sm_count() if getattr(spec, "is_streamk", False) else None
+    grid, block = (spec.grid(m, n, batch, sms) if batched else spec.grid(m, n, sms=sms)), (spec.threads, 1, 1)
     result: dict = {"name": spec.name, "m": m, "n": n, "k": k, "alpha": alpha, "beta": beta,
                     "ab_dtype": spec.a_dtype, "d_dtype": spec.d_dtype, "d_layout": spec.d_layout, "grid": grid,
                     "block": block, "smem_bytes": spec.smem_bytes, "rel_err": None, "ok": None,
@@ -337,7 +339,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
                    cuda.DeviceBuffer.alloc(bsz * m * n * np.dtype(d_np).itemsize)]
         d_buf = buffers[2]
         # a split-K kernel's semaphores (lasscc.splitk): zeroed once; every launch leaves them zero
-        ws_bytes = spec.workspace_bytes(m, n, bsz) if getattr(spec, "split_k", 1) > 1 else 0
+        ws_bytes = spec.workspace_bytes(m, n, bsz) if "W" in spec.params else 0
         result["workspace_bytes"] = ws_bytes
         if ws_bytes:
             buffers.append(cuda.DeviceBuffer.from_array(np.zeros(ws_bytes // 4, np.int32)))

@@ -58,20 +58,23 @@ def stage_modules(dt: str, split: int, batched: bool = False, d_col: bool = Fals
 
 
 def check(dt: str, split: int, stage: str, m: int, n: int, k: int, alpha: float, beta: float, seed: int,
-          order: str = "forward", **kw) -> dict:
-    """run_check of one stage; every element of D within the split-aware float64 bound."""
+          order: str = "forward", ctas: int | None = None, **kw) -> dict:
+    """run_check of one stage; every element of D within the split-aware float64 bound (`ctas`:
+    a stream-K kernel's persistent grid, test_streamk)."""
     r = run_check(stage_modules(dt, split, **kw)[stage], m, n, k, seed=seed, alpha=alpha, beta=beta,
-                  report_banks=False, order=order, batch=kw.get("batched") and 2 or 1)
+                  report_banks=False, order=order, batch=kw.get("batched") and 2 or 1,
+                  **({"ctas": ctas} if ctas is not None else {}))
     a, b, c = r["inputs"]
     d = np.asarray(r["d"], np.float64) if dt != "bf16" else _bf16(r["d"])
     bound = elementwise_bound(np.asarray(r["d"]).dtype, "f32" if dt == "tf32" else dt, ACC[dt], k,
-                              reference_scale(a, b, c, alpha, beta), r["ref"], alpha, beta, split)
+                              reference_scale(a, b, c, alpha, beta), r["ref"], alpha, beta,
+                              split if ctas is None else ctas)  # stream-K: at most `ctas` segments a tile
     err = np.abs(d - r["ref"])
     assert np.isfinite(d).all(), f"{stage}: unwritten (NaN-poisoned) elements of D"
     assert (err <= bound).all(), f"{stage}: max excess {np.max(err - bound):.3g} at {np.unravel_index(np.argmax(err - bound), err.shape)}"
     ws = r["result"].workspace
-    assert (ws is None) == (split == 1)
-    if kw.get("mode", "serial") == "serial":
+    assert (ws is None) == (split == 1 and not GemmConfig(split_k_mode=kw.get("mode", "serial")).is_streamk)
+    if kw.get("mode", "serial") != "parallel":
         assert ws is None or not ws.any(), "the last partition of every tile resets its semaphore to 0"
     return r
 
@@ -323,7 +326,7 @@ def test_parallel_kernels_assemble_without_spills():
 def test_parallel_mode_validation():
     with pytest.raises(LassError, match='expected split_k > 1 with split_k_mode = "parallel"'):
         GemmConfig(split_k=1, split_k_mode="parallel").validate()
-    with pytest.raises(LassError, match='expected split_k_mode "serial" or "parallel", got \'atomic\''):
+    with pytest.raises(LassError, match='expected split_k_mode "serial", "parallel", "streamk", "streamk-dp", got \'atomic\''):
         GemmConfig(split_k=2, split_k_mode="atomic").validate()
     assert workspace_bytes(3, 4, 2, "parallel", (100, 70)) == 4 * 3 * 2 * 100 * 70
 

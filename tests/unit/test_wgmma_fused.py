@@ -124,7 +124,7 @@ def test_epilogue_kernel_abi():
     the launcher's values agree with kernel_params."""
     text = EPILOGUES["bf16_scale_m_bias_n_silu_residual_colD"][0]
     fn = _kernel(stages_of(text)[4])
-    names = kernel_params(True, 1, 3)
+    names = kernel_params(True, False, 3)
     assert [a.name_hint for a in fn.body.block.args] == list(names[:10]) + ["scale", "bias", "residual"]
     assert [t.name for t in fn.function_type.inputs.data[8:10]] == ["lass_nv.tensor_map"] * 2
     (spec,) = kernel_specs(stages_of(text)[4])
@@ -177,7 +177,7 @@ def test_split_k_kernel_abi():
     mod = stages_of(SPLITS["f16_parallel"][0])[4]
     gemm_fn = _kernel(mod)
     red = next(f for f in mod.ops if isinstance(f, func.FuncOp) and REDUCE_ATTR in f.attributes)
-    names = kernel_params(True, 3, 0)
+    names = kernel_params(True, True, 0)
     assert names[8:] == ("tmap_A", "tmap_B", "W")
     for fn in (gemm_fn, red):
         assert tuple(a.name_hint for a in fn.body.block.args) == names

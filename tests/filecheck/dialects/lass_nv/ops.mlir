@@ -22,6 +22,15 @@ func.func @batch_id() -> i32 {
   func.return %z : i32
 }
 
+// A stream-K kernel's persistent grid: %nctaid.x.
+// CHECK-LABEL: func.func @grid_dim()
+// CHECK-NEXT:    %ctas = lass_nv.grid_dim
+// CHECK-NEXT:    func.return %ctas : i32
+func.func @grid_dim() -> i32 {
+  %ctas = lass_nv.grid_dim
+  func.return %ctas : i32
+}
+
 // CHECK-LABEL: func.func @async_copy(
 // CHECK-SAME:    %A: memref<?x?xf16>, %off: i32, %dst: i32, %pred: i1)
 // CHECK-NEXT:    lass_nv.cp_async %A[%off], %dst, %pred {bytes = 16 : i64} : memref<?x?xf16>

@@ -62,6 +62,15 @@ func.func @batched(%A: memref<?x?x?xf16>, %B: memref<?x?x?xf16, strided<[?, 1, ?
   func.return
 }
 
+// Stream-K (lasscc.streamk): the block's place in the persistent grid and the grid's size.
+// CHECK-LABEL: func.func @persistent()
+// CHECK-NEXT:    %cta, %ctas = lass_tb.persistent_cta
+// CHECK-NEXT:    func.return %cta, %ctas : i32, i32
+func.func @persistent() -> (i32, i32) {
+  %cta, %ctas = lass_tb.persistent_cta
+  func.return %cta, %ctas : i32, i32
+}
+
 // Element types: i8 tiles with an i32 accumulator, f32 (tf32) tiles, f16 tiles with an f16 one.
 // CHECK-LABEL: func.func @mma_types(
 // CHECK-NEXT:    %r = lass_tb.mma %a, %b, %c : !lass_tb.tile<64x64xi8>, !lass_tb.tile<32x64xi8>, !lass_tb.acc<64x32xi32>

@@ -1,0 +1,129 @@
+"""The shape-aware default config (issue 17): tile, split-K or stream-K and stages from M, N, K,
+the element type and the GPU's SM count, for an input that gives no `config` and has no stored
+`lasscc tune` winner (`lasscc run`, `bench`, the API's `gemm(shape=...)`).
+
+The choice is for the mma.sync path (`choose` returns a GemmConfig with mma = "mma.sync"); the
+instruction family is decided elsewhere (lasscc.family on sm_90a) and a caller that routes to
+wgmma keeps only what applies there.  The rules, in order:
+
+1. Tile: the default 128 x 128 tile (lasscc.config.default_config: BK = 64 bytes of K) -- the
+   measured best mma.sync tile, also for skinny M, where the GEMM is bound by reading B and the
+   grid is filled by splitting K instead of shrinking the tile (issue 17: 16 x 4096 x 4096 went
+   9.2 -> 27.4 TFLOP/s with parallel split 8 at 128 x 128).
+2. Slots: the CTAs resident at once, SM count x CTAs per SM (lasscc.streamk.ctas_per_sm).  A
+   grid of `units` CTAs runs in ceil(units / slots) waves; its wave efficiency is
+   units / (waves * slots) (`wave_efficiency`).
+3. Enough tiles (efficiency >= WAVE_EFFICIENCY, or at least DP_WAVES waves): data-parallel.
+4. Fewer tiles than slots (small or skinny output, long K): split-K with the count S whose grid
+   tiles * S has the best wave efficiency, each partition keeping MIN_SPLIT_KTILES k-tiles; the
+   parallel mode when its workspace of partial sums (4 * S * M * N bytes) is at most the bytes of
+   A and B (skinny M: the partials are cheap beside reading B), else serial.  When no S reaches
+   WAVE_EFFICIENCY (too few k-tiles to split evenly): stream-K, which balances exactly.
+5. Between one and DP_WAVES waves with a poor last wave: the hybrid "streamk-dp" (full waves
+   data-parallel, the tail shared out stream-K), when a tile has MIN_SPLIT_KTILES k-tiles.
+6. Stages: LONG_K_STAGES when the main loop is long (each CTA's K range >= LONG_K_KTILES
+   k-tiles) and the config still validates, else the default's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from lasscc import streamk
+from lasscc.config import GemmConfig, default_config
+from lasscc.diagnostics import LassError
+from lasscc.layout import elem_bytes
+
+WAVE_EFFICIENCY = 0.85  # a grid whose last wave leaves < 15% of the slots idle counts as full
+DP_WAVES = 4  # from this many waves on, the last wave's idle slots cost <= 1/4 of a wave: data-parallel
+MIN_SPLIT_KTILES = 4  # a K partition (or stream-K share) keeps this many k-tiles, so the pipeline fills
+MAX_SPLIT = 16  # the largest split count tried (lasscc.tune's SEARCH_SPLITS go as far)
+PARTIAL_BYTES = 4  # parallel split-K's f32 / i32 partial sums (lasscc.splitk.PARTIAL_BYTES)
+LONG_K_KTILES = 64  # a CTA's main loop this long takes LONG_K_STAGES stages (more loads in flight)
+LONG_K_STAGES = 4
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The chosen config (mma.sync) and why, one reason per rule that decided."""
+
+    config: GemmConfig
+    reasons: list[str] = field(default_factory=list)
+    slots: int = 0  # resident CTAs the choice assumed (SMs x CTAs per SM)
+
+    def describe(self) -> str:
+        return "; ".join(self.reasons)
+
+
+def wave_efficiency(units: int, slots: int) -> float:
+    """units / (ceil(units / slots) * slots): the busy fraction of the slots over all waves."""
+    waves = -(-units // slots)
+    return units / (waves * slots)
+
+
+def choose(m: int, n: int, k: int, ab_type: str = "f16", sms: int | None = None, arch: str = "sm_80",
+           d_type: str | None = None, base: GemmConfig | None = None) -> Choice:
+    """The shape-aware config for an M x N x K GEMM with A/B elements `ab_type` on a GPU of `sms` SMs
+    (None: an H100's, lasscc.streamk.H100_SMS), decomposing the tile of `base` (None: the mma.sync
+    default_config; a wgmma config, lasscc.family's, on sm_90a: split-K but no stream-K, which is
+    built on the mma.sync path only, so its stream-K cases stay data-parallel or take the best split
+    count).  Raises LassError for non-positive sizes."""
+    for name, v in (("M", m), ("N", n), ("K", k)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise LassError(f"lasscc.heuristics: expected a positive integer {name}, got {v!r}")
+    sms = int(sms or streamk.H100_SMS)
+    base = base or default_config(ab_type)
+    bm, bn, bk = base.threadblock
+    eb = elem_bytes(ab_type)
+    per_sm = streamk.ctas_per_sm(base.threads, base.smem_bytes(eb))
+    slots = sms * per_sm
+    tiles = -(-m // bm) * -(-n // bn)
+    kt = -(-k // bk)
+    reasons = [f"{tiles} tiles of {bm}x{bn} on {sms} SMs x {per_sm} CTAs = {slots} slots, {kt} k-tiles of BK {bk}"]
+    eff = wave_efficiency(tiles, slots)
+    cfg = base
+    k_per_cta = kt
+    if eff >= WAVE_EFFICIENCY or tiles >= DP_WAVES * slots:
+        reasons.append(f"data-parallel: wave efficiency {eff:.2f}" + (f" over {tiles / slots:.1f} waves"
+                                                                     if tiles >= slots else ""))
+    elif tiles < slots:
+        splits = [s for s in range(2, MAX_SPLIT + 1) if kt // s >= MIN_SPLIT_KTILES]
+        best = max(splits, key=lambda s: (round(wave_efficiency(tiles * s, slots), 6), -s), default=None)
+        if best is not None and wave_efficiency(tiles * best, slots) >= WAVE_EFFICIENCY:
+            partials = PARTIAL_BYTES * best * m * n
+            operands = (m + n) * k * eb
+            mode = "parallel" if partials <= operands else "serial"
+            cfg = replace(base, split_k=best, split_k_mode=mode)
+            k_per_cta = -(-kt // best)
+            reasons.append(f"{tiles} tiles under one wave: split-K {best} ({tiles * best} CTAs, wave efficiency "
+                           f"{wave_efficiency(tiles * best, slots):.2f}), {mode}: partial sums {partials} B "
+                           f"{'<=' if mode == 'parallel' else '>'} A and B {operands} B"
+                           + (" (skinny M)" if m < bm else ""))
+        elif best is not None and base.is_wgmma:  # (no stream-K on the wgmma path)
+            cfg = replace(base, split_k=best, split_k_mode="serial")
+            k_per_cta = -(-kt // best)
+            reasons.append(f"{tiles} tiles under one wave: split-K {best} ({tiles * best} CTAs), serial (mma = wgmma: "
+                           f"no stream-K)")
+        elif (kt >= MIN_SPLIT_KTILES or tiles * kt >= slots) and not base.is_wgmma:
+            cfg = replace(base, split_k_mode="streamk")
+            k_per_cta = -(-tiles * kt // slots)
+            reasons.append(f"{tiles} tiles under one wave and no split count fills it evenly: stream-K "
+                           f"({tiles * kt} iterations over {slots} CTAs)")
+        else:
+            reasons.append(f"data-parallel: {kt} k-tiles are too few to split")
+    elif kt >= MIN_SPLIT_KTILES and not base.is_wgmma:
+        cfg = replace(base, split_k_mode="streamk-dp")
+        reasons.append(f"{tiles / slots:.2f} waves, the last {eff:.2f} full: stream-K for the tail, full waves "
+                       f"data-parallel (streamk-dp)")
+    else:
+        reasons.append(f"data-parallel: wave efficiency {eff:.2f}, {kt} k-tiles too few to share out")
+    if k_per_cta >= LONG_K_KTILES and cfg.stages < LONG_K_STAGES:
+        longer = replace(cfg, stages=LONG_K_STAGES)
+        try:
+            longer.validate(arch, ab_type=ab_type)
+            cfg = longer
+            reasons.append(f"{LONG_K_STAGES} stages: each CTA's main loop runs {k_per_cta} k-tiles")
+        except LassError:
+            pass
+    cfg.validate(arch, ab_type=ab_type)
+    return Choice(cfg, reasons, slots)

@@ -1,0 +1,168 @@
+"""Stream-K: the one place its schedule, its fix-up rules and its formulas live (issue 17).
+
+A stream-K kernel (`GemmConfig.split_k_mode = "streamk"` or `"streamk-dp"`, split_k = 1) is
+launched as a persistent grid of G CTAs, G = the GPU's SM count x CTAs per SM (`grid_ctas`: a
+launch-time fact; the kernel reads it as %nctaid.x, the CPU executor uses a small one).  The T
+output tiles of BM x BN each take KT = ceil(K / BK) MAC iterations (k-tiles):
+
+  - "streamk": all T * KT iterations are dealt to the G CTAs in equal shares (`cta_range`: the
+    partition of lasscc.splitk.partition_tiles, the first (T*KT) mod G CTAs one iteration more);
+  - "streamk-dp" (the hybrid "data-parallel + one stream-K wave"): when T is not a multiple of G,
+    the first (T // G - 1) full waves of tiles are data-parallel (`dp_tiles`: CTA c takes tiles
+    c, c + G, ...) and only the rest (between G and 2G tiles) is shared out as above; a T that
+    fills whole waves is all data-parallel.
+
+A CTA's work is a list of units (`cta_units`, `unit`): its data-parallel tiles, then the tiles its
+iteration range touches, from the highest to the lowest (CUTLASS's order), each with a K range of
+whole k-tiles [lo, hi) of that tile and its segment number: the segments of a tile are numbered in
+K order (segment s is CTA `owner(first iteration) + s`), so a tile's segment 0 is the start of its
+CTA's range (done first) and the segment that finishes it (hi = KT) is its CTA's last unit.
+
+The fix-up is serial split-K's (lasscc.splitk), per tile: the segment s waits until the tile's
+semaphore word = s, then D = alpha * acc + (s == 0 ? beta : 1) * D, then sets the word to s + 1,
+or to 0 by the segment that finishes the tile (the workspace is left zero).  So the partial sums of
+a tile meet in D in K order, deterministically; the CTA that finishes a tile waits on the flag for
+its predecessors' partials.  Waits go only to lower CTAs' first units, so with the GPU dispatching
+CTAs in increasing order (as split-K assumes) there is no deadlock.  The workspace is one 32-bit
+word per tile (`workspace_bytes`).
+
+Every formula takes ints, numpy arrays or IR values (lasscc.ir_math.Idx): lasscc-tile-threadblock
+emits them, `lasscc explain` and the tests evaluate them.  They are branch-free (a 0/1 `is_sk`
+selects between the data-parallel and the stream-K answer) so the kernel needs no control flow.
+"""
+
+from __future__ import annotations
+
+from lasscc.layout import minimum
+from lasscc.splitk import MODES as SPLIT_K_MODES, SEMAPHORE_BYTES, partition_tiles
+
+MODES = SPLIT_K_MODES[2:]  # "streamk", "streamk-dp"
+H100_SMS = 132  # streaming multiprocessors of an H100 SXM (the heuristics' default when no device is open)
+CPU_CTAS = 3  # the CPU executor's persistent grid when none is given: small, and not a divisor of most tile counts
+# Per-SM limits of sm_80 / sm_90 (CUDA occupancy calculator): CTAs resident at once
+SM_SMEM_BYTES = 228 * 1024  # shared memory per SM (sm_90; sm_80: 164 KiB, ptxas's opt-in limit is lower anyway)
+SM_REGISTERS = 65536  # 32-bit registers per SM
+SM_THREADS = 2048  # resident threads per SM
+SM_CTAS = 32  # resident CTAs per SM
+
+
+def is_streamk(mode: str) -> bool:
+    return mode in MODES
+
+
+def ctas_per_sm(threads: int, smem_bytes: int, regs_per_thread: int = 255) -> int:
+    """CTAs of this kernel one SM holds at once (shared memory, registers at `regs_per_thread` (the
+    register limit unless ptxas's count is known), threads), at least 1."""
+    by_smem = SM_SMEM_BYTES // max(1, smem_bytes)
+    by_regs = SM_REGISTERS // max(1, threads * regs_per_thread)
+    return max(1, min(by_smem, by_regs, SM_THREADS // threads, SM_CTAS))
+
+
+def grid_ctas(sms: int, per_sm: int) -> int:
+    """The persistent grid: every SM's resident CTAs."""
+    return max(1, int(sms) * int(per_sm))
+
+
+def maximum(a, b):
+    """max(a, b) of non-negative ints, arrays or Idx (through minimum: Idx has no compare)."""
+    return a + b - minimum(a, b)
+
+
+def dp_tiles(tiles, ctas, hybrid: bool):
+    """Tiles computed data-parallel (whole K by one CTA) before the stream-K part: none for
+    "streamk"; for the hybrid, every full wave but the last when T mod G != 0, all when T mod G == 0."""
+    if not hybrid:
+        return 0
+    full = tiles // ctas
+    return (full - minimum(full, minimum(tiles % ctas, 1))) * ctas
+
+
+def cta_range(cta, ctas, iters):
+    """[begin, end) of CTA `cta`'s share of the `iters` stream-K iterations (k-tiles of the tiles
+    after the data-parallel ones, tile-major)."""
+    return partition_tiles(cta, iters, ctas)
+
+
+def owner(i, ctas, iters):
+    """The CTA whose cta_range holds iteration i (< iters): the inverse of partition_tiles."""
+    base, extra = iters // ctas, iters % ctas
+    cut = extra * (base + 1)  # the first `extra` CTAs have base + 1 iterations
+    head = minimum(i, cut)
+    return head // (base + 1) + (i - head) // maximum(base, 1)
+
+
+def cta_units(cta, ctas, tiles, kt, hybrid: bool):
+    """Units (tile segments) CTA `cta` computes: its data-parallel tiles and the tiles its stream-K
+    range touches."""
+    dp = dp_tiles(tiles, ctas, hybrid)
+    b, e = cta_range(cta, ctas, (tiles - dp) * kt)
+    return dp // ctas + ((e + (kt - 1)) // kt - b // kt) * minimum(e - b, 1)
+
+
+def unit(cta, ctas, u, tiles, kt, hybrid: bool):
+    """(tile, lo, hi, segment) of unit u < cta_units of CTA `cta`: the output tile (linear, before
+    rasterization), its k-tiles [lo, hi) (of KT = kt) and the segment's place in the tile's K
+    order (0: it writes alpha * acc + beta * C)."""
+    dp = dp_tiles(tiles, ctas, hybrid)
+    n_dp = dp // ctas
+    if isinstance(n_dp, int) and n_dp == 0:  # "streamk": no data-parallel units (and no 0 - Idx)
+        is_sk, j = 1, u
+    else:
+        is_sk = 1 - minimum(n_dp - minimum(u, n_dp), 1)  # 1 from the first stream-K unit on
+        j = u - minimum(u, n_dp)  # stream-K units walk the CTA's tiles from the highest down
+    iters = (tiles - dp) * kt
+    b, e = cta_range(cta, ctas, iters)
+    t_last = (maximum(e, 1) - 1) // kt
+    t = t_last - minimum(j, t_last)
+    t0 = t * kt
+    lo = maximum(b, t0) - t0
+    hi = minimum(e, t0 + kt) - t0
+    seg = cta - owner(t0, ctas, maximum(iters, 1))
+    keep = 1 - is_sk
+    return ((u * ctas + cta) * keep + (dp + t) * is_sk, lo * is_sk, kt * keep + hi * is_sk, seg * is_sk)
+
+
+def workspace_bytes(tiles: int, batch: int = 1) -> int:
+    """A semaphore word per output tile (and batch)."""
+    return SEMAPHORE_BYTES * tiles * batch
+
+
+def schedule(ctas: int, tiles: int, kt: int, hybrid: bool) -> list[list[tuple[int, int, int, int]]]:
+    """Every CTA's units (tile, lo, hi, segment), in the order it computes them (ints)."""
+    return [[unit(c, ctas, u, tiles, kt, hybrid) for u in range(cta_units(c, ctas, tiles, kt, hybrid))]
+            for c in range(ctas)]
+
+
+def decomposition_lines(mode: str, tile: tuple[int, int, int], grid: tuple[int, int], k: int, ctas: int,
+                        sms: int | None = None, limit: int = 16) -> list[str]:
+    """`lasscc explain`'s stream-K section: which CTA computes which K range of which tile (the
+    first `limit` CTAs), the fix-up order and the workspace bytes."""
+    from lasscc.layout import raster_tile  # noqa: F401 (the tiles are numbered before rasterization)
+
+    bm, bn, bk = tile
+    tm, tn = grid
+    tiles = tm * tn
+    kt = -(-k // bk)
+    hybrid = mode == "streamk-dp"
+    dp = dp_tiles(tiles, ctas, hybrid)
+    src = f"{sms} SMs x {ctas // sms} CTAs per SM" if sms else "given"
+    out = [f"Stream-K (lasscc.streamk), split_k_mode = {mode}: {tiles} tiles of {bm} x {bn}, K = {k}: {kt} k-tiles "
+           f"of BK = {bk} each, {tiles * kt} MAC iterations",
+           f"  persistent grid ({ctas}, 1, 1) ({src}; the runner takes the SM count from the device)",
+           f"  data-parallel tiles: {dp} ({dp // ctas} per CTA); stream-K: {tiles - dp} tiles, "
+           f"{(tiles - dp) * kt} iterations, {(tiles - dp) * kt // ctas}-{-(-(tiles - dp) * kt // ctas)} per CTA",
+           "  CTA   units in order: tile [k-tiles) -> K range, segment (s0 writes alpha*acc + beta*C; the finisher "
+           "is marked *)"]
+    for c, units in enumerate(schedule(ctas, tiles, kt, hybrid)[:limit]):
+        parts = []
+        for t, lo, hi, s in units:
+            fin = "*" if hi == kt else ""
+            parts.append(f"t{t} [{lo},{hi})->K[{lo * bk},{min(hi * bk, k)}) s{s}{fin}")
+        out.append(f"  {c:>4}  " + ("; ".join(parts) if parts else "(no work)"))
+    if ctas > limit:
+        out.append(f"  ... {ctas - limit} more CTAs")
+    out.append("  fix-up per tile, in K order: segment s waits until the tile's semaphore = s, adds alpha*acc to D "
+               "(s0: alpha*acc + beta*C), sets it to s + 1; the finisher resets it to 0")
+    out.append(f"  workspace: {workspace_bytes(tiles)} bytes ({SEMAPHORE_BYTES} per tile), zero before the first "
+               "launch, left zero by every launch")
+    return out

@@ -1,0 +1,129 @@
+"""Issue 17's table: every shape with the shape-aware default config (lasscc.heuristics, no tuning)
+beside cuBLAS in the same process, the split-K and stream-K variants for two shapes, and
+16 x 4096 x 4096 as a fraction of the HBM bandwidth needed to read B once.
+
+    python3 scripts/skinny_bench.py [--arch sm_90a] [--iters 30]    # on the GPU
+    python3 scripts/skinny_bench.py --dry-run [--compile]           # CPU: the plan (and ptxas of every kernel)
+
+f16 in, f32 D, TN, beta 0.  The default config is what `lasscc run` / `bench` apply to an input without
+`config` when `lasscc tune` stored none (lasscc.cli._apply_tuned -> lasscc.heuristics.choose, with the
+device's SM count); tuned.json is not consulted here, so the figures are the untuned default.  Each
+kernel is checked against the float64 reference before it is timed (run_gemm).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+# issue 17's table (M, N, K)
+SHAPES = [(16, 4096, 4096), (128, 4096, 4096), (1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 512),
+          (8192, 1024, 8192), (1024, 1024, 16384)]
+# the variants timed for two shapes: (split_k, split_k_mode) beside the default
+VARIANT_SHAPES = [(16, 4096, 4096), (1024, 1024, 16384)]
+VARIANTS = [(1, "serial"), (4, "serial"), (8, "serial"), (4, "parallel"), (8, "parallel"), (16, "parallel"),
+            (1, "streamk"), (1, "streamk-dp")]
+H100_SXM_HBM_BYTES_PER_S = 3.35e12  # H100 SXM5 HBM3 bandwidth (NVIDIA's datasheet: 3.35 TB/s)
+B_ONCE_SHAPE = (16, 4096, 4096)
+ELEM_BYTES = 2  # f16 A and B
+
+
+def module_text(cfg) -> str:
+    """The f16 TN GEMM with `cfg` (a GemmConfig) as its config."""
+    from lasscc.api import gemm_mlir
+
+    return gemm_mlir("f16", None, "f32", "TN", 1.0, 0.0, cfg.threadblock, cfg.warp, cfg.stages, cfg.raster)
+
+
+def config_text(cfg) -> str:
+    return ("x".join(map(str, cfg.threadblock)) + f"/s{cfg.stages}"
+            + (f" split {cfg.split_k} {cfg.split_k_mode}" if cfg.split_k > 1 else
+               f" {cfg.split_k_mode}" if cfg.is_streamk else ""))
+
+
+def plan(sms: int, arch: str) -> list[tuple[str, tuple[int, int, int], object]]:
+    """(label, shape, GemmConfig) of every run: the default per shape, then the variants."""
+    from dataclasses import replace
+
+    from lasscc.heuristics import choose
+
+    runs = []
+    for shape in SHAPES:
+        c = choose(*shape, "f16", sms, arch)
+        runs.append(("default", shape, c.config, c.describe()))
+    for shape in VARIANT_SHAPES:
+        base = choose(*shape, "f16", sms, arch).config
+        for s, mode in VARIANTS:
+            runs.append(("variant", shape, replace(base, split_k=s, split_k_mode=mode), ""))
+    return runs
+
+
+def compile_text(args):
+    text, arch, split_k, mode = args
+    from lasscc.api import apply_overrides
+    from lasscc.driver import compile_module
+    from lasscc.source import parse_mlir
+
+    module = parse_mlir(text, "<skinny>")
+    apply_overrides(module, arch=arch, filename="<skinny>", split_k=split_k, split_k_mode=mode)
+    res = compile_module(module, arch, "<skinny>")
+    return res.ptx, res.specs[0]
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--arch", default=None, help="target (default: the GPU's own; sm_80 with --dry-run)")
+    p.add_argument("--iters", type=int, default=30)
+    p.add_argument("--sms", type=int, default=None, help="SM count for --dry-run (default 132, an H100's)")
+    p.add_argument("--dry-run", action="store_true", help="print the plan without a GPU")
+    p.add_argument("--compile", action="store_true", help="with --dry-run: compile every kernel (ptxas, spills)")
+    args = p.parse_args()
+    if args.dry_run:
+        from lasscc import streamk
+
+        arch = args.arch or "sm_80"
+        runs = plan(args.sms or streamk.H100_SMS, arch)
+        for kind, shape, cfg, why in runs:
+            print(f"{kind:8s} {'x'.join(map(str, shape)):18s} {config_text(cfg):32s} {why}")
+        if args.compile:
+            from concurrent.futures import ProcessPoolExecutor
+
+            from lasscc.emit import ptxas_info
+
+            jobs = [(module_text(cfg), arch, cfg.split_k, cfg.split_k_mode) for _, _, cfg, _ in runs]
+            with ProcessPoolExecutor() as pool:
+                for (kind, shape, cfg, _), (ptx, spec) in zip(runs, pool.map(compile_text, jobs)):
+                    info = ptxas_info(ptx, arch)
+                    print(f"compiled {config_text(cfg):32s} {info.line if info else '(no ptxas)'}")
+        return 0
+
+    from lasscc.runtime import cuda
+    from lasscc.runtime.gemm_runner import _torch_cuda, run_gemm
+
+    _torch_cuda()  # torch first: one primary context for both (gemm_runner._torch_cuda)
+    arch, sms = args.arch or cuda.device_arch(), cuda.sm_count()
+    print(f"{cuda.device_name()}, {sms} SMs, {arch}; f16 TN, D f32, beta 0, beside torch (cuBLAS) in the same process")
+    print("| M x N x K | config | why | rel. error | TFLOP/s | cuBLAS | ratio |\n|---|---|---|---|---|---|---|")
+    fails, by_shape = 0, {}
+    for kind, shape, cfg, why in plan(sms, arch):
+        ptx, spec = compile_text((module_text(cfg), arch, cfg.split_k, cfg.split_k_mode))
+        r = run_gemm(ptx, spec, *shape, check=True, bench=True, iters=args.iters)
+        fails += not r["ok"]
+        ref = r.get("cublas_tflops")
+        ratio = r["tflops"] / ref if ref else float("nan")
+        if kind == "default":
+            by_shape[shape] = r
+        print(f"| {' x '.join(map(str, shape))} | {config_text(cfg)}{' (default)' if kind == 'default' else ''} | "
+              f"{why} | {r['rel_err']:.1e}{'' if r['ok'] else ' FAIL'} | {r['tflops']:.1f} | "
+              f"{ref or float('nan'):.1f} | {ratio:.2f} |", flush=True)
+    m, n, k = B_ONCE_SHAPE
+    r = by_shape[B_ONCE_SHAPE]
+    seconds = 2 * m * n * k / (r["tflops"] * 1e12)
+    frac = n * k * ELEM_BYTES / seconds / H100_SXM_HBM_BYTES_PER_S
+    print(f"\n{m} x {n} x {k} (default config): {seconds * 1e6:.1f} us, reading B once "
+          f"({n * k * ELEM_BYTES / 1e6:.1f} MB) at {frac:.0%} of {H100_SXM_HBM_BYTES_PER_S / 1e12:.2f} TB/s (H100 SXM HBM3)")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

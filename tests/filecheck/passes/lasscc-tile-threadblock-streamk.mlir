@@ -1,0 +1,89 @@
+// Stream-K (lasscc.streamk, config `split_k_mode = "streamk"` / `"streamk-dp"`) through the passes
+// that build it: lasscc-tile-threadblock (the persistent CTA, the loop over its units with the
+// schedule's tile / K range / segment, serial split-K's fix-up on the tile's semaphore word, W),
+// lasscc-pipeline (the pipeline over each unit's [k_begin, k_end)), lasscc-warp-mma (%ctaid.x of
+// %nctaid.x, the spin / release of thread 0) and lasscc-lower-to-llvm (%nctaid.x).
+// RUN: %lasscc opt -p lasscc-tile-threadblock %s | filecheck %s --check-prefix=TB
+// RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline %s | filecheck %s --check-prefix=PIPE
+// RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma %s | filecheck %s --check-prefix=WARP
+// RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma,lasscc-swizzle-smem,lasscc-lower-to-llvm %s | filecheck %s --check-prefix=LLVM
+// RUN: %lasscc opt -p lasscc-tile-threadblock --split-k-mode streamk-dp %s | filecheck %s --check-prefix=DP
+//
+// Left alone: a second run of lasscc-tile-threadblock changes nothing; split_k_mode = serial is
+// the unsplit kernel (no persistent CTA, no W).
+// RUN: %lasscc opt -p lasscc-tile-threadblock %s -o %t.once.mlir
+// RUN: %lasscc opt -p lasscc-tile-threadblock %t.once.mlir -o %t.twice.mlir
+// RUN: diff %t.once.mlir %t.twice.mlir
+// RUN: %lasscc opt -p lasscc-tile-threadblock --split-k-mode serial %s | filecheck %s --check-prefix=ONE
+//
+// Rejected, located: stream-K with a split count, a batched stream-K GEMM, an unknown mode.
+// RUN: not %lasscc opt -p lasscc-tile-threadblock --split-k 2 %s 2>&1 | filecheck %s --check-prefix=ERR-SPLIT
+// RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-streamk-batched.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-BATCH
+// RUN: not %lasscc opt -p lasscc-tile-threadblock --split-k-mode streamy %s 2>&1 | filecheck %s --check-prefix=ERR-MODE
+
+func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf32>) {
+  lass.gemm {alpha = 1.0 : f32, beta = 0.5 : f32,
+             config = {threadblock = [64, 64, 32], warp = [32, 32, 32], stages = 3, split_k_mode = "streamk"}}
+      ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf32>)
+  func.return
+}
+
+// TB-LABEL: func.func @gemm(
+// TB-SAME:    %alpha: f32, %beta: f32, %W: memref<?xi32>)
+// TB-SAME:    split_k_mode = "streamk"}>}
+// TB:         %cta, %ctas = lass_tb.persistent_cta
+// TB:         %tiles = arith.muli
+// TB:         %k_tiles = arith.divui
+// TB:         %units = arith.{{muli|addi}}
+// TB:         scf.for %unit = {{%[0-9]+}} to %units step
+// TB:           %tile = arith.{{[a-z]+}}
+// TB:           %seg = arith.{{[a-z]+}}
+// TB:           %m0 = arith.{{[a-z]+}}
+// TB:           %n0 = arith.{{[a-z]+}}
+// TB:           %k_begin = arith.{{[a-z]+}}
+// TB:           %k_end = arith.minui {{%[0-9]+}}, %K : i32
+// TB:           [[ACC:%[0-9]+]] = lass_tb.zero_acc
+// TB-NEXT:      [[R:%[0-9]+]] = scf.for %k0 = %k_begin to %k_end step {{%[0-9]+}} iter_args(%acc = [[ACC]])
+// TB:           lass_tb.semaphore_wait %W[%tile], %seg : memref<?xi32>
+// TB-NEXT:      [[FIRST:%[0-9]+]] = arith.cmpi eq, %seg, {{%[0-9]+}} : i32
+// TB-NEXT:      {{%[0-9]+}} = arith.constant 1.000000e+00 : f32
+// TB-NEXT:      [[BETA:%[0-9]+]] = arith.select [[FIRST]], %beta, {{%[0-9]+}} : f32
+// TB-NEXT:      lass_tb.epilogue [[R]], %D[%m0, %n0], %alpha, [[BETA]]
+// TB-NEXT:      [[FIN:%[0-9]+]] = arith.cmpi eq, {{%[0-9]+}}, %k_tiles : i32
+// TB:           [[NEXT:%[0-9]+]] = arith.select [[FIN]], {{%[0-9]+}}, {{%[0-9]+}} : i32
+// TB-NEXT:      lass_tb.semaphore_release %W[%tile], [[NEXT]] : memref<?xi32>
+// TB-NEXT:    }
+// TB-NEXT:    func.return
+
+// PIPE:       scf.for %unit
+// PIPE:         [[SPAN:%[0-9]+]] = arith.subi %k_end, %k_begin : i32
+// PIPE:         %k_tiles{{.*}} = arith.divui
+// PIPE:         [[K0:%[0-9]+]] = arith.addi %k_begin, {{%[0-9]+}} : i32
+// PIPE-NEXT:    lass_pipe.copy_async A %A[%m0, [[K0]]]
+
+// WARP:       %cta = lass_nv.block_id x
+// WARP-NEXT:  %ctas = lass_nv.grid_dim
+// WARP:       scf.for %unit
+// WARP:         lass_nv.spin_acquire %W[%tile], %seg : memref<?xi32>
+// WARP:         lass_nv.st_release %W[%tile], {{%[0-9]+}} : memref<?xi32>
+// WARP-NOT:   lass_tb.
+
+// LLVM:       llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.ctaid.x"
+// LLVM-NEXT:  llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.nctaid.x"
+// LLVM:       llvm.inline_asm has_side_effects "ld.acquire.gpu.global.b32 $0, [$1];", "=r,l,~{memory}"
+// LLVM:       llvm.inline_asm has_side_effects "st.release.gpu.global.b32 [$0], $1;", "l,r,~{memory}"
+
+// the hybrid: the data-parallel tiles (every full wave but the last) before the stream-K ones
+// DP:         split_k_mode = "streamk-dp"}>}
+// DP:         %cta, %ctas = lass_tb.persistent_cta
+// DP:         arith.remui %tiles, %ctas : i32
+// DP:         scf.for %unit
+
+// ONE-LABEL:  func.func @gemm(
+// ONE-SAME:     %alpha: f32, %beta: f32)
+// ONE-NOT:      persistent_cta
+// ONE-NOT:      semaphore
+
+// ERR-SPLIT: option --split-k: config: expected split_k = 1 with split_k_mode = "streamk" (stream-K splits K by its own schedule), got split_k = 2
+// ERR-BATCH: {{^.*}}Inputs/lasscc-tile-threadblock-streamk-batched.mlir.in:3:3: error: config: expected a 2-d GEMM without a fused epilogue region with split_k_mode = "streamk" (stream-K: not yet batched or fused)
+// ERR-MODE: option --split-k-mode: expected one of serial, parallel, streamk, streamk-dp, got 'streamy'

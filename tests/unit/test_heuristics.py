@@ -1,0 +1,122 @@
+"""The shape-aware default (lasscc.heuristics): its decisions for issue 17's shapes on an H100
+(132 SMs) and on a smaller GPU, the wave-efficiency formula, the CLI's use when neither the input
+nor `lasscc tune` gives a config, and the API's gemm(shape=...)."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from lasscc.diagnostics import LassError
+from lasscc.heuristics import WAVE_EFFICIENCY, choose, wave_efficiency
+
+H100 = 132
+
+# (M, N, K) -> (split_k, split_k_mode, stages) on an H100, f16
+ISSUE_SHAPES = {
+    (16, 4096, 4096): (8, "parallel", 3),  # 32 tiles: skinny M, partial sums tiny beside B
+    (128, 4096, 4096): (8, "parallel", 3),
+    (1024, 1024, 1024): (4, "serial", 3),  # 64 tiles; partials (16 MB) > A + B (4 MB): serial
+    (2048, 2048, 2048): (1, "serial", 4),  # 256 tiles fill 264 slots: data-parallel, long K
+    (4096, 4096, 512): (1, "serial", 3),  # 1024 tiles, 3.9 waves
+    (8192, 1024, 8192): (1, "serial", 4),
+    (1024, 1024, 16384): (4, "parallel", 4),  # long K: split 4, 128 k-tiles per CTA
+    (33, 4097, 12345): (8, "parallel", 3),  # odd: 33 tiles x 8 = 264 slots exactly
+    (1, 8192, 8192): (4, "parallel", 4),
+}
+
+
+@pytest.mark.parametrize("shape", list(ISSUE_SHAPES), ids=["x".join(map(str, s)) for s in ISSUE_SHAPES])
+def test_issue_shapes_on_h100(shape):
+    c = choose(*shape, "f16", H100)
+    cfg = c.config
+    assert (cfg.split_k, cfg.split_k_mode, cfg.stages) == ISSUE_SHAPES[shape], c.describe()
+    assert cfg.threadblock == (128, 128, 32) and cfg.mma == "mma.sync"
+    assert c.slots == 2 * H100
+    # every split keeps its K partitions long enough to pipeline, and fills the GPU
+    if cfg.split_k > 1:
+        tiles = -(-shape[0] // 128) * -(-shape[1] // 128)
+        assert wave_efficiency(tiles * cfg.split_k, c.slots) >= WAVE_EFFICIENCY
+        assert -(-shape[2] // 32) // cfg.split_k >= 4
+
+
+def test_tail_waves_take_the_hybrid_and_unsplittable_grids_stream_k():
+    c = choose(3000, 3000, 1000, "f16", H100)  # 576 tiles = 2.18 waves of 264
+    assert c.config.split_k_mode == "streamk-dp" and "streamk-dp" in c.describe()
+    # 40 tiles, 12 k-tiles: at most split 3 (4 k-tiles each) -> 120 of 264 slots: stream-K balances
+    c = choose(640, 1024, 384, "f16", H100)
+    assert c.config.split_k_mode == "streamk" and c.config.split_k == 1
+    # a tiny K cannot be shared out: data-parallel
+    assert choose(640, 1024, 64, "f16", H100).config.split_k_mode == "serial"
+
+
+def test_sm_count_is_an_input():
+    # 64 tiles on a 16-SM GPU (32 slots): two full waves, no split
+    assert choose(1024, 1024, 16384, "f16", 16).config.split_k == 1
+    assert choose(1024, 1024, 16384, "f16", 16).slots == 32
+
+
+def test_element_type_sets_bk_and_the_split():
+    c = choose(128, 4096, 4096, "i8", H100)  # BK = 64 i8: 64 k-tiles
+    assert c.config.threadblock[2] == 64 and c.config.split_k == 8
+    assert choose(128, 4096, 4096, "f32", H100).config.threadblock[2] == 16
+
+
+def test_wave_efficiency():
+    assert wave_efficiency(264, 264) == 1.0 and wave_efficiency(265, 264) == pytest.approx(265 / 528)
+
+
+def test_bad_sizes():
+    with pytest.raises(LassError, match="expected a positive integer M, got 0"):
+        choose(0, 8, 8)
+
+
+def _module_without_config():
+    from lasscc.source import parse_mlir
+
+    text = ("func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf32>) {\n"
+            "  lass.gemm ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf32>)\n"
+            "  func.return\n}\n")
+    return parse_mlir(text, "<t>")
+
+
+def _args():
+    return argparse.Namespace(file="<t>", arch="sm_80", threadblock=None, warp=None, stages=None, raster=None,
+                              prefetch=None, split_k=None, split_k_mode=None)
+
+
+def test_cli_applies_the_default_when_nothing_is_tuned(tmp_path, monkeypatch, capsys):
+    from lasscc.cli import _apply_tuned
+    from lasscc.dialects.lass import GemmOp, config_from_attr
+
+    monkeypatch.setenv("LASSCC_CACHE_DIR", str(tmp_path))  # no tuned.json
+    module = _module_without_config()
+    _apply_tuned(module, _args(), 16, 4096, 4096, None, H100)
+    g = next(o for o in module.walk() if isinstance(o, GemmOp))
+    cfg = config_from_attr(g.config)
+    assert (cfg.split_k, cfg.split_k_mode) == (8, "parallel")
+    assert "using the shape-aware default" in capsys.readouterr().err
+    # without sizes (lasscc compile) the input stays as written
+    module = _module_without_config()
+    _apply_tuned(module, _args())
+    assert next(o for o in module.walk() if isinstance(o, GemmOp)).config is None
+
+
+def test_api_shape_takes_the_default(tmp_path, monkeypatch):
+    import lasscc.api as api
+
+    seen = {}
+
+    def fake_compile(text, arch, **kw):
+        seen["text"], seen["kw"] = text, kw
+        return "kernel"
+
+    monkeypatch.setattr(api, "compile", fake_compile)
+    assert api.gemm(shape=(1024, 1024, 1024), sms=H100) == "kernel"
+    assert seen["kw"]["split_k"] == 4 and seen["kw"]["split_k_mode"] == "serial"
+    assert "threadblock = [128 : i64, 128 : i64, 32 : i64]" in seen["text"] and "stages = 3 : i64" in seen["text"]
+    api.gemm(shape=(1024, 1024, 1024), sms=H100, split_k=2)  # an explicit split wins
+    assert seen["kw"]["split_k"] == 2
+    with pytest.raises(LassError, match=r"gemm: shape: expected \(M, N, K\)"):
+        api.gemm(shape=(1024, 0, 5), sms=H100)
