@@ -572,11 +572,11 @@ def is_batched(prog: Program) -> bool:
 
 
 def workspace_arg(prog: Program):
-    """A split kernel's workspace parameter W (where the kernel ABI, lasscc.config.kernel_params,
+    """A split-K or stream-K kernel's workspace parameter W (where the kernel ABI, lasscc.config.kernel_params,
     puts it: after a wgmma kernel's tensor maps, if it has them yet), else None."""
     from lasscc.config import WORKSPACE_PARAM, kernel_params
 
-    if prog.level == 0 or prog.facts is None or prog.config.split_k == 1:
+    if prog.level == 0 or prog.facts is None or not prog.config.has_workspace:
         return None
     args = prog.func.body.block.args
     tmaps = any(getattr(a.type, "name", "") == "lass_nv.tensor_map" for a in args)
