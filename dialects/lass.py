@@ -264,7 +264,7 @@ class GemmOp(IRDLOperation):
 # ---- the kernel's facts ---------------------------------------------------------------------------
 
 CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align", "split_k", "split_k_mode",
-               "mma")
+               "mma", "schedule")
 
 
 def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
@@ -306,6 +306,12 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
                 got = ("true" if val.value.data else "false") if isinstance(val, IntegerAttr) else val
                 raise ValueError(f"config key '{key}': expected an integer, got {got}")
             kw[key] = int(val.value.data)
+        elif key == "schedule":
+            from lasscc.resources import SCHEDULES
+
+            if not isinstance(val, StringAttr) or val.data not in SCHEDULES:
+                raise ValueError(f"config key 'schedule': expected {' or '.join(repr(m) for m in SCHEDULES)}, got {val}")
+            kw[key] = val.data
         elif key == "mma":
             from lasscc.resources import MMA_FAMILIES
 

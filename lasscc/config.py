@@ -49,6 +49,10 @@ class GemmConfig:
     # the instruction family: "mma.sync" (the warp-level data flow) or "wgmma" (sm_90a: TMA,
     # mbarriers and warpgroup MMA, lasscc.resources); written in the config only when "wgmma"
     mma: str = "mma.sync"
+    # wgmma only: "default" (every thread consumes, thread 0 also loads) or "cooperative" (a
+    # producer warpgroup issues the TMA loads, the consumer warpgroups share one tile:
+    # lasscc-warp-specialize; lasscc.resources SCHEDULES)
+    schedule: str = "default"
 
     @property
     def is_wgmma(self) -> bool:
@@ -108,6 +112,7 @@ class GemmConfig:
             **({"split_k": self.split_k} if self.split_k != 1 else {}),
             **({"split_k_mode": self.split_k_mode} if self.split_k_mode != "serial" else {}),
             **({"mma": self.mma} if self.mma != "mma.sync" else {}),
+            **({"schedule": self.schedule} if self.schedule != "default" else {}),
         }
 
     def validate(self, arch: str = "sm_80", where: str = "config", ab_type: str = "f16",
@@ -127,6 +132,8 @@ class GemmConfig:
 
         if self.mma not in MMA_FAMILIES:
             fail(f"expected mma one of {', '.join(repr(m) for m in MMA_FAMILIES)}, got {self.mma!r}")
+        if self.schedule != "default" and not self.is_wgmma:
+            fail(f"schedule = {self.schedule!r} needs mma = \"wgmma\" (warp-specialized roles are a TMA pipeline's)")
         if self.is_wgmma:
             bad = wgmma_config_error(self, arch, ab_type, majors, acc_type)
             if bad:

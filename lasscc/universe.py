@@ -28,6 +28,7 @@ PASSES = {
     "lasscc-pipeline": ("lasscc.passes.pipeline", "PipelinePass"),
     "lasscc-warp-mma": ("lasscc.passes.warp_mma", "WarpMmaPass"),
     "lasscc-warpgroup-mma": ("lasscc.passes.warpgroup_mma", "WarpgroupMmaPass"),
+    "lasscc-warp-specialize": ("lasscc.passes.warp_specialize", "WarpSpecializePass"),
     "lasscc-swizzle-smem": ("lasscc.passes.swizzle_smem", "SwizzleSmemPass"),
     "lasscc-hopper-smem": ("lasscc.passes.hopper_smem", "HopperSmemPass"),
     "lasscc-lower-to-llvm": ("lasscc.passes.lower_to_llvm", "LowerToLLVMPass"),
