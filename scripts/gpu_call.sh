@@ -20,5 +20,6 @@ for what in "$@"; do
            echo "epilogue failures: $(grep -c FAIL "$OUT/epi.log")" ;;
     ebench) python3 scripts/epilogue_bench.py --sizes 4096,8192 --d-dtype f16 2>&1 | tee "$OUT/ebench.log" | tail -14 ;;
     hopper) python3 scripts/hopper_check.py 2>&1 | tee "$OUT/hopper.log" | tail -40 ;;
+    hopws) timeout 270 python3 scripts/hopper_ws_check.py 2>&1 | tee "$OUT/hopws.log" | tail -60 ;;
   esac
 done
