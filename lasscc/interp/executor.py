@@ -66,6 +66,7 @@ from lasscc.dialects.lass import KERNEL_ATTR, KernelFacts, kernel_facts
 from lasscc.interp.banks import BankCounter
 from lasscc.interp.errors import (
     AsyncHazardError,
+    DeadlockError,
     DivergenceError,
     InFlightRead,
     InterpError,
@@ -79,6 +80,7 @@ from lasscc.interp.smem import SharedMemory
 from lasscc.interp.bf16 import BF16
 from lasscc.interp.values import GlobalBuffer, float_codec, int_width, is_lanes, numpy_dtype
 from lasscc.layout import elem_bytes
+from lasscc.resources import wgmma_consumer_threads
 
 # op class -> handler(ex, op, operand_values) -> list of result values
 HANDLERS: dict[type[Operation], Callable] = {}
@@ -144,6 +146,13 @@ class Program:
         # (`facts`: given by an entry point for kernels without `#lass.kernel`: interp/sm90_ops.py)
         self.facts = facts if facts is not None else _read_facts(func) if self.level > 0 else None
         self.config = self.facts.config if self.facts is not None else None
+        # warp-specialized roles (lass_wg.warp_specialize, interp/roles.py); a cooperative wgmma kernel
+        # has its producer warpgroup only once lasscc-warp-specialize made the roles: before, its
+        # block is the consumers (every thread consumes, thread 0 also produces)
+        self.has_roles = "lass_wg.warp_specialize" in names
+        self.threads = (1 if self.config is None else
+                        wgmma_consumer_threads(self.config) if getattr(self.config, "is_wgmma", False) and not self.has_roles
+                        else self.config.threads)
         ab = self.facts.ab_type if self.facts is not None else "f16"
         # bytes per A/B element: the SMEM size is stages * (BM + BN) * BK * this
         self.elem_bytes = elem_bytes(ab)
@@ -245,7 +254,7 @@ class Executor:
         self.sync = launch.sync
         self.block0, self.nb = block0, nb
         cfg = prog.config
-        self.threads = cfg.threads if cfg is not None else 1  # threads per block
+        self.threads = prog.threads  # threads per block
         self.tpl = self.threads if prog.simt else 1  # lanes per block
         self.L = nb * self.tpl
         self.lane = np.arange(self.L, dtype=np.int64)
@@ -256,6 +265,7 @@ class Executor:
         self.nops = 0
         self.banks = launch.banks
         self._smem = None
+        self.roles = None  # the running lass_wg.warp_specialize's interp/roles.Roles
 
     # ---- names for messages ----
     def op(self, opid: int) -> str:
@@ -398,6 +408,10 @@ class Executor:
                 out = fn(self, op, [env[v] for v in operands])
             except InFlightRead as e:  # an asynchronous result used before its wait (interp/sm90_ops.py)
                 raise AsyncHazardError(f"{self.where(op)}: reads {e}") from None
+            except DeadlockError as e:  # inside warp-specialized roles: wait for the other role (interp/roles.py)
+                if self.roles is None:
+                    raise
+                out = self.roles.blocked(e, lambda: fn(self, op, [env[v] for v in operands]))
             self.nops += 1
             if results:
                 for r, v in zip(results, out):
@@ -809,7 +823,9 @@ def execute_kernel(
                              numpy_dtype(w_type.get_element_type(), "element type of W"))
     args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels, batch, workspace if split > 1 else None, extras)
     if blocks_per_batch is None:
-        blocks_per_batch = max(1, 2048 // cfg.threads) if prog.simt else 16
+        blocks_per_batch = max(1, 2048 // prog.threads) if prog.simt else 16
+    if prog.has_roles:
+        blocks_per_batch = 1  # roles park on failed waits: one block per slice (interp/roles.py)
     nb_max = max(1, min(grid, int(blocks_per_batch)))
     # grid slices: (z, y, first block, blocks), in the GPU's numbering (x fastest)
     slices = [(z, y, block0, min(nb_max, grid - block0))
@@ -844,7 +860,7 @@ def execute_kernel(
         notes.append(f"{unretired} async 16-byte copies were never retired by a wait before the kernel returned")
     report = launch.banks.report(prog) if launch.banks is not None else None
     return ExecResult(
-        d, prog.level, prog.name, grid * batch * split, cfg.threads, cfg.smem_bytes(prog.elem_bytes), nb_max,
+        d, prog.level, prog.name, grid * batch * split, prog.threads, cfg.smem_bytes(prog.elem_bytes), nb_max,
         time.perf_counter() - t0, nops, report, notes, workspace,
     )
 
