@@ -509,6 +509,12 @@ def wgmma_config_error(cfg, arch: str, ab_type: str, majors, acc_type: str | Non
     if is_warp_specialized(cfg):
         if cfg.split_k != 1:
             return f"schedule = \"{SCHEDULE_COOPERATIVE}\" takes no split_k yet (its producer loops over all of K)"
+        if warpgroups(cfg) != WARPGROUPS_MAX:
+            return (f"schedule = \"{SCHEDULE_COOPERATIVE}\": threadblock M = {bm}: the cooperative schedule's "
+                    f"{WARPGROUPS_MAX} consumer warpgroups share one tile, so M must be {WARPGROUPS_MAX * WGMMA_M} "
+                    f"(with the producer, {WARPGROUPS_MAX + 1} warpgroups: the {PRODUCER_REGS} / {CONSUMER_REGS} "
+                    f"registers of setmaxnreg assume ptxas's {launch_regs((WARPGROUPS_MAX + 1) * WARPGROUP_THREADS)} "
+                    f"at launch)")
         bad = role_budget_error(cfg, acc_type)
         if bad:
             return bad

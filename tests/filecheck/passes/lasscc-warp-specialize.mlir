@@ -1,6 +1,6 @@
 // lasscc-warp-specialize (passes/warp_specialize.py): a `schedule = "cooperative"` wgmma kernel at
-// the warpgroup level -> a producer warpgroup (0) and consumer warpgroups.  Config 64x16x32 f16,
-// 2 stages: 128 + 128 threads; the consumers number themselves tid - 128; the producer lowers its
+// the warpgroup level -> a producer warpgroup (0) and consumer warpgroups.  Config 128x16x32 f16,
+// 2 stages: 128 + 256 threads; the consumers number themselves tid - 128; the producer lowers its
 // registers to 40 and its thread 0 walks every k-tile (acquire slot kt % 2 with phase (kt / 2) % 2,
 // TMA A and B); the consumers raise theirs to 232 and keep the K loop (wait, wgmma, release) and
 // the epilogue, without the producer blocks.
@@ -24,14 +24,14 @@
 // CHECK-NEXT:    %ctid = arith.subi %tid, [[C128]] : i32
 // CHECK:         %wg_m0 = arith.muli
 // CHECK:         %lane = arith.andi %ctid
-// CHECK:         %bars = lass_pipe.tma_pipeline {offset = 10240 : i64, arrivals = 128 : i64}
+// CHECK:         %bars = lass_pipe.tma_pipeline {offset = 18432 : i64, arrivals = 256 : i64}
 // CHECK:         [[ISP:%[0-9]+]] = arith.cmpi ult, %tid, {{%[0-9]+}} : i32
 // CHECK-NEXT:    lass_wg.warp_specialize [[ISP]] producer {
 // CHECK-NEXT:      lass_wg.setmaxnreg dec 40
 // CHECK-NEXT:      [[EL:%[0-9]+]] = arith.cmpi eq, %tid, {{%[0-9]+}} : i32
 // CHECK-NEXT:      scf.if [[EL]] {
 // CHECK:             scf.for %kt = {{%[0-9]+}} to %k_tiles step
-// CHECK:               lass_pipe.producer_acquire %bars[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} {tx = 5120 : i64}
+// CHECK:               lass_pipe.producer_acquire %bars[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} {tx = 9216 : i64}
 // CHECK-NEXT:          lass_pipe.tma_load A %A[%m0, {{%[0-9]+}}], %ring_a
 // CHECK-NEXT:          lass_pipe.tma_load B %B[%n0, {{%[0-9]+}}], %ring_b
 // CHECK-NEXT:        }
@@ -57,7 +57,7 @@
 // ERR: lasscc-warp-specialize-not-lowered.mlir.in:{{[0-9]+}}:{{[0-9]+}}: error: expected lass_wg code (run lasscc-warpgroup-mma first), got lass_pipe.mma
 
 builtin.module {
-  func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.kernel = #lass.kernel<ab = f16, acc = f32, d = f32, layouts = [row, col, row], alpha = 1.0, beta = 0.0, config = {threadblock = [64, 16, 32], warp = [64, 16, 32], instruction = [64, 16, 16], stages = 2, raster = 8, prefetch = 0, mma = "wgmma", schedule = "cooperative"}>} {
+  func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32) attributes {lass.kernel = #lass.kernel<ab = f16, acc = f32, d = f32, layouts = [row, col, row], alpha = 1.0, beta = 0.0, config = {threadblock = [128, 16, 32], warp = [64, 16, 32], instruction = [64, 16, 16], stages = 2, raster = 8, prefetch = 0, mma = "wgmma", schedule = "cooperative"}>} {
     %tid = lass_nv.thread_id
     %0 = arith.constant 7 : i32
     %1 = arith.shrui %tid, %0 : i32
@@ -67,35 +67,35 @@ builtin.module {
     %lane = arith.andi %tid, %3 : i32
     %4 = arith.constant 5 : i32
     %warp = arith.shrui %tid, %4 : i32
-    %5 = arith.constant 4 : i32
+    %5 = arith.constant 8 : i32
     %6 = arith.remui %warp, %5 : i32
     %7 = arith.divui %warp, %5 : i32
     %8 = arith.constant 16 : i32
     %warp_m0 = arith.muli %6, %8 : i32
     %warp_n0 = arith.muli %7, %8 : i32
     %9 = lass_nv.block_id x
-    %10 = arith.constant 63 : i32
+    %10 = arith.constant 127 : i32
     %11 = arith.addi %M, %10 : i32
-    %12 = arith.divui %11, %2 : i32
-    %13 = arith.constant 15 : i32
-    %14 = arith.addi %N, %13 : i32
-    %15 = arith.divui %14, %8 : i32
-    %16 = arith.constant 8 : i32
-    %17 = arith.muli %15, %16 : i32
+    %12 = arith.constant 128 : i32
+    %13 = arith.divui %11, %12 : i32
+    %14 = arith.constant 15 : i32
+    %15 = arith.addi %N, %14 : i32
+    %16 = arith.divui %15, %8 : i32
+    %17 = arith.muli %16, %5 : i32
     %18 = arith.divui %9, %17 : i32
-    %19 = arith.muli %18, %16 : i32
-    %20 = arith.subi %12, %19 : i32
-    %21 = arith.minui %20, %16 : i32
+    %19 = arith.muli %18, %5 : i32
+    %20 = arith.subi %13, %19 : i32
+    %21 = arith.minui %20, %5 : i32
     %22 = arith.remui %9, %17 : i32
     %23 = arith.remui %22, %21 : i32
     %24 = arith.addi %19, %23 : i32
     %25 = arith.divui %22, %21 : i32
-    %m0 = arith.muli %24, %2 : i32
+    %m0 = arith.muli %24, %12 : i32
     %n0 = arith.muli %25, %8 : i32
     %26 = arith.constant 0.000000e+00 : f32
-    %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x64x32xf16>
-    %ring_b = lass_pipe.ring {offset = 8192 : i64} : !lass_pipe.ring<2x16x32xf16>
-    %bars = lass_pipe.tma_pipeline {offset = 10240 : i64, arrivals = 128 : i64} : !lass_pipe.barriers<2>
+    %ring_a = lass_pipe.ring {offset = 0 : i64} : !lass_pipe.ring<2x128x32xf16>
+    %ring_b = lass_pipe.ring {offset = 16384 : i64} : !lass_pipe.ring<2x16x32xf16>
+    %bars = lass_pipe.tma_pipeline {offset = 18432 : i64, arrivals = 256 : i64} : !lass_pipe.barriers<2>
     %27 = arith.addi %K, %3 : i32
     %28 = arith.constant 32 : i32
     %k_tiles = arith.divui %27, %28 : i32
@@ -108,8 +108,8 @@ builtin.module {
     %35 = arith.muli %29, %28 : i32
     %36 = arith.cmpi eq, %tid, %29 : i32
     scf.if %36 {
-      lass_pipe.producer_acquire %bars[%32], %34, %30 {tx = 5120 : i64} : !lass_pipe.barriers<2>
-      lass_pipe.tma_load A %A[%m0, %35], %ring_a[%32], %bars, %30 : memref<?x?xf16>, !lass_pipe.ring<2x64x32xf16>, !lass_pipe.barriers<2>
+      lass_pipe.producer_acquire %bars[%32], %34, %30 {tx = 9216 : i64} : !lass_pipe.barriers<2>
+      lass_pipe.tma_load A %A[%m0, %35], %ring_a[%32], %bars, %30 : memref<?x?xf16>, !lass_pipe.ring<2x128x32xf16>, !lass_pipe.barriers<2>
       lass_pipe.tma_load B %B[%n0, %35], %ring_b[%32], %bars, %30 : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<2x16x32xf16>, !lass_pipe.barriers<2>
     }
     %37 = arith.constant 1 : i32
@@ -119,8 +119,8 @@ builtin.module {
       %phase = arith.remui %54, %31 : i32
       lass_pipe.consumer_wait %bars[%slot], %phase : !lass_pipe.barriers<2>
       lass_wg.fence
-      %55, %56, %57, %58, %59, %60, %61, %62 = lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 0 acc(%46, %47, %48, %49, %50, %51, %52, %53) : !lass_pipe.ring<2x64x32xf16>, !lass_pipe.ring<2x16x32xf16>, f32
-      %63, %64, %65, %66, %67, %68, %69, %70 = lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 16 acc(%55, %56, %57, %58, %59, %60, %61, %62) : !lass_pipe.ring<2x64x32xf16>, !lass_pipe.ring<2x16x32xf16>, f32
+      %55, %56, %57, %58, %59, %60, %61, %62 = lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 0 acc(%46, %47, %48, %49, %50, %51, %52, %53) : !lass_pipe.ring<2x128x32xf16>, !lass_pipe.ring<2x16x32xf16>, f32
+      %63, %64, %65, %66, %67, %68, %69, %70 = lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 16 acc(%55, %56, %57, %58, %59, %60, %61, %62) : !lass_pipe.ring<2x128x32xf16>, !lass_pipe.ring<2x16x32xf16>, f32
       lass_wg.commit
       lass_wg.wait {pending = 1 : i64}
       %71 = arith.addi %kt, %37 : i32
@@ -133,8 +133,8 @@ builtin.module {
       %77 = arith.remui %76, %31 : i32
       %78 = arith.muli %71, %28 : i32
       scf.if %36 {
-        lass_pipe.producer_acquire %bars[%75], %77, %74 {tx = 5120 : i64} : !lass_pipe.barriers<2>
-        lass_pipe.tma_load A %A[%m0, %78], %ring_a[%75], %bars, %74 : memref<?x?xf16>, !lass_pipe.ring<2x64x32xf16>, !lass_pipe.barriers<2>
+        lass_pipe.producer_acquire %bars[%75], %77, %74 {tx = 9216 : i64} : !lass_pipe.barriers<2>
+        lass_pipe.tma_load A %A[%m0, %78], %ring_a[%75], %bars, %74 : memref<?x?xf16>, !lass_pipe.ring<2x128x32xf16>, !lass_pipe.barriers<2>
         lass_pipe.tma_load B %B[%n0, %78], %ring_b[%75], %bars, %74 : memref<?x?xf16, strided<[1, ?]>>, !lass_pipe.ring<2x16x32xf16>, !lass_pipe.barriers<2>
       }
       scf.yield %63, %64, %65, %66, %67, %68, %69, %70 : f32, f32, f32, f32, f32, f32, f32, f32
@@ -152,7 +152,7 @@ builtin.module {
     %88 = arith.andi %N, %37 : i32
     %89 = arith.cmpi eq, %88, %29 : i32
     %90 = arith.cmpf one, %beta, %26 : f32
-    %91 = arith.addi %m0, %2 : i32
+    %91 = arith.addi %m0, %12 : i32
     %92 = arith.cmpi ule, %91, %M : i32
     %93 = arith.addi %n0, %8 : i32
     %94 = arith.cmpi ule, %93, %N : i32
@@ -170,7 +170,7 @@ builtin.module {
         %105 = arith.mulf %beta, %102 : f32
         %106 = arith.addf %100, %105 : f32
         lass_nv.st_global %D[%98], %104, %106 if %87 : memref<?x?xf32>, f32, f32
-        %107 = arith.addi %84, %16 : i32
+        %107 = arith.addi %84, %5 : i32
         %108 = arith.muli %107, %N : i32
         %109 = arith.addi %108, %86 : i32
         %110 = arith.mulf %alpha, %40 : f32
@@ -181,7 +181,7 @@ builtin.module {
         %116 = arith.mulf %beta, %113 : f32
         %117 = arith.addf %111, %116 : f32
         lass_nv.st_global %D[%109], %115, %117 if %87 : memref<?x?xf32>, f32, f32
-        %118 = arith.addi %86, %16 : i32
+        %118 = arith.addi %86, %5 : i32
         %119 = arith.addi %97, %118 : i32
         %120 = arith.mulf %alpha, %42 : f32
         %121 = arith.mulf %alpha, %43 : f32
@@ -228,7 +228,7 @@ builtin.module {
         lass_nv.st_global %D[%148], %159, %161 if %143 : memref<?x?xf32>, f32, f32
         lass_nv.st_global %D[%148], %159 if %145 : memref<?x?xf32>, f32
         lass_nv.st_global %D[%149], %161 if %146 : memref<?x?xf32>, f32
-        %162 = arith.addi %84, %16 : i32
+        %162 = arith.addi %84, %5 : i32
         %163 = arith.cmpi ult, %162, %M : i32
         %164 = arith.andi %163, %138 : i1
         %165 = arith.andi %163, %141 : i1
@@ -253,7 +253,7 @@ builtin.module {
         lass_nv.st_global %D[%171], %182, %184 if %166 : memref<?x?xf32>, f32, f32
         lass_nv.st_global %D[%171], %182 if %168 : memref<?x?xf32>, f32
         lass_nv.st_global %D[%172], %184 if %169 : memref<?x?xf32>, f32
-        %185 = arith.addi %86, %16 : i32
+        %185 = arith.addi %86, %5 : i32
         %186 = arith.cmpi ult, %185, %N : i32
         %187 = arith.andi %137, %186 : i1
         %188 = arith.addi %185, %37 : i32
@@ -309,13 +309,13 @@ builtin.module {
         %231 = arith.mulf %alpha, %38 : f32
         %232 = arith.mulf %alpha, %39 : f32
         lass_nv.st_global %D[%230], %231, %232 if %87 : memref<?x?xf32>, f32, f32
-        %233 = arith.addi %84, %16 : i32
+        %233 = arith.addi %84, %5 : i32
         %234 = arith.muli %233, %N : i32
         %235 = arith.addi %234, %86 : i32
         %236 = arith.mulf %alpha, %40 : f32
         %237 = arith.mulf %alpha, %41 : f32
         lass_nv.st_global %D[%235], %236, %237 if %87 : memref<?x?xf32>, f32, f32
-        %238 = arith.addi %86, %16 : i32
+        %238 = arith.addi %86, %5 : i32
         %239 = arith.addi %229, %238 : i32
         %240 = arith.mulf %alpha, %42 : f32
         %241 = arith.mulf %alpha, %43 : f32
@@ -343,7 +343,7 @@ builtin.module {
         lass_nv.st_global %D[%256], %258, %259 if %251 : memref<?x?xf32>, f32, f32
         lass_nv.st_global %D[%256], %258 if %253 : memref<?x?xf32>, f32
         lass_nv.st_global %D[%257], %259 if %254 : memref<?x?xf32>, f32
-        %260 = arith.addi %84, %16 : i32
+        %260 = arith.addi %84, %5 : i32
         %261 = arith.cmpi ult, %260, %M : i32
         %262 = arith.andi %261, %246 : i1
         %263 = arith.andi %261, %249 : i1
@@ -359,7 +359,7 @@ builtin.module {
         lass_nv.st_global %D[%269], %271, %272 if %264 : memref<?x?xf32>, f32, f32
         lass_nv.st_global %D[%269], %271 if %266 : memref<?x?xf32>, f32
         lass_nv.st_global %D[%270], %272 if %267 : memref<?x?xf32>, f32
-        %273 = arith.addi %86, %16 : i32
+        %273 = arith.addi %86, %5 : i32
         %274 = arith.cmpi ult, %273, %N : i32
         %275 = arith.andi %245, %274 : i1
         %276 = arith.addi %273, %37 : i32
