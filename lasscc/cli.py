@@ -366,7 +366,7 @@ def _ab_dtype(module) -> str:
 
 def _wgmma_fallback(module, ab: str, filename: str = "<input>") -> None:
     """A `mma = "wgmma"` lass.gemm whose sizes need narrow copies takes the mma.sync path (TMA needs
-    16-byte global strides): its config loses `mma`, gets lasscc.resources.mma_sync_fallback's
+    16-byte global strides): its config loses `mma` (and `schedule`), gets lasscc.resources.mma_sync_fallback's
     warp / instruction, with a note."""
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
 
@@ -381,6 +381,7 @@ def _wgmma_fallback(module, ab: str, filename: str = "<input>") -> None:
             continue
         tb = config_from_attr(g.config, default_config(ab)).threadblock
         del entries["mma"]
+        entries.pop("schedule", None)  # warp-specialized roles are the TMA pipeline's
         for key, val in mma_sync_fallback(tb, ab).items():
             entries[key] = ArrayAttr([IntegerAttr(int(v), 64) for v in val])
         g.attributes["config"] = DictionaryAttr(entries)
