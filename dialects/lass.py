@@ -264,7 +264,7 @@ class GemmOp(IRDLOperation):
 # ---- the kernel's facts ---------------------------------------------------------------------------
 
 CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align", "split_k", "split_k_mode",
-               "mma", "schedule")
+               "mma", "schedule", "persistent")
 
 
 def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
@@ -301,7 +301,7 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
             if not isinstance(val, StringAttr):
                 raise ValueError(f"config key 'split_k_mode': expected \"serial\" or \"parallel\", got {val}")
             kw[key] = val.data
-        elif key in ("stages", "raster", "prefetch", "split_k"):
+        elif key in ("stages", "raster", "prefetch", "split_k", "persistent"):
             if not isinstance(val, IntegerAttr) or val.type == i1:  # `true` is an i1 -1, not a count
                 got = ("true" if val.value.data else "false") if isinstance(val, IntegerAttr) else val
                 raise ValueError(f"config key '{key}': expected an integer, got {got}")

@@ -676,7 +676,8 @@ class Kernel:
                                      **({"workspace": ws} if ws is not None else {}),
                                      **({"extras": list(extras)} if extras else {}))
             args = spec.typed_args(kargs)
-            cuda.launch(func, spec.grid(m, n), (spec.threads, 1, 1), spec.smem_bytes, args)
+            cuda.launch(func, spec.grid(m, n, ctas=cuda.sm_count() if spec.persistent else None), (spec.threads, 1, 1),
+                        spec.smem_bytes, args)
             if getattr(spec, "reduce_name", None):  # parallel split-K's reduction, same arguments
                 if self._reduce is None:
                     self._reduce = cuda.get_function(self._module, spec.reduce_name)

@@ -53,6 +53,9 @@ class GemmConfig:
     # producer warpgroup issues the TMA loads, the consumer warpgroups share one tile:
     # lasscc-warp-specialize; lasscc.resources SCHEDULES)
     schedule: str = "default"
+    # 1: a persistent kernel (cooperative schedule): one CTA per SM walks the output tiles in the
+    # rasterized order, its pipeline's phases carried from tile to tile (lass_sched)
+    persistent: int = 0
 
     @property
     def is_wgmma(self) -> bool:
@@ -113,6 +116,7 @@ class GemmConfig:
             **({"split_k_mode": self.split_k_mode} if self.split_k_mode != "serial" else {}),
             **({"mma": self.mma} if self.mma != "mma.sync" else {}),
             **({"schedule": self.schedule} if self.schedule != "default" else {}),
+            **({"persistent": self.persistent} if self.persistent else {}),
         }
 
     def validate(self, arch: str = "sm_80", where: str = "config", ab_type: str = "f16",
@@ -132,6 +136,8 @@ class GemmConfig:
 
         if self.mma not in MMA_FAMILIES:
             fail(f"expected mma one of {', '.join(repr(m) for m in MMA_FAMILIES)}, got {self.mma!r}")
+        if self.persistent and not self.is_wgmma:
+            fail("persistent = 1 needs mma = \"wgmma\" and schedule = \"cooperative\"")
         if self.schedule != "default" and not self.is_wgmma:
             fail(f"schedule = {self.schedule!r} needs mma = \"wgmma\" (warp-specialized roles are a TMA pipeline's)")
         if self.is_wgmma:
@@ -412,6 +418,8 @@ class KernelSpec:
     # rows, box cols, swizzle "none" / "32b" / "64b" / "128b"); a parameter named TMAP_PARAM +
     # operand ("tmap_A") takes that operand's map (lasscc.runtime.tma), see `param_values`
     tensor_maps: tuple = ()
+    # a persistent kernel (GemmConfig.persistent): the launcher picks grid x, at most the tiles
+    persistent: bool = False
 
     def __post_init__(self):
         # tuples however given (the compile cache reads specs back from JSON lists)
@@ -422,10 +430,14 @@ class KernelSpec:
         m, n = swap_operands((m, n), self.swap_ab)
         return (-(-m // self.tile_m)) * (-(-n // self.tile_n))
 
-    def grid(self, m: int, n: int, batch: int = 1) -> tuple[int, int, int]:
+    def grid(self, m: int, n: int, batch: int = 1, ctas: int | None = None) -> tuple[int, int, int]:
         """Blocks for the user's M x N problem (swapped to N x M for a column-major D): x the tiles,
-        y the split-K partitions, z the batch."""
-        return (self.tiles(m, n), self.split_k, batch if self.batched else 1)
+        y the split-K partitions, z the batch.  A persistent kernel gets min(tiles, `ctas`) along x
+        (`ctas`: the launcher's choice, one per SM; None: the tiles)."""
+        x = self.tiles(m, n)
+        if self.persistent and ctas is not None:
+            x = max(1, min(x, int(ctas)))
+        return (x, self.split_k, batch if self.batched else 1)
 
     def workspace_bytes(self, m: int, n: int, batch: int = 1) -> int:
         """Bytes of the zeroed global workspace the kernel needs (lasscc.splitk.workspace_bytes)."""

@@ -226,7 +226,7 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             swap_ab=f.swap_ab, d_layout=f.d_layout, batched=f.batched, a_layout=f.a_layout, b_layout=f.b_layout,
             a_align=a_align, b_align=b_align, split_k=cfg.split_k, split_k_mode=cfg.split_k_mode,
             reduce_name=reduce_name(fn.sym_name.data) if cfg.split_k > 1 and cfg.split_k_mode == "parallel" else None,
-            epilogue=f.epilogue,
+            epilogue=f.epilogue, persistent=bool(cfg.persistent),
             # sm_90a wgmma kernels take their tensor maps (no split-K, no fused epilogue: rejected by
             # lasscc-tile-threadblock); the others their workspace or extras after beta
             **({"params": KernelSpec.params + TENSOR_MAP_PARAMS,

@@ -504,6 +504,10 @@ def wgmma_config_error(cfg, arch: str, ab_type: str, majors, acc_type: str | Non
         return "prefetch = 1 is the mma.sync fragment prefetch; with mma = \"wgmma\" it must be 0"
     if cfg.align is not None:
         return "align: the wgmma path loads tiles with TMA (no per-thread copy width); leave align out"
+    if getattr(cfg, "persistent", 0) not in (0, 1):
+        return f"expected persistent = 0 or 1, got {cfg.persistent}"
+    if getattr(cfg, "persistent", 0) and not is_warp_specialized(cfg):
+        return f"persistent = 1 needs schedule = \"{SCHEDULE_COOPERATIVE}\" (the producer walks the tiles ahead)"
     if getattr(cfg, "schedule", SCHEDULE_DEFAULT) not in SCHEDULES:
         return f"expected schedule one of {', '.join(repr(x) for x in SCHEDULES)}, got {cfg.schedule!r}"
     if is_warp_specialized(cfg):

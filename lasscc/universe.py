@@ -18,6 +18,7 @@ DIALECTS = {
     "lass_smem": ("lasscc.dialects.lass_smem", "LassSmem"),
     "lass_nv": ("lasscc.dialects.lass_nv", "LassNV"),
     "lass_wg": ("lasscc.dialects.lass_wg", "LassWG"),
+    "lass_sched": ("lasscc.dialects.lass_sched", "LassSched"),
 }
 
 # pass flag -> (module, class); the order of the pipeline itself lives in lasscc/driver.py

@@ -28,13 +28,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lasscc.dialects import lass_nv, lass_pipe, lass_wg
-from lasscc.passes._build import ArithBuilder, is_kernel, kernel_config
+from lasscc.dialects import lass_nv, lass_pipe, lass_sched, lass_wg
+from lasscc.passes._build import ArithBuilder, is_kernel, kernel_arg, kernel_config
 from lasscc.resources import WARPGROUP_THREADS, is_warp_specialized, role_budget, wgmma_consumer_threads
 from lasscc.source import op_location
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
@@ -121,9 +121,87 @@ class _Specialize:
                 "id": IntegerAttr(CONSUMER_BARRIER_ID, 64), "threads": IntegerAttr(n_cons, 64)}), bar)
             bar.detach()
             bar.erase()
-        self._producer(prod_blk, tid, loop, tmpl_acq, loads, p_regs)
+        sched = self._scheduler(fn, ws) if self.cfg.persistent else None
+        self._producer(prod_blk, tid, loop, tmpl_acq, loads, p_regs, sched)
+        if sched is not None:
+            self._consumer_tiles(cons_blk, loop, sched)
 
-    def _producer(self, blk: Block, tid, loop: scf.ForOp, acq, loads, regs: int) -> None:
+    def _scheduler(self, fn: func.FuncOp, ws: Operation) -> dict:
+        """The persistent loop's parts, built before the roles: the tile count, this CTA's first
+        tile (its block id) and the CTA count (the stride), and the prefix's ops that derive from
+        the block id (the tile's coordinates: cloned into each role's tile loop)."""
+        body = fn.body.block
+        bid = next((o for o in body.ops if isinstance(o, lass_nv.BlockIdOp) and o.dim.data.value == "x"), None)
+        if bid is None or any(isinstance(o, lass_nv.BlockIdOp) and o.dim.data.value != "x" for o in fn.walk()):
+            _fail(ws, "persistent = 1: expected one grid dimension (blockIdx.x: no batch, no split-K)")
+        dep, slice_ops = set(bid.results), []
+        for o in body.ops:
+            if o is ws:
+                break
+            if o is not bid and any(x in dep for x in o.operands):
+                if o.regions:
+                    _fail(o, "persistent = 1: expected the tile coordinates computed by plain ops")
+                slice_ops.append(o)
+                dep.update(o.results)
+        bm, bn, _ = self.cfg.threadblock
+        b = ArithBuilder(InsertPoint.before(ws))
+        M, N = kernel_arg(fn, "M"), kernel_arg(fn, "N")
+        tiles = b.mul(b.div(b.add(M, bm - 1), bm), b.div(b.add(N, bn - 1), bn))
+        tiles.name_hint = "tiles"
+        ctas = b.emit(lass_sched.CtaCountOp.build(result_types=[i32]))
+        ctas.name_hint = "ctas"
+        return {"bid": bid.results[0], "tiles": tiles, "ctas": ctas, "slice": slice_ops}
+
+    @staticmethod
+    def _tile_loop(blk: Block, sched: dict, before: Operation | None = None):
+        """`scf.for %tile = blockIdx.x to tiles step ctas iter_args(%base = 0)` at the end of `blk`
+        (or before `before`), with the tile's coordinates cloned at the top of its body; returns
+        (the loop, its body, %base, the value map of the coordinates)."""
+        from xdsl.dialects.builtin import i32
+
+        body = Block(arg_types=[i32, i32])
+        tile, base = body.args
+        tile.name_hint, base.name_hint = "tile", "kt_base"
+        ip = InsertPoint.before(before) if before is not None else InsertPoint.at_end(blk)
+        zero = ArithBuilder(ip).const(0)
+        loop = scf.ForOp(sched["bid"], sched["tiles"], sched["ctas"], [zero], body)
+        ArithBuilder(ip).insert(loop)
+        mapping = {sched["bid"]: tile}
+        for o in sched["slice"]:
+            c = o.clone(value_mapper=mapping)
+            for r0, r1 in zip(o.results, c.results):
+                mapping[r0] = r1
+                r1.name_hint = r0.name_hint
+            body.add_op(c)
+        return loop, body, base, mapping
+
+    @staticmethod
+    def _remap(loop: Operation, mapping: dict) -> None:
+        """Uses inside `loop` of the prefix's coordinates -> the loop's clones."""
+        for old, new in mapping.items():
+            for use in list(old.uses):
+                if use.operation is not loop and loop.is_ancestor(use.operation) and use.operation is not new.owner:
+                    use.operation.operands[use.index] = new
+
+    def _consumer_tiles(self, blk: Block, kloop: scf.ForOp, sched: dict) -> None:
+        """The consumers' ops after their setmaxnreg, once per tile of this CTA: the K loop over
+        the global k-tile index base + lb .. base + ub (slots and phases carried across tiles; the
+        last k-tile's slot is released in the next tile's first iteration, one k-tile late as ever)."""
+        ops = list(blk.ops)[1:]
+        loop, body, base, mapping = self._tile_loop(blk, sched, before=ops[0])
+        body.add_op(lass_sched.ClaimOp.build(operands=[body.args[0]]))
+        for o in ops:
+            o.detach()
+            body.add_op(o)
+        self._remap(loop, mapping)
+        b = ArithBuilder(InsertPoint.before(kloop))
+        lb, ub = kloop.lb, kloop.ub
+        kloop.operands[0] = b.add(base, lb)
+        kloop.operands[1] = b.add(base, ub)
+        nb = ArithBuilder(InsertPoint.at_end(body))
+        nb.insert(scf.YieldOp(nb.add(base, nb.sub(ub, lb))))
+
+    def _producer(self, blk: Block, tid, loop: scf.ForOp, acq, loads, regs: int, sched: dict | None) -> None:
         S = acq.barriers.type.count
         bk = self.cfg.threadblock[2]
         blk.add_op(lass_wg.SetMaxNRegOp("dec", regs))
@@ -131,29 +209,39 @@ class _Specialize:
         elected = b.emit(arith.CmpiOp(tid, b.const(0), "eq"))
         then = Block()
         b.insert(scf.IfOp(elected, [], Region(then)))
-        step = ArithBuilder(InsertPoint.at_end(then)).const(1)
+        base, mapping, outer = None, {}, then
+        if sched is not None:  # persistent: every tile of this CTA, k-tiles numbered across tiles
+            tloop, outer, base, mapping = self._tile_loop(then, sched)
+        step = ArithBuilder(InsertPoint.at_end(outer)).const(1)
         body = Block(arg_types=[loop.lb.type])
         kt = body.args[0]
         kt.name_hint = "kt"
-        then.add_op(scf.ForOp(loop.lb, loop.ub, step, [], body))
+        outer.add_op(scf.ForOp(loop.lb, loop.ub, step, [], body))
+        if sched is not None:
+            nb = ArithBuilder(InsertPoint.at_end(outer))
+            nb.insert(scf.YieldOp(nb.add(base, nb.sub(loop.ub, loop.lb))))
         then.add_op(scf.YieldOp())
         bb = ArithBuilder(InsertPoint.at_end(body))
-        slot = bb.rem(kt, S)
-        phase = bb.rem(bb.div(kt, S), 2)
+        g = kt if base is None else bb.add(base, kt)  # the k-tile's number in the ring (as the consumers')
+        slot = bb.rem(g, S)
+        phase = bb.rem(bb.div(g, S), 2)
         k0 = bb.mul(kt, bk)
         true = bb.emit(arith.ConstantOp.from_int_and_width(1, 1))
         bb.insert(lass_pipe.ProducerAcquireOp.build(operands=[acq.barriers, slot, phase, true],
                                                     attributes={"tx": acq.tx}))
         for ld in loads:
             new = ld.clone()
-            new.operands = [ld.source, ld.row0, k0, ld.ring, slot, ld.barriers, true]
+            new.operands = [ld.source, mapping.get(ld.row0, ld.row0), k0, ld.ring, slot, ld.barriers, true]
             bb.insert(new)
         bb.insert(scf.YieldOp())
 
 
 def lower_roles(fn: func.FuncOp) -> None:
     """Each `lass_wg.warp_specialize` as `scf.if %is_producer {producer} else {consumer}` (for the
-    scf -> cf conversion of lasscc-lower-to-llvm)."""
+    scf -> cf conversion of lasscc-lower-to-llvm); `lass_sched.claim`s dropped (no code)."""
+    for c in [o for o in fn.walk() if isinstance(o, lass_sched.ClaimOp)]:
+        c.detach()
+        c.erase()
     for ws in [o for o in fn.walk() if isinstance(o, lass_wg.WarpSpecializeOp)]:
         regions = []
         for r in (ws.producer, ws.consumer):

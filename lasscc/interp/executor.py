@@ -119,7 +119,7 @@ class ExecResult:
 
 
 # ---- the program: one kernel function, precompiled ----------------------------------------------
-PER_THREAD_DIALECTS = ("lass_nv.", "lass_warp.", "lass_smem.", "lass_wg.")
+PER_THREAD_DIALECTS = ("lass_nv.", "lass_warp.", "lass_smem.", "lass_wg.", "lass_sched.")
 
 
 class Program:
@@ -150,6 +150,7 @@ class Program:
         # has its producer warpgroup only once lasscc-warp-specialize made the roles: before, its
         # block is the consumers (every thread consumes, thread 0 also produces)
         self.has_roles = "lass_wg.warp_specialize" in names
+        self.has_claims = "lass_sched.claim" in names  # a persistent tile loop (interp/sched.py)
         self.threads = (1 if self.config is None else
                         wgmma_consumer_threads(self.config) if getattr(self.config, "is_wgmma", False) and not self.has_roles
                         else self.config.threads)
@@ -761,6 +762,7 @@ def execute_kernel(
     order: str = "forward",
     workspace: np.ndarray | None = None,
     extras=None,
+    ctas: int | None = None,
 ) -> ExecResult:
     """Run the kernel function of `module` (ModuleOp or MLIR text) for the whole grid.
 
@@ -778,6 +780,8 @@ def execute_kernel(
     `extras`: the fused epilogue's extra operands in declared order (lasscc.dialects.epilogue: an
     [n] vector of N values, an [m] vector of M, an [mn] matrix in D's memory order, a scalar as a
     number), each array of its memref's element type.
+    `ctas`: the CTAs of a persistent kernel's launch (GemmConfig.persistent; None:
+    interp/sched.PERSISTENT_CTAS), at most the tiles.
     `check=False` skips the uninitialised-read and race bookkeeping (bounds are always checked).
     A split-K kernel (lasscc.splitk) runs its partitions as grid y, its grid slices as
     cooperative threads in `order` ("forward", "reverse", "shuffle:SEED": lasscc.interp.sync),
@@ -822,6 +826,11 @@ def execute_kernel(
         workspace = np.zeros(workspace_bytes(split, grid, batch, cfg.split_k_mode, (m, n)) // 4,
                              numpy_dtype(w_type.get_element_type(), "element type of W"))
     args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels, batch, workspace if split > 1 else None, extras)
+    tiles = grid
+    if prog.has_claims:  # a persistent tile loop: fewer CTAs than tiles, each walks several (interp/sched.py)
+        from lasscc.interp.sched import PERSISTENT_CTAS
+
+        grid = max(1, min(tiles, int(ctas or PERSISTENT_CTAS)))
     if blocks_per_batch is None:
         blocks_per_batch = max(1, 2048 // prog.threads) if prog.simt else 16
     if prog.has_roles:
@@ -853,6 +862,10 @@ def execute_kernel(
     else:
         for i in order_list:
             run_slice(i)
+    if prog.has_claims:
+        from lasscc.interp.sched import check_claims
+
+        check_claims(launch, tiles, lambda o: prog.describe(prog.opid[o]))
     if parallel:  # the second launch: the reduction kernel, one thread per element of D
         totals["nops"] += _run_reduction(module, prog, m, n, k, args, launch, batch, order)
     nops, unretired = totals["nops"], totals["unretired"]
