@@ -288,7 +288,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
     d_np = NP_DTYPE[spec.d_dtype]
     col = spec.d_layout == "col"  # D stored N x M row-major (element (i, j) at j*M + i)
     d_shape = lead + ((n, m) if col else (m, n))
-    ctas = cuda.sm_count() if spec.persistent else None  # a persistent kernel: one CTA per SM
+    ctas = cuda.sm_count() if getattr(spec, "persistent", False) else None  # persistent: one CTA per SM
     grid, block = (spec.grid(m, n, batch, ctas) if batched else spec.grid(m, n, ctas=ctas)), (spec.threads, 1, 1)
     result: dict = {"name": spec.name, "m": m, "n": n, "k": k, "alpha": alpha, "beta": beta,
                     "ab_dtype": spec.a_dtype, "d_dtype": spec.d_dtype, "d_layout": spec.d_layout, "grid": grid,

@@ -29,6 +29,7 @@ from lasscc.driver import compile_module, make_pass, run_pass
 from lasscc.emit import ptxas_info
 from lasscc.interp import AsyncHazardError, run_check
 from lasscc.interp.errors import DeadlockError
+from lasscc.interp.sched import ScheduleError
 from lasscc.resources import CONSUMER_REGS, PRODUCER_REGS
 from lasscc.source import parse_mlir
 
@@ -56,13 +57,15 @@ def stages_of(text: str) -> dict[str, ModuleOp]:
     return out
 
 
-CASES = [  # (config kwargs, (M, N, K)): two consumer warpgroups with slot reuse; one with a 16-bit D
+PERSIST = COOP + ", persistent = 1"
+CASES = [  # (config kwargs, (M, N, K)): two consumer warpgroups with slot reuse; a 16-bit D; persistent
     (dict(ab="f16", tb=(128, 64, 64), stages=3, beta=0.5), (130, 66, 320)),
     (dict(ab="bf16", d="bf16", tb=(128, 64, 64), stages=2), (128, 128, 200)),
+    (dict(ab="f16", tb=(128, 64, 64), stages=3, beta=0.5, extra=PERSIST), (300, 200, 136)),  # 12 tiles, 2 CTAs
 ]
 
 
-@pytest.mark.parametrize("cfg,shape", CASES, ids=["f16-128x64-s3", "bf16-bf16-128x64-s2"])
+@pytest.mark.parametrize("cfg,shape", CASES, ids=["f16-128x64-s3", "bf16-bf16-128x64-s2", "persistent-f16"])
 def test_roles_match_float64_and_the_default_schedule(cfg, shape):
     m, n, k = shape
     beta = cfg.get("beta", 0.0)
@@ -137,10 +140,48 @@ def test_planted_consumer_registers_beyond_the_register_file_deadlock():
         run_check(mod, 128, 64, 320, seed=1, report_banks=False)
 
 
+def _tile_loops_step(mod: ModuleOp, step: int, times_ctas: bool) -> ModuleOp:
+    """Every persistent tile loop (an scf.for from the block id) stepping by `step` (times the CTA
+    count when `times_ctas`)."""
+    from xdsl.dialects import scf
+
+    from lasscc.dialects import lass_nv
+
+    loops = [o for o in mod.walk() if isinstance(o, scf.ForOp) and isinstance(o.lb.owner, lass_nv.BlockIdOp)]
+    assert len(loops) == 2  # the producer's and the consumers'
+    for lp in loops:
+        new = [arith.ConstantOp.from_int_and_width(step, 32)]
+        if times_ctas:
+            new.append(arith.MuliOp(lp.step, new[0].result))
+        for o in new:
+            lp.parent_block().insert_op_before(o, lp)
+        lp.operands[2] = new[-1].results[0]
+    return mod
+
+
+def _persistent_ws() -> ModuleOp:
+    return stages_of(gemm(tb=(128, 64, 64), stages=3, extra=PERSIST))["lasscc-warp-specialize"].clone()
+
+
+def test_planted_two_ctas_take_one_tile():
+    """Tile loops stepping by 1: CTA 0 walks every tile, then CTA 1 takes tile 1 again."""
+    mod = _tile_loops_step(_persistent_ws(), 1, times_ctas=False)
+    with pytest.raises(ScheduleError, match="takes tile 1, which block 0 took already"):
+        run_check(mod, 300, 200, 136, seed=1, report_banks=False)
+
+
+def test_planted_skipped_tiles():
+    """Tile loops stepping by twice the CTA count: half the tiles are left to no CTA."""
+    mod = _tile_loops_step(_persistent_ws(), 2, times_ctas=True)
+    with pytest.raises(ScheduleError, match=r"leaves tile\(s\) \[2, 3, 6, 7, 10, 11\] of 12 to no CTA"):
+        run_check(mod, 300, 200, 136, seed=1, report_banks=False)
+
+
 @pytest.mark.parametrize("extra,arch,msg", [
     (COOP.replace("cooperative", "pingpong"), "sm_90a", "config key 'schedule': expected 'default' or 'cooperative'"),
     (COOP + ", split_k = 2", "sm_90a", "takes no split_k yet"),
     (COOP, "sm_90a", "M must be 128"),
+    (", persistent = 1", "sm_90a", "persistent = 1 needs schedule"),
 ])
 def test_rejected_configs_name_the_place(extra, arch, msg):
     tb = (64, 64, 64) if msg.startswith("M must") else (128, 64, 64)
@@ -155,9 +196,9 @@ def test_schedule_needs_wgmma():
         compile_module(parse_mlir(text, "t.mlir"), arch="sm_90a")
 
 
-@pytest.mark.parametrize("d", ["f32", "f16"])
-def test_cooperative_128x256_assembles_without_spills(d):
-    res = compile_module(parse_mlir(gemm(d=d, tb=(128, 256, 64), stages=4), "t.mlir"), arch="sm_90a")
+@pytest.mark.parametrize("d,extra", [("f32", COOP), ("f16", COOP), ("f32", PERSIST)])
+def test_cooperative_128x256_assembles_without_spills(d, extra):
+    res = compile_module(parse_mlir(gemm(d=d, tb=(128, 256, 64), stages=4, extra=extra), "t.mlir"), arch="sm_90a")
     info = ptxas_info(res.ptx, "sm_90a")
     assert info is not None and info.spill_stores == 0 and info.spill_loads == 0
     assert res.specs[0].threads == 384 and ".maxntid 384, 1, 1" in res.ptx
@@ -165,3 +206,6 @@ def test_cooperative_128x256_assembles_without_spills(d):
     assert f"setmaxnreg.inc.sync.aligned.u32 \t{CONSUMER_REGS};" in res.ptx
     if d == "f16":  # the staged epilogue's barriers: the 256 consumers only
         assert "bar.sync \t1, 256;" in res.ptx
+    assert res.specs[0].persistent == ("persistent" in extra)
+    if res.specs[0].persistent:
+        assert "%nctaid.x" in res.ptx and res.specs[0].grid(8192, 8192, ctas=132) == (132, 1, 1)
