@@ -20,6 +20,11 @@ Output contract (CUTLASS's KernelTmaWarpSpecializedCooperative): the block has 1
   in the prefix is `tid - 128` (the consumers' own numbering: warpgroup 1 takes rows 0..63);
   a block barrier (`lass_nv.bar_sync`, the staged epilogue's) becomes `lass_wg.named_barrier
   {id = 1, threads = consumers}`: the producer does not take part.
+- `persistent = 1`: each role loops over this CTA's tiles (blockIdx.x, + %nctaid.x, ...;
+  `lass_sched.cta_count`), the prefix's tile coordinates cloned into each loop, the k-tile number
+  carried across tiles (the ring's slots and phases run on); the consumers `lass_sched.claim` each
+  tile.  Rejected: a staged (16-bit D) epilogue, which stages through the ring the producer is
+  already refilling, and a grid with y or z (split-K, batches).
 The empty barriers expect one arrival per consumer thread (lasscc-pipeline); the register budgets
 are lasscc.resources.role_budget.
 """
@@ -116,7 +121,11 @@ class _Specialize:
         p_regs, c_regs = role_budget(self.cfg)
         cons_blk.insert_op_before(lass_wg.SetMaxNRegOp("inc", c_regs), cons_blk.first_op)
         n_cons = wgmma_consumer_threads(self.cfg)
-        for bar in [o for o in cons_blk.walk() if isinstance(o, lass_nv.BarSyncOp)]:
+        staged = [o for o in cons_blk.walk() if isinstance(o, lass_nv.BarSyncOp)]
+        if staged and self.cfg.persistent:
+            _fail(staged[0], "persistent = 1: the staged epilogue of a 16-bit D stages through the operand ring, which "
+                             "the producer refills for the next tile meanwhile; use an f32 D or persistent = 0")
+        for bar in staged:
             bar.parent_block().insert_op_before(lass_wg.NamedBarrierOp.build(attributes={
                 "id": IntegerAttr(CONSUMER_BARRIER_ID, 64), "threads": IntegerAttr(n_cons, 64)}), bar)
             bar.detach()

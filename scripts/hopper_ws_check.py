@@ -25,7 +25,9 @@ CASES = [
     ("f16", "f16", (128, 256, 64), 4, 'schedule = "cooperative"'),
     ("bf16", "f32", (128, 256, 64), 4, ""),
     ("bf16", "f32", (128, 256, 64), 4, 'schedule = "cooperative"'),
-    ("f16", "f32", (128, 128, 64), 6, 'schedule = "cooperative"'),
+    ("f16", "f32", (128, 256, 64), 4, 'schedule = "cooperative", persistent = 1'),
+    ("bf16", "f32", (128, 256, 64), 4, 'schedule = "cooperative", persistent = 1'),
+    ("f16", "f32", (128, 128, 64), 6, 'schedule = "cooperative", persistent = 1'),
 ]
 CHECK_SHAPES = [(4096, 4096, 4096, 0.0), (1000, 1000, 1000, 0.0), (129, 257, 72, 0.0), (777, 333, 1016, 0.5),
                 (8, 8, 8, 0.0)]
@@ -43,13 +45,13 @@ def gemm_text(ab: str, d: str, tb, stages: int, extra: str) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="the first two cases only")
+    ap.add_argument("--quick", action="store_true", help="the default, cooperative and persistent f16 -> f32 cases only")
     ap.add_argument("--no-bench", action="store_true", help="correctness only")
     ap.add_argument("--iters", type=int, default=50)
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--list", action="store_true", help="print the cases and exit")
     args = ap.parse_args()
-    cases = CASES[:2] if args.quick else CASES
+    cases = [CASES[0], CASES[1], CASES[6]] if args.quick else CASES
     if args.list:
         for c in cases:
             print(c)
@@ -67,7 +69,8 @@ def main() -> int:
     print(f"device: {cuda.device_name()} ({cuda.device_arch()})")
     failures, rows = 0, []
     for ab, d, tb, stages, extra in cases:
-        name = f"{ab}->{d} {'x'.join(map(str, tb))}/{stages} {extra.split('=')[-1].strip(chr(34)) if extra else 'default'}"
+        kind = ("persistent" if "persistent" in extra else "cooperative") if extra else "default"
+        name = f"{ab}->{d} {'x'.join(map(str, tb))}/{stages} {kind}"
         t0 = time.time()
         res = compile_module(parse_mlir(gemm_text(ab, d, tb, stages, extra), "hopper_ws_check.mlir"), arch="sm_90a")
         ptx, spec = res.ptx, res.specs[0]

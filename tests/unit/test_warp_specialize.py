@@ -190,6 +190,11 @@ def test_rejected_configs_name_the_place(extra, arch, msg):
     assert str(e.value).startswith("t.mlir:")
 
 
+def test_persistent_staged_epilogue_is_rejected():
+    with pytest.raises(LassError, match="persistent = 1: the staged epilogue of a 16-bit D stages through the operand ring"):
+        compile_module(parse_mlir(gemm(d="f16", extra=PERSIST), "t.mlir"), arch="sm_90a")
+
+
 def test_schedule_needs_wgmma():
     text = gemm(extra=COOP).replace('mma = "wgmma", ', "").replace("[128, 64, 64]", "[128, 64, 32]")
     with pytest.raises(LassError, match="schedule = 'cooperative' needs mma = \"wgmma\""):

@@ -8,6 +8,10 @@
 // RUN: %lasscc opt -p lasscc-warp-specialize %s | filecheck %s
 // RUN: xdsl-opt -p lasscc-warp-specialize %s | xdsl-opt -p cse,dce | filecheck %s
 //
+// persistent = 1: both roles loop over the tiles blockIdx.x, + %nctaid.x, ... (the coordinates
+// recomputed per tile), the k-tile numbers (slots, phases) carried across tiles; the consumers claim each tile.
+// RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-persistent.mlir.in | filecheck %s --check-prefix=PERSIST
+//
 // Left alone once applied, and on a wgmma kernel of the default schedule:
 // RUN: %lasscc opt -p lasscc-warp-specialize %s -o %t.once.mlir
 // RUN: %lasscc opt -p lasscc-warp-specialize %t.once.mlir -o %t.twice.mlir
@@ -48,6 +52,31 @@
 // CHECK:           lass_nv.st_global
 // CHECK:       {{^    }}}
 // CHECK-NEXT:  {{^    }}func.return
+
+// PERSIST:      [[BID:%[0-9]+]] = lass_nv.block_id x
+// PERSIST:      %tiles = arith.muli
+// PERSIST-NEXT: %ctas = lass_sched.cta_count
+// PERSIST-NEXT: lass_wg.warp_specialize {{%[0-9]+}} producer {
+// PERSIST:        scf.for %tile = [[BID]] to %tiles step %ctas iter_args(%kt_base = [[Z:%[0-9]+]]) -> (i32) : i32 {
+// PERSIST:          %m0 = arith.muli
+// PERSIST:          %n0 = arith.muli
+// PERSIST:          scf.for %kt = [[Z]] to %k_tiles step
+// PERSIST-NEXT:       [[G:%[0-9]+]] = arith.addi %kt_base, %kt : i32
+// PERSIST-NEXT:       {{%[0-9]+}} = arith.remui [[G]]
+// PERSIST:            lass_pipe.producer_acquire
+// PERSIST:            lass_pipe.tma_load A %A[%m0,
+// PERSIST:            lass_pipe.tma_load B %B[%n0,
+// PERSIST:          scf.yield {{%[0-9]+}} : i32
+// PERSIST:      } consumer {
+// PERSIST-NEXT:   lass_wg.setmaxnreg inc 232
+// PERSIST:        scf.for %tile_1 = [[BID]] to %tiles step %ctas iter_args(%kt_base_1 = [[Z]]) -> (i32) : i32 {
+// PERSIST:          lass_sched.claim %tile_1
+// PERSIST:          [[LB:%[0-9]+]] = arith.addi %kt_base_1, [[Z]] : i32
+// PERSIST-NEXT:     [[UB:%[0-9]+]] = arith.addi %kt_base_1, %k_tiles : i32
+// PERSIST-NEXT:     {{.*}} = scf.for %kt_1 = [[LB]] to [[UB]] step
+// PERSIST:            lass_pipe.consumer_wait
+// PERSIST:          lass_nv.st_global
+// PERSIST:          scf.yield {{%[0-9]+}} : i32
 
 // DEFAULT-NOT: lass_wg.warp_specialize
 // DEFAULT-NOT: setmaxnreg
