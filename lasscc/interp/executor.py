@@ -410,7 +410,7 @@ class Executor:
             except InFlightRead as e:  # an asynchronous result used before its wait (interp/sm90_ops.py)
                 raise AsyncHazardError(f"{self.where(op)}: reads {e}") from None
             except DeadlockError as e:  # inside warp-specialized roles: wait for the other role (interp/roles.py)
-                if self.roles is None:
+                if self.roles is None or getattr(e, "final", False):  # final: every role waits
                     raise
                 out = self.roles.blocked(e, lambda: fn(self, op, [env[v] for v in operands]))
             self.nops += 1

@@ -67,7 +67,9 @@ class Roles:
     def _deadlock(self) -> DeadlockError:
         waits = "; ".join(f"{self.roles[j][0]}: {e}" for j, e in enumerate(self.parked) if e is not None
                           and not self.done[j])
-        return DeadlockError(f"every role of the warp-specialized block waits on the other (deadlock): {waits}")
+        err = DeadlockError(f"every role of the warp-specialized block waits on the other (deadlock): {waits}")
+        err.final = True  # not a wait to park on: the executor passes it up (Executor.run_block)
+        return err
 
     def _wait_turn(self, i: int) -> None:
         while self.turn != i and not self.abort:
