@@ -70,7 +70,7 @@ class _Specialize:
         ifs = _producer_ifs(fn)
         loop = next((o for o in body.ops if isinstance(o, scf.ForOp)
                      and any(isinstance(x, lass_pipe.ConsumerWaitOp) for x in o.body.block.ops)), None)
-        if not ifs or acq.parent_op() is not ifs[0] and acq.parent_op() not in ifs:
+        if acq.parent_op() not in ifs:
             _fail(acq, "expected the producer ops in thread 0's scf.if blocks (run lasscc-warpgroup-mma first)")
         if loop is None:
             _fail(acq, "expected the K loop (scf.for with lass_pipe.consumer_wait) in the function body")
