@@ -264,7 +264,7 @@ class GemmOp(IRDLOperation):
 # ---- the kernel's facts ---------------------------------------------------------------------------
 
 CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align", "split_k", "split_k_mode",
-               "mma")
+               "mma", "schedule", "persistent")
 
 
 def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
@@ -302,11 +302,17 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
                 raise ValueError(f"config key 'split_k_mode': expected a string (serial, parallel, streamk, "
                                  f"streamk-dp), got {val}")
             kw[key] = val.data
-        elif key in ("stages", "raster", "prefetch", "split_k"):
+        elif key in ("stages", "raster", "prefetch", "split_k", "persistent"):
             if not isinstance(val, IntegerAttr) or val.type == i1:  # `true` is an i1 -1, not a count
                 got = ("true" if val.value.data else "false") if isinstance(val, IntegerAttr) else val
                 raise ValueError(f"config key '{key}': expected an integer, got {got}")
             kw[key] = int(val.value.data)
+        elif key == "schedule":
+            from lasscc.resources import SCHEDULES
+
+            if not isinstance(val, StringAttr) or val.data not in SCHEDULES:
+                raise ValueError(f"config key 'schedule': expected {' or '.join(repr(m) for m in SCHEDULES)}, got {val}")
+            kw[key] = val.data
         elif key == "mma":
             from lasscc.resources import MMA_FAMILIES
 

@@ -12,16 +12,29 @@ descriptors of the physical (TMA-swizzled) slots.
     %d0, ... = lass_wg.mma %ra[%slot] rows %row, %rb[%slot] k 16 acc(%c0, ...) : !lass_pipe.ring<4x128x64xf16>, !lass_pipe.ring<4x128x64xf16>, f32
     lass_wg.commit
     lass_wg.wait {pending = 1 : i64}
+
+Warp specialization (`lasscc-warp-specialize`, config `schedule = "cooperative"`): the block's
+threads split into roles, each a region run by its own warpgroups, the two concurrently:
+
+    lass_wg.warp_specialize %is_producer producer {
+      lass_wg.setmaxnreg dec 40
+      ...                                   // the TMA loads
+    } consumer {
+      lass_wg.setmaxnreg inc 232
+      ...                                   // consumer_wait, wgmma, consumer_release, epilogue
+    }
+    lass_wg.named_barrier {id = 1 : i64, threads = 256 : i64}   // bar.sync 1, 256: the consumers only
 """
 
 from __future__ import annotations
 
 from lasscc.dialects.lass_pipe import RingType
-from xdsl.dialects.builtin import IntegerAttr, i32
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, i1, i32
 from xdsl.ir import Dialect
 from xdsl.irdl import (
     IRDLOperation,
     attr_def,
+    region_def,
     irdl_op_definition,
     operand_def,
     traits_def,
@@ -30,7 +43,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 WARPGROUP_THREADS = 128
@@ -186,4 +199,80 @@ class WaitOp(IRDLOperation):
             raise VerifyException(f"expected pending in 0..{WAIT_GROUPS_MAX}, got {n}")
 
 
-LassWG = Dialect("lass_wg", [MmaOp, FenceOp, CommitOp, WaitOp], [])
+@irdl_op_definition
+class WarpSpecializeOp(IRDLOperation):
+    """The block's roles: threads where `is_producer` holds run the `producer` region, the others
+    the `consumer` region, concurrently (each role waits only on mbarriers the other arrives on;
+    a role is whole warpgroups).  Both regions fall through to the op's successor.  Lowered to
+    `scf.if %is_producer` by lasscc-lower-to-llvm (passes/warp_specialize.lower_roles)."""
+
+    name = "lass_wg.warp_specialize"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect(), NoTerminator())
+    is_producer = operand_def(i1)
+    producer = region_def("single_block")
+    consumer = region_def("single_block")
+    assembly_format = "$is_producer `producer` $producer `consumer` $consumer attr-dict"
+
+
+SETMAXNREG_ACTIONS = ("inc", "dec")
+
+
+@irdl_op_definition
+class SetMaxNRegOp(IRDLOperation):
+    """setmaxnreg.{inc,dec}.sync.aligned.u32 `regs`: this warpgroup's registers per thread become
+    `regs` (a multiple of 8 in 24..256); `inc` blocks until the block's register file has them
+    (another role's `dec` releases them).  All 128 threads of the warpgroup execute it."""
+
+    name = "lass_wg.setmaxnreg"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    action = attr_def(StringAttr)
+    regs = attr_def(IntegerAttr)
+
+    def __init__(self, action: str, regs: int):
+        super().__init__(attributes={"action": StringAttr(action), "regs": IntegerAttr(regs, 64)})
+
+    def verify_(self) -> None:
+        from lasscc.resources import setmaxnreg_error
+
+        if self.action.data not in SETMAXNREG_ACTIONS:
+            raise VerifyException(f"expected inc or dec, got {self.action.data}")
+        bad = setmaxnreg_error(self.regs.value.data)
+        if bad:
+            raise VerifyException(bad)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.action.data} {self.regs.value.data}")
+        printer.print_op_attributes(self.attributes, reserved_attr_names=("action", "regs"))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "SetMaxNRegOp":
+        action = parser.parse_identifier()
+        regs = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        op = cls(action, regs)
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
+
+
+NAMED_BARRIER_MAX = 16  # bar.sync takes barrier ids 0..15
+
+
+@irdl_op_definition
+class NamedBarrierOp(IRDLOperation):
+    """bar.sync `id`, `threads`: the `threads` threads (whole warps) of one role reach this point
+    before any of them goes on (the block barrier 0 would wait for the other role too)."""
+
+    name = "lass_wg.named_barrier"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    id = attr_def(IntegerAttr)
+    threads = attr_def(IntegerAttr)
+    assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        i, t = self.id.value.data, self.threads.value.data
+        if not 1 <= i < NAMED_BARRIER_MAX:
+            raise VerifyException(f"expected id in 1..{NAMED_BARRIER_MAX - 1} (0 is the block's barrier), got {i}")
+        if t <= 0 or t % 32:
+            raise VerifyException(f"expected threads a positive multiple of 32 (whole warps), got {t}")
+
+
+LassWG = Dialect("lass_wg", [MmaOp, FenceOp, CommitOp, WaitOp, WarpSpecializeOp, SetMaxNRegOp, NamedBarrierOp], [])

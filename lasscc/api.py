@@ -753,8 +753,8 @@ class Kernel:
             kargs = spec.param_values(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta, _tensor_map(spec), ws,
                                       list(extras))
             args = spec.typed_params(kargs)
-            sms = cuda.sm_count() if spec.is_streamk else None  # stream-K: the persistent grid of this GPU
-            cuda.launch(func, spec.grid(m, n, sms=sms), (spec.threads, 1, 1), spec.smem_bytes, args)
+            # stream-K and persistent kernels: the persistent grid of this GPU
+            cuda.launch(func, spec.grid(m, n, sms=cuda.sm_count() if spec.is_streamk or spec.persistent else None), (spec.threads, 1, 1), spec.smem_bytes, args)
             if getattr(spec, "reduce_name", None):  # parallel split-K's reduction, same arguments
                 if self._reduce is None:
                     self._reduce = cuda.get_function(self._module, spec.reduce_name)

@@ -49,6 +49,13 @@ class GemmConfig:
     # the instruction family: "mma.sync" (the warp-level data flow) or "wgmma" (sm_90a: TMA,
     # mbarriers and warpgroup MMA, lasscc.resources); written in the config only when "wgmma"
     mma: str = "mma.sync"
+    # wgmma only: "default" (every thread consumes, thread 0 also loads) or "cooperative" (a
+    # producer warpgroup issues the TMA loads, the consumer warpgroups share one tile:
+    # lasscc-warp-specialize; lasscc.resources SCHEDULES)
+    schedule: str = "default"
+    # 1: a persistent kernel (cooperative schedule): one CTA per SM walks the output tiles in the
+    # rasterized order, its pipeline's phases carried from tile to tile (lass_sched)
+    persistent: int = 0
 
     @property
     def is_wgmma(self) -> bool:
@@ -120,6 +127,8 @@ class GemmConfig:
             **({"split_k": self.split_k} if self.split_k != 1 else {}),
             **({"split_k_mode": self.split_k_mode} if self.split_k_mode != "serial" else {}),
             **({"mma": self.mma} if self.mma != "mma.sync" else {}),
+            **({"schedule": self.schedule} if self.schedule != "default" else {}),
+            **({"persistent": self.persistent} if self.persistent else {}),
         }
 
     def validate(self, arch: str = "sm_80", where: str = "config", ab_type: str = "f16",
@@ -139,6 +148,10 @@ class GemmConfig:
 
         if self.mma not in MMA_FAMILIES:
             fail(f"expected mma one of {', '.join(repr(m) for m in MMA_FAMILIES)}, got {self.mma!r}")
+        if self.persistent and not self.is_wgmma:
+            fail("persistent = 1 needs mma = \"wgmma\" and schedule = \"cooperative\"")
+        if self.schedule != "default" and not self.is_wgmma:
+            fail(f"schedule = {self.schedule!r} needs mma = \"wgmma\" (warp-specialized roles are a TMA pipeline's)")
         if self.is_wgmma:
             bad = wgmma_config_error(self, arch, ab_type, majors, acc_type)
             if bad:
@@ -435,6 +448,8 @@ class KernelSpec:
     # "mn"), 3-d over the batch for a batched kernel; a parameter named TMAP_PARAM + operand
     # ("tmap_A") takes that operand's map (lasscc.runtime.tma.operand_map), see `param_values`
     tensor_maps: tuple = ()
+    # a persistent kernel (GemmConfig.persistent): the launcher picks grid x, at most the tiles
+    persistent: bool = False
 
     def __post_init__(self):
         # tuples however given (the compile cache reads specs back from JSON lists)
@@ -455,13 +470,18 @@ class KernelSpec:
     def grid(self, m: int, n: int, batch: int = 1, sms: int | None = None) -> tuple[int, int, int]:
         """Blocks for the user's M x N problem (swapped to N x M for a column-major D): x the tiles,
         y the split-K partitions, z the batch.  A stream-K kernel's persistent grid instead: `sms`
-        (the device's SM count; None: an H100's) times the CTAs one SM holds (lasscc.streamk)."""
+        (the device's SM count; None: an H100's) times the CTAs one SM holds (lasscc.streamk).  A
+        persistent wgmma kernel (GemmConfig.persistent) gets min(tiles, `sms`) along x (one CTA per
+        SM; None: the tiles)."""
         if self.is_streamk:
             from lasscc import streamk
 
             return (streamk.grid_ctas(sms or streamk.H100_SMS, streamk.ctas_per_sm(self.threads, self.smem_bytes)),
                     1, 1)
-        return (self.tiles(m, n), self.split_k, batch if self.batched else 1)
+        x = self.tiles(m, n)
+        if self.persistent and sms is not None:
+            x = max(1, min(x, int(sms)))
+        return (x, self.split_k, batch if self.batched else 1)
 
     def workspace_bytes(self, m: int, n: int, batch: int = 1) -> int:
         """Bytes of the zeroed global workspace the kernel needs (lasscc.splitk / lasscc.streamk)."""

@@ -7,6 +7,7 @@
       | lasscc-pipeline           SMEM ring of `stages` slots: prologue / steady state / drain, barriers, cp.async groups
       | lasscc-warp-mma           per-thread code: warp tile offsets, ldmatrix-able fragments, serpentine mma.sync
       | lasscc-warpgroup-mma      (mma = "wgmma") per-thread code: warpgroups, wgmma on ring slots, fence/commit/wait
+      | lasscc-warp-specialize    (schedule = "cooperative") a producer warpgroup (TMA) and consumer warpgroups, setmaxnreg
       | lasscc-swizzle-smem       XOR-swizzled SMEM addresses, ldmatrix.x4, cp.async / ld.global / st.shared of the config's access widths
       | lasscc-hopper-smem        (mma = "wgmma") TMA tensor maps, mbarriers, wgmma descriptors of the swizzled slots
       | lasscc-lower-to-llvm      arith/scf/lass_nv -> xDSL llvm dialect (NVVM intrinsics, inline PTX)
@@ -53,6 +54,7 @@ from lasscc.passes.pipeline import PipelinePass
 from lasscc.passes.swizzle_smem import SwizzleSmemPass
 from lasscc.passes.tile_threadblock import TileThreadblockPass
 from lasscc.passes.warp_mma import WarpMmaPass
+from lasscc.passes.warp_specialize import WarpSpecializePass
 from lasscc.passes.warpgroup_mma import WarpgroupMmaPass
 from lasscc.source import move_location, verify_module
 from lasscc.universe import make_context
@@ -65,6 +67,7 @@ PASSES: list[type[ModulePass]] = [
     PipelinePass,
     WarpMmaPass,
     WarpgroupMmaPass,
+    WarpSpecializePass,
     SwizzleSmemPass,
     HopperSmemPass,
     LowerToLLVMPass,
@@ -237,7 +240,7 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             swap_ab=f.swap_ab, d_layout=f.d_layout, batched=f.batched, a_layout=f.a_layout, b_layout=f.b_layout,
             a_align=a_align, b_align=b_align, split_k=cfg.split_k, split_k_mode=cfg.split_k_mode,
             reduce_name=reduce_name(fn.sym_name.data) if cfg.split_k > 1 and cfg.split_k_mode == "parallel" else None,
-            epilogue=f.epilogue, params=kernel_params(cfg.is_wgmma, cfg.has_workspace, len(f.epilogue)),
+            epilogue=f.epilogue, persistent=bool(cfg.persistent), params=kernel_params(cfg.is_wgmma, cfg.has_workspace, len(f.epilogue)),
             **({"tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors, f.batched)} if cfg.is_wgmma else {}),
         ))
     return specs

@@ -133,6 +133,9 @@ def _write(op, mma: str, cfg: GemmConfig | None) -> None:
         return
     entries = _given(op)
     entries["mma"] = StringAttr(mma)
+    if mma == MMA_SYNC:  # warp-specialized roles and the persistent loop are the TMA pipeline's
+        entries.pop("schedule", None)
+        entries.pop("persistent", None)
     op.attributes["config"] = DictionaryAttr(entries)
 
 

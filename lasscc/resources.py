@@ -359,8 +359,64 @@ def warpgroups(cfg) -> int:
     return cfg.threadblock[0] // WGMMA_M
 
 
-def wgmma_threads(cfg) -> int:
+def wgmma_consumer_threads(cfg) -> int:
+    """Threads that run the wgmmas and release the ring's slots (the empty barriers' arrivals)."""
     return warpgroups(cfg) * WARPGROUP_THREADS
+
+
+def wgmma_threads(cfg) -> int:
+    """Threads of a wgmma block: the consumers, plus the producer warpgroup of a warp-specialized
+    schedule (warpgroup 0)."""
+    return wgmma_consumer_threads(cfg) + (WARPGROUP_THREADS if is_warp_specialized(cfg) else 0)
+
+
+# ---- warp specialization (config `schedule`, passes/warp_specialize.py) ------------------------------
+SCHEDULE_DEFAULT = "default"  # every thread consumes, thread 0 also produces (no role split)
+SCHEDULE_COOPERATIVE = "cooperative"  # CUTLASS KernelTmaWarpSpecializedCooperative: a producer warpgroup
+SCHEDULES = (SCHEDULE_DEFAULT, SCHEDULE_COOPERATIVE)
+REGISTER_FILE = 65536  # 32-bit registers per SM (H100: 64K), the bound of a block's setmaxnreg budgets
+SETMAXNREG_MIN, SETMAXNREG_MAX, SETMAXNREG_STEP = 24, 256, 8  # PTX ISA setmaxnreg: imm in 24..256, multiple of 8
+# Registers per thread after setmaxnreg (CUTLASS sm90 cooperative: LoadRegisterRequirement 40,
+# MmaRegisterRequirement 232): the producer only computes TMA coordinates and barrier addresses.
+PRODUCER_REGS = 40
+CONSUMER_REGS = 232
+
+
+def is_warp_specialized(cfg) -> bool:
+    return getattr(cfg, "schedule", SCHEDULE_DEFAULT) == SCHEDULE_COOPERATIVE
+
+
+def launch_regs(threads: int) -> int:
+    """Registers per thread ptxas gives a kernel of `threads` threads (.maxntid) so one block fits
+    the register file: the largest multiple of SETMAXNREG_STEP (the allocation granule)."""
+    return min(REGISTER_LIMIT // SETMAXNREG_STEP * SETMAXNREG_STEP,
+               REGISTER_FILE // threads // SETMAXNREG_STEP * SETMAXNREG_STEP)
+
+
+def setmaxnreg_error(regs: int) -> str | None:
+    """Why `regs` is no setmaxnreg immediate, or None."""
+    if not (SETMAXNREG_MIN <= regs <= SETMAXNREG_MAX and regs % SETMAXNREG_STEP == 0):
+        return (f"expected a register count in {SETMAXNREG_MIN}..{SETMAXNREG_MAX}, a multiple of {SETMAXNREG_STEP}, "
+                f"got {regs}")
+    return None
+
+
+def role_budget(cfg) -> tuple[int, int]:
+    """(producer, consumer) registers per thread after setmaxnreg."""
+    return PRODUCER_REGS, CONSUMER_REGS
+
+
+def role_budget_error(cfg, acc_type: str | None) -> str | None:
+    """Why the roles' register budgets do not fit (the register file, the consumer's accumulators)."""
+    prod, cons = role_budget(cfg)
+    total = prod * WARPGROUP_THREADS + cons * wgmma_consumer_threads(cfg)
+    if total > REGISTER_FILE:
+        return (f"schedule = \"{SCHEDULE_COOPERATIVE}\": {prod} producer + {cons} consumer registers per thread "
+                f"need {total} registers, more than the {REGISTER_FILE} of the register file")
+    if wgmma_register_estimate(cfg, acc_type) > cons:
+        return (f"schedule = \"{SCHEDULE_COOPERATIVE}\": threadblock N = {cfg.threadblock[1]} needs "
+                f"~{wgmma_register_estimate(cfg, acc_type)} registers per consumer thread, more than its {cons}")
+    return None
 
 
 def wgmma_tile_align(row_bytes: int) -> int:
@@ -448,6 +504,24 @@ def wgmma_config_error(cfg, arch: str, ab_type: str, majors, acc_type: str | Non
         return "prefetch = 1 is the mma.sync fragment prefetch; with mma = \"wgmma\" it must be 0"
     if cfg.align is not None:
         return "align: the wgmma path loads tiles with TMA (no per-thread copy width); leave align out"
+    if getattr(cfg, "persistent", 0) not in (0, 1):
+        return f"expected persistent = 0 or 1, got {cfg.persistent}"
+    if getattr(cfg, "persistent", 0) and not is_warp_specialized(cfg):
+        return f"persistent = 1 needs schedule = \"{SCHEDULE_COOPERATIVE}\" (the producer walks the tiles ahead)"
+    if getattr(cfg, "schedule", SCHEDULE_DEFAULT) not in SCHEDULES:
+        return f"expected schedule one of {', '.join(repr(x) for x in SCHEDULES)}, got {cfg.schedule!r}"
+    if is_warp_specialized(cfg):
+        if cfg.split_k != 1:
+            return f"schedule = \"{SCHEDULE_COOPERATIVE}\" takes no split_k yet (its producer loops over all of K)"
+        if warpgroups(cfg) != WARPGROUPS_MAX:
+            return (f"schedule = \"{SCHEDULE_COOPERATIVE}\": threadblock M = {bm}: the cooperative schedule's "
+                    f"{WARPGROUPS_MAX} consumer warpgroups share one tile, so M must be {WARPGROUPS_MAX * WGMMA_M} "
+                    f"(with the producer, {WARPGROUPS_MAX + 1} warpgroups: the {PRODUCER_REGS} / {CONSUMER_REGS} "
+                    f"registers of setmaxnreg assume ptxas's {launch_regs((WARPGROUPS_MAX + 1) * WARPGROUP_THREADS)} "
+                    f"at launch)")
+        bad = role_budget_error(cfg, acc_type)
+        if bad:
+            return bad
     if wgmma_threads(cfg) > threads_max:
         return f"{wgmma_threads(cfg)} threads; at most {threads_max} per block"
     need = wgmma_smem_bytes(cfg, eb)

@@ -18,6 +18,7 @@ DIALECTS = {
     "lass_smem": ("lasscc.dialects.lass_smem", "LassSmem"),
     "lass_nv": ("lasscc.dialects.lass_nv", "LassNV"),
     "lass_wg": ("lasscc.dialects.lass_wg", "LassWG"),
+    "lass_sched": ("lasscc.dialects.lass_sched", "LassSched"),
 }
 
 # pass flag -> (module, class); the order of the pipeline itself lives in lasscc/driver.py
@@ -28,6 +29,7 @@ PASSES = {
     "lasscc-pipeline": ("lasscc.passes.pipeline", "PipelinePass"),
     "lasscc-warp-mma": ("lasscc.passes.warp_mma", "WarpMmaPass"),
     "lasscc-warpgroup-mma": ("lasscc.passes.warpgroup_mma", "WarpgroupMmaPass"),
+    "lasscc-warp-specialize": ("lasscc.passes.warp_specialize", "WarpSpecializePass"),
     "lasscc-swizzle-smem": ("lasscc.passes.swizzle_smem", "SwizzleSmemPass"),
     "lasscc-hopper-smem": ("lasscc.passes.hopper_smem", "HopperSmemPass"),
     "lasscc-lower-to-llvm": ("lasscc.passes.lower_to_llvm", "LowerToLLVMPass"),

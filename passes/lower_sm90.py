@@ -32,7 +32,7 @@ shared::cluster address of the executing CTA (5.1.3 "Shared State Space").
 from __future__ import annotations
 
 from lasscc import sm90_layout as S
-from lasscc.dialects import lass_nv
+from lasscc.dialects import lass_nv, lass_sched, lass_wg
 from xdsl.dialects import arith, cf, llvm
 from xdsl.dialects.builtin import (
     DictionaryAttr,
@@ -161,6 +161,13 @@ def lower_sm90(lw, op) -> bool:
     elif isinstance(op, lass_nv.WgmmaMmaAsyncOp):
         _init_state(lw)
         _lower_wgmma(lw, op)
+    elif isinstance(op, lass_wg.SetMaxNRegOp):  # the warp-specialized roles (passes/warp_specialize.py)
+        lw.intrinsic(f"llvm.nvvm.setmaxnreg.{op.action.data}.sync.aligned.u32", [lw.const(op.regs.value.data)])
+    elif isinstance(op, lass_sched.CtaCountOp):  # the persistent tile loop's stride
+        m[op.result] = lw.intrinsic("llvm.nvvm.read.ptx.sreg.nctaid.x", [], [i32]).results[0]
+    elif isinstance(op, lass_wg.NamedBarrierOp):
+        lw.intrinsic("llvm.nvvm.barrier.cta.sync.aligned.count",
+                     [lw.const(op.id.value.data), lw.const(op.threads.value.data)])
     else:
         return False
     return True

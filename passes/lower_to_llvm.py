@@ -37,6 +37,7 @@ from lasscc.layout import swizzle
 from lasscc.passes._build import ARITH_BINOPS, KERNEL_ATTR, is_kernel
 from lasscc.passes.lower_sm90 import lower_sm90, tensor_map_arg_attrs
 from lasscc.passes.splitk_reduce import REDUCE_ATTR
+from lasscc.passes.warp_specialize import lower_roles
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, llvm, math, scf
 from xdsl.dialects.builtin import (
@@ -630,6 +631,7 @@ class LowerToLLVMPass(ModulePass):
                 op.body.block.first_op,
             )
         for fn in kernels:
+            lower_roles(fn)  # lass_wg.warp_specialize -> scf.if on the role
             _scf_to_cf(fn)
             new = _Lowerer(fn, op).run()
             op.body.block.insert_op_before(new, fn)

@@ -31,7 +31,7 @@ zeros, so a K shorter than the prologue is still correct.
 A `mma = "wgmma"` kernel (sm_90a) gets the TMA ring instead (CUTLASS's PipelineTmaAsync; the
 verbs of lass_pipe's TMA ring): the rings as above (each slot a multiple of the swizzle pattern),
 `lass_pipe.tma_pipeline` after them (lasscc.resources.wgmma_barrier_offset; every thread of the
-block releases a slot: arrivals = threads), then with S = stages, tile t in slot t % S, phase
+block releases a slot: arrivals = the consumer threads), then with S = stages, tile t in slot t % S, phase
 (t / S) % 2:
     (KT: the k-tiles of [0, K) or of a split-K partition's [k_begin, k_end), k-tile t at k_begin + t BK)
     prologue   for s < S-1: producer_acquire slot s (pred s < KT, tx = the stage's bytes);
@@ -52,6 +52,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_pipe, lass_tb
+from lasscc.resources import wgmma_consumer_threads
 from lasscc.dialects.lass import kernel_facts, operand_attr
 from lasscc.passes._build import ArithBuilder, is_kernel, kernel_config
 from xdsl.context import Context
@@ -226,7 +227,7 @@ class PipelinePass(ModulePass):
         bars = b.emit(lass_pipe.TmaPipelineOp.build(
             result_types=[lass_pipe.BarriersType(S)],
             attributes={"offset": IntegerAttr(wgmma_barrier_offset(cfg, eb), 64),
-                        "arrivals": IntegerAttr(cfg.threads, 64)}))
+                        "arrivals": IntegerAttr(wgmma_consumer_threads(cfg), 64)}))
         bars.name_hint = "bars"
         kt_count = b.div(b.add(loop.ub if k_lo is None else b.sub(loop.ub, k_lo), bk - 1), bk)
         kt_count.name_hint = "k_tiles"

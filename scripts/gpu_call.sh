@@ -27,5 +27,6 @@ for what in "$@"; do
            grep -E "compiled|FAIL|kernels" "$OUT/streamk.log" | head -20; tail -22 "$OUT/streamk.log"
            echo "stream-K failures: $(grep -c FAIL "$OUT/streamk.log")" ;;
     skinny) python3 scripts/skinny_bench.py 2>&1 | tee "$OUT/skinny.log" | tail -30 ;;
+    hopws) timeout 270 python3 scripts/hopper_ws_check.py 2>&1 | tee "$OUT/hopws.log" | tail -60 ;;
   esac
 done

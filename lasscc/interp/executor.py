@@ -68,6 +68,7 @@ from lasscc.dialects.lass import KERNEL_ATTR, KernelFacts, kernel_facts
 from lasscc.interp.banks import BankCounter
 from lasscc.interp.errors import (
     AsyncHazardError,
+    DeadlockError,
     DivergenceError,
     InFlightRead,
     InterpError,
@@ -81,6 +82,7 @@ from lasscc.interp.smem import SharedMemory
 from lasscc.interp.bf16 import BF16
 from lasscc.interp.values import GlobalBuffer, float_codec, int_width, is_lanes, numpy_dtype
 from lasscc.layout import elem_bytes
+from lasscc.resources import wgmma_consumer_threads
 
 # op class -> handler(ex, op, operand_values) -> list of result values
 HANDLERS: dict[type[Operation], Callable] = {}
@@ -119,7 +121,7 @@ class ExecResult:
 
 
 # ---- the program: one kernel function, precompiled ----------------------------------------------
-PER_THREAD_DIALECTS = ("lass_nv.", "lass_warp.", "lass_smem.", "lass_wg.")
+PER_THREAD_DIALECTS = ("lass_nv.", "lass_warp.", "lass_smem.", "lass_wg.", "lass_sched.")
 
 
 class Program:
@@ -146,6 +148,14 @@ class Program:
         # (`facts`: given by an entry point for kernels without `#lass.kernel`: interp/sm90_ops.py)
         self.facts = facts if facts is not None else _read_facts(func) if self.level > 0 else None
         self.config = self.facts.config if self.facts is not None else None
+        # warp-specialized roles (lass_wg.warp_specialize, interp/roles.py); a cooperative wgmma kernel
+        # has its producer warpgroup only once lasscc-warp-specialize made the roles: before, its
+        # block is the consumers (every thread consumes, thread 0 also produces)
+        self.has_roles = "lass_wg.warp_specialize" in names
+        self.has_claims = "lass_sched.claim" in names  # a persistent tile loop (interp/sched.py)
+        self.threads = (1 if self.config is None else
+                        wgmma_consumer_threads(self.config) if getattr(self.config, "is_wgmma", False) and not self.has_roles
+                        else self.config.threads)
         ab = self.facts.ab_type if self.facts is not None else "f16"
         # bytes per A/B element: the SMEM size is stages * (BM + BN) * BK * this
         self.elem_bytes = elem_bytes(ab)
@@ -247,7 +257,7 @@ class Executor:
         self.sync = launch.sync
         self.block0, self.nb = block0, nb
         cfg = prog.config
-        self.threads = cfg.threads if cfg is not None else 1  # threads per block
+        self.threads = prog.threads  # threads per block
         self.tpl = self.threads if prog.simt else 1  # lanes per block
         self.L = nb * self.tpl
         self.lane = np.arange(self.L, dtype=np.int64)
@@ -258,6 +268,7 @@ class Executor:
         self.nops = 0
         self.banks = launch.banks
         self._smem = None
+        self.roles = None  # the running lass_wg.warp_specialize's interp/roles.Roles
 
     # ---- names for messages ----
     def op(self, opid: int) -> str:
@@ -400,6 +411,10 @@ class Executor:
                 out = fn(self, op, [env[v] for v in operands])
             except InFlightRead as e:  # an asynchronous result used before its wait (interp/sm90_ops.py)
                 raise AsyncHazardError(f"{self.where(op)}: reads {e}") from None
+            except DeadlockError as e:  # inside warp-specialized roles: wait for the other role (interp/roles.py)
+                if self.roles is None or getattr(e, "final", False):  # final: every role waits
+                    raise
+                out = self.roles.blocked(e, lambda: fn(self, op, [env[v] for v in operands]))
             self.nops += 1
             if results:
                 for r, v in zip(results, out):
@@ -782,6 +797,8 @@ def execute_kernel(
     `extras`: the fused epilogue's extra operands in declared order (lasscc.dialects.epilogue: an
     [n] vector of N values, an [m] vector of M, an [mn] matrix in D's memory order, a scalar as a
     number), each array of its memref's element type.
+    `ctas`: the CTAs of a persistent kernel's launch (GemmConfig.persistent; None:
+    interp/sched.PERSISTENT_CTAS), at most the tiles.
     `check=False` skips the uninitialised-read and race bookkeeping (bounds are always checked).
     A split-K kernel (lasscc.splitk) runs its partitions as grid y, its grid slices as
     cooperative threads in `order` ("forward", "reverse", "shuffle:SEED": lasscc.interp.sync),
@@ -836,8 +853,15 @@ def execute_kernel(
         if ctas is not None and (isinstance(ctas, bool) or not isinstance(ctas, (int, np.integer)) or ctas < 1):
             raise KernelArgumentError(f"expected a positive stream-K grid (ctas), got {ctas!r}")
         grid, blocks_per_batch = int(ctas or SK.CPU_CTAS), 1
+    tiles = grid
+    if prog.has_claims:  # a persistent tile loop: fewer CTAs than tiles, each walks several (interp/sched.py)
+        from lasscc.interp.sched import PERSISTENT_CTAS
+
+        grid = max(1, min(tiles, int(ctas or PERSISTENT_CTAS)))
     if blocks_per_batch is None:
-        blocks_per_batch = max(1, 2048 // cfg.threads) if prog.simt else 16
+        blocks_per_batch = max(1, 2048 // prog.threads) if prog.simt else 16
+    if prog.has_roles:
+        blocks_per_batch = 1  # roles park on failed waits: one block per slice (interp/roles.py)
     nb_max = max(1, min(grid, int(blocks_per_batch)))
     # grid slices: (z, y, first block, blocks), in the GPU's numbering (x fastest)
     slices = [(z, y, block0, min(nb_max, grid - block0))
@@ -865,6 +889,10 @@ def execute_kernel(
     else:
         for i in order_list:
             run_slice(i)
+    if prog.has_claims:
+        from lasscc.interp.sched import check_claims
+
+        check_claims(launch, tiles, lambda o: prog.describe(prog.opid[o]))
     if parallel:  # the second launch: the reduction kernel, one thread per element of D
         totals["nops"] += _run_reduction(module, prog, m, n, k, args, launch, batch, order)
     nops, unretired = totals["nops"], totals["unretired"]
@@ -872,7 +900,7 @@ def execute_kernel(
         notes.append(f"{unretired} async 16-byte copies were never retired by a wait before the kernel returned")
     report = launch.banks.report(prog) if launch.banks is not None else None
     return ExecResult(
-        d, prog.level, prog.name, grid * batch * split, cfg.threads, cfg.smem_bytes(prog.elem_bytes), nb_max,
+        d, prog.level, prog.name, grid * batch * split, prog.threads, cfg.smem_bytes(prog.elem_bytes), nb_max,
         time.perf_counter() - t0, nops, report, notes, workspace,
     )
 

@@ -109,6 +109,8 @@ class MBarrier:
     copies: list = field(default_factory=list)  # (opid, actor, flat idx, bytes) landing at phase completion
     touched: list = field(default_factory=list)  # the last ops that arrived / completed bytes (for messages)
     seen: np.ndarray | None = None  # per thread: phases observed complete by its waits
+    arrivers: list = field(default_factory=list)  # actors that arrived in the current phase
+    released: np.ndarray | None = None  # the arrivers of the last completed phase (release / acquire)
 
     def where(self, ex) -> str:
         return f"the mbarrier at shared byte {self.addr} of {ex.block(self.block)}"
@@ -219,8 +221,28 @@ class Sm90State:
                 f"{ex.op(opid)}: {ex.actor(actor)} arrives on {bar.where(ex)} when no arrival is pending: too many "
                 f"arrivals for its count {bar.count} ({bar.state()}; it was initialised by {ex.op(bar.init_op)})")
         bar.pending -= 1
+        bar.arrivers.append(actor)
         self._touch(bar, opid)
         self.try_complete(opid, bar)
+
+    def acquire(self, bar: MBarrier) -> None:
+        """A wait observed `bar`'s last completed phase: the arrivals released the arriving threads'
+        earlier shared-memory accesses to the waiters (mbarrier arrive is a release, the wait an
+        acquire, at CTA scope: PTX ISA memory consistency model), so the accesses stamped with an
+        arriving thread no longer race with the waiters' later ones (a consumer warpgroup's wgmma
+        reads of a slot, then the producer's TMA into it after its wait on the slot's empty
+        barrier).  The stamps are per byte, not per thread: the waiter's clearance serves all."""
+        if bar.released is None or not bar.released.size or not self.smem.track:
+            return
+        sm = self.smem
+        sl = slice(bar.block * sm.size, (bar.block + 1) * sm.size)
+        rd = np.isin(sm.rd_actor[sl], bar.released)
+        if rd.any():
+            sm.rd_actor[sl][rd] = -1
+            sm.rd_multi[sl][rd] = False
+        lw = np.isin(sm.lw_actor[sl], bar.released)
+        if lw.any():
+            sm.lw_actor[sl][lw] = -1
 
     def complete_tx(self, opid, bar: MBarrier, nbytes: int):
         bar.tx -= nbytes
@@ -256,6 +278,7 @@ class Sm90State:
             self.landed_phase[idx] = bar.phase
             self.landed_op[idx] = copy_op
         bar.copies = []
+        bar.released, bar.arrivers = np.array(bar.arrivers, np.int64), []
         bar.phase += 1
         bar.pending = bar.count
         bar.unobserved = True
@@ -425,6 +448,7 @@ def _mbarrier_wait_parity(ex: Executor, op, vals):
         if bar.phase >= 1 and ((bar.phase - 1) & 1) == p:  # observed the completion of phase - 1
             bar.seen[np.asarray(who) % ex.threads] = bar.phase
             bar.unobserved = False
+            st.acquire(bar)
     return []
 
 

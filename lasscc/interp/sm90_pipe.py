@@ -16,7 +16,8 @@ until the full barrier's phase completes, then written as the producer thread's.
 orders the TMA after the consumers' releases (the slot's readers are forgotten); consumer_wait
 makes the landed bytes visible to the waiting threads (their writer is forgotten).  Too many
 arrivals in a phase (a second producer arrival, a thread releasing twice) and more TMA bytes than
-announced are errors.
+announced are errors, and so is a release by a thread that has not waited for the slot's latest fill (or
+while its TMA is in flight): the consumer would release a stage the producer is still filling.
 
 lass_wg (per-thread code, warpgroups of 128 lanes, all 128 active or none): `mma` reads A rows
 row .. row + 63 and all B rows of the slots at k .. k + K through shared memory (checked like any
@@ -56,6 +57,7 @@ class TmaRing:
     empty_pending: np.ndarray = None
     empty_arrived: np.ndarray = None  # [nb, S, threads]
     acquired: np.ndarray = None  # [nb, S] this phase's producer_acquire happened
+    waited: np.ndarray = None  # [nb, S, threads] full phases each thread's consumer_wait observed
     copies: dict = field(default_factory=dict)  # (b, s) -> [(opid, actors, idx, data)]
     landed: dict = field(default_factory=dict)  # (b, s) -> flat byte indices of the last landing
 
@@ -67,6 +69,7 @@ class TmaRing:
         self.empty_pending = np.full(shp, self.arrivals, np.int64)
         self.empty_arrived = np.zeros(shp + (self.threads,), bool)
         self.acquired = np.zeros(shp, bool)
+        self.waited = np.zeros(shp + (self.threads,), np.int64)
 
 
 def _blocks(ex: Executor, lanes):
@@ -199,6 +202,8 @@ def _consumer_wait(ex: Executor, op, vals):
                 f"{max(int(ring.full_tx[b, s]), 0)} announced bytes outstanding")
         if ex.smem.track:
             ex.smem.lw_actor[ring.landed.get((int(b), s), np.zeros(0, np.int64))] = -1
+        mine = lanes[blocks == b] % ex.threads if ex.prog.simt else np.arange(ex.threads)
+        ring.waited[b, s, mine] = ring.full_done[b, s]
     return []
 
 
@@ -222,6 +227,14 @@ def _consumer_release(ex: Executor, op, vals):
                     raise AsyncHazardError(
                         f"{ex.where(op)}: {ex.actor(int(g) * lass_wg.WARPGROUP_THREADS)}'s warpgroup releases slot "
                         f"{s} while a wgmma group reading it is still in flight (no lass_wg.wait retired it)")
+        unseen = ring.acquired[b, s] | (ring.waited[b, s, threads] != ring.full_done[b, s]).any()
+        if unseen:
+            t = int(threads[np.argmax(ring.waited[b, s, threads] != ring.full_done[b, s])])
+            raise AsyncHazardError(
+                f"{ex.where(op)}: thread {t} of {ex.block(b)} releases slot {s}, which the producer is still filling: "
+                f"{'its TMA is in flight' if ring.acquired[b, s] else 'the thread never waited for its last fill'} "
+                f"(full barrier phase {int(ring.full_done[b, s])}; its consumer_wait saw phase "
+                f"{int(ring.waited[b, s, t])}): the producer may overwrite a stage nobody consumed")
         if ring.empty_arrived[b, s, threads].any():
             t = int(threads[np.argmax(ring.empty_arrived[b, s, threads])])
             raise InterpError(f"{ex.where(op)}: thread {t} of {ex.block(b)} releases slot {s} twice in one phase")

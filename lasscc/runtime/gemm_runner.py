@@ -292,8 +292,8 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
     d_np = NP_DTYPE[spec.d_dtype]
     col = spec.d_layout == "col"  # D stored N x M row-major (element (i, j) at j*M + i)
     d_shape = lead + ((n, m) if col else (m, n))
-    # a stream-K kernel's persistent grid: the device's SM count (lasscc.streamk)
-    sms = cuda.sm_count() if getattr(spec, "is_streamk", False) else None
+    # a stream-K or persistent kernel's grid: from the device's SM count (lasscc.streamk; one CTA per SM)
+    sms = cuda.sm_count() if getattr(spec, "is_streamk", False) or getattr(spec, "persistent", False) else None
     grid, block = (spec.grid(m, n, batch, sms) if batched else spec.grid(m, n, sms=sms)), (spec.threads, 1, 1)
     result: dict = {"name": spec.name, "m": m, "n": n, "k": k, "alpha": alpha, "beta": beta,
                     "ab_dtype": spec.a_dtype, "d_dtype": spec.d_dtype, "d_layout": spec.d_layout, "grid": grid,

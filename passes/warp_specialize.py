@@ -1,0 +1,285 @@
+"""lasscc-warp-specialize: a `schedule = "cooperative"` wgmma kernel -> producer and consumer roles.
+
+Input contract: lasscc-warpgroup-mma's per-thread code of a `mma = "wgmma"` kernel whose config
+has `schedule = "cooperative"`: the TMA ring's producer ops (`lass_pipe.producer_acquire` and its
+`tma_load`s) in `scf.if` blocks of thread 0 (the prologue's S - 1 and one in the K loop), the
+K loop (`scf.for` with the `consumer_wait`) and the epilogue executed by every thread.  Kernels of
+another schedule, and kernels that already have their roles, are left alone; a cooperative kernel
+whose producer ops are not thread 0's `scf.if`s of the function body and its K loop (lasscc-pipeline
+and lasscc-warpgroup-mma not run, or a K loop of another form) is rejected.
+
+Output contract (CUTLASS's KernelTmaWarpSpecializedCooperative): the block has 128 more threads
+(lasscc.resources.wgmma_threads), warpgroup 0 the producer, warpgroups 1.. the consumers:
+- `lass_wg.warp_specialize %tid < 128 producer {...} consumer {...}` after the kernel's common
+  prefix (tile coordinates, rings, the TMA pipeline's barriers: initialised before it, by all);
+- producer: `lass_wg.setmaxnreg dec PRODUCER_REGS`, then thread 0 (the first warp's elected thread)
+  walks every k-tile kt of the K loop's range: producer_acquire slot kt % S with phase (kt / S) % 2
+  (it waits until the consumers released the slot's previous use), tma_load A and B into it;
+- consumer: `lass_wg.setmaxnreg inc CONSUMER_REGS`, then the kernel's K loop and epilogue as
+  lasscc-warpgroup-mma wrote them without the producer ops; every use of the thread id there and
+  in the prefix is `tid - 128` (the consumers' own numbering: warpgroup 1 takes rows 0..63);
+  a block barrier (`lass_nv.bar_sync`, the staged epilogue's) becomes `lass_wg.named_barrier
+  {id = 1, threads = consumers}`: the producer does not take part.
+- `persistent = 1`: each role loops over this CTA's tiles (blockIdx.x, + %nctaid.x, ...;
+  `lass_sched.cta_count`), the prefix's tile coordinates cloned into each loop, the k-tile number
+  carried across tiles (the ring's slots and phases run on); the consumers `lass_sched.claim` each
+  tile.  Rejected: a staged (16-bit D) epilogue, which stages through the ring the producer is
+  already refilling, and a grid with y or z (split-K, batches).
+The empty barriers expect one arrival per consumer thread (lasscc-pipeline); the register budgets
+are lasscc.resources.role_budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lasscc.dialects import lass_nv, lass_pipe, lass_sched, lass_wg
+from lasscc.passes._build import ArithBuilder, is_kernel, kernel_arg, kernel_config
+from lasscc.resources import WARPGROUP_THREADS, is_warp_specialized, role_budget, wgmma_consumer_threads
+from lasscc.source import op_location
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.ir import Block, Operation, Region
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import PassFailedException
+
+CONSUMER_BARRIER_ID = 1  # named barrier of the consumer warpgroups (0 is the block's)
+
+
+def _producer_ifs(fn: func.FuncOp) -> list[scf.IfOp]:
+    return [o for o in fn.walk() if isinstance(o, scf.IfOp)
+            and any(isinstance(x, lass_pipe.ProducerAcquireOp) for x in o.true_region.block.ops)]
+
+
+def _fail(op: Operation, msg: str):
+    raise PassFailedException(f"{op_location(op)}: error: {msg}")
+
+
+class _Specialize:
+    def __init__(self, fn: func.FuncOp, cfg):
+        self.fn, self.cfg = fn, cfg
+
+    def run(self) -> None:
+        fn = self.fn
+        body = fn.body.block
+        acq = next((o for o in fn.walk() if isinstance(o, lass_pipe.ProducerAcquireOp)), None)
+        if acq is None:
+            return  # no TMA ring yet (before lasscc-pipeline): nothing to split
+        ifs = _producer_ifs(fn)
+        loop = next((o for o in body.ops if isinstance(o, scf.ForOp)
+                     and any(isinstance(x, lass_pipe.ConsumerWaitOp) for x in o.body.block.ops)), None)
+        if acq.parent_op() not in ifs:
+            _fail(acq, "expected the producer ops in thread 0's scf.if blocks (run lasscc-warpgroup-mma first)")
+        if loop is None:
+            _fail(acq, "expected the K loop (scf.for with lass_pipe.consumer_wait) in the function body")
+        first = ifs[0]
+        if first.parent_block() is not body:
+            _fail(first, "expected the first producer block in the function body (the pipeline's prologue)")
+        for o in ifs:
+            if o.parent_block() not in (body, loop.body.block):
+                _fail(o, "expected the producer blocks in the prologue and the K loop")
+        tid_op = next((o for o in fn.walk() if isinstance(o, lass_nv.ThreadIdOp)), None)
+        if tid_op is None:
+            _fail(fn, "expected lass_nv.thread_id in a per-thread kernel")
+        template = [o for o in first.true_region.block.ops if not isinstance(o, scf.YieldOp)]
+        tmpl_acq = template[0]
+        loads = [o for o in template if isinstance(o, lass_pipe.TmaLoadOp)]
+        if not isinstance(tmpl_acq, lass_pipe.ProducerAcquireOp) or len(loads) != len(template) - 1 or not loads:
+            _fail(first, "expected a producer block of one producer_acquire and its tma_loads")
+        # every value the producer needs must be defined before the split (the common prefix)
+        for v in [loop.lb, loop.ub, tmpl_acq.barriers] + [x for ld in loads for x in (ld.source, ld.row0, ld.ring)]:
+            owner = v.owner
+            if isinstance(owner, Operation) and not (owner.parent_block() is body and body.get_operation_index(owner)
+                                                       < body.get_operation_index(first)):
+                _fail(owner, "expected the producer's operands (tile coordinates, rings, barriers, the K loop's "
+                             "bounds) defined before the pipeline's prologue")
+        tid = tid_op.results[0]
+        # the consumers number themselves from 0: every existing use of the thread id takes tid - 128
+        b = ArithBuilder(InsertPoint.after(tid_op))
+        ctid = b.sub(tid, WARPGROUP_THREADS)
+        ctid.name_hint = "ctid"
+        for use in list(tid.uses):
+            if use.operation is not ctid.owner:
+                use.operation.operands[use.index] = ctid
+        b = ArithBuilder(InsertPoint.before(first))
+        is_prod = b.emit(arith.CmpiOp(tid, b.const(WARPGROUP_THREADS), "ult"))
+        ws = lass_wg.WarpSpecializeOp.build(operands=[is_prod], regions=[Region(Block()), Region(Block())])
+        b.insert(ws)
+        prod_blk, cons_blk = ws.producer.block, ws.consumer.block
+        # the consumer: everything after the split, less the producer blocks
+        cur = ws.next_op
+        while cur is not None and not isinstance(cur, func.ReturnOp):
+            nxt = cur.next_op
+            cur.detach()
+            cons_blk.add_op(cur)
+            cur = nxt
+        for o in ifs:
+            o.detach()
+            o.erase(safe_erase=False)
+        p_regs, c_regs = role_budget(self.cfg)
+        cons_blk.insert_op_before(lass_wg.SetMaxNRegOp("inc", c_regs), cons_blk.first_op)
+        n_cons = wgmma_consumer_threads(self.cfg)
+        staged = [o for o in cons_blk.walk() if isinstance(o, lass_nv.BarSyncOp)]
+        if staged and self.cfg.persistent:
+            _fail(staged[0], "persistent = 1: the staged epilogue of a 16-bit D stages through the operand ring, which "
+                             "the producer refills for the next tile meanwhile; use an f32 D or persistent = 0")
+        for bar in staged:
+            bar.parent_block().insert_op_before(lass_wg.NamedBarrierOp.build(attributes={
+                "id": IntegerAttr(CONSUMER_BARRIER_ID, 64), "threads": IntegerAttr(n_cons, 64)}), bar)
+            bar.detach()
+            bar.erase()
+        sched = self._scheduler(fn, ws) if self.cfg.persistent else None
+        self._producer(prod_blk, tid, loop, tmpl_acq, loads, p_regs, sched)
+        if sched is not None:
+            self._consumer_tiles(cons_blk, loop, sched)
+
+    def _scheduler(self, fn: func.FuncOp, ws: Operation) -> dict:
+        """The persistent loop's parts, built before the roles: the tile count, this CTA's first
+        tile (its block id) and the CTA count (the stride), and the prefix's ops that derive from
+        the block id (the tile's coordinates: cloned into each role's tile loop)."""
+        body = fn.body.block
+        bid = next((o for o in body.ops if isinstance(o, lass_nv.BlockIdOp) and o.dim.data.value == "x"), None)
+        if bid is None or any(isinstance(o, lass_nv.BlockIdOp) and o.dim.data.value != "x" for o in fn.walk()):
+            _fail(ws, "persistent = 1: expected one grid dimension (blockIdx.x: no batch, no split-K)")
+        dep, slice_ops = set(bid.results), []
+        for o in body.ops:
+            if o is ws:
+                break
+            if o is not bid and any(x in dep for x in o.operands):
+                if o.regions:
+                    _fail(o, "persistent = 1: expected the tile coordinates computed by plain ops")
+                slice_ops.append(o)
+                dep.update(o.results)
+        bm, bn, _ = self.cfg.threadblock
+        b = ArithBuilder(InsertPoint.before(ws))
+        M, N = kernel_arg(fn, "M"), kernel_arg(fn, "N")
+        tiles = b.mul(b.div(b.add(M, bm - 1), bm), b.div(b.add(N, bn - 1), bn))
+        tiles.name_hint = "tiles"
+        ctas = b.emit(lass_sched.CtaCountOp.build(result_types=[i32]))
+        ctas.name_hint = "ctas"
+        return {"bid": bid.results[0], "tiles": tiles, "ctas": ctas, "slice": slice_ops}
+
+    @staticmethod
+    def _tile_loop(blk: Block, sched: dict, before: Operation | None = None):
+        """`scf.for %tile = blockIdx.x to tiles step ctas iter_args(%base = 0)` at the end of `blk`
+        (or before `before`), with the tile's coordinates cloned at the top of its body; returns
+        (the loop, its body, %base, the value map of the coordinates)."""
+        from xdsl.dialects.builtin import i32
+
+        body = Block(arg_types=[i32, i32])
+        tile, base = body.args
+        tile.name_hint, base.name_hint = "tile", "kt_base"
+        ip = InsertPoint.before(before) if before is not None else InsertPoint.at_end(blk)
+        zero = ArithBuilder(ip).const(0)
+        loop = scf.ForOp(sched["bid"], sched["tiles"], sched["ctas"], [zero], body)
+        ArithBuilder(ip).insert(loop)
+        mapping = {sched["bid"]: tile}
+        for o in sched["slice"]:
+            c = o.clone(value_mapper=mapping)
+            for r0, r1 in zip(o.results, c.results):
+                mapping[r0] = r1
+                r1.name_hint = r0.name_hint
+            body.add_op(c)
+        return loop, body, base, mapping
+
+    @staticmethod
+    def _remap(loop: Operation, mapping: dict) -> None:
+        """Uses inside `loop` of the prefix's coordinates -> the loop's clones."""
+        for old, new in mapping.items():
+            for use in list(old.uses):
+                if use.operation is not loop and loop.is_ancestor(use.operation) and use.operation is not new.owner:
+                    use.operation.operands[use.index] = new
+
+    def _consumer_tiles(self, blk: Block, kloop: scf.ForOp, sched: dict) -> None:
+        """The consumers' ops after their setmaxnreg, once per tile of this CTA: the K loop over
+        the global k-tile index base + lb .. base + ub (slots and phases carried across tiles; the
+        last k-tile's slot is released in the next tile's first iteration, one k-tile late as ever)."""
+        ops = list(blk.ops)[1:]
+        loop, body, base, mapping = self._tile_loop(blk, sched, before=ops[0])
+        body.add_op(lass_sched.ClaimOp.build(operands=[body.args[0]]))
+        for o in ops:
+            o.detach()
+            body.add_op(o)
+        self._remap(loop, mapping)
+        b = ArithBuilder(InsertPoint.before(kloop))
+        lb, ub = kloop.lb, kloop.ub
+        kloop.operands[0] = b.add(base, lb)
+        kloop.operands[1] = b.add(base, ub)
+        nb = ArithBuilder(InsertPoint.at_end(body))
+        nb.insert(scf.YieldOp(nb.add(base, nb.sub(ub, lb))))
+
+    def _producer(self, blk: Block, tid, loop: scf.ForOp, acq, loads, regs: int, sched: dict | None) -> None:
+        S = acq.barriers.type.count
+        bk = self.cfg.threadblock[2]
+        blk.add_op(lass_wg.SetMaxNRegOp("dec", regs))
+        b = ArithBuilder(InsertPoint.at_end(blk))
+        elected = b.emit(arith.CmpiOp(tid, b.const(0), "eq"))
+        then = Block()
+        b.insert(scf.IfOp(elected, [], Region(then)))
+        base, mapping, outer = None, {}, then
+        if sched is not None:  # persistent: every tile of this CTA, k-tiles numbered across tiles
+            tloop, outer, base, mapping = self._tile_loop(then, sched)
+        step = ArithBuilder(InsertPoint.at_end(outer)).const(1)
+        body = Block(arg_types=[loop.lb.type])
+        kt = body.args[0]
+        kt.name_hint = "kt"
+        outer.add_op(scf.ForOp(loop.lb, loop.ub, step, [], body))
+        if sched is not None:
+            nb = ArithBuilder(InsertPoint.at_end(outer))
+            nb.insert(scf.YieldOp(nb.add(base, nb.sub(loop.ub, loop.lb))))
+        then.add_op(scf.YieldOp())
+        bb = ArithBuilder(InsertPoint.at_end(body))
+        g = kt if base is None else bb.add(base, kt)  # the k-tile's number in the ring (as the consumers')
+        slot = bb.rem(g, S)
+        phase = bb.rem(bb.div(g, S), 2)
+        k0 = bb.mul(kt, bk)
+        true = bb.emit(arith.ConstantOp.from_int_and_width(1, 1))
+        bb.insert(lass_pipe.ProducerAcquireOp.build(operands=[acq.barriers, slot, phase, true],
+                                                    attributes={"tx": acq.tx}))
+        for ld in loads:
+            new = ld.clone()
+            new.operands = [ld.source, mapping.get(ld.row0, ld.row0), k0, ld.ring, slot, ld.barriers, true]
+            bb.insert(new)
+        bb.insert(scf.YieldOp())
+
+
+def lower_roles(fn: func.FuncOp) -> None:
+    """Each `lass_wg.warp_specialize` as `scf.if %is_producer {producer} else {consumer}` (for the
+    scf -> cf conversion of lasscc-lower-to-llvm); `lass_sched.claim`s dropped (no code)."""
+    for c in [o for o in fn.walk() if isinstance(o, lass_sched.ClaimOp)]:
+        c.detach()
+        c.erase()
+    for ws in [o for o in fn.walk() if isinstance(o, lass_wg.WarpSpecializeOp)]:
+        regions = []
+        for r in (ws.producer, ws.consumer):
+            blk = Block()
+            for o in list(r.block.ops):
+                o.detach()
+                blk.add_op(o)
+            blk.add_op(scf.YieldOp())
+            regions.append(Region(blk))
+        new = scf.IfOp(ws.is_producer, [], regions[0], regions[1])
+        ws.parent_block().insert_op_before(new, ws)
+        ws.detach()
+        ws.erase()
+
+
+@dataclass(frozen=True)
+class WarpSpecializePass(ModulePass):
+    name = "lasscc-warp-specialize"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in list(op.walk()):
+            if not (isinstance(fn, func.FuncOp) and is_kernel(fn)):
+                continue
+            cfg = kernel_config(fn)
+            if not (cfg.is_wgmma and is_warp_specialized(cfg)):
+                continue
+            if any(isinstance(o, lass_wg.WarpSpecializeOp) for o in fn.walk()):
+                continue
+            mma = next((o for o in fn.walk() if isinstance(o, lass_pipe.MmaOp)), None)
+            if mma is not None:
+                _fail(mma, "expected lass_wg code (run lasscc-warpgroup-mma first), got lass_pipe.mma")
+            _Specialize(fn, cfg).run()
