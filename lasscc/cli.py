@@ -91,8 +91,8 @@ def cmd_compile(args) -> int:
     dump = output_dir(args.dump_dir) if args.dump_dir else None
     module = _load(args)
     _apply_tuned(module, args)
-    res = cached_compile(module, args.arch, args.file, dump, use_cache=not args.no_cache, keep_stages=False,
-                         verify_each=args.verify_each)
+    res = cached_compile(module, args.arch, args.file, dump, use_cache=not args.no_cache,
+                         keep_stages=args.emit == "mlir", verify_each=args.verify_each)
     text = {"ptx": lambda: res.ptx, "llvm": lambda: res.llvm_ir, "mlir": lambda: str(res.module) + "\n"}[args.emit]()
     if args.output:
         write_output(args.output, text)
@@ -259,7 +259,7 @@ def cmd_run(args) -> int:
     from lasscc.interp.check import epilogue_of
 
     epilogue = epilogue_of(module)  # a fused epilogue: the region the check applies (before the passes)
-    res = cached_compile(module, args.arch, args.file, use_cache=not args.no_cache)
+    res = cached_compile(module, args.arch, args.file, use_cache=not args.no_cache, keep_stages=False)
     spec = res.specs[0]
     alpha = args.alpha if args.alpha is not None else spec.alpha
     beta = args.beta if args.beta is not None else spec.beta
