@@ -318,6 +318,8 @@ def cmd_tune(args) -> int:
 
     if _has_overrides(args):
         raise LassError("option --threadblock/--warp/--stages/--raster/--prefetch: lasscc tune chooses the config itself")
+    if args.jobs is not None and args.jobs < 1:
+        raise LassError(f"option --jobs: expected a worker count >= 1, got {args.jobs}")
     _check_limits([(args.m, args.n, args.k)])
     module = _load(args)
     _check_static_shapes(module, [(args.m, args.n, args.k)])
@@ -327,7 +329,7 @@ def cmd_tune(args) -> int:
     from lasscc.explain import gemm_config  # also takes linalg.matmul (through import-linalg)
 
     ab = gemm_config(module, args.arch, args.file).ab_dtype
-    out = tune(str(module), args.file, args.arch, args.m, args.n, args.k, iters=args.iters, ab_type=ab)
+    out = tune(str(module), args.file, args.arch, args.m, args.n, args.k, iters=args.iters, ab_type=ab, jobs=args.jobs)
     print(f"{'TFLOP/s':>8}  config (threadblock / warp / stages / prefetch)")
     for tflops, label in out["ranking"]:
         print(f"{tflops:8.1f}  {label}")
@@ -336,6 +338,8 @@ def cmd_tune(args) -> int:
     print(f"winner: {config_label(out['best'])}  rel_err {c['rel_err']:.2e}  {c['tflops']:.1f} TFLOP/s"
           + (f"  cuBLAS {c['cublas_tflops']:.1f}  ratio {c['ratio']:.2f}" if c.get("ratio") else ""))
     print(f"stored as '{out['key']}' in {out['path']}")
+    print(f"compiling {out['compiled']} candidates took {out['compile_s']:.1f} s ({out['jobs']} workers), "
+          f"timing them {out['time_s']:.1f} s")
     return 0
 
 
@@ -559,6 +563,8 @@ def build_parser() -> argparse.ArgumentParser:
     tu.add_argument("--n", type=int, default=4096)
     tu.add_argument("--k", type=int, default=4096)
     tu.add_argument("--iters", type=int, default=20)
+    tu.add_argument("--jobs", type=int, default=None, metavar="N",
+                    help="compile N candidates at a time in worker processes (default: one per CPU; 1: in this process)")
     tu.set_defaults(fn=cmd_tune)
 
     from lasscc.explain import add_parser as add_explain_parser
