@@ -16,8 +16,11 @@ JSON file per entry (`<key>.json.gz`), written atomically (temporary file + rena
 does not read back (truncated, not JSON, wrong fields, another input) is ignored, recompiled and
 rewritten.  Only successful compiles are stored.  Delete the folder to empty the cache.
 
-`--dump-dir` works on a hit too: the stage texts are in the entry and are written out under the
-same names `lasscc.driver.compile_module` uses.
+An entry holds every stage's IR text when its compile needed them (the API, `--dump-dir`, `--emit
+mlir`); a compile that needed only the PTX (`lasscc compile`, `lasscc run`) prints no IR and stores a
+PTX-only entry (printing 16,000 ops after each pass cost ~2 s).  `--dump-dir` works on a hit of a
+full entry too: the stage texts are written out under the same names `lasscc.driver.compile_module`
+uses.
 """
 
 from __future__ import annotations
@@ -287,9 +290,12 @@ def cached_compile(module, arch: str = "sm_80", filename: str = "<input>", dump_
     ({kernel: {"alpha", "beta", "d_type", "config"}}, see kernel_meta).  On a hit `module` is left as it was and the result's `.module`
     is a CachedModule; on a miss (or with use_cache=False) this is compile_module itself, whose
     result is then stored.  Errors are never cached: a bad input fails the same way every time.
-    Without the cache, `keep_stages=False` skips printing the IR after each pass (the result's
-    `stages` is empty); an entry always holds them.  `verify_each` (debugging the passes) compiles
-    afresh, verifying after every pass, and stores the result.
+    `keep_stages=False` (the caller reads only the PTX, LLVM IR, specs and kernel_meta) skips
+    printing the IR after each pass (seconds): the result's `stages` is empty, a miss stores a
+    PTX-only entry (`stages` {}), and the result's `.module` on a hit of such an entry is None.
+    A caller that needs the texts (`keep_stages`, or a `dump_dir`) treats a PTX-only entry as a
+    miss and replaces it with a full one.  `verify_each` (debugging the passes) compiles afresh,
+    verifying after every pass, and stores the result.
     """
     from lasscc import timing
     from lasscc.driver import PASS_NAMES, CompileResult, compile_module, drop_non_gemm_functions, select_family
@@ -307,9 +313,11 @@ def cached_compile(module, arch: str = "sm_80", filename: str = "<input>", dump_
         input_text = str(module)
         key = cache_key(input_text, CompileOptions(arch, tuple(PASS_NAMES)))
         entry = None if verify_each else load(key, input_text)
-    if entry is not None and set(entry["stages"]) == set(PASS_NAMES):
-        final = entry["stages"][PASS_NAMES[-1]]
-        res = CompileResult(CachedModule(final, entry["stages"], filename), dict(entry["stages"]), entry["llvm_ir"],
+    need_stages = keep_stages or dump_dir is not None
+    full = entry is not None and set(entry["stages"]) == set(PASS_NAMES)
+    if full or (entry is not None and not entry["stages"] and not need_stages):
+        module = CachedModule(entry["stages"][PASS_NAMES[-1]], entry["stages"], filename) if full else None
+        res = CompileResult(module, dict(entry["stages"]) if need_stages else {}, entry["llvm_ir"],
                             entry["ptx"], list(entry["specs"]))
         res.cache_hit = True
         res.kernel_meta = entry["kernels"]
@@ -318,7 +326,7 @@ def cached_compile(module, arch: str = "sm_80", filename: str = "<input>", dump_
 
             write_dumps(dump_dir, input_text, res.stages, res.llvm_ir, res.ptx)
         return res
-    res = compile_module(module, arch, filename, dump_dir, True, verify_each)
+    res = compile_module(module, arch, filename, dump_dir, need_stages, verify_each)
     res.cache_hit = False
     res.kernel_meta = kernel_meta(res.module)
     with timing.phase("cache store"):

@@ -115,8 +115,8 @@ def cmd_compile(args) -> int:
     dump = output_dir(args.dump_dir) if args.dump_dir else None
     module = _load(args)
     _apply_tuned(module, args)
-    res = cached_compile(module, args.arch, args.file, dump, use_cache=not args.no_cache, keep_stages=False,
-                         verify_each=args.verify_each)
+    res = cached_compile(module, args.arch, args.file, dump, use_cache=not args.no_cache,
+                         keep_stages=args.emit == "mlir", verify_each=args.verify_each)
     text = {"ptx": lambda: res.ptx, "llvm": lambda: res.llvm_ir, "mlir": lambda: str(res.module) + "\n"}[args.emit]()
     if args.output:
         write_output(args.output, text)
@@ -283,7 +283,7 @@ def cmd_run(args) -> int:
     from lasscc.interp.check import epilogue_of
 
     epilogue = epilogue_of(module)  # a fused epilogue: the region the check applies (before the passes)
-    res = cached_compile(module, args.arch, args.file, use_cache=not args.no_cache)
+    res = cached_compile(module, args.arch, args.file, use_cache=not args.no_cache, keep_stages=False)
     spec = res.specs[0]
     alpha = args.alpha if args.alpha is not None else spec.alpha
     beta = args.beta if args.beta is not None else spec.beta
@@ -342,6 +342,8 @@ def cmd_tune(args) -> int:
 
     if _has_overrides(args):
         raise LassError("option --threadblock/--warp/--stages/--raster/--prefetch: lasscc tune chooses the config itself")
+    if args.jobs is not None and args.jobs < 1:
+        raise LassError(f"option --jobs: expected a worker count >= 1, got {args.jobs}")
     _check_limits([(args.m, args.n, args.k)])
     module = _load(args)
     _check_static_shapes(module, [(args.m, args.n, args.k)])
@@ -359,7 +361,7 @@ def cmd_tune(args) -> int:
     # --mma, else the family the input fixes (its config, or the sizes: lasscc.family.size_fallback), else the arch's
     mma = args.mma or (given.data if given is not None else default_family(args.arch))
     out = tune(str(module), args.file, args.arch, args.m, args.n, args.k, iters=args.iters, ab_type=info.ab_dtype,
-               mma=mma, majors=facts.majors, acc_type=facts.acc)
+               mma=mma, majors=facts.majors, acc_type=facts.acc, jobs=args.jobs)
     print(f"{'TFLOP/s':>8}  config (threadblock / warp / stages / prefetch; wgmma: threadblock / stages)")
     for tflops, label in out["ranking"]:
         print(f"{tflops:8.1f}  {label}")
@@ -368,6 +370,8 @@ def cmd_tune(args) -> int:
     print(f"winner: {config_label(out['best'])}  rel_err {c['rel_err']:.2e}  {c['tflops']:.1f} TFLOP/s"
           + (f"  cuBLAS {c['cublas_tflops']:.1f}  ratio {c['ratio']:.2f}" if c.get("ratio") else ""))
     print(f"stored as '{out['key']}' in {out['path']}")
+    print(f"compiling {out['compiled']} candidates took {out['compile_s']:.1f} s ({out['jobs']} workers), "
+          f"timing them {out['time_s']:.1f} s")
     return 0
 
 
@@ -573,6 +577,8 @@ def build_parser() -> argparse.ArgumentParser:
     tu.add_argument("--iters", type=int, default=20)
     tu.add_argument("--mma", choices=["wgmma", "mma.sync", "all"], help="the instruction family to search (default: "
                     "wgmma on sm_90a, mma.sync on sm_80; a config's `mma` or sizes TMA cannot load fix it)")
+    tu.add_argument("--jobs", type=int, default=None, metavar="N",
+                    help="compile N candidates at a time in worker processes (default: one per CPU; 1: in this process)")
     tu.set_defaults(fn=cmd_tune)
 
     from lasscc.explain import add_parser as add_explain_parser

@@ -106,19 +106,21 @@ def make_pass(name: str, arch: str) -> ModulePass:
 
 def run_pass(module: ModuleOp, p: ModulePass, filename: str = "<input>", verify: bool = True) -> None:
     """Apply `p`, then CSE and DCE; verify the result unless `verify` is False (the caller verifies
-    later).  Errors are LassErrors naming the pass."""
+    later).  Errors are LassErrors naming the pass.  A pass whose `apply` returns False applied to
+    nothing: the IR is as the last tidy-up left it, so CSE and DCE (~0.35 s on 16,000 ops) are skipped."""
     ctx = make_context()
     try:
         with timing.phase("rewrite"):
-            p.apply(ctx, module)
+            changed = p.apply(ctx, module)
     except PassFailedException as e:
         raise LassError(str(e)) from None
     except (VerifyException, DiagnosticException) as e:
         raise LassError(f"{filename}: error: in {p.name}: {e}") from None
-    with timing.phase("cse"):
-        CommonSubexpressionElimination().apply(ctx, module)
-    with timing.phase("dce"):
-        DeadCodeElimination().apply(ctx, module)
+    if changed is not False:
+        with timing.phase("cse"):
+            CommonSubexpressionElimination().apply(ctx, module)
+        with timing.phase("dce"):
+            DeadCodeElimination().apply(ctx, module)
     if verify:
         with timing.phase("verify"):
             verify_module(module, filename, p.name)

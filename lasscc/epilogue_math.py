@@ -27,7 +27,9 @@ FMAs and one division each, no libdevice: the kernel stays one PTX file.
 
 from __future__ import annotations
 
-import numpy as np
+from lasscc.lazy import lazy_module
+
+np = lazy_module("numpy")  # NumpyF32 (the CPU executor) uses it; the kernel's backend does not
 
 LOG2E = 1.4426950408889634
 # tanh(x) = x * P(x^2) / Q(x^2), |x| <= TANH_CLAMP (tanh(7.905) rounds to 1 in f32); coefficients of
@@ -101,7 +103,9 @@ def approx_tolerance(op_names) -> float:
 class NumpyF32:
     """The formulas on numpy float32 arrays or scalars (the CPU executor's math ops)."""
 
-    F = np.float32
+    @property
+    def F(self):
+        return np.float32
 
     def const(self, x):
         return np.float32(x)

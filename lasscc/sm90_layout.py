@@ -45,9 +45,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-import numpy as np
-
 from lasscc import layout as L
+from lasscc.lazy import lazy_module
+
+np = lazy_module("numpy")  # the CPU executor's helpers use it; the compile path does not
 
 # ---- hardware numbers -------------------------------------------------------------------------
 CHUNK_BYTES = 16  # a swizzle moves 16-byte chunks whole; also the descriptor fields' unit (4 LSBs dropped)

@@ -215,7 +215,49 @@ def _compile(module_text: str, filename: str, arch: str, cfg: GemmConfig | None)
                 # the access widths belong to the sizes (lasscc.cli._resolve_align), not the tiling
                 keep = GemmConfig(**{**cfg.__dict__, "align": tuple(int(v.value.data) for v in g.config.data["align"].data)})
             g.attributes["config"] = config_to_attr(keep)
-    return compile_module(module, arch, filename)
+    return compile_module(module, arch, filename, keep_stages=False)  # the PTX and specs are all tune reads
+
+
+def _compile_worker(module_text: str, filename: str, arch: str, cfg: GemmConfig | None):
+    """_compile in a worker process: (CompileResult without its module, None) or (None, the error's
+    first line).  The module stays behind: only the PTX and the specs cross the process boundary."""
+    try:
+        res = _compile(module_text, filename, arch, cfg)
+    except LassError as e:
+        return None, str(e).splitlines()[0]
+    res.module = None
+    return res, None
+
+
+def default_jobs() -> int:
+    """Compile workers when --jobs is not given: one per CPU this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def compile_all(module_text: str, filename: str, arch: str, cfgs: list[GemmConfig], jobs: int,
+                label: str = "compiling") -> list[tuple]:
+    """Compile every config, `jobs` at a time in worker processes (1: in this process); returns
+    [(cfg, CompileResult or None, error or None)] in the order of `cfgs`.  Workers are spawned, not
+    forked: the parent may hold a CUDA context, which a forked child must not inherit."""
+    out: list = [None] * len(cfgs)
+    if jobs <= 1 or len(cfgs) <= 1:
+        for i, cfg in enumerate(cfgs):
+            _progress(i, len(cfgs), f"{label} {config_label(cfg)}")
+            out[i] = (cfg, *_compile_worker(module_text, filename, arch, cfg))
+        return out
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    with ProcessPoolExecutor(max_workers=min(jobs, len(cfgs)), mp_context=multiprocessing.get_context("spawn")) as ex:
+        futures = {ex.submit(_compile_worker, module_text, filename, arch, cfg): i for i, cfg in enumerate(cfgs)}
+        for done, fut in enumerate(as_completed(futures)):
+            i = futures[fut]
+            out[i] = (cfgs[i], *fut.result())
+            _progress(done + 1, len(cfgs), f"{label} {config_label(cfgs[i])}")
+    return out
 
 
 def _epilogue(module_text: str, filename: str):
@@ -285,35 +327,45 @@ def plot_rows(rows: list[dict], path: str) -> None:
 
 
 def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, iters: int = 20,
-         ab_type: str = "f16", mma: str | None = None, majors=None, acc_type: str | None = None) -> dict:
+         ab_type: str = "f16", mma: str | None = None, majors=None, acc_type: str | None = None,
+         jobs: int | None = None) -> dict:
     """Time every candidate of family `mma` (None: default_family(arch)) for A/B elements `ab_type`
-    (tiles stored `majors`, accumulator `acc_type`) at M x N x K, check the winner, store it."""
+    (tiles stored `majors`, accumulator `acc_type`) at M x N x K, check the winner, store it.
+    The candidates compile `jobs` at a time in worker processes (default_jobs()), then run one after
+    another on the GPU; the result's `compile_s` / `time_s` are the wall seconds of each part."""
     from lasscc.runtime import cuda
     from lasscc.runtime.gemm_runner import run_gemm
 
+    jobs = default_jobs() if jobs is None else jobs
     ok, rejected = candidates(arch, ab_type, mma or default_family(arch), majors, acc_type)
     epi = _epilogue(module_text, filename)
     results = []
-    for i, cfg in enumerate(ok):
-        _progress(i, len(ok), config_label(cfg))
-        try:
-            res = _compile(module_text, filename, arch, cfg)
-            r = run_gemm(res.ptx, res.specs[0], m, n, k, check=False, bench=True, iters=iters, cublas=False,
-                         epilogue=epi)
-            results.append((r["tflops"], cfg, res))
-        except LassError as e:  # a config that compiles badly or fails to launch is skipped, not fatal
-            rejected.append((cfg, str(e).splitlines()[0]))
-    if results:  # split counts and stream-K for the fastest unsplit configs (small grids, long K, tails)
-        results.sort(key=lambda t: -t[0])
-        extra = [x for _, c, _ in results[:SPLIT_TOP] for x in decomposition_candidates(c, m, n, k, cuda.sm_count(), ab_type)]
-        for i, cfg in enumerate(extra):
-            _progress(i, len(extra), config_label(cfg))
+    spent = {"compile": 0.0, "time": 0.0, "n": 0}
+
+    def compile_and_time(cfgs: list[GemmConfig], epilogue) -> None:
+        t0 = time.perf_counter()
+        compiled = compile_all(module_text, filename, arch, cfgs, jobs)
+        t1 = time.perf_counter()
+        for i, (cfg, res, err) in enumerate(compiled):
+            if err is not None:  # a config that compiles badly or fails to launch is skipped, not fatal
+                rejected.append((cfg, err))
+                continue
+            _progress(i, len(compiled), f"timing {config_label(cfg)}")
             try:
-                res = _compile(module_text, filename, arch, cfg)
-                r = run_gemm(res.ptx, res.specs[0], m, n, k, check=False, bench=True, iters=iters, cublas=False)
+                r = run_gemm(res.ptx, res.specs[0], m, n, k, check=False, bench=True, iters=iters, cublas=False,
+                             epilogue=epilogue)
                 results.append((r["tflops"], cfg, res))
             except LassError as e:
                 rejected.append((cfg, str(e).splitlines()[0]))
+        spent["compile"] += t1 - t0
+        spent["n"] += len(cfgs)
+        spent["time"] += time.perf_counter() - t1
+
+    compile_and_time(ok, epi)
+    if results:  # split counts and stream-K for the fastest unsplit configs (small grids, long K, tails)
+        results.sort(key=lambda t: -t[0])
+        extra = [x for _, c, _ in results[:SPLIT_TOP] for x in decomposition_candidates(c, m, n, k, cuda.sm_count(), ab_type)]
+        compile_and_time(extra, None)
     _progress(len(ok), len(ok), "done")
     sys.stderr.write("\n")
     if not results:
@@ -328,4 +380,5 @@ def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, ite
     key = tune_key(m, n, k, spec, cuda.device_name())
     path = store_tuned(key, best, check["tflops"])
     return {"ranking": [(t, config_label(c)) for t, c, _ in results], "rejected": rejected, "best": best,
-            "check": check, "key": key, "path": str(path)}
+            "check": check, "key": key, "path": str(path), "compile_s": spent["compile"], "time_s": spent["time"],
+            "jobs": jobs, "compiled": spent["n"]}

@@ -282,7 +282,9 @@ class _Physical:
 class HopperSmemPass(ModulePass):
     name = "lasscc-hopper-smem"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def apply(self, ctx: Context, op: ModuleOp) -> bool:
+        """Lower every kernel holding Hopper ring ops; False when there was none (the driver skips the tidy-up)."""
+        changed = False
         for fn in list(op.walk()):
             if isinstance(fn, func.FuncOp) and is_kernel(fn) and any(isinstance(o, _OPS) for o in fn.walk()):
                 _Physical(fn).run()
@@ -293,3 +295,5 @@ class HopperSmemPass(ModulePass):
                     for name in ("A", "B"):
                         insert_tensor_map_param(red, name, fn.body.block.args[
                             kernel_params(True).index(TMAP_PARAM + name)].type)
+                changed = True
+        return changed

@@ -28,6 +28,7 @@ tanh / erf as lasscc.epilogue_math's f32 formulas (`ex2.approx.ftz.f32` inline P
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_smem, lass_tb
@@ -53,6 +54,7 @@ from xdsl.dialects.builtin import (
     VectorType,
     f16,
     f32,
+    i8,
     i16,
     i32,
     i64,
@@ -218,8 +220,22 @@ def _is_true(pred: SSAValue) -> bool:
     return isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr) and owner.value.value.data != 0
 
 
+@functools.cache
 def _ptr(addr_space: int) -> llvm.LLVMPointerType:
     return llvm.LLVMPointerType(IntAttr(addr_space))
+
+
+# Attributes are immutable: the ones every GEP carries are built once (constructing and verifying
+# an xDSL attribute costs more than the op that holds it)
+_SSA_INDEX = DenseArrayBase.from_list(i32, [llvm.GEP_USE_SSA_VAL])
+_NO_WRAP = IntegerAttr(0, 32)
+
+
+def _gep(base: SSAValue, index: SSAValue, elem_t, result_type) -> llvm.GEPOp:
+    """`getelementptr elem_t, base, index` (one SSA index): what llvm.GEPOp(base,
+    [GEP_USE_SSA_VAL], elem_t, ssa_indices=[index], result_type) builds, from the shared attributes."""
+    return llvm.GEPOp.build(operands=[base, [index]], result_types=[result_type],
+                            properties={"rawConstantIndices": _SSA_INDEX, "elem_type": elem_t, "noWrapFlags": _NO_WRAP})
 
 
 class _Lowerer:
@@ -281,13 +297,11 @@ class _Lowerer:
         return op
 
     def shared_ptr(self, addr: SSAValue) -> SSAValue:
-        return self.emit(llvm.GEPOp(self.smem, [llvm.GEP_USE_SSA_VAL], IntegerType(8), ssa_indices=[addr],
-                                    result_type=_ptr(SHARED_AS)))
+        return self.emit(_gep(self.smem, addr, i8, _ptr(SHARED_AS)))
 
     def global_ptr(self, base: SSAValue, offset: SSAValue) -> SSAValue:
         wide = self.emit(llvm.SExtOp(offset, i64))
-        return self.emit(llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL], self.memref_elem[base], ssa_indices=[wide],
-                                    result_type=_ptr(GLOBAL_AS)))
+        return self.emit(_gep(base, wide, self.memref_elem[base], _ptr(GLOBAL_AS)))
 
     def struct_fields(self, value: SSAValue, types) -> list[SSAValue]:
         return [self.emit(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), value, t)) for i, t in enumerate(types)]

@@ -432,7 +432,9 @@ class SwizzleSmemPass(ModulePass):
     name = "lasscc-swizzle-smem"
     swizzle: bool = True
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def apply(self, ctx: Context, op: ModuleOp) -> bool:
+        """Swizzle every kernel's logical SMEM accesses; False when there were none (the driver skips the tidy-up)."""
+        changed = False
         for fn in list(op.walk()):
             if not (isinstance(fn, func.FuncOp) and is_kernel(fn)):
                 continue
@@ -443,3 +445,5 @@ class SwizzleSmemPass(ModulePass):
                 )
             if any(isinstance(o, _LOGICAL_OPS) for o in fn.walk()):
                 _Swizzler(fn, self.swizzle).run()
+                changed = True
+        return changed

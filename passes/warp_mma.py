@@ -644,8 +644,12 @@ def _ops_after(op: Operation):
 class WarpMmaPass(ModulePass):
     name = "lasscc-warp-mma"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def apply(self, ctx: Context, op: ModuleOp) -> bool:
+        """Lower every mma.sync kernel; False when there was none (the driver skips the tidy-up)."""
+        changed = False
         for fn in list(op.walk()):
             if isinstance(fn, func.FuncOp) and is_kernel(fn) and not kernel_config(fn).is_wgmma:  # lasscc-warpgroup-mma's
                 if any(isinstance(o, (lass_pipe.MmaOp, lass_tb.MmaOp)) for o in fn.walk()):
                     _WarpLowering(fn, kernel_config(fn)).run()
+                    changed = True
+        return changed

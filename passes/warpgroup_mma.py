@@ -108,7 +108,9 @@ class _WarpgroupLowering(_WarpLowering):
 class WarpgroupMmaPass(ModulePass):
     name = "lasscc-warpgroup-mma"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def apply(self, ctx: Context, op: ModuleOp) -> bool:
+        """Lower every wgmma kernel; False when there was none (the driver skips the tidy-up)."""
+        changed = False
         for fn in list(op.walk()):
             if not (isinstance(fn, func.FuncOp) and is_kernel(fn)):
                 continue
@@ -121,3 +123,5 @@ class WarpgroupMmaPass(ModulePass):
                     f"{op_location(tb)}: error: expected lass_pipe.mma on ring slots (run lasscc-pipeline first), got lass_tb.mma")
             if any(isinstance(o, lass_pipe.MmaOp) for o in fn.walk()):
                 _WarpgroupLowering(fn, cfg).run()
+                changed = True
+        return changed

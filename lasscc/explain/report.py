@@ -41,7 +41,7 @@ def _resources(module, arch: str, filename: str, use_cache: bool):
     from lasscc.cache import cached_compile
 
     input_text = str(module)
-    res = cached_compile(module, arch, filename, use_cache=use_cache)
+    res = cached_compile(module, arch, filename, use_cache=use_cache, keep_stages=False)  # ptxas reads the PTX
     return Kernel(res, arch, None, input_text, filename).resources
 
 

@@ -97,6 +97,25 @@ def test_miss_then_hit(cache_dir, count_compiles):
     assert len(list(cache_dir.glob("*.json.gz"))) == 2
 
 
+def test_ptx_only_entry(cache_dir, count_compiles):
+    """A compile that needs only the PTX prints no IR and stores a PTX-only entry; a caller that
+    needs the stage texts recompiles once and replaces it with a full entry."""
+    bare = cache.cached_compile(_module(), "sm_80", str(SMALL), keep_stages=False)
+    assert bare.cache_hit is False and bare.stages == {} and len(count_compiles) == 1
+    (entry,) = cache_dir.glob("*.json.gz")
+    assert json.loads(gzip.decompress(entry.read_bytes()))["stages"] == {}
+    hit = cache.cached_compile(_module(), "sm_80", str(SMALL), keep_stages=False)
+    assert hit.cache_hit is True and hit.module is None and len(count_compiles) == 1
+    assert hit.ptx == bare.ptx and hit.specs == bare.specs and hit.kernel_meta == bare.kernel_meta
+    full = cache.cached_compile(_module(), "sm_80", str(SMALL))
+    assert full.cache_hit is False and list(full.stages) == PASS_NAMES and len(count_compiles) == 2
+    assert full.ptx == bare.ptx
+    # the full entry now serves both kinds of caller
+    again = cache.cached_compile(_module(), "sm_80", str(SMALL), keep_stages=False)
+    assert again.cache_hit is True and again.stages == {} and len(count_compiles) == 2
+    assert len(list(cache_dir.glob("*.json.gz"))) == 1
+
+
 def test_no_cache_neither_reads_nor_writes(cache_dir, count_compiles):
     res = cache.cached_compile(_module(), "sm_80", str(SMALL), use_cache=False)
     assert res.cache_hit is False and not cache_dir.exists()

@@ -126,3 +126,26 @@ def test_compile_verify_each_same_ptx(tmp_path):
     assert main(["compile", str(SMALL), "-o", str(a)]) == 0
     assert main(["compile", str(SMALL), "-o", str(b), "--verify-each"]) == 0
     assert a.read_text() == b.read_text()
+
+
+def test_no_tidy_up_after_a_pass_that_applied_to_nothing(tmp_path, capsys):
+    """An mma.sync kernel: lasscc-warpgroup-mma and lasscc-hopper-smem apply to nothing (their apply
+    returns False), so the driver runs no CSE / DCE after them; lasscc-warp-mma rewrote the kernel and
+    is tidied.  The output is what the passes alone make either way."""
+    passes = FRONT + ",lasscc-warp-mma,lasscc-warpgroup-mma,lasscc-hopper-smem"
+    out = tmp_path / "o.mlir"
+    assert main(["opt", "-p", passes, str(SMALL), "-o", str(out), "--timing"]) == 0
+    rows = _table(capsys.readouterr().err)
+    children: dict[str, list[str]] = {}
+    parent = None
+    for _, _, depth, name in rows:
+        if depth == 0:
+            parent = name
+            children[name] = []
+        else:
+            children[parent].append(name)
+    assert children["lasscc-warp-mma"] == ["rewrite", "cse", "dce"]
+    assert children["lasscc-warpgroup-mma"] == ["rewrite"] and children["lasscc-hopper-smem"] == ["rewrite"]
+    short = tmp_path / "short.mlir"
+    assert main(["opt", "-p", FRONT + ",lasscc-warp-mma", str(SMALL), "-o", str(short)]) == 0
+    assert out.read_text() == short.read_text()

@@ -85,8 +85,39 @@ def test_compile_uses_tuned_config_only_without_config(tmp_path, monkeypatch):
     (["bench", "examples/gemm.mlir", "--align", "8,8", "--sizes", "64x64x12"],
      "option --sizes: expected K a multiple of 8"),
     (["tune", "examples/gemm.mlir", "--stages", "3"], "lasscc tune chooses the config itself"),
+    (["tune", "examples/gemm.mlir", "--jobs", "0"], "option --jobs: expected a worker count >= 1, got 0"),
 ])
 def test_cli_errors(args, expect):
     proc = subprocess.run([sys.executable, "-m", "lasscc.cli", *args], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 2 and expect in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_tune_compiles_in_workers(tmp_path, monkeypatch):
+    """`lasscc tune` compiles its candidates in spawned worker processes (the same PTX and specs as a
+    compile in this process, a bad config skipped with its error), then times them one by one (the
+    GPU runner faked: no GPU here) and reports both parts' seconds."""
+    import lasscc.tune as tune_mod
+    from lasscc.runtime import cuda, gemm_runner
+
+    monkeypatch.setenv("LASSCC_CACHE_DIR", str(tmp_path))
+    text = (ROOT / "examples" / "gemm_small_tiles.mlir").read_text()
+    good = GemmConfig(threadblock=(64, 64, 32), warp=(32, 32, 32), instruction=(16, 8, 16), stages=3)
+    bad = GemmConfig(threadblock=(256, 256, 64), warp=(64, 64, 64), instruction=(16, 8, 16), stages=8)  # 512 KB SMEM
+    timed = []
+
+    def fake_run(ptx, spec, *a, **kw):
+        timed.append((ptx, spec))
+        return {"tflops": 1.0, "ok": True, "rel_err": 0.0}
+
+    monkeypatch.setattr(tune_mod, "candidates", lambda arch, ab: ([bad, good], []))
+    monkeypatch.setattr(tune_mod, "split_candidates", lambda *a: [])
+    monkeypatch.setattr(gemm_runner, "run_gemm", fake_run)
+    monkeypatch.setattr(cuda, "sm_count", lambda: 108)
+    monkeypatch.setattr(cuda, "device_name", lambda: "fake GPU")
+    out = tune_mod.tune(text, "gemm_small_tiles.mlir", "sm_80", 256, 256, 256, jobs=2)
+    assert out["best"] == good and out["jobs"] == 2 and out["compiled"] == 2
+    assert [c for c, _ in out["rejected"]] == [bad] and "shared memory" in out["rejected"][0][1]
+    assert out["compile_s"] > 0 and out["time_s"] >= 0
+    res = tune_mod._compile(text, "gemm_small_tiles.mlir", "sm_80", good)
+    assert timed and all(ptx == res.ptx and spec == res.specs[0] for ptx, spec in timed)
