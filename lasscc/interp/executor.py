@@ -761,6 +761,13 @@ def _launch_scalar(prog: Program, name: str, value):
     return float(getattr(prog.facts, name))
 
 
+# A persistent tile loop (lass_sched) runs on PERSISTENT_CTAS CTAs on the CPU, so each walks several
+# tiles; interp/sched.py registers its check of their claims in CLAIM_CHECKS when lasscc.interp
+# loads it (sched imports this module, not the other way round).
+PERSISTENT_CTAS = 2
+CLAIM_CHECKS: list = []
+
+
 def execute_kernel(
     module,
     m: int,
@@ -855,8 +862,6 @@ def execute_kernel(
         grid, blocks_per_batch = int(ctas or SK.CPU_CTAS), 1
     tiles = grid
     if prog.has_claims:  # a persistent tile loop: fewer CTAs than tiles, each walks several (interp/sched.py)
-        from lasscc.interp.sched import PERSISTENT_CTAS
-
         grid = max(1, min(tiles, int(ctas or PERSISTENT_CTAS)))
     if blocks_per_batch is None:
         blocks_per_batch = max(1, 2048 // prog.threads) if prog.simt else 16
@@ -890,9 +895,8 @@ def execute_kernel(
         for i in order_list:
             run_slice(i)
     if prog.has_claims:
-        from lasscc.interp.sched import check_claims
-
-        check_claims(launch, tiles, lambda o: prog.describe(prog.opid[o]))
+        for check in CLAIM_CHECKS:  # interp/sched.check_claims: each tile claimed by exactly one CTA
+            check(launch, tiles, lambda o: prog.describe(prog.opid[o]))
     if parallel:  # the second launch: the reduction kernel, one thread per element of D
         totals["nops"] += _run_reduction(module, prog, m, n, k, args, launch, batch, order)
     nops, unretired = totals["nops"], totals["unretired"]

@@ -13,10 +13,9 @@ import numpy as np
 
 from lasscc.dialects import lass_sched
 from lasscc.interp.errors import InterpError
-from lasscc.interp.executor import Executor, handler
+from lasscc.interp.executor import CLAIM_CHECKS, PERSISTENT_CTAS, Executor, handler
 
 # CTAs of a persistent launch on the CPU: a small "SM count", so the CTAs take several tiles each
-PERSISTENT_CTAS = 2
 
 
 class ScheduleError(InterpError):
@@ -62,3 +61,6 @@ def check_claims(launch, tiles: int, describe) -> None:
         raise ScheduleError(f"{where}the persistent schedule "
                             + (f"leaves tile(s) {missing[:8]} of {tiles} to no CTA (their D is never written)"
                                if missing else f"claims tile(s) {extra[:8]} outside the {tiles} tiles"))
+
+
+CLAIM_CHECKS.append(check_claims)

@@ -111,7 +111,7 @@ def test_tune_candidates_keep_the_widths_chosen_for_linalg(monkeypatch):
     module = parse_mlir(EXAMPLE.read_text(), str(EXAMPLE))
     _resolve_align(module, [(129, 70, 33)], "run", str(EXAMPLE))
     got = []
-    monkeypatch.setattr(pipeline, "compile_module", lambda m, arch, fname: got.append(m))
+    monkeypatch.setattr(pipeline, "compile_module", lambda m, arch, fname, **kw: got.append(m))
     cfg = candidates("sm_80")[0][0]
     _compile(str(module), str(EXAMPLE), "sm_80", cfg)
     (g,) = [o for o in got[0].walk() if isinstance(o, GemmOp)]

@@ -110,8 +110,9 @@ def test_tune_compiles_in_workers(tmp_path, monkeypatch):
         timed.append((ptx, spec))
         return {"tflops": 1.0, "ok": True, "rel_err": 0.0}
 
-    monkeypatch.setattr(tune_mod, "candidates", lambda arch, ab: ([bad, good], []))
+    monkeypatch.setattr(tune_mod, "candidates", lambda arch, ab, *a: ([bad, good], []))
     monkeypatch.setattr(tune_mod, "split_candidates", lambda *a: [])
+    monkeypatch.setattr(tune_mod, "decomposition_candidates", lambda *a: [])
     monkeypatch.setattr(gemm_runner, "run_gemm", fake_run)
     monkeypatch.setattr(cuda, "sm_count", lambda: 108)
     monkeypatch.setattr(cuda, "device_name", lambda: "fake GPU")

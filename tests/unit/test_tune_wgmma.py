@@ -59,11 +59,12 @@ def test_cli_tune_searches_the_family(monkeypatch, capsys, argv, k, family):
     monkeypatch.setattr(cuda, "device_arch", lambda: "sm_90a")
     seen = {}
 
-    def fake_tune(text, filename, arch, m, n, k, iters=20, ab_type="f16", mma=None, majors=None, acc_type=None):
+    def fake_tune(text, filename, arch, m, n, k, iters=20, ab_type="f16", mma=None, majors=None, acc_type=None, jobs=None):
         seen.update(arch=arch, mma=mma, ab=ab_type, majors=majors)
         best = candidates(arch, ab_type, mma if mma != "all" else "mma.sync")[0][0]
         return {"ranking": [(1.0, config_label(best))], "rejected": [], "best": best,
-                "check": {"rel_err": 0.0, "tflops": 1.0}, "key": "k", "path": "p"}
+                "check": {"rel_err": 0.0, "tflops": 1.0}, "key": "k", "path": "p", "compiled": 1, "jobs": 1,
+                "compile_s": 0.0, "time_s": 0.0}
 
     monkeypatch.setattr(T, "tune", fake_tune)
     assert main(["tune", str(ROOT / "examples" / "linalg_matmul.mlir"),  # (a linalg.matmul: imported first)
