@@ -418,33 +418,9 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
 compile_gemm = gemm
 
 
-def _wgmma_base(ab_type: str, arch: str):
-    """The wgmma tile lasscc.family takes by default for a TN GEMM of `ab_type` on `arch`, or None
-    (not sm_90a, or no default tile fits): the tile the shape-aware default decomposes."""
-    from lasscc.config import GemmConfig, default_config
-    from lasscc.family import DEFAULT_STAGES, DEFAULT_TILES
-    from lasscc.layout import elem_bytes
-    from lasscc.resources import wgmma_defaults
-
-    if arch not in WGMMA_ARCHS:
-        return None
-    for bm, bn, row in DEFAULT_TILES:
-        for s in DEFAULT_STAGES:
-            tb = (bm, bn, row // elem_bytes(ab_type))
-            base = default_config(ab_type)
-            cfg = GemmConfig(**{**base.__dict__, "threadblock": tb, "stages": s, "mma": "wgmma", "align": None,
-                                **wgmma_defaults(tb, base.instruction[2])})
-            try:
-                cfg.validate(arch, ab_type=ab_type)
-                return cfg
-            except LassError:
-                continue
-    return None
-
-
 def _shape_default(shape, a_dtype, sms, arch: str, split_k, split_k_mode):
     """gemm(shape=...)'s tiling: (threadblock, warp, stages, split_k, split_k_mode) of lasscc.heuristics."""
-    from lasscc.heuristics import choose
+    from lasscc.heuristics import choose, wgmma_base
 
     if not isinstance(shape, (tuple, list)) or len(shape) != 3 or not all(
             isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in shape):
@@ -454,7 +430,7 @@ def _shape_default(shape, a_dtype, sms, arch: str, split_k, split_k_mode):
 
         sms = cuda.sm_count() if cuda.driver_status() is None else None
     ab = _dtype_name(a_dtype, "a_dtype")
-    cfg = choose(*shape, ab, sms, arch, base=_wgmma_base(ab, arch)).config
+    cfg = choose(*shape, ab, sms, arch, base=wgmma_base(ab, arch)).config
     return (cfg.threadblock, None if cfg.is_wgmma else cfg.warp, cfg.stages, split_k if split_k is not None else cfg.split_k,
             split_k_mode if split_k_mode is not None else cfg.split_k_mode)
 

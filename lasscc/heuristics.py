@@ -15,9 +15,9 @@ wgmma keeps only what applies there.  The rules, in order:
    units / (waves * slots) (`wave_efficiency`).
 3. Enough tiles (efficiency >= WAVE_EFFICIENCY, or at least DP_WAVES waves): data-parallel.
 4. Fewer tiles than slots (small or skinny output, long K): split-K with the count S whose grid
-   tiles * S has the best wave efficiency, each partition keeping MIN_SPLIT_KTILES k-tiles; the
-   parallel mode when its workspace of partial sums (4 * S * M * N bytes) is at most the bytes of
-   A and B (skinny M: the partials are cheap beside reading B), else serial.  When no S reaches
+   tiles * S has the best wave efficiency, each partition keeping MIN_SPLIT_KTILES k-tiles, in the
+   parallel mode (measured on the H100 faster than serial at every shape tried: the serial
+   partitions wait on each other's epilogues, BENCHMARKS.md session 8).  When no S reaches
    WAVE_EFFICIENCY (too few k-tiles to split evenly): stream-K, which balances exactly.
 5. Between one and DP_WAVES waves with a poor last wave: the hybrid "streamk-dp" (full waves
    data-parallel, the tail shared out stream-K), when a tile has MIN_SPLIT_KTILES k-tiles.
@@ -92,17 +92,17 @@ def choose(m: int, n: int, k: int, ab_type: str = "f16", sms: int | None = None,
         if best is not None and wave_efficiency(tiles * best, slots) >= WAVE_EFFICIENCY:
             partials = PARTIAL_BYTES * best * m * n
             operands = (m + n) * k * eb
-            mode = "parallel" if partials <= operands else "serial"
+            mode = "parallel"  # measured faster than serial at every shape tried (BENCHMARKS.md, session 8)
             cfg = replace(base, split_k=best, split_k_mode=mode)
             k_per_cta = -(-kt // best)
             reasons.append(f"{tiles} tiles under one wave: split-K {best} ({tiles * best} CTAs, wave efficiency "
-                           f"{wave_efficiency(tiles * best, slots):.2f}), {mode}: partial sums {partials} B "
-                           f"{'<=' if mode == 'parallel' else '>'} A and B {operands} B"
+                           f"{wave_efficiency(tiles * best, slots):.2f}), {mode}: partial sums {partials} B, "
+                           f"A and B {operands} B"
                            + (" (skinny M)" if m < bm else ""))
         elif best is not None and base.is_wgmma:  # (no stream-K on the wgmma path)
-            cfg = replace(base, split_k=best, split_k_mode="serial")
+            cfg = replace(base, split_k=best, split_k_mode="parallel")
             k_per_cta = -(-kt // best)
-            reasons.append(f"{tiles} tiles under one wave: split-K {best} ({tiles * best} CTAs), serial (mma = wgmma: "
+            reasons.append(f"{tiles} tiles under one wave: split-K {best} ({tiles * best} CTAs), parallel (mma = wgmma: "
                            f"no stream-K)")
         elif (kt >= MIN_SPLIT_KTILES or tiles * kt >= slots) and not base.is_wgmma:
             cfg = replace(base, split_k_mode="streamk")
@@ -127,3 +127,26 @@ def choose(m: int, n: int, k: int, ab_type: str = "f16", sms: int | None = None,
             pass
     cfg.validate(arch, ab_type=ab_type)
     return Choice(cfg, reasons, slots)
+
+
+def wgmma_base(ab_type: str, arch: str) -> GemmConfig | None:
+    """The wgmma tile lasscc.family takes by default for a TN GEMM of `ab_type` on `arch`, or None
+    (not sm_90a, or no default tile fits): the tile the shape-aware default decomposes there (the
+    API and scripts/skinny_bench.py; the CLI asks lasscc.family about its lass.gemm itself)."""
+    from lasscc.family import DEFAULT_STAGES, DEFAULT_TILES
+    from lasscc.resources import WGMMA_ARCHS, wgmma_defaults
+
+    if arch not in WGMMA_ARCHS:
+        return None
+    for bm, bn, row in DEFAULT_TILES:
+        for s in DEFAULT_STAGES:
+            tb = (bm, bn, row // elem_bytes(ab_type))
+            base = default_config(ab_type)
+            cfg = GemmConfig(**{**base.__dict__, "threadblock": tb, "stages": s, "mma": "wgmma", "align": None,
+                                **wgmma_defaults(tb, base.instruction[2])})
+            try:
+                cfg.validate(arch, ab_type=ab_type)
+                return cfg
+            except LassError:
+                continue
+    return None

@@ -32,11 +32,14 @@ def module_text(cfg) -> str:
     """The f16 TN GEMM with `cfg` (a GemmConfig) as its config."""
     from lasscc.api import gemm_mlir
 
+    if cfg.is_wgmma:  # the Hopper path: threadblock / stages with mma = "wgmma" (its warp tiles follow)
+        text = gemm_mlir("f16", None, "f32", "TN", 1.0, 0.0, cfg.threadblock, None, cfg.stages, cfg.raster)
+        return text.replace("config = {", 'config = {mma = "wgmma", ', 1)
     return gemm_mlir("f16", None, "f32", "TN", 1.0, 0.0, cfg.threadblock, cfg.warp, cfg.stages, cfg.raster)
 
 
 def config_text(cfg) -> str:
-    return ("x".join(map(str, cfg.threadblock)) + f"/s{cfg.stages}"
+    return (("wgmma " if cfg.is_wgmma else "") + "x".join(map(str, cfg.threadblock)) + f"/s{cfg.stages}"
             + (f" split {cfg.split_k} {cfg.split_k_mode}" if cfg.split_k > 1 else
                f" {cfg.split_k_mode}" if cfg.is_streamk else ""))
 
@@ -45,16 +48,19 @@ def plan(sms: int, arch: str) -> list[tuple[str, tuple[int, int, int], object]]:
     """(label, shape, GemmConfig) of every run: the default per shape, then the variants."""
     from dataclasses import replace
 
-    from lasscc.heuristics import choose
+    from lasscc.heuristics import choose, wgmma_base
 
+    wg = wgmma_base("f16", arch)  # sm_90a: the default decomposes lasscc.family's wgmma tile
     runs = []
     for shape in SHAPES:
-        c = choose(*shape, "f16", sms, arch)
+        c = choose(*shape, "f16", sms, arch, base=wg)
         runs.append(("default", shape, c.config, c.describe()))
     for shape in VARIANT_SHAPES:
-        base = choose(*shape, "f16", sms, arch).config
-        for s, mode in VARIANTS:
-            runs.append(("variant", shape, replace(base, split_k=s, split_k_mode=mode), ""))
+        for base in [choose(*shape, "f16", sms, arch).config] + ([choose(*shape, "f16", sms, arch, base=wg).config]
+                                                                 if wg is not None else []):
+            for s, mode in VARIANTS:
+                if not (base.is_wgmma and mode.startswith("streamk")):  # (stream-K: mma.sync only)
+                    runs.append(("variant", shape, replace(base, split_k=s, split_k_mode=mode), ""))
     return runs
 
 

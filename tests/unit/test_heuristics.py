@@ -17,7 +17,7 @@ H100 = 132
 ISSUE_SHAPES = {
     (16, 4096, 4096): (8, "parallel", 3),  # 32 tiles: skinny M, partial sums tiny beside B
     (128, 4096, 4096): (8, "parallel", 3),
-    (1024, 1024, 1024): (4, "serial", 3),  # 64 tiles; partials (16 MB) > A + B (4 MB): serial
+    (1024, 1024, 1024): (4, "parallel", 3),  # 64 tiles under one wave: split 4, parallel
     (2048, 2048, 2048): (1, "serial", 4),  # 256 tiles fill 264 slots: data-parallel, long K
     (4096, 4096, 512): (1, "serial", 3),  # 1024 tiles, 3.9 waves
     (8192, 1024, 8192): (1, "serial", 4),
@@ -113,10 +113,25 @@ def test_api_shape_takes_the_default(tmp_path, monkeypatch):
         return "kernel"
 
     monkeypatch.setattr(api, "compile", fake_compile)
-    assert api.gemm(shape=(1024, 1024, 1024), sms=H100) == "kernel"
-    assert seen["kw"]["split_k"] == 4 and seen["kw"]["split_k_mode"] == "serial"
+    assert api.gemm(shape=(1024, 1024, 1024), sms=H100, arch="sm_80") == "kernel"
+    assert seen["kw"]["split_k"] == 4 and seen["kw"]["split_k_mode"] == "parallel"
     assert "threadblock = [128 : i64, 128 : i64, 32 : i64]" in seen["text"] and "stages = 3 : i64" in seen["text"]
-    api.gemm(shape=(1024, 1024, 1024), sms=H100, split_k=2)  # an explicit split wins
+    api.gemm(shape=(1024, 1024, 1024), sms=H100, split_k=2, arch="sm_80")  # an explicit split wins
     assert seen["kw"]["split_k"] == 2
     with pytest.raises(LassError, match=r"gemm: shape: expected \(M, N, K\)"):
         api.gemm(shape=(1024, 0, 5), sms=H100)
+
+
+def test_sm90a_decomposes_the_wgmma_tile():
+    """On sm_90a the default decomposes lasscc.family's wgmma tile: split-K for skinny / small grids
+    (parallel: measured faster than serial), never stream-K (mma.sync only), data-parallel when full."""
+    from lasscc.heuristics import wgmma_base
+
+    base = wgmma_base("f16", "sm_90a")
+    assert base is not None and base.is_wgmma and base.threadblock == (128, 256, 64) and base.stages == 4
+    assert wgmma_base("f16", "sm_80") is None
+    skinny = choose(16, 4096, 4096, "f16", H100, "sm_90a", base=base).config
+    assert skinny.is_wgmma and skinny.split_k > 1 and skinny.split_k_mode == "parallel"
+    assert not choose(640, 1024, 384, "f16", H100, "sm_90a", base=base).config.is_streamk
+    big = choose(8192, 8192, 8192, "f16", H100, "sm_90a", base=base).config
+    assert big.is_wgmma and big.split_k == 1 and not big.is_streamk
