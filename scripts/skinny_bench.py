@@ -4,6 +4,7 @@ beside cuBLAS in the same process, the split-K and stream-K variants for two sha
 
     python3 scripts/skinny_bench.py [--arch sm_90a] [--iters 30]    # on the GPU
     python3 scripts/skinny_bench.py --dry-run [--compile]           # CPU: the plan (and ptxas of every kernel)
+    python3 scripts/skinny_bench.py --tile-sweep [--dry-run]         # wgmma tiles x split counts (the heuristic's data)
 
 f16 in, f32 D, TN, beta 0.  The default config is what `lasscc run` / `bench` apply to an input without
 `config` when `lasscc tune` stored none (lasscc.cli._apply_tuned -> lasscc.heuristics.choose, with the
@@ -64,6 +65,69 @@ def plan(sms: int, arch: str) -> list[tuple[str, tuple[int, int, int], object]]:
     return runs
 
 
+# --tile-sweep: the wgmma tiles (BM, BN) x parallel split counts the heuristic could choose for the
+# shapes whose grid leaves SMs idle (f16: BK 64, 4 stages)
+SWEEP_SHAPES = [(16, 4096, 4096), (128, 4096, 4096), (1024, 1024, 1024), (1024, 1024, 16384)]
+SWEEP_TILES = [(64, 128), (64, 256), (128, 128), (128, 256)]
+SWEEP_SPLITS = [1, 2, 4, 8]
+
+
+def sweep_plan(arch: str) -> list[tuple[tuple[int, int, int], object]]:
+    from dataclasses import replace
+
+    from lasscc.heuristics import wgmma_base
+    from lasscc.resources import wgmma_defaults
+
+    base = wgmma_base("f16", arch)
+    out = []
+    for shape in SWEEP_SHAPES:
+        for bm, bn in SWEEP_TILES:
+            tb = (bm, bn, base.threadblock[2])
+            for s in SWEEP_SPLITS:
+                out.append((shape, replace(base, threadblock=tb, split_k=s, split_k_mode="parallel",
+                                           **wgmma_defaults(tb, base.instruction[2]))))
+    return out
+
+
+def tile_sweep(arch: str, dry: bool, iters: int) -> int:
+    """Time every (shape, wgmma tile, split) of sweep_plan beside cuBLAS; compiles in worker processes."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    runs = sweep_plan(arch)
+    if dry:
+        for shape, cfg in runs:
+            print(f"{'x'.join(map(str, shape)):18s} {config_text(cfg)}")
+        return 0
+    from lasscc.runtime.gemm_runner import _torch_cuda, run_gemm
+
+    _torch_cuda()
+    with ProcessPoolExecutor() as pool:
+        compiled = list(pool.map(_try_compile, [(module_text(c), arch, c.split_k, c.split_k_mode) for _, c in runs]))
+    print("| M x N x K | config | TFLOP/s | cuBLAS | ratio |\n|---|---|---|---|---|")
+    fails = 0
+    for (shape, cfg), got in zip(runs, compiled):
+        if isinstance(got, str):
+            print(f"| {' x '.join(map(str, shape))} | {config_text(cfg)} | rejected: {got} | | |")
+            continue
+        ptx, spec = got
+        r = run_gemm(ptx, spec, *shape, check=True, bench=True, iters=iters)
+        fails += not r["ok"]
+        ref = r.get("cublas_tflops") or float("nan")
+        print(f"| {' x '.join(map(str, shape))} | {config_text(cfg)} | {r['tflops']:.1f}{'' if r['ok'] else ' FAIL'} | "
+              f"{ref:.1f} | {r['tflops'] / ref:.2f} |", flush=True)
+    return 1 if fails else 0
+
+
+def _try_compile(args):
+    """compile_text, or the first line of its error (a sweep point the rules reject)."""
+    from lasscc.diagnostics import LassError
+
+    try:
+        return compile_text(args)
+    except LassError as e:
+        return str(e).splitlines()[0]
+
+
 def compile_text(args):
     text, arch, split_k, mode = args
     from lasscc.api import apply_overrides
@@ -83,7 +147,12 @@ def main() -> int:
     p.add_argument("--sms", type=int, default=None, help="SM count for --dry-run (default 132, an H100's)")
     p.add_argument("--dry-run", action="store_true", help="print the plan without a GPU")
     p.add_argument("--compile", action="store_true", help="with --dry-run: compile every kernel (ptxas, spills)")
+    p.add_argument("--tile-sweep", action="store_true", help="wgmma tiles x split counts for the small grids")
     args = p.parse_args()
+    if args.tile_sweep:
+        from lasscc.runtime import cuda
+
+        return tile_sweep(args.arch or ("sm_90a" if args.dry_run else cuda.device_arch()), args.dry_run, args.iters)
     if args.dry_run:
         from lasscc import streamk
 
