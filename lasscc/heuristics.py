@@ -66,12 +66,14 @@ def choose(m: int, n: int, k: int, ab_type: str = "f16", sms: int | None = None,
     """The shape-aware config for an M x N x K GEMM with A/B elements `ab_type` on a GPU of `sms` SMs
     (None: an H100's, lasscc.streamk.H100_SMS), decomposing the tile of `base` (None: the mma.sync
     default_config; a wgmma config, lasscc.family's, on sm_90a: split-K but no stream-K, which is
-    built on the mma.sync path only, so its stream-K cases stay data-parallel or take the best split
-    count).  Raises LassError for non-positive sizes."""
+    built on the mma.sync path only: `choose_wgmma` picks its tile and split count by a cost model).
+    Raises LassError for non-positive sizes."""
     for name, v in (("M", m), ("N", n), ("K", k)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise LassError(f"lasscc.heuristics: expected a positive integer {name}, got {v!r}")
     sms = int(sms or streamk.H100_SMS)
+    if base is not None and base.is_wgmma:
+        return choose_wgmma(m, n, k, ab_type, sms, arch, base)
     base = base or default_config(ab_type)
     bm, bn, bk = base.threadblock
     eb = elem_bytes(ab_type)
@@ -150,3 +152,67 @@ def wgmma_base(ab_type: str, arch: str) -> GemmConfig | None:
             except LassError:
                 continue
     return None
+
+
+# The wgmma cost model (`choose_wgmma`), fitted to the H100 tile sweep (scripts/skinny_bench.py
+# --tile-sweep, BENCHMARKS.md session 8: it picks the measured best, or within 4% of it, at every
+# swept shape).  A CTA's time is its k-tiles at the slower of the tensor cores and its share of the
+# memory system, plus a fixed cost; the grid runs in waves; parallel split-K adds its partial sums'
+# traffic and the reduction launch.
+WG_PEAK_FLOPS_PER_SM = 5.5e12  # dense f16 wgmma per SM, sustained (~730 TFLOP/s / 132 SMs); x 2 / element bytes
+WG_BYTES_PER_SM = 60e9  # operand bytes per second one SM's TMA loads sustain beside the others (fit)
+WG_CTA_FIXED_S = 1e-6  # prologue, pipeline fill and epilogue of one CTA (fit)
+WG_REDUCE_BYTES_PER_S = 1e12  # parallel split-K's partial sums written and read back (fit)
+WG_REDUCE_LAUNCH_S = 3e-6  # the reduction kernel's launch
+WG_SPLITS = (1, 2, 4, 8, 16)
+
+
+def wgmma_time(m: int, n: int, k: int, cfg: GemmConfig, ab_type: str, sms: int) -> float:
+    """The cost model's seconds for an M x N x K GEMM with wgmma config `cfg` on `sms` SMs."""
+    bm, bn, bk = cfg.threadblock
+    eb = elem_bytes(ab_type)
+    per_sm = streamk.ctas_per_sm(cfg.threads, cfg.smem_bytes(eb))
+    tiles = -(-m // bm) * -(-n // bn)
+    units = tiles * cfg.split_k
+    waves = -(-units // (sms * per_sm))
+    sharing = min(per_sm, -(-units // sms))  # CTAs sharing one SM's tensor cores and bandwidth
+    k_tile = max(2 * bm * bn * bk / (WG_PEAK_FLOPS_PER_SM * 2 / eb / sharing),
+                 (bm + bn) * bk * eb / (WG_BYTES_PER_SM / sharing))
+    t = waves * (-(-(-(-k // bk)) // cfg.split_k) * k_tile + WG_CTA_FIXED_S)
+    if cfg.split_k > 1:
+        t += (2 * cfg.split_k + 1) * m * n * PARTIAL_BYTES / WG_REDUCE_BYTES_PER_S + WG_REDUCE_LAUNCH_S
+    return t
+
+
+def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base: GemmConfig) -> Choice:
+    """The wgmma tile (lasscc.family.DEFAULT_TILES at `base`'s stages) and parallel split count with
+    the least `wgmma_time`, among those the rules accept (each partition MIN_SPLIT_KTILES k-tiles)."""
+    from lasscc.family import DEFAULT_TILES
+    from lasscc.resources import wgmma_defaults
+
+    eb = elem_bytes(ab_type)
+    best = None
+    for bm, bn, row in DEFAULT_TILES:
+        tb = (bm, bn, row // eb)
+        if row != base.threadblock[2] * eb:  # the family's K row (128 bytes: the widest swizzle)
+            continue
+        for s in WG_SPLITS:
+            if s > 1 and -(-k // tb[2]) // s < MIN_SPLIT_KTILES:
+                continue
+            cfg = replace(base, threadblock=tb, split_k=s, split_k_mode="parallel" if s > 1 else "serial",
+                          **wgmma_defaults(tb, base.instruction[2]))
+            try:
+                cfg.validate(arch, ab_type=ab_type)
+            except LassError:
+                continue
+            t = wgmma_time(m, n, k, cfg, ab_type, sms)
+            if best is None or t < best[0]:
+                best = (t, cfg)
+    if best is None:
+        return choose(m, n, k, ab_type, sms, arch)  # no wgmma tile fits: the mma.sync default
+    t, cfg = best
+    bm, bn, bk = cfg.threadblock
+    tiles = -(-m // bm) * -(-n // bn)
+    why = (f"wgmma cost model: {bm}x{bn}x{bk}" + (f" split-K {cfg.split_k} parallel" if cfg.split_k > 1 else "")
+           + f", {tiles * cfg.split_k} CTAs on {sms} SMs, ~{2 * m * n * k / t / 1e12:.0f} TFLOP/s modelled")
+    return Choice(cfg, [why], sms * streamk.ctas_per_sm(cfg.threads, cfg.smem_bytes(eb)))
