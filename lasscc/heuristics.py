@@ -2,9 +2,9 @@
 the element type and the GPU's SM count, for an input that gives no `config` and has no stored
 `lasscc tune` winner (`lasscc run`, `bench`, the API's `gemm(shape=...)`).
 
-The choice is for the mma.sync path (`choose` returns a GemmConfig with mma = "mma.sync"); the
-instruction family is decided elsewhere (lasscc.family on sm_90a) and a caller that routes to
-wgmma keeps only what applies there.  The rules, in order:
+The instruction family is decided elsewhere (lasscc.family on sm_90a).  Given a wgmma `base` (the
+family's config), `choose_wgmma` picks the tile and parallel split count by a cost model (below,
+`wgmma_time`); otherwise the mma.sync rules, in order:
 
 1. Tile: the default 128 x 128 tile (lasscc.config.default_config: BK = 64 bytes of K) -- the
    measured best mma.sync tile, also for skinny M, where the GEMM is bound by reading B and the
