@@ -74,7 +74,6 @@ def choose(op, arch: str) -> Choice:
     """The family of lass.gemm `op` on `arch` (the module docstring's rules)."""
     from lasscc.config import access_elems, default_config
     from lasscc.dialects.lass import config_from_attr
-    from lasscc.layout import MMA_INPUTS
 
     given = _given(op)
     if arch not in WGMMA_ARCHS or "mma" in given:
@@ -91,22 +90,27 @@ def choose(op, arch: str) -> Choice:
         return Choice(MMA_SYNC, None, _note(op, f"align = {list(base.align)} (copy accesses narrower than 16 bytes) "
                                                "cannot be TMA loads: TMA needs 16-byte global row strides"))
     base = GemmConfig(**{**base.__dict__, "align": None})  # full-width accesses: the TMA's own
-    eb = MMA_INPUTS.get(ab, MMA_INPUTS["f16"])[0]
-    if "threadblock" in given:
-        tiles = [tuple(base.threadblock)]
-    else:
-        tiles = [(bm, bn, row // eb) for bm, bn, row in DEFAULT_TILES]
-    stages = (base.stages,) if "stages" in given else DEFAULT_STAGES
     first = None
-    for tb in tiles:
-        for s in stages:
-            cfg = GemmConfig(**{**base.__dict__, "threadblock": tb, "stages": s, "mma": WGMMA,
-                                **wgmma_defaults(tb, base.instruction[2])})
-            why = _wgmma_reason(op, cfg, arch)
-            if why is None:
-                return Choice(WGMMA, cfg)
-            first = first or why
+    for cfg in wgmma_configs(base, ab, "threadblock" in given, "stages" in given):
+        why = _wgmma_reason(op, cfg, arch)
+        if why is None:
+            return Choice(WGMMA, cfg)
+        first = first or why
     return Choice(MMA_SYNC, None, _note(op, first))
+
+
+def wgmma_configs(base: GemmConfig, ab: str, keep_tile: bool = False, keep_stages: bool = False):
+    """The wgmma configs a GEMM of A/B elements `ab` may take, in the order `choose` tries them:
+    `base` with its threadblock (`keep_tile`) or each of DEFAULT_TILES, and its stages
+    (`keep_stages`) or each of DEFAULT_STAGES (also lasscc.heuristics.wgmma_base's order)."""
+    from lasscc.layout import MMA_INPUTS
+
+    eb = MMA_INPUTS.get(ab, MMA_INPUTS["f16"])[0]
+    tiles = [tuple(base.threadblock)] if keep_tile else [(bm, bn, row // eb) for bm, bn, row in DEFAULT_TILES]
+    for tb in tiles:
+        for s in ((base.stages,) if keep_stages else DEFAULT_STAGES):
+            yield GemmConfig(**{**base.__dict__, "threadblock": tb, "stages": s, "mma": WGMMA,
+                                **wgmma_defaults(tb, base.instruction[2])})
 
 
 def _wgmma_shaped(cfg: GemmConfig) -> bool:

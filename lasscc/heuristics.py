@@ -132,25 +132,20 @@ def choose(m: int, n: int, k: int, ab_type: str = "f16", sms: int | None = None,
 
 
 def wgmma_base(ab_type: str, arch: str) -> GemmConfig | None:
-    """The wgmma tile lasscc.family takes by default for a TN GEMM of `ab_type` on `arch`, or None
-    (not sm_90a, or no default tile fits): the tile the shape-aware default decomposes there (the
-    API and scripts/skinny_bench.py; the CLI asks lasscc.family about its lass.gemm itself)."""
-    from lasscc.family import DEFAULT_STAGES, DEFAULT_TILES
-    from lasscc.resources import WGMMA_ARCHS, wgmma_defaults
+    """The wgmma config lasscc.family takes by default for a TN GEMM of `ab_type` on `arch` (the
+    first of family.wgmma_configs the rules accept), or None (not sm_90a, or none fits): the base
+    the API and scripts/skinny_bench.py hand `choose` (the CLI asks the family about its lass.gemm)."""
+    from lasscc.family import wgmma_configs
+    from lasscc.resources import WGMMA_ARCHS
 
     if arch not in WGMMA_ARCHS:
         return None
-    for bm, bn, row in DEFAULT_TILES:
-        for s in DEFAULT_STAGES:
-            tb = (bm, bn, row // elem_bytes(ab_type))
-            base = default_config(ab_type)
-            cfg = GemmConfig(**{**base.__dict__, "threadblock": tb, "stages": s, "mma": "wgmma", "align": None,
-                                **wgmma_defaults(tb, base.instruction[2])})
-            try:
-                cfg.validate(arch, ab_type=ab_type)
-                return cfg
-            except LassError:
-                continue
+    for cfg in wgmma_configs(replace(default_config(ab_type), align=None), ab_type):
+        try:
+            cfg.validate(arch, ab_type=ab_type)
+            return cfg
+        except LassError:
+            continue
     return None
 
 
@@ -185,22 +180,19 @@ def wgmma_time(m: int, n: int, k: int, cfg: GemmConfig, ab_type: str, sms: int) 
 
 
 def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base: GemmConfig) -> Choice:
-    """The wgmma tile (lasscc.family.DEFAULT_TILES at `base`'s stages) and parallel split count with
+    """The wgmma tile (lasscc.family.wgmma_configs at `base`'s stages) and parallel split count with
     the least `wgmma_time`, among those the rules accept (each partition MIN_SPLIT_KTILES k-tiles)."""
-    from lasscc.family import DEFAULT_TILES
-    from lasscc.resources import wgmma_defaults
+    from lasscc.family import wgmma_configs
 
     eb = elem_bytes(ab_type)
     best = None
-    for bm, bn, row in DEFAULT_TILES:
-        tb = (bm, bn, row // eb)
-        if row != base.threadblock[2] * eb:  # the family's K row (128 bytes: the widest swizzle)
+    for tile in wgmma_configs(base, ab_type, keep_stages=True):
+        if tile.threadblock[2] != base.threadblock[2]:  # the family's K row (128 bytes: the widest swizzle)
             continue
         for s in WG_SPLITS:
-            if s > 1 and -(-k // tb[2]) // s < MIN_SPLIT_KTILES:
+            if s > 1 and -(-k // tile.threadblock[2]) // s < MIN_SPLIT_KTILES:
                 continue
-            cfg = replace(base, threadblock=tb, split_k=s, split_k_mode="parallel" if s > 1 else "serial",
-                          **wgmma_defaults(tb, base.instruction[2]))
+            cfg = replace(tile, split_k=s, split_k_mode="parallel" if s > 1 else "serial")
             try:
                 cfg.validate(arch, ab_type=ab_type)
             except LassError:
