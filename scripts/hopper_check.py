@@ -37,38 +37,36 @@ CHECK_SHAPES = [  # (M, N, K, beta): K a multiple of 8 (the TMA's 16-byte global
 BENCH_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
 
 
-def gemm_text(ab: str, tb, stages: int) -> str:
-    a, b = f"memref<?x?x{ab}>", f"memref<?x?x{ab}, strided<[1, ?]>>"
-    return (f"func.func @gemm(%a: {a}, %b: {b}, %d: memref<?x?xf32>) {{\n"
+def gemm_text(ab: str, tb, stages: int, d: str = "f32", extra: str = "") -> str:
+    """The TN lass.gemm of `ab` in, `d` out with mma = "wgmma", the tile, stages and `extra` config text."""
+    a, b, dm = f"memref<?x?x{ab}>", f"memref<?x?x{ab}, strided<[1, ?]>>", f"memref<?x?x{d}>"
+    more = f", {extra}" if extra else ""
+    return (f"func.func @gemm(%a: {a}, %b: {b}, %d: {dm}) {{\n"
             f"  lass.gemm {{alpha = 1.0 : f32, beta = 0.0 : f32, config = {{mma = \"wgmma\", "
-            f"threadblock = [{tb[0]}, {tb[1]}, {tb[2]}], stages = {stages}}}}}\n"
-            f"      ins(%a, %b : {a}, {b}) outs(%d : memref<?x?xf32>)\n  func.return\n}}\n")
+            f"threadblock = [{tb[0]}, {tb[1]}, {tb[2]}], stages = {stages}{more}}}}}\n"
+            f"      ins(%a, %b : {a}, {b}) outs(%d : {dm})\n  func.return\n}}\n")
 
 
-def compile_case(ab: str, tb, stages: int):
+def compile_case(ab: str, tb, stages: int, d: str = "f32", extra: str = ""):
     from lasscc.driver import compile_module
     from lasscc.emit import ptxas_info
     from lasscc.source import parse_mlir
 
-    res = compile_module(parse_mlir(gemm_text(ab, tb, stages), "hopper_check.mlir"), arch="sm_90a")
+    res = compile_module(parse_mlir(gemm_text(ab, tb, stages, d, extra), "hopper_check.mlir"), arch="sm_90a")
     return res.ptx, res.specs[0], ptxas_info(res.ptx, "sm_90a")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="one config per type")
+def add_options(ap: argparse.ArgumentParser, quick_help: str) -> None:
+    ap.add_argument("--quick", action="store_true", help=quick_help)
     ap.add_argument("--no-bench", action="store_true", help="correctness only")
     ap.add_argument("--iters", type=int, default=50)
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--list", action="store_true", help="print the cases and exit")
-    args = ap.parse_args()
-    configs = CONFIGS[:1] if args.quick else CONFIGS
-    cases = [(ab, tb, s) for ab in TYPES for tb, s in configs]
-    if args.list:
-        for ab, tb, s in cases:
-            print(f"{ab} TN {'x'.join(map(str, tb))} stages {s}: check {CHECK_SHAPES}; bench {BENCH_SHAPES}")
-        return 0
 
+
+def run_cases(cases, args) -> int:
+    """Check (CHECK_SHAPES) and time (BENCH_SHAPES, unless --no-bench) each (name, A/B type, D type,
+    threadblock, stages, extra config text) on the GPU beside cuBLAS; a table last.  The exit code."""
     from lasscc.runtime import cuda
     from lasscc.runtime.gemm_runner import run_gemm
 
@@ -78,31 +76,45 @@ def main() -> int:
         return 2
     print(f"device: {cuda.device_name()} ({cuda.device_arch()})")
     failures, rows = 0, []
-    for ab, tb, stages in cases:
-        name = f"{ab} {'x'.join(map(str, tb))}/{stages}"
+    for name, ab, d, tb, stages, extra in cases:
         t0 = time.time()
-        ptx, spec, info = compile_case(ab, tb, stages)
-        print(f"{name}: compiled in {time.time() - t0:.1f} s; ptxas: {info.line if info else 'not found'}"
-              f"{'' if info is None or info.spill_stores == 0 else '  SPILL'}")
+        ptx, spec, info = compile_case(ab, tb, stages, d, extra)
+        print(f"{name}: compiled in {time.time() - t0:.1f} s, {spec.threads} threads; ptxas: "
+              f"{info.line if info else 'not found'}{'' if info is None or info.spill_stores == 0 else '  SPILL'}",
+              flush=True)
         for m, n, k, beta in CHECK_SHAPES:
             r = run_gemm(ptx, spec, m, n, k, alpha=1.0, beta=beta, check=True, bench=False, seed=7)
             ok = bool(r["ok"])
             failures += not ok
             print(f"  check {m}x{n}x{k} beta={beta}: rel_err {r['rel_err']:.2e} (tol {r['tol']:.1e}) "
-                  f"{'ok' if ok else 'FAIL'}  regs {r.get('regs')} local {r.get('local_bytes')}")
+                  f"{'ok' if ok else 'FAIL'}  regs {r.get('regs')} local {r.get('local_bytes')}", flush=True)
         if args.no_bench:
             continue
         for m, n, k in BENCH_SHAPES:
             r = run_gemm(ptx, spec, m, n, k, check=False, bench=True, warmup=args.warmup, iters=args.iters, seed=7)
-            rows.append((name, f"{m}x{n}x{k}", r.get("tflops"), r.get("cublas_tflops"), r.get("ratio")))
+            rows.append((name, f"{m}^3" if m == n == k else f"{m}x{n}x{k}", r.get("tflops"), r.get("cublas_tflops"),
+                         r.get("ratio")))
             print(f"  bench {m}x{n}x{k}: {r.get('tflops', 0):.1f} TFLOP/s (median {r.get('ms_median', 0):.3f} ms); "
-                  f"cuBLAS {r.get('cublas_tflops') or 0:.1f}; ratio {r.get('ratio') or 0:.3f}")
+                  f"cuBLAS {r.get('cublas_tflops') or 0:.1f}; ratio {r.get('ratio') or 0:.3f}", flush=True)
     if rows:
         print("\n| kernel | shape | lasscc TFLOP/s | cuBLAS TFLOP/s | ratio |\n|---|---|---|---|---|")
         for name, shape, t, c, ratio in rows:
             print(f"| {name} | {shape} | {t or 0:.1f} | {c or 0:.1f} | {ratio or 0:.3f} |")
     print(f"\n{failures} check failure(s)")
     return 1 if failures else 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    add_options(ap, "one config per type")
+    args = ap.parse_args()
+    configs = CONFIGS[:1] if args.quick else CONFIGS
+    cases = [(f"{ab} {'x'.join(map(str, tb))}/{s}", ab, "f32", tb, s, "") for ab in TYPES for tb, s in configs]
+    if args.list:
+        for _, ab, _, tb, s, _ in cases:
+            print(f"{ab} TN {'x'.join(map(str, tb))} stages {s}: check {CHECK_SHAPES}; bench {BENCH_SHAPES}")
+        return 0
+    return run_cases(cases, args)
 
 
 if __name__ == "__main__":
