@@ -231,10 +231,19 @@ STREAMK_ODD = [(33, 4097, 12345), (1, 8192, 8192)]  # run as they are, narrow ac
 STREAMK_BENCH = [(16, 4096, 4096), (128, 4096, 4096), (1024, 1024, 16384), (3000, 3000, 1000)]
 
 
-def streamk_cases(quick: bool = False) -> list[tuple]:
-    """(name, A/B type, layouts, config name, MLIR text, shapes) of the stream-K kernels."""
+def narrow_cases(name, ab, d, acc, layouts, cname, cfg, shapes) -> list[tuple]:
+    """One kernel per access width the `shapes` need (lasscc.config.widest_align), with its shapes."""
     from lasscc.config import widest_align
 
+    by_align: dict = {}
+    for sh in shapes:
+        by_align.setdefault(widest_align(*sh, layouts[0], layouts[1], ab), []).append(sh)
+    return [(name, ab, layouts, f"{cname} align {align[0]},{align[1]}", mlir(ab, d, acc, layouts, cfg, align), shs)
+            for align, shs in by_align.items()]
+
+
+def streamk_cases(quick: bool = False) -> list[tuple]:
+    """(name, A/B type, layouts, config name, MLIR text, shapes) of the stream-K kernels."""
     out = []
     for (name, ab, d, acc, _), layouts, mode in itertools.product(
             DTYPES, SPLIT_LAYOUTS[:1] if quick else SPLIT_LAYOUTS, STREAMK_MODES):
@@ -244,12 +253,7 @@ def streamk_cases(quick: bool = False) -> list[tuple]:
                     [fit(sh, ab, layouts) for sh in (STREAMK_SHAPES[3:] if quick else STREAMK_SHAPES)]))
         if quick:
             continue
-        by_align: dict = {}
-        for sh in STREAMK_ODD:
-            by_align.setdefault(widest_align(*sh, layouts[0], layouts[1], ab), []).append(sh)
-        for align, shs in by_align.items():
-            out.append((name, ab, layouts, f"{cname} {mode} align {align[0]},{align[1]}",
-                        mlir(ab, d, acc, layouts, cfg, align), shs))
+        out += narrow_cases(name, ab, d, acc, layouts, f"{cname} {mode}", cfg, STREAMK_ODD)
     return out
 
 
@@ -312,8 +316,6 @@ def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: boo
                 streamk_only: bool = False) -> list[tuple]:
     """(name, A/B type, layouts, config name, MLIR text, shapes[, EpilogueSpec]) of every kernel the
     matrix runs (the split-K and epilogue cases also on the wgmma config for WGMMA_ARCH)."""
-    from lasscc.config import widest_align
-
     wgmma = arch == WGMMA_ARCH
     if split_only:
         return split_cases(quick, wgmma)
@@ -331,12 +333,7 @@ def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: boo
                 if shapes:
                     cases.append((name, ab, layouts, cname, mlir(ab, d, acc, layouts, cfg),
                                   [fit(sh, ab, layouts) for sh in shapes]))
-                by_align: dict = {}
-                for sh in narrow:
-                    by_align.setdefault(widest_align(*sh, layouts[0], layouts[1], ab), []).append(sh)
-                for align, shs in by_align.items():
-                    cases.append((name, ab, layouts, f"{cname} align {align[0]},{align[1]}",
-                                  mlir(ab, d, acc, layouts, cfg, align), shs))
+                cases += narrow_cases(name, ab, d, acc, layouts, cname, cfg, narrow)
     if not narrow_only:
         cases += linalg_cases(LINALG_SHAPES[:3] if quick else LINALG_SHAPES)
     if not (narrow_only or linalg_only):
