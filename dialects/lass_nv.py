@@ -699,9 +699,8 @@ class TensorMapType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(f"expected an element type of {', '.join(TMA_ELEMENT_TYPES)}, got {self.element_type}")
         if self.swizzle.data not in TMA_SWIZZLES:
             raise VerifyException(f"expected swizzle one of {', '.join(TMA_SWIZZLES)}, got {self.swizzle.data}")
-        from lasscc.layout import elem_bytes
-
-        err = S.tma_box_error((dims[1], dims[0]), elem_bytes(self.element_name), self.mode)
+        eb = self.element_type.bitwidth // 8
+        err = S.tma_box_error((dims[1], dims[0]), eb, self.mode)
         if err:
             raise VerifyException(f"expected a TMA box: {err}")
 
