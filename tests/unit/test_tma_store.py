@@ -242,3 +242,15 @@ def test_tma_store_kernels_assemble_without_spills(d, tb, stages, extra):
     if info is None:
         pytest.skip("ptxas not on PATH")
     assert info.spill_stores == 0 and info.spill_loads == 0 and info.stack_bytes == 0, info.line
+
+
+def test_explain_shows_the_staging_and_the_epilogue(tmp_path, capsys):
+    from lasscc.cli import main
+
+    src = tmp_path / "g.mlir"
+    src.write_text(gemm(d="f16", tb=(128, 256, 64), stages=4))
+    assert main(["explain", str(src), "--arch", "sm_90a", "--stage", "lasscc-hopper-smem"]) == 0
+    out = capsys.readouterr().out
+    assert "TMA-store staging  2 x 128 x 128 B     32768 B   at 196608" in out
+    assert "4 subtiles of 128 x 64 f16 (128B swizzle, tensor map tmap_D, box 64 x 128)" in out
+    assert "stmatrix.x4 per 16 x 16 block" in out and "fits: 99% of the sm_90a limit" in out
