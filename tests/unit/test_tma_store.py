@@ -254,3 +254,29 @@ def test_explain_shows_the_staging_and_the_epilogue(tmp_path, capsys):
     assert "TMA-store staging  2 x 128 x 128 B     32768 B   at 196608" in out
     assert "4 subtiles of 128 x 64 f16 (128B swizzle, tensor map tmap_D, box 64 x 128)" in out
     assert "stmatrix.x4 per 16 x 16 block" in out and "fits: 99% of the sm_90a limit" in out
+
+
+def test_staging_counts_against_the_shared_memory_limit():
+    """128 x 256 x 64 f16 fits 4 stages with the 32 KB of staging (229440 of 232448 bytes), not 5."""
+    from lasscc.config import GemmConfig
+
+    cfg = GemmConfig(threadblock=(128, 256, 64), warp=(64, 256, 64), instruction=(64, 256, 16), stages=4, mma="wgmma",
+                     epilogue="tma")
+    cfg.validate("sm_90a", ab_type="f16", d_type="f16")
+    assert cfg.smem_bytes(2) == 229440
+    with pytest.raises(LassError, match=r"stages=5 needs 278608 bytes of shared memory \(rings and 2 mbarriers per "
+                                        r"stage, 32768 bytes of TMA-store staging\); sm_90a allows 232448; stages <= 4"):
+        GemmConfig(**{**cfg.__dict__, "stages": 5}).validate("sm_90a", ab_type="f16", d_type="f16")
+
+
+def test_mma_sync_fallback_drops_the_tma_epilogue(tmp_path, capsys):
+    """Sizes TMA cannot load (K = 33) send a GEMM without `mma` to mma.sync with a note; its
+    epilogue = "tma" goes with the TMA pipeline (lasscc.family)."""
+    from lasscc.cli import main
+
+    src = tmp_path / "g.mlir"
+    src.write_text(gemm(d="f16", tb=(128, 128, 32), stages=3).replace('mma = "wgmma", ', ""))
+    assert main(["run", str(src), "--arch", "sm_90a", "--target", "cpu", "--m", "64", "--n", "64", "--k", "33",
+                 "--check", "--no-cache"]) == 0
+    cap = capsys.readouterr()
+    assert "sm_90a compiles this GEMM with mma.sync, not wgmma" in cap.err and "PASS" in cap.out
