@@ -453,9 +453,11 @@ def tma_store_stage_bytes(cfg) -> int:
 
 
 def tma_store_stage_offset(cfg, elem_bytes: int, buffer: int = 0) -> int:
-    """Byte offset of staging buffer `buffer`: right after the rings (a multiple of the 1024-byte
-    swizzle pattern, as is each buffer's size, so every buffer starts on its pattern)."""
-    return wgmma_ring_bytes(cfg, elem_bytes) + buffer * (tma_store_stage_bytes(cfg) // 2)
+    """Byte offset of staging buffer `buffer`: after the rings, rounded up to the 128B swizzle's
+    1024-byte pattern (each buffer's size is a multiple of it too, so every buffer starts on it)."""
+    align = wgmma_tile_align(128)
+    start = -(-wgmma_ring_bytes(cfg, elem_bytes) // align) * align
+    return start + buffer * (tma_store_stage_bytes(cfg) // 2)
 
 
 def epilogue_error(cfg, d_type: str | None) -> str | None:
@@ -486,7 +488,9 @@ def epilogue_error(cfg, d_type: str | None) -> str | None:
 def wgmma_barrier_offset(cfg, elem_bytes: int) -> int:
     """Byte offset of the mbarriers: right after the rings and the TMA-store epilogue's staging
     buffers (8-byte aligned: both are multiples of the swizzle pattern)."""
-    return wgmma_ring_bytes(cfg, elem_bytes) + tma_store_stage_bytes(cfg)
+    if tma_store_stage_bytes(cfg):
+        return tma_store_stage_offset(cfg, elem_bytes) + tma_store_stage_bytes(cfg)
+    return wgmma_ring_bytes(cfg, elem_bytes)
 
 
 def wgmma_smem_bytes(cfg, elem_bytes: int) -> int:
