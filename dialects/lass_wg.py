@@ -24,6 +24,9 @@ threads split into roles, each a region run by its own warpgroups, the two concu
       ...                                   // consumer_wait, wgmma, consumer_release, epilogue
     }
     lass_wg.named_barrier {id = 1 : i64, threads = 256 : i64}   // bar.sync 1, 256: the consumers only
+
+The TMA-store epilogue (config `epilogue = "tma"`, passes/tma_store.py) stores a staged subtile with
+`lass_wg.tma_store %D[%row, %col], %src : memref<?x?xf16>`; lasscc-hopper-smem gives it D's tensor map.
 """
 
 from __future__ import annotations
