@@ -280,3 +280,23 @@ def test_mma_sync_fallback_drops_the_tma_epilogue(tmp_path, capsys):
                  "--check", "--no-cache"]) == 0
     cap = capsys.readouterr()
     assert "sm_90a compiles this GEMM with mma.sync, not wgmma" in cap.err and "PASS" in cap.out
+
+
+def test_gpu_scripts_tma_store_cases_pass_the_config_checks():
+    """scripts/gpu_matrix.py --hopper's and scripts/hopper_check.py --tma-store's epilogue = "tma"
+    kernels pass lasscc-tile-threadblock's checks for sm_90a (no GPU needed)."""
+    import importlib.util
+    from pathlib import Path
+
+    def script(name):
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+
+    texts = [c[4] for c in script("gpu_matrix").hopper_cases() if c[0].endswith(" tma")]
+    hc = script("hopper_check")
+    texts += [hc.gemm_text(ab, tb, s, d, extra) for _, ab, d, tb, s, extra in hc.TMA_STORE_CASES]
+    assert len(texts) == 16 + 7 and sum('epilogue = "tma"' in t for t in texts) == 16 + 4
+    for text in texts:
+        run_pass(parse_mlir(text, "m.mlir"), make_pass("lasscc-tile-threadblock", "sm_90a"), "m.mlir")
