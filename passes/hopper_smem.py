@@ -24,6 +24,10 @@ Output contract: no `lass_pipe` / `lass_wg` ops remain; only `lass_nv`, arith an
   `mbarrier_arrive_expect_tx` full[slot], tx.  `tma_load` -> when pred: `tma_load_2d`
   tmap[k0 (inner), row0 (outer)] -> slot, full[slot] (`tma_load_3d` tmap[k0, row0, batch]).
   `consumer_wait` -> `mbarrier_wait_parity` full[slot], phase.  `consumer_release` -> when pred: `mbarrier_arrive` empty[slot].
+- `lass_wg.tma_store` (the TMA-store epilogue, config epilogue = "tma") -> `tma_store_2d` tmap_D[col,
+  row], src (`tma_store_3d` [col, row, batch] on a batch view of D); tmap_D, the kernel parameter after
+  tmap_B (`d_tensor_map_type`: box BM x sm90_layout.epilogue_subtile, the subtile's swizzle), is in
+  KernelSpec.tensor_maps as ("D", rows, cols, swizzle, "k") and built by lasscc.runtime.tma.store_map.
 - `lass_wg.mma` -> `wgmma_mma_async` m64nNkK with SS descriptors (sm90_layout.tile_descriptor of
   the slot at `shared_address`, A from row `row` on: start + tile_offset(row, 0); K steps move the
   start address), scale-d 1 (the accumulators start as zeros); fence / commit / wait -> the
