@@ -264,7 +264,7 @@ class GemmOp(IRDLOperation):
 # ---- the kernel's facts ---------------------------------------------------------------------------
 
 CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align", "split_k", "split_k_mode",
-               "mma", "schedule", "persistent")
+               "mma", "schedule", "persistent", "epilogue")
 
 
 def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
@@ -312,6 +312,12 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
 
             if not isinstance(val, StringAttr) or val.data not in SCHEDULES:
                 raise ValueError(f"config key 'schedule': expected {' or '.join(repr(m) for m in SCHEDULES)}, got {val}")
+            kw[key] = val.data
+        elif key == "epilogue":
+            from lasscc.resources import EPILOGUES
+
+            if not isinstance(val, StringAttr) or val.data not in EPILOGUES:
+                raise ValueError(f"config key 'epilogue': expected {' or '.join(repr(e) for e in EPILOGUES)}, got {val}")
             kw[key] = val.data
         elif key == "mma":
             from lasscc.resources import MMA_FAMILIES
@@ -426,7 +432,8 @@ class KernelFacts:
         from lasscc.layout import K_MAJOR
 
         majors = tuple(m or K_MAJOR for m in self.kernel_majors)
-        self.config.validate(arch, where=where, ab_type=self.ab_type, majors=majors, acc_type=self.acc_type)
+        self.config.validate(arch, where=where, ab_type=self.ab_type, majors=majors, acc_type=self.acc_type,
+                             d_type=self.d_type)
 
 
 def check_kernel_facts(facts: KernelFacts) -> None:

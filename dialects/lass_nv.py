@@ -605,7 +605,8 @@ class AlignedOp(IRDLOperation):
 # TMA swizzle modes as the IR spells them (`swizzle_128b`): sm90_layout.SwizzleMode's labels
 TMA_SWIZZLE_NAMES = {m.label.lower(): m.name for m in S.SwizzleMode}
 TMA_SWIZZLES = tuple(TMA_SWIZZLE_NAMES)
-TMA_ELEMENT_TYPES = ("f16", "bf16", "f32", "i8")  # lasscc.runtime.tma.DATA_TYPES
+TMA_ELEMENT_TYPES = ("f16", "bf16", "f32", "i8", "i32")  # lasscc.runtime.tma.DATA_TYPES (i32: an s8 GEMM's D)
+BULK_GROUPS_MAX = 7  # cp.async.bulk.wait_group N: the epilogue waits with 0 or 1 pending
 TMA_BATCH_BOX_DEPTH = S.TMA_BATCH_BOX_DEPTH
 MBARRIER_BYTES = 8  # an mbarrier object is a .b64 in shared memory, 8-byte aligned (PTX ISA 9.7.13.15.1)
 MBARRIER_TX_MAX = (1 << 20) - 1  # tx-count range (PTX ISA 9.7.13.15.1 "Contents of the mbarrier object")
@@ -698,9 +699,8 @@ class TensorMapType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(f"expected an element type of {', '.join(TMA_ELEMENT_TYPES)}, got {self.element_type}")
         if self.swizzle.data not in TMA_SWIZZLES:
             raise VerifyException(f"expected swizzle one of {', '.join(TMA_SWIZZLES)}, got {self.swizzle.data}")
-        from lasscc.layout import elem_bytes
-
-        err = S.tma_box_error((dims[1], dims[0]), elem_bytes(self.element_name), self.mode)
+        eb = self.element_type.bitwidth // 8
+        err = S.tma_box_error((dims[1], dims[0]), eb, self.mode)
         if err:
             raise VerifyException(f"expected a TMA box: {err}")
 
@@ -1043,6 +1043,104 @@ class WgmmaMmaAsyncOp(IRDLOperation):
         return op
 
 
+@irdl_op_definition
+class StmatrixX4Op(IRDLOperation):
+    """stmatrix.sync.aligned.m8n8.x4.shared.b16 [addr], {r0, r1, r2, r3} (PTX ISA 9.7.14.5.16), warp-wide:
+    lanes 8i .. 8i + 7 give the shared byte addresses (16-byte aligned) of rows 0..7 of matrix i;
+    register ri of lane l holds row l / 4, columns 2 (l % 4), 2 (l % 4) + 1 of matrix i.  Here the
+    registers are given as their 8 16-bit values (value 2i the low half of ri), packed by the
+    lowering.  The TMA-store epilogue writes a 16-bit D's accumulator fragment with it.
+
+        lass_nv.stmatrix_x4 %addr, %v0, ..., %v7 : f16, ..., f16
+    """
+
+    name = "lass_nv.stmatrix_x4"
+    traits = traits_def(MemoryWriteEffect())
+    addr = operand_def(i32)
+    values = var_operand_def()
+    assembly_format = "$addr `,` $values attr-dict `:` type($values)"
+
+    def verify_(self) -> None:
+        types = [str(v.type) for v in self.values]
+        if len(types) != 8 or len(set(types)) != 1 or types[0] not in ("f16", "bf16"):
+            raise VerifyException(f"expected 8 values of one 16-bit type (f16 or bf16), got {types}")
+
+
+@irdl_op_definition
+class TmaStore2dOp(IRDLOperation):
+    """cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [tmap, {c0, c1}], [src] (PTX ISA
+    9.7.9.27.1.2): copy the box of the tensor map from shared byte `src` (its pattern-aligned start,
+    read through the map's swizzle) to the global tensor at element coordinates (c0 inner, c1
+    outer); elements outside the tensor are not written.  Issued by one thread; the store joins
+    the thread's open bulk async-group (bulk_commit_group), and its source may be overwritten only
+    after a bulk_wait_group_read retired that group.  Generic writes of the source must be made
+    visible to the async proxy first (fence_proxy_async).
+
+        lass_nv.tma_store_2d %tmap[%c0, %c1], %src : !lass_nv.tensor_map<128x64xf16, swizzle_128b>
+    """
+
+    name = "lass_nv.tma_store_2d"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    tmap = operand_def(TensorMapType)
+    c0 = operand_def(i32)
+    c1 = operand_def(i32)
+    src = operand_def(i32)
+    assembly_format = "$tmap `[` $c0 `,` $c1 `]` `,` $src attr-dict `:` type($tmap)"
+
+    def verify_(self) -> None:
+        if self.tmap.type.rank != 2:
+            raise VerifyException(f"expected a 2-d tensor map, got {self.tmap.type} (tma_store_3d stores a 3-d one)")
+
+
+@irdl_op_definition
+class TmaStore3dOp(IRDLOperation):
+    """tma_store_2d on a 3-d (batched) tensor map, c2 the batch: the box of one matrix, clipped at
+    that matrix's bounds (nothing is written for c2 outside the batch).
+
+        lass_nv.tma_store_3d %tmap[%c0, %c1, %c2], %src : !lass_nv.tensor_map<1x128x64xf16, swizzle_128b>
+    """
+
+    name = "lass_nv.tma_store_3d"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    tmap = operand_def(TensorMapType)
+    c0 = operand_def(i32)
+    c1 = operand_def(i32)
+    c2 = operand_def(i32)
+    src = operand_def(i32)
+    assembly_format = "$tmap `[` $c0 `,` $c1 `,` $c2 `]` `,` $src attr-dict `:` type($tmap)"
+
+    def verify_(self) -> None:
+        if self.tmap.type.rank != 3:
+            raise VerifyException(f"expected a 3-d (batched) tensor map, got {self.tmap.type}")
+
+
+@irdl_op_definition
+class BulkCommitGroupOp(IRDLOperation):
+    """cp.async.bulk.commit_group (PTX ISA 9.7.9.27.3): this thread's bulk copies since the last
+    commit (TMA stores) become one bulk async-group."""
+
+    name = "lass_nv.bulk_commit_group"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class BulkWaitGroupReadOp(IRDLOperation):
+    """cp.async.bulk.wait_group.read N (PTX ISA 9.7.9.27.4): wait until at most `pending` of this
+    thread's bulk async-groups have not finished reading their shared-memory source (their
+    global writes may still be in flight); only then may those sources be overwritten."""
+
+    name = "lass_nv.bulk_wait_group_read"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    pending = attr_def(IntegerAttr)
+    assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        n = self.pending.value.data
+        if not 0 <= n <= BULK_GROUPS_MAX:
+            raise VerifyException(f"expected pending in 0..{BULK_GROUPS_MAX}, got {n}")
+
+
 SM90_OPS = [
     SharedAddressOp,
     ElectSyncOp,
@@ -1058,6 +1156,11 @@ SM90_OPS = [
     WgmmaCommitGroupOp,
     WgmmaWaitGroupOp,
     WgmmaMmaAsyncOp,
+    StmatrixX4Op,
+    TmaStore2dOp,
+    TmaStore3dOp,
+    BulkCommitGroupOp,
+    BulkWaitGroupReadOp,
 ]
 # ---- inter-CTA synchronisation: split-K's semaphore (lasscc.splitk) -----------------------------
 

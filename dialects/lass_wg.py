@@ -24,12 +24,15 @@ threads split into roles, each a region run by its own warpgroups, the two concu
       ...                                   // consumer_wait, wgmma, consumer_release, epilogue
     }
     lass_wg.named_barrier {id = 1 : i64, threads = 256 : i64}   // bar.sync 1, 256: the consumers only
+
+The TMA-store epilogue (config `epilogue = "tma"`, passes/tma_store.py) stores a staged subtile with
+`lass_wg.tma_store %D[%row, %col], %src : memref<?x?xf16>`; lasscc-hopper-smem gives it D's tensor map.
 """
 
 from __future__ import annotations
 
 from lasscc.dialects.lass_pipe import RingType
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, i1, i32
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, i1, i32
 from xdsl.ir import Dialect
 from xdsl.irdl import (
     IRDLOperation,
@@ -275,4 +278,24 @@ class NamedBarrierOp(IRDLOperation):
             raise VerifyException(f"expected threads a positive multiple of 32 (whole warps), got {t}")
 
 
-LassWG = Dialect("lass_wg", [MmaOp, FenceOp, CommitOp, WaitOp, WarpSpecializeOp, SetMaxNRegOp, NamedBarrierOp], [])
+@irdl_op_definition
+class TmaStoreOp(IRDLOperation):
+    """The TMA-store epilogue's store of one staged subtile (config epilogue = "tma"): the box of
+    D's tensor map held at shared byte `src` goes to D at element (row, col) (`dest` a kernel
+    argument or a `lass_tb.batch_view` of one).  lasscc-hopper-smem adds D's tensor map parameter
+    and makes it `lass_nv.tma_store_2d` / `_3d` (a batch view's index the third coordinate).
+
+        lass_wg.tma_store %D[%row, %col], %src : memref<?x?xf16>
+    """
+
+    name = "lass_wg.tma_store"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    dest = operand_def(MemRefType)
+    row = operand_def(i32)
+    col = operand_def(i32)
+    src = operand_def(i32)
+    assembly_format = "$dest `[` $row `,` $col `]` `,` $src attr-dict `:` type($dest)"
+
+
+LassWG = Dialect("lass_wg", [MmaOp, FenceOp, CommitOp, WaitOp, WarpSpecializeOp, SetMaxNRegOp, NamedBarrierOp,
+                             TmaStoreOp], [])

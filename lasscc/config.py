@@ -56,6 +56,9 @@ class GemmConfig:
     # 1: a persistent kernel (cooperative schedule): one CTA per SM walks the output tiles in the
     # rasterized order, its pipeline's phases carried from tile to tile (lass_sched)
     persistent: int = 0
+    # how the epilogue stores D (lasscc.resources.EPILOGUES): "direct" (per-thread stores) or "tma"
+    # (wgmma only: staged in shared memory by stmatrix / st.shared, written by TMA stores)
+    epilogue: str = "direct"
 
     @property
     def is_wgmma(self) -> bool:
@@ -129,15 +132,18 @@ class GemmConfig:
             **({"mma": self.mma} if self.mma != "mma.sync" else {}),
             **({"schedule": self.schedule} if self.schedule != "default" else {}),
             **({"persistent": self.persistent} if self.persistent else {}),
+            **({"epilogue": self.epilogue} if self.epilogue != "direct" else {}),
         }
 
     def validate(self, arch: str = "sm_80", where: str = "config", ab_type: str = "f16",
-                 majors: tuple[str, str] = (K_MAJOR, K_MAJOR), acc_type: str | None = None) -> None:
+                 majors: tuple[str, str] = (K_MAJOR, K_MAJOR), acc_type: str | None = None,
+                 d_type: str | None = None) -> None:
         """Raise LassError naming the broken rule; `where` prefixes the message (a location or option).
         `ab_type` (MLIR name of the A/B elements: f16, bf16, f32 (tf32 mma), i8) fixes the mma.sync
         shape and the element size that the SMEM rules count in; `majors` (how the kernel's A and B
         tiles are stored, "k" / "mn") and `acc_type` (the accumulator, None: 32-bit) the registers
-        (lasscc.resources.resource_error)."""
+        (lasscc.resources.resource_error); `d_type` (D's MLIR type, None: unknown) the epilogue's
+        store path (lasscc.resources.epilogue_error)."""
 
         def fail(msg: str) -> None:
             raise LassError(f"{where}: {msg}")
@@ -152,6 +158,11 @@ class GemmConfig:
             fail("persistent = 1 needs mma = \"wgmma\" and schedule = \"cooperative\"")
         if self.schedule != "default" and not self.is_wgmma:
             fail(f"schedule = {self.schedule!r} needs mma = \"wgmma\" (warp-specialized roles are a TMA pipeline's)")
+        from lasscc.resources import epilogue_error
+
+        bad = epilogue_error(self, d_type)
+        if bad:
+            fail(bad)
         if self.is_wgmma:
             bad = wgmma_config_error(self, arch, ab_type, majors, acc_type)
             if bad:
@@ -388,19 +399,21 @@ WORKSPACE_PARAM = "W"  # split-K's global workspace (lasscc.splitk)
 EXTRA_PARAM = "E"  # "E0", "E1", ...: the fused epilogue's extra operands in declared order
 
 
-def kernel_params(tensor_maps: bool = False, workspace: bool = False, extras: int = 0) -> tuple[str, ...]:
+def kernel_params(tensor_maps: bool = False, workspace: bool = False, extras: int = 0,
+                  d_map: bool = False) -> tuple[str, ...]:
     """The kernel ABI: the one place its parameter order is written.  Every kernel (and parallel
     split-K's reduction, which takes its GEMM's arguments) takes, in this order,
         A, B, D (pointers), M, N, K (i32), alpha, beta (f32)    KERNEL_FIXED_PARAMS
         tmap_A, tmap_B   the TMA tensor maps of an sm_90a wgmma kernel (128-byte grid constants;
                          added by lasscc-hopper-smem: `tensor_maps`)
+        tmap_D           D's tensor map, for the TMA-store epilogue (config epilogue = "tma": `d_map`)
         W                the workspace of split-K or stream-K (GemmConfig.has_workspace)
         E0, E1, ...      the fused epilogue's `extras` operands (pointers; a scalar f32)
     Used by lasscc-tile-threadblock (W, extras), lasscc-hopper-smem (where the tensor maps go),
     the reduction kernel, lasscc.driver.kernel_specs (KernelSpec.params), the launchers
     (KernelSpec.param_values / typed_params) and the CPU executor's argument binding."""
     return (KERNEL_FIXED_PARAMS + ((TMAP_PARAM + "A", TMAP_PARAM + "B") if tensor_maps else ())
-            + ((WORKSPACE_PARAM,) if workspace else ()) + tuple(f"{EXTRA_PARAM}{i}" for i in range(extras)))
+            + ((TMAP_PARAM + "D",) if tensor_maps and d_map else ()) + ((WORKSPACE_PARAM,) if workspace else ()) + tuple(f"{EXTRA_PARAM}{i}" for i in range(extras)))
 
 
 @dataclass(frozen=True)
@@ -443,7 +456,7 @@ class KernelSpec:
     # the fused epilogue's extra operands after beta, the caller's (kind, element type) each
     # (KernelFacts.epilogue: [n] / [m] vectors and [mn] matrices are pointers, scalars f32)
     epilogue: tuple[tuple[str, str], ...] = ()
-    # TMA tensor maps the launcher builds (sm_90a): (operand "A" or "B" in the kernel's order, box
+    # TMA tensor maps the launcher builds (sm_90a): (operand "A", "B" or "D" in the kernel's order, box
     # rows, box cols, swizzle "none" / "32b" / "64b" / "128b", the kernel operand's major "k" /
     # "mn"), 3-d over the batch for a batched kernel; a parameter named TMAP_PARAM + operand
     # ("tmap_A") takes that operand's map (lasscc.runtime.tma.operand_map), see `param_values`
@@ -538,8 +551,9 @@ class KernelSpec:
                 if op not in boxes or tensor_map is None:
                     raise LassError(f"kernel '{self.name}': parameter {p} needs a tensor map of {op} (tensor_maps and a "
                                     f"launcher that builds them), got tensor_maps = {self.tensor_maps}")
-                rows = vals["M"] if op == "A" else vals["N"]
-                out.append(tensor_map(op, vals[op], rows, vals["K"], *boxes[op]))
+                # the kernel's A is M x K, B N x K, D M x N (its rows and columns, in its order)
+                rows, cols = {"A": ("M", "K"), "B": ("N", "K"), "D": ("M", "N")}[op]
+                out.append(tensor_map(op, vals[op], vals[rows], vals[cols], *boxes[op]))
             elif p in vals:
                 out.append(vals[p])
             else:

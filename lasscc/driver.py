@@ -242,8 +242,11 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             swap_ab=f.swap_ab, d_layout=f.d_layout, batched=f.batched, a_layout=f.a_layout, b_layout=f.b_layout,
             a_align=a_align, b_align=b_align, split_k=cfg.split_k, split_k_mode=cfg.split_k_mode,
             reduce_name=reduce_name(fn.sym_name.data) if cfg.split_k > 1 and cfg.split_k_mode == "parallel" else None,
-            epilogue=f.epilogue, persistent=bool(cfg.persistent), params=kernel_params(cfg.is_wgmma, cfg.has_workspace, len(f.epilogue)),
-            **({"tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors, f.batched)} if cfg.is_wgmma else {}),
+            epilogue=f.epilogue, persistent=bool(cfg.persistent), params=kernel_params(cfg.is_wgmma, cfg.has_workspace, len(f.epilogue),
+                                                                                d_map=cfg.epilogue == "tma"),
+            **({"tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors, f.batched,
+                                                  d_type=f.d_type if cfg.epilogue == "tma" else None)}
+               if cfg.is_wgmma else {}),
         ))
     return specs
 

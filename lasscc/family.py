@@ -137,9 +137,10 @@ def _write(op, mma: str, cfg: GemmConfig | None) -> None:
         return
     entries = _given(op)
     entries["mma"] = StringAttr(mma)
-    if mma == MMA_SYNC:  # warp-specialized roles and the persistent loop are the TMA pipeline's
+    if mma == MMA_SYNC:  # warp-specialized roles, the persistent loop and the TMA store are the TMA pipeline's
         entries.pop("schedule", None)
         entries.pop("persistent", None)
+        entries.pop("epilogue", None)
     op.attributes["config"] = DictionaryAttr(entries)
 
 

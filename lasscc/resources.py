@@ -431,9 +431,65 @@ def wgmma_ring_bytes(cfg, elem_bytes: int) -> int:
     return cfg.stages * (bm + bn) * bk * elem_bytes
 
 
+# The epilogue's store path (GemmConfig.epilogue): "direct" (lasscc-warp-mma's per-thread stores,
+# the staged 16-bit path through the rings' space) or "tma" (wgmma only: a staging double buffer of
+# its own, stmatrix / st.shared, TMA stores; lasscc.sm90_layout "TMA-store epilogue").
+EPILOGUE_DIRECT, EPILOGUE_TMA = "direct", "tma"
+EPILOGUES = (EPILOGUE_DIRECT, EPILOGUE_TMA)
+# D types the TMA-store epilogue stages: 16-bit by stmatrix, 32-bit by st.shared.v2 (an i8 D, which
+# only a fused epilogue makes, keeps the direct stores)
+TMA_STORE_D_TYPES = {"f16": 2, "bf16": 2, "f32": 4, "i32": 4}  # type -> bytes
+
+
+def tma_store_stage_bytes(cfg) -> int:
+    """Shared memory of the TMA-store epilogue's staging buffers (0 for the direct epilogue): two
+    subtiles of BM rows x one 128-byte swizzle line, after the rings, apart from them so the
+    producer may refill the ring during the epilogue (persistent = 1)."""
+    if getattr(cfg, "epilogue", EPILOGUE_DIRECT) != EPILOGUE_TMA:
+        return 0
+    from lasscc.sm90_layout import EPILOGUE_STAGE_BUFFERS, EPILOGUE_STAGE_ROW_BYTES
+
+    return EPILOGUE_STAGE_BUFFERS * cfg.threadblock[0] * EPILOGUE_STAGE_ROW_BYTES
+
+
+def tma_store_stage_offset(cfg, elem_bytes: int, buffer: int = 0) -> int:
+    """Byte offset of staging buffer `buffer`: after the rings, rounded up to the 128B swizzle's
+    1024-byte pattern (each buffer's size is a multiple of it too, so every buffer starts on it)."""
+    align = wgmma_tile_align(128)
+    start = -(-wgmma_ring_bytes(cfg, elem_bytes) // align) * align
+    return start + buffer * (tma_store_stage_bytes(cfg) // 2)
+
+
+def epilogue_error(cfg, d_type: str | None) -> str | None:
+    """Why `cfg`'s `epilogue` cannot store D of MLIR type `d_type` (None: not known yet), or None."""
+    from lasscc.sm90_layout import epilogue_subtile
+
+    epi = getattr(cfg, "epilogue", EPILOGUE_DIRECT)
+    if epi not in EPILOGUES:
+        return f"expected epilogue one of {', '.join(repr(e) for e in EPILOGUES)}, got {epi!r}"
+    if epi == EPILOGUE_DIRECT:
+        return None
+    if cfg.mma != "wgmma":
+        return "epilogue = \"tma\" needs mma = \"wgmma\" (TMA stores are sm_90a's)"
+    if cfg.has_workspace:
+        return ("epilogue = \"tma\" takes no split-K or stream-K (their partitions add to D through a semaphore "
+                "that the asynchronous store would race); use epilogue = \"direct\"")
+    if d_type is None:
+        return None
+    if d_type not in TMA_STORE_D_TYPES:
+        return (f"epilogue = \"tma\" stages an {' / '.join(TMA_STORE_D_TYPES)} D, got {d_type}; "
+                f"use epilogue = \"direct\"")
+    if epilogue_subtile(cfg.threadblock[1], TMA_STORE_D_TYPES[d_type]) is None:
+        return (f"threadblock N = {cfg.threadblock[1]}: epilogue = \"tma\" stores subtiles of 32-, 64- or 128-byte "
+                f"rows of D, so N x {TMA_STORE_D_TYPES[d_type]} bytes must be a multiple of 32")
+    return None
+
+
 def wgmma_barrier_offset(cfg, elem_bytes: int) -> int:
-    """Byte offset of the mbarriers: right after the rings (8-byte aligned: the rings' size is a
-    multiple of the swizzle pattern)."""
+    """Byte offset of the mbarriers: right after the rings and the TMA-store epilogue's staging
+    buffers (8-byte aligned: both are multiples of the swizzle pattern)."""
+    if tma_store_stage_bytes(cfg):
+        return tma_store_stage_offset(cfg, elem_bytes) + tma_store_stage_bytes(cfg)
     return wgmma_ring_bytes(cfg, elem_bytes)
 
 
@@ -527,8 +583,10 @@ def wgmma_config_error(cfg, arch: str, ab_type: str, majors, acc_type: str | Non
     need = wgmma_smem_bytes(cfg, eb)
     if need > smem_limit:
         per = wgmma_smem_bytes(type(cfg)(**{**cfg.__dict__, "stages": 1}), eb)
+        stage = tma_store_stage_bytes(cfg)
+        staging = f", {stage} bytes of TMA-store staging" if stage else ""
         return (f"stages={cfg.stages} needs {need} bytes of shared memory (rings and {BARRIERS_PER_STAGE} mbarriers per "
-                f"stage); {arch} allows {smem_limit}; stages <= {smem_limit // per} fit")
+                f"stage{staging}); {arch} allows {smem_limit}; stages <= {(smem_limit - stage) // (per - stage)} fit")
     regs = wgmma_register_estimate(cfg, acc_type)
     if regs > REGISTER_LIMIT:
         return (f"threadblock N = {bn}: {wgmma_acc_regs(cfg, acc_type)} accumulator registers per thread + "

@@ -65,6 +65,7 @@ TMA_INNER_BYTES_MULTIPLE = 16  # ... and the inner box dimension a multiple of 1
 # A batched operand's tensor map (3-d, batch outermost) loads one matrix per box, so the zero fill
 # past M / N / K stays inside the batch (a 2-d map over [batch * rows] would read the next batch)
 TMA_BATCH_BOX_DEPTH = 1
+TMA_GLOBAL_ALIGN = 16  # cuTensorMapEncodeTiled: the global address and line strides are multiples of 16 bytes
 TMA_SMEM_ALIGN = 128  # cp.async.bulk.tensor's shared-memory destination: 128-byte aligned (CUDA guide, TMA)
 WARPGROUP_THREADS = 128  # wgmma is issued by 4 warps
 WGMMA_M = 64  # every wgmma shape is m64nNkK
@@ -592,3 +593,47 @@ def bank_picture(mode: SwizzleMode) -> str:
     g = bank_groups(mode)
     head = f"{mode.label} swizzle: line -> bank group (banks 4g..4g+3) of logical 16-byte chunk 0..{g.shape[1] - 1}"
     return "\n".join([head] + [f"  line {r}: " + " ".join(str(int(x)) for x in g[r]) for r in range(CORE_ROWS)])
+
+
+# ---- the TMA-store epilogue (config epilogue = "tma"; CUTLASS's sm90 TMA epilogue) ---------------
+# Accumulators -> a staging subtile in shared memory (stmatrix for a 16-bit D, st.shared.v2
+# otherwise) -> one TMA store per subtile (cp.async.bulk.tensor shared -> global, clipped at D's
+# bounds).  A subtile is the block's BM rows x `epilogue_subtile` columns, one swizzle line per row,
+# so the staging writes and the store agree on one SwizzleMode (the D tensor map's).
+EPILOGUE_STAGE_ROW_BYTES = 128  # a subtile row at most: the 128B swizzle's line (a swizzled box's inner limit)
+EPILOGUE_STAGE_BUFFERS = 2  # double buffer: a subtile is written while the store of the previous one reads the other
+STMATRIX_BLOCK = 16  # stmatrix.m8n8.x4 writes a 16 x 16 block of 16-bit elements: four 8 x 8 matrices
+STMATRIX_ROWS = 8  # rows of one 8 x 8 matrix (one lane's address each)
+
+
+def epilogue_subtile(bn: int, d_bytes: int) -> tuple[int, SwizzleMode] | None:
+    """(columns, swizzle) of the staging subtile of a BN-wide tile of `d_bytes`-byte D elements: the
+    widest swizzle line (128, 64, 32 bytes) that divides the tile's row, so the subtiles cover the
+    tile exactly (a box past BN would store into the next tile); None when no line divides it."""
+    for mode in (SwizzleMode.B128, SwizzleMode.B64, SwizzleMode.B32):
+        if (bn * d_bytes) % mode.width_bytes == 0:
+            return mode.width_bytes // d_bytes, mode
+    return None
+
+
+def epilogue_stage_offset(row, col, d_bytes: int, mode: SwizzleMode):
+    """Physical byte offset of D element (row, col) in a staging subtile (int, numpy array or Idx),
+    relative to the subtile's pattern-aligned base: line `row` of `mode.width_bytes`, swizzled as
+    the D tensor map's box (`tma_box_store` reads it back through the same swizzle)."""
+    mode = SwizzleMode(mode)
+    return swizzle(row * mode.width_bytes + col * d_bytes, mode)
+
+
+def stmatrix_lane_cell(lane):
+    """(row, col) in the 16 x 16 block of a stmatrix.x4 whose row address lane `lane` gives (int or
+    Idx): lanes 8q .. 8q + 7 address rows 0..7 of matrix q (PTX ISA 9.7.14.5.16 "stmatrix"), and the
+    epilogue's matrix q is rows 8 (q & 1).., columns 8 (q >> 1).. (`stmatrix_matrix_origin`)."""
+    q = lane >> 3
+    return (lane & 7) + (q & 1) * STMATRIX_ROWS, (q >> 1) * STMATRIX_ROWS
+
+
+def stmatrix_matrix_origin(q: int) -> tuple[int, int]:
+    """(row, col) of matrix q (register q of every lane) in the epilogue's 16 x 16 block: the
+    wgmma accumulator's m16n8 fragment puts a lane's pair (row g, cols 2t, 2t + 1) of each 8 x 8
+    quarter in one register, exactly the stmatrix (and ldmatrix) fragment of that quarter."""
+    return (q & 1) * STMATRIX_ROWS, (q >> 1) * STMATRIX_ROWS

@@ -24,6 +24,10 @@ Output contract: no `lass_pipe` / `lass_wg` ops remain; only `lass_nv`, arith an
   `mbarrier_arrive_expect_tx` full[slot], tx.  `tma_load` -> when pred: `tma_load_2d`
   tmap[k0 (inner), row0 (outer)] -> slot, full[slot] (`tma_load_3d` tmap[k0, row0, batch]).
   `consumer_wait` -> `mbarrier_wait_parity` full[slot], phase.  `consumer_release` -> when pred: `mbarrier_arrive` empty[slot].
+- `lass_wg.tma_store` (the TMA-store epilogue, config epilogue = "tma") -> `tma_store_2d` tmap_D[col,
+  row], src (`tma_store_3d` [col, row, batch] on a batch view of D); tmap_D, the kernel parameter after
+  tmap_B (`d_tensor_map_type`: box BM x sm90_layout.epilogue_subtile, the subtile's swizzle), is in
+  KernelSpec.tensor_maps as ("D", rows, cols, swizzle, "k") and built by lasscc.runtime.tma.store_map.
 - `lass_wg.mma` -> `wgmma_mma_async` m64nNkK with SS descriptors (sm90_layout.tile_descriptor of
   the slot at `shared_address`, A from row `row` on: start + tile_offset(row, 0); K steps move the
   start address), scale-d 1 (the accumulators start as zeros); fence / commit / wait -> the
@@ -53,7 +57,7 @@ from lasscc.layout import K_MAJOR, MN_MAJOR, elem_bytes
 from lasscc.source import op_location
 
 _OPS = (lass_pipe.TmaPipelineOp, lass_pipe.ProducerAcquireOp, lass_pipe.TmaLoadOp, lass_pipe.ConsumerWaitOp,
-        lass_pipe.ConsumerReleaseOp, lass_wg.MmaOp, lass_wg.FenceOp, lass_wg.CommitOp, lass_wg.WaitOp)
+        lass_pipe.ConsumerReleaseOp, lass_wg.MmaOp, lass_wg.FenceOp, lass_wg.CommitOp, lass_wg.WaitOp, lass_wg.TmaStoreOp)
 PTX_AB = {"f16": "f16", "bf16": "bf16", "f32": "tf32", "i8": "s8"}
 
 
@@ -102,12 +106,30 @@ def kernel_tensor_map_types(tile_m: int, tile_n: int, tile_k: int, ab_type: str,
             tensor_map_type(tile_n, tile_k, et, majors[1], batched))
 
 
-def kernel_tensor_maps(tile_m: int, tile_n: int, tile_k: int, ab_type: str, majors, batched: bool = False) -> tuple:
+def d_tensor_map_type(tile_m: int, tile_n: int, element_type, batched: bool = False) -> lass_nv.TensorMapType:
+    """The tensor map of D for the TMA-store epilogue (config epilogue = "tma", passes/tma_store.py):
+    boxes of one staging subtile, the block's rows x sm90_layout.epilogue_subtile columns of the
+    kernel's row-major M x N D, in the subtile's swizzle; 3-d over the batch for `batched`."""
+    from lasscc.resources import TMA_STORE_D_TYPES
+
+    cols, mode = S90.epilogue_subtile(tile_n, TMA_STORE_D_TYPES[str(element_type)])
+    return lass_nv.TensorMapType(tile_m, cols, element_type, f"{mode.width_bytes}b", batched)
+
+
+def kernel_tensor_maps(tile_m: int, tile_n: int, tile_k: int, ab_type: str, majors, batched: bool = False,
+                       d_type: str | None = None) -> tuple:
     """KernelSpec.tensor_maps of a wgmma kernel: (operand, box rows, box cols, swizzle, major) of the
     maps its tensor-map parameters take, in the kernel's operand order (the types
-    `kernel_tensor_map_types` gives the kernel; lasscc.runtime.tma.operand_map builds them)."""
-    return tuple((op, *t.box, t.swizzle_mode, major) for op, t, major in
+    `kernel_tensor_map_types` gives the kernel; lasscc.runtime.tma.operand_map builds them); with
+    `d_type` (the TMA-store epilogue) D's map too (`d_tensor_map_type`, row-major: "k")."""
+    maps = tuple((op, *t.box, t.swizzle_mode, major) for op, t, major in
                  zip("AB", kernel_tensor_map_types(tile_m, tile_n, tile_k, ab_type, majors, batched), majors))
+    if d_type is None:
+        return maps
+    from xdsl.dialects.builtin import bf16, f16, f32, i32
+
+    t = d_tensor_map_type(tile_m, tile_n, {"f16": f16, "bf16": bf16, "f32": f32, "i32": i32}[d_type], batched)
+    return maps + (("D", *t.box, t.swizzle_mode, K_MAJOR),)
 
 
 def batch_index(load: lass_pipe.TmaLoadOp):
@@ -123,11 +145,23 @@ def batch_index(load: lass_pipe.TmaLoadOp):
     return None
 
 
+def store_batch_index(store: lass_wg.TmaStoreOp):
+    """The batch a TMA store writes: the index of the `lass_tb.batch_view` of D it stores to, or
+    None for a 2-d D (as `batch_index` of a load)."""
+    dst = store.dest
+    if isinstance(dst.owner, lass_tb.BatchViewOp):
+        return dst.owner.index
+    if dst.type.get_num_dims() != 2:
+        raise PassFailedException(f"{op_location(store)}: error: expected the TMA store's destination a kernel "
+                                  f"argument or a lass_tb.batch_view of one, got {dst.type}")
+    return None
+
+
 def insert_tensor_map_param(fn: func.FuncOp, operand: str, t: lass_nv.TensorMapType):
     """Add `operand`'s tensor-map parameter to kernel `fn` where the kernel ABI puts it
     (lasscc.config.kernel_params: after beta, before split-K's W and the epilogue's extras)."""
     facts = kernel_facts(fn)
-    names = kernel_params(True, facts.config.has_workspace, len(facts.epilogue))
+    names = kernel_params(True, facts.config.has_workspace, len(facts.epilogue), d_map=facts.config.epilogue == "tma")
     arg = fn.body.block.insert_arg(t, names.index(TMAP_PARAM + operand))
     arg.name_hint = TMAP_PARAM + operand
     fn.function_type = func.FunctionType.from_lists(list(fn.body.block.arg_types), [])
@@ -154,6 +188,14 @@ class _Physical:
             t = tensor_map_type(rows, bk, ring_t.element_type, MN_MAJOR if ring_t.is_mn_major else K_MAJOR, batched)
             self.tmaps[operand] = insert_tensor_map_param(self.fn, operand, t)
         return self.tmaps[operand]
+
+    def d_map(self, store: lass_wg.TmaStoreOp):
+        """The kernel parameter of D's tensor map (appended on first use, after A's and B's)."""
+        if "D" not in self.tmaps:
+            bm, bn, _ = kernel_facts(self.fn).config.threadblock
+            t = d_tensor_map_type(bm, bn, store.dest.type.get_element_type(), store_batch_index(store) is not None)
+            self.tmaps["D"] = insert_tensor_map_param(self.fn, "D", t)
+        return self.tmaps["D"]
 
     def slot_offset(self, b: ArithBuilder, ring, slot):
         ro = ring.owner
@@ -238,6 +280,12 @@ class _Physical:
                     cls = lass_nv.TmaLoad3dOp if batch is not None else lass_nv.TmaLoad2dOp
                     ib.insert(cls.build(operands=[tmap, *coords, ib.add(dst, off), bar]))
             self.guarded(b, op.pred, load)
+        elif isinstance(op, lass_wg.TmaStoreOp):  # the TMA-store epilogue's subtile (passes/tma_store.py)
+            batch = store_batch_index(op)
+            tmap = self.d_map(op)
+            coords = [op.col, op.row] + ([batch] if batch is not None else [])
+            cls = lass_nv.TmaStore3dOp if batch is not None else lass_nv.TmaStore2dOp
+            b.insert(cls.build(operands=[tmap, *coords, op.src]))
         elif isinstance(op, lass_pipe.ConsumerWaitOp):
             b.insert(lass_nv.MbarrierWaitParityOp.build(operands=[self.bar(b, op.barriers, op.slot, False), op.phase]))
         elif isinstance(op, lass_pipe.ConsumerReleaseOp):
@@ -271,6 +319,9 @@ class _Physical:
             load = next((o for o in ops if isinstance(o, lass_pipe.TmaLoadOp) and o.operand.data == name), None)
             if load is not None:
                 self.tensor_map(load.ring.type, name, batch_index(load) is not None)
+        store = next((o for o in ops if isinstance(o, lass_wg.TmaStoreOp)), None)
+        if store is not None:
+            self.d_map(store)
         for op in ops:
             self.rewrite(op)
         erase_lowered(self.fn, ops)

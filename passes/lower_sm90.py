@@ -10,6 +10,10 @@ intrinsics of LLVM 22 (checked through llvmlite 0.50's NVPTX target):
     fence_proxy_async             llvm.nvvm.fence.proxy.async.shared_cta
     fence_mbarrier_init           llvm.nvvm.fence.mbarrier_init.release.cluster
     tma_load_2d / tma_load_3d     llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d / .3d
+    tma_store_2d / tma_store_3d   llvm.nvvm.cp.async.bulk.tensor.s2g.tile.2d / .3d (bulk_group completion)
+    bulk_commit_group             llvm.nvvm.cp.async.bulk.commit.group
+    bulk_wait_group_read          llvm.nvvm.cp.async.bulk.wait.group.read
+    stmatrix_x4                   llvm.nvvm.stmatrix.sync.aligned.m8n8.x4.b16 (16-bit pairs packed per register)
     wgmma_fence / commit / wait   llvm.nvvm.wgmma.{fence,commit_group,wait_group}.sync.aligned
     elect_sync                    llvm.nvvm.elect.sync
     shared_address                ptrtoint of the addrspace(3) pointer (32 bits: --nvptx-short-ptr)
@@ -145,6 +149,26 @@ def lower_sm90(lw, op) -> bool:
                 lw.const(0, IntegerType(16)), lw.const(0, i64), lw.const(0, i1), lw.const(0, i1),
                 lw.const(CTA_GROUP_NONE)]
         lw.intrinsic(f"llvm.nvvm.cp.async.bulk.tensor.g2s.tile.{len(coords)}d", args)
+    elif isinstance(op, (lass_nv.TmaStore2dOp, lass_nv.TmaStore3dOp)):
+        coords = [op.c0, op.c1] + ([op.c2] if isinstance(op, lass_nv.TmaStore3dOp) else [])
+        # (src, tmap, coords..., cache hint, use cache hint)
+        args = [lw.shared_ptr(lw.lowered(op.src)), lw.lowered(op.tmap), *(lw.lowered(c) for c in coords),
+                lw.const(0, i64), lw.const(0, i1)]
+        lw.intrinsic(f"llvm.nvvm.cp.async.bulk.tensor.s2g.tile.{len(coords)}d", args)
+    elif isinstance(op, lass_nv.BulkCommitGroupOp):
+        lw.intrinsic("llvm.nvvm.cp.async.bulk.commit.group", [])
+    elif isinstance(op, lass_nv.BulkWaitGroupReadOp):
+        lw.intrinsic("llvm.nvvm.cp.async.bulk.wait.group.read", [lw.const(op.pending.value.data)])
+    elif isinstance(op, lass_nv.StmatrixX4Op):
+        vals = [lw.lowered(v) for v in op.values]
+        pair_t = VectorType(op.values[0].type, [2])
+        regs = []
+        for r in range(4):  # register r: values 2r (low half), 2r + 1
+            vec = lw.emit(llvm.UndefOp(pair_t))
+            for h in range(2):
+                vec = lw.emit(llvm.InsertElementOp(vec, vals[2 * r + h], lw.const(h)))
+            regs.append(lw.emit(llvm.BitcastOp(vec, i32)))
+        lw.intrinsic("llvm.nvvm.stmatrix.sync.aligned.m8n8.x4.b16.p3", [lw.shared_ptr(lw.lowered(op.addr)), *regs])
     elif isinstance(op, lass_nv.WgmmaFenceOp):
         _init_state(lw)
         _fence_wgmma_operands(lw, op)

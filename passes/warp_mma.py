@@ -410,6 +410,10 @@ class _WarpLowering:
         assert 2 * len(pairs) == len(cells), "every accumulator value belongs to one pair"
         return sorted(pairs, key=lambda p: p[2])  # in accumulator order (mi, ni, h when not interleaved)
 
+    def tma_store(self, op, values, direct, row0, col0):
+        """The no-C branch's emitter of another store path, or None (the direct / staged stores)."""
+        return None
+
     def epilogue(self, op: lass_tb.EpilogueOp) -> None:
         """Per-thread stores of alpha*acc (+ beta*C) at the mma C-fragment coordinates.
 
@@ -616,7 +620,10 @@ class _WarpLowering:
                     bb.insert(lass_nv.BarSyncOp())
             bb.insert(scf.YieldOp())
 
-        if plan is None:
+        tma = self.tma_store(op, no_c_values, with_c(False), row0, col0)
+        if tma is not None:  # lasscc-warpgroup-mma's TMA-store epilogue (config epilogue = "tma")
+            branch(b, has_c, c_path, tma)
+        elif plan is None:
             branch(b, has_c, c_path, with_c(False))
         else:
             # 16-byte stores need whole 16-byte row pieces: N a multiple of 16 / ob and D aligned

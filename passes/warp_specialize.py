@@ -24,7 +24,8 @@ Output contract (CUTLASS's KernelTmaWarpSpecializedCooperative): the block has 1
   `lass_sched.cta_count`), the prefix's tile coordinates cloned into each loop, the k-tile number
   carried across tiles (the ring's slots and phases run on); the consumers `lass_sched.claim` each
   tile.  Rejected: a staged (16-bit D) epilogue, which stages through the ring the producer is
-  already refilling, and a grid with y or z (split-K, batches).
+  already refilling (the TMA-store epilogue, config epilogue = "tma", stages apart from it), and a
+  grid with y or z (split-K, batches).
 The empty barriers expect one arrival per consumer thread (lasscc-pipeline); the register budgets
 are lasscc.resources.role_budget.
 """
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_pipe, lass_sched, lass_wg
 from lasscc.passes._build import ArithBuilder, is_kernel, kernel_arg, kernel_config
-from lasscc.resources import WARPGROUP_THREADS, is_warp_specialized, role_budget, wgmma_consumer_threads
+from lasscc.resources import EPILOGUE_TMA, WARPGROUP_THREADS, is_warp_specialized, role_budget, wgmma_consumer_threads
 from lasscc.source import op_location
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
@@ -122,9 +123,10 @@ class _Specialize:
         cons_blk.insert_op_before(lass_wg.SetMaxNRegOp("inc", c_regs), cons_blk.first_op)
         n_cons = wgmma_consumer_threads(self.cfg)
         staged = [o for o in cons_blk.walk() if isinstance(o, lass_nv.BarSyncOp)]
-        if staged and self.cfg.persistent:
+        if staged and self.cfg.persistent and self.cfg.epilogue != EPILOGUE_TMA:  # the TMA store's staging is its own
             _fail(staged[0], "persistent = 1: the staged epilogue of a 16-bit D stages through the operand ring, which "
-                             "the producer refills for the next tile meanwhile; use an f32 D or persistent = 0")
+                             "the producer refills for the next tile meanwhile; use epilogue = \"tma\" (staging "
+                             "buffers of its own), an f32 D or persistent = 0")
         for bar in staged:
             bar.parent_block().insert_op_before(lass_wg.NamedBarrierOp.build(attributes={
                 "id": IntegerAttr(CONSUMER_BARRIER_ID, 64), "threads": IntegerAttr(n_cons, 64)}), bar)

@@ -20,7 +20,8 @@ Output contract: the program of one thread (as lasscc-warp-mma's, which this pas
 - before `lass_tb.epilogue`: `lass_wg.wait {pending = 0}`; the epilogue is lasscc-warp-mma's
   per-thread one at the accumulator coordinates (predicated stores at the edges, beta != 0 branch,
   the staged epilogue for a 16-bit D), since the warpgroup's accumulator layout is that of four
-  16 x BN warp tiles;
+  16 x BN warp tiles; with config `epilogue = "tma"` its no-C branch is the TMA-store epilogue
+  (passes/tma_store.py: stmatrix / st.shared into staging buffers, `lass_wg.tma_store`);
 - `lass_tb.block_tile` / `batch_index` as lasscc-warp-mma.
 """
 
@@ -39,7 +40,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from lasscc.resources import WGMMA_M, wgmma_k
+from lasscc.passes.tma_store import tma_store_epilogue
+from lasscc.resources import EPILOGUE_TMA, WGMMA_M, wgmma_k
 from lasscc.layout import MMA_M
 from lasscc.source import op_location
 
@@ -78,6 +80,12 @@ class _WarpgroupLowering(_WarpLowering):
         b.insert(lass_wg.WaitOp.build(attributes={"pending": IntegerAttr(GROUPS_IN_FLIGHT, 64)}))
         self.acc[op.result] = acc
         self.dead.append(op)
+
+    def tma_store(self, op, values, direct, row0, col0):
+        """config epilogue = "tma": the TMA-store epilogue (passes/tma_store.py) for the no-C branch."""
+        if self.wg_cfg.epilogue != EPILOGUE_TMA:
+            return None
+        return tma_store_epilogue(self, op, values, direct, row0, col0)
 
     def epilogue(self, op: lass_tb.EpilogueOp) -> None:
         ArithBuilder(InsertPoint.before(op)).insert(lass_wg.WaitOp.build(attributes={"pending": IntegerAttr(0, 64)}))

@@ -32,7 +32,8 @@ With --arch sm_90a the split-K and epilogue cases (and SPLIT_BENCH) also run the
 type (HOPPER_DTYPES: f16 / bf16 in all four A/B layouts, f16 accumulation, tf32 and s8 K-major) x D
 type x D layout (row / col) x batched (3-d TMA maps, grid z, batch 3) kernel, each run with
 (alpha, beta) = (1, 0) into a NaN-poisoned D and (1.5, 0.5) on random C at HOPPER_SHAPES (odd M, N
-and K, fit to the TMA's 16-byte global-stride rule) and once at HOPPER_LARGE, against float64.  It
+and K, fit to the TMA's 16-byte global-stride rule) and once at HOPPER_LARGE, against float64; the
+HOPPER_TMA_STORE types again with the TMA-store epilogue (epilogue = "tma") at HOPPER_TMA_SHAPES.  It
 ends with the line "hopper: N checks, F failed".
 
 `--list` prints the case list and exits (no GPU needed).
@@ -166,6 +167,11 @@ HOPPER_SHAPES = [(33, 129, 40), (127, 255, 1000), (1, 7, 64), (1000, 1, 200), (2
 HOPPER_LARGE = (2049, 1031, 2056)
 HOPPER_BATCH = 3  # GEMMs per launch of a batched kernel (grid z)
 HOPPER_RUNS = ((1.0, 0.0), (1.5, 0.5))  # (alpha, beta): a NaN-poisoned D, then D holding C
+HOPPER_TMA_STORE = ("f16", "f16 D f16", "bf16 D bf16", "s8")  # HOPPER_DTYPES also run with epilogue = "tma"
+# their shapes: M and N multiples of 8 (D's rows 16-byte multiples either way round: the TMA store),
+# then two that are not (the kernel's direct-store fallback), and a large one
+HOPPER_TMA_SHAPES = [(40, 136, 40), (136, 264, 1000), (200, 136, 24), (1000, 1000, 200), (33, 129, 40), (129, 65, 136)]
+HOPPER_TMA_LARGE = (2048, 1032, 2056)
 
 
 def hopper_config(ab: str) -> tuple[str, str]:
@@ -194,6 +200,16 @@ def hopper_cases(quick: bool = False) -> list[tuple]:
         cname = hopper_config(ab)[0] + (f" batch {HOPPER_BATCH}" if batched else "")
         out.append((f"hopper {name}", ab, layouts, cname, hopper_mlir(ab, d, acc, layouts, batched),
                     [fit(sh, ab, layouts) for sh in shapes + [HOPPER_LARGE]], HOPPER_BATCH if batched else 1))
+    # the TMA-store epilogue (epilogue = "tma"): TN, row- and column-major D, batched or not; beta = 0
+    # stores through TMA (or directly where D's rows are not 16-byte multiples), beta != 0 directly
+    for (name, ab, d, acc, _), ld, batched in itertools.product(
+            [t for t in HOPPER_DTYPES if t[0] in HOPPER_TMA_STORE], ("row", "col"), (False, True)):
+        layouts = ("row", "col", ld)
+        cname = hopper_config(ab)[0] + ' epilogue "tma"' + (f" batch {HOPPER_BATCH}" if batched else "")
+        text = hopper_mlir(ab, d, acc, layouts, batched).replace("stages = 3", 'stages = 3, epilogue = "tma"')
+        tshapes = HOPPER_TMA_SHAPES[:3] if quick else HOPPER_TMA_SHAPES
+        out.append((f"hopper {name} tma", ab, layouts, cname, text,
+                    [fit(sh, ab, layouts) for sh in tshapes + [HOPPER_TMA_LARGE]], HOPPER_BATCH if batched else 1))
     return out
 
 

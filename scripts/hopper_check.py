@@ -6,7 +6,10 @@ float64 reference (and with beta != 0 on C), at 4096^3, 8192^3 and odd shapes; t
 CUDA events after warm-up (median) beside torch.matmul (cuBLAS) in the same process, printing
 TFLOP/s and the ratio.  Also prints ptxas -v (registers, spills) per kernel.
 
-    python3 scripts/hopper_check.py [--quick] [--no-bench] [--iters 50] [--list]
+    python3 scripts/hopper_check.py [--quick] [--no-bench] [--iters 50] [--list] [--tma-store]
+
+`--tma-store` runs TMA_STORE_CASES instead: 128x256x64 / 4 stages, f16 in, f16 and f32 D, the
+direct epilogue and `epilogue = "tma"` (default schedule, and cooperative persistent).
 
 `--list` prints the cases and exits (no GPU needed); `--quick` runs one config per type.
 """
@@ -35,6 +38,15 @@ CHECK_SHAPES = [  # (M, N, K, beta): K a multiple of 8 (the TMA's 16-byte global
     (8, 8, 8, 0.0),
 ]
 BENCH_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
+# --tma-store: the TMA-store epilogue (config epilogue = "tma", passes/tma_store.py) beside the direct
+# one, f16 and f32 D: (name, A/B type, D type, threadblock, stages, extra config text)
+TMA = 'epilogue = "tma"'
+PERSISTENT = 'schedule = "cooperative", persistent = 1'
+TMA_STORE_CASES = [(f"f16 D {d} 128x256x64/4 {name}", "f16", d, (128, 256, 64), 4, extra)
+                   for d in ("f16", "f32")
+                   for name, extra in (("direct", ""), ("tma", TMA), ("persistent direct", PERSISTENT),
+                                       ("persistent tma", f"{PERSISTENT}, {TMA}"))
+                   if not (d == "f16" and extra == PERSISTENT)]  # a persistent 16-bit D needs the TMA store
 
 
 def gemm_text(ab: str, tb, stages: int, d: str = "f32", extra: str = "") -> str:
@@ -107,12 +119,17 @@ def run_cases(cases, args) -> int:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     add_options(ap, "one config per type")
+    ap.add_argument("--tma-store", action="store_true",
+                    help='the TMA-store epilogue (epilogue = "tma") beside the direct one, f16 and f32 D, 128x256x64')
     args = ap.parse_args()
     configs = CONFIGS[:1] if args.quick else CONFIGS
     cases = [(f"{ab} {'x'.join(map(str, tb))}/{s}", ab, "f32", tb, s, "") for ab in TYPES for tb, s in configs]
+    if args.tma_store:
+        cases = TMA_STORE_CASES
     if args.list:
-        for _, ab, _, tb, s, _ in cases:
-            print(f"{ab} TN {'x'.join(map(str, tb))} stages {s}: check {CHECK_SHAPES}; bench {BENCH_SHAPES}")
+        for name, ab, d, tb, s, extra in cases:
+            print(f"{ab} TN D {d} {'x'.join(map(str, tb))} stages {s}{' ' + extra if extra else ''}: check "
+                  f"{CHECK_SHAPES}; bench {BENCH_SHAPES}")
         return 0
     return run_cases(cases, args)
 

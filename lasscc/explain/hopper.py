@@ -79,6 +79,12 @@ class HopperNumbers:
     reg_estimate: int
     reg_limit: int
     groups_in_flight: int
+    # the TMA-store epilogue (config epilogue = "tma"): staging bytes and offset, (columns, swizzle
+    # label) of a subtile (None: D's type unknown or the direct epilogue)
+    epi_stage_bytes: int = 0
+    epi_offset: int = 0
+    epi_subtile: tuple | None = None
+    d: str | None = None
 
     @property
     def reg_parts(self) -> str:  # section_resources' wording
@@ -92,9 +98,9 @@ def wgmma_instruction(n: int, k: int, ptx_ab: str, acc_ptx: str) -> str:
 
 
 def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None = None,
-                   majors: tuple[str, str] = (K_MAJOR, K_MAJOR)) -> HopperNumbers:
+                   majors: tuple[str, str] = (K_MAJOR, K_MAJOR), d: str | None = None) -> HopperNumbers:
     """The counts of the wgmma config `cfg` (kernel order) for A/B of MLIR type `ab`, accumulator
-    `acc` (None: the type's first) and tiles stored `majors`."""
+    `acc` (None: the type's first), tiles stored `majors` and D of type `d` (None: unknown)."""
     from lasscc import sm90_layout as S90
     from lasscc.dialects.lass import ACC_TYPES
     from lasscc.layout import MMA_INPUTS, elem_bytes
@@ -102,7 +108,8 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
     from lasscc.passes.warpgroup_mma import GROUPS_IN_FLIGHT
     from lasscc.resources import (REGISTER_LIMIT, SMEM_PER_BLOCK_LIMIT, WGMMA_OTHER_REGS, warpgroups,
                                   wgmma_acc_regs, wgmma_barrier_offset, wgmma_k, wgmma_register_estimate,
-                                  wgmma_smem_bytes, wgmma_stage_tx_bytes)
+                                  wgmma_smem_bytes, wgmma_stage_tx_bytes, TMA_STORE_D_TYPES, tma_store_stage_bytes,
+                                  tma_store_stage_offset)
 
     acc = acc or ACC_TYPES[ab][0]
     bm, bn, bk = cfg.threadblock
@@ -116,7 +123,9 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
                            maps[name], desc_rows, S90.TRANS_BIT[major]))
         offset += tile * cfg.stages  # lasscc-pipeline: B's ring after A's
     limit = SMEM_PER_BLOCK_LIMIT.get(arch, 0)
-    per_stage = wgmma_smem_bytes(type(cfg)(**{**cfg.__dict__, "stages": 1}), eb)
+    epi = tma_store_stage_bytes(cfg)
+    per_stage = wgmma_smem_bytes(type(cfg)(**{**cfg.__dict__, "stages": 1}), eb) - epi
+    sub = S90.epilogue_subtile(bn, TMA_STORE_D_TYPES[d]) if epi and d in TMA_STORE_D_TYPES else None
     ptx_ab, acc_ptx = MMA_INPUTS[ab][2], PTX_TYPE[acc]
     k = wgmma_k(ab)
     return HopperNumbers(
@@ -124,9 +133,11 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
         acc_ptx=acc_ptx, warpgroups=warpgroups(cfg), threads=cfg.threads, wgmma_k=k, wgmma_per_ktile=bk // k,
         wgmma_name=wgmma_instruction(bn, k, ptx_ab, acc_ptx), ops=tuple(ops), stage_bytes=(bm + bn) * bk * eb,
         barrier_offset=wgmma_barrier_offset(cfg, eb), smem_total=wgmma_smem_bytes(cfg, eb), smem_limit=limit,
-        stages_fit=limit // per_stage if per_stage else 0, tx_bytes=wgmma_stage_tx_bytes(cfg, eb),
+        stages_fit=(limit - epi) // per_stage if per_stage else 0, tx_bytes=wgmma_stage_tx_bytes(cfg, eb),
         empty_arrivals=cfg.threads, acc_regs=wgmma_acc_regs(cfg, acc), other_regs=WGMMA_OTHER_REGS,
         reg_estimate=wgmma_register_estimate(cfg, acc), reg_limit=REGISTER_LIMIT, groups_in_flight=GROUPS_IN_FLIGHT,
+        epi_stage_bytes=epi, epi_offset=tma_store_stage_offset(cfg, eb),
+        epi_subtile=(sub[0], sub[1].label) if sub else None, d=d,
     )
 
 
@@ -202,8 +213,12 @@ def section_smem(n: HopperNumbers, arch: str) -> list[str]:
     for o in n.ops:
         rows.append([f"{o.name} tile", f"{o.rows} x {n.bk} {n.ab}", f"{o.tile_bytes} B",
                      f"ring at {o.ring_offset}, slot s at {o.ring_offset} + {o.tile_bytes} s"])
-    rows += [["per stage", "A + B", f"{n.stage_bytes} B", _kb(n.stage_bytes)],
-             ["mbarriers", f"2 x {n.stages}", f"{n.smem_total - n.barrier_offset} B",
+    rows += [["per stage", "A + B", f"{n.stage_bytes} B", _kb(n.stage_bytes)]]
+    if n.epi_stage_bytes:  # epilogue = "tma": its own staging buffers, after the rings
+        half = n.epi_stage_bytes // 2
+        rows.append(["TMA-store staging", f"2 x {n.bm} x 128 B", f"{n.epi_stage_bytes} B",
+                     f"at {n.epi_offset}: buffer b at {n.epi_offset} + {half} b"])
+    rows += [["mbarriers", f"2 x {n.stages}", f"{n.smem_total - n.barrier_offset} B",
               f"at {n.barrier_offset}: full[s] at {n.barrier_offset} + 8 s, empty[s] at "
               f"{n.barrier_offset + 8 * n.stages} + 8 s"],
              ["total", f"{n.stages} stages", f"{n.smem_total} B", _kb(n.smem_total)],
@@ -222,6 +237,24 @@ def section_smem(n: HopperNumbers, arch: str) -> list[str]:
         out.append(f"    {o.name}: box {inner} {along[0]} x {outer} {along[1]} ({inner * n.elem_bytes} B lines), "
                    f"swizzle {o.swizzle.label}; {len(o.boxes)} box{'es' if len(o.boxes) != 1 else ''} per tile at "
                    f"slot offsets {offs}")
+    if n.epi_stage_bytes:
+        out += epilogue_lines(n)
+    return out
+
+
+def epilogue_lines(n: HopperNumbers) -> list[str]:
+    """The TMA-store epilogue (config epilogue = "tma", passes/tma_store.py) in words."""
+    out = ['  Epilogue (epilogue = "tma", CUTLASS\'s sm90 TMA-store epilogue; with beta != 0 the direct stores read C):']
+    if n.epi_subtile is None:
+        out.append(f"    D's type unknown here: subtiles of {n.bm} rows x one 128/64/32-byte swizzle line")
+        return out
+    cols, label = n.epi_subtile
+    how = ("stmatrix.x4 per 16 x 16 block (the accumulator fragment is stmatrix's)" if n.d in ("f16", "bf16")
+           else "st.shared.v2 per accumulator pair")
+    out.append(f"    {n.bn // cols} subtile{'s' if n.bn // cols != 1 else ''} of {n.bm} x {cols} {n.d} ({label} swizzle, "
+               f"tensor map tmap_D, box {cols} x {n.bm}), alternating between the 2 staging buffers: {how}, "
+               "fence.proxy.async, barrier, thread 0 cp.async.bulk.tensor shared -> global (clipped at D's bounds) "
+               "+ commit_group; wait_group.read 1 before a buffer is rewritten, 0 at the end")
     return out
 
 

@@ -107,7 +107,7 @@ def _explain_wgmma(module, kcfg, facts, arch, filename, stage, grid, use_cache, 
     from lasscc.explain import hopper
 
     sections = sections_for(stage, wgmma=True)
-    n = hopper.hopper_numbers(kcfg, arch, facts.ab, facts.acc, facts.majors)
+    n = hopper.hopper_numbers(kcfg, arch, facts.ab, facts.acc, facts.majors, facts.d_dtype)
     la, lb = (LAYOUT_NAME.get(x, x) for x in facts.layouts)
     ld = LAYOUT_NAME.get(facts.d_layout, facts.d_layout)
     head = (f"lasscc explain {filename}  ({arch}; A {facts.ab} {la}, B {facts.ab} {lb}, D {facts.d_dtype} {ld}; "

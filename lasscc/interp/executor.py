@@ -650,7 +650,9 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
         bufs[arg] = GlobalBuffer(role, flat, rows, cols, t, batch, mn_major=mn)
     ints = iter([m, n, k])
     floats = iter([alpha, beta])
-    tmaps = iter(["A", "B"])  # the tensor maps of a wgmma kernel, over its A and B (lasscc-hopper-smem)
+    # the tensor maps of a wgmma kernel, over its A and B and, for the TMA-store epilogue, D
+    # (lasscc-hopper-smem; lasscc.config.kernel_params' order)
+    tmaps = iter(["A", "B", "D"])
     out = []
     n_fixed = 3 if prog.level == 0 else 8  # (A, B, D) / the kernel ABI; then tensor maps, W or the extras
     for arg in block.args[:n_fixed]:
@@ -888,6 +890,9 @@ def execute_kernel(
         totals["nops"] += ex.nops
         if ex._smem is not None:
             totals["unretired"] += ex._smem.unretired()
+        stores = getattr(ex.__dict__.get("_sm90"), "store_reads", None)
+        if stores is not None:  # a TMA store still reading at the kernel's end (interp/tma_store_ops.py)
+            stores.finish()
 
     if sync is not None:
         sync.run(run_slice)

@@ -141,6 +141,7 @@ class Sm90State:
         self.commits = 0  # committed wgmma groups (warpgroups run in lockstep)
         self.retired = 0  # groups below this are retired
         self.fenced = False  # a wgmma.fence since the last wgmma.wait_group
+        self.store_reads = None  # the TMA stores' sources still read (interp/tma_store_ops.BulkStores)
         smem.guard = self
 
     # -- guard hooks (SharedMemory) --
@@ -149,6 +150,8 @@ class Sm90State:
 
     def on_write(self, opid, fi, fa, retiring):
         self.check_not_read_async(opid, fi, fa, "writes")
+        if self.store_reads is not None:
+            self.store_reads.check_write(opid, fi, fa)
         self.landed_bar[fi] = -1
         if not retiring:
             self.gen_writer[fi] = fa
@@ -293,8 +296,10 @@ class Sm90State:
         return actors, actors // ex.threads, addrs
 
     def finish(self):
-        """Kernel end: copies that never landed are an error."""
+        """Kernel end: copies that never landed, and TMA stores still reading, are errors."""
         ex = self.ex
+        if self.store_reads is not None:
+            self.store_reads.finish()
         for bar in self.bar_list:
             if bar.copies:
                 raise MbarrierError(

@@ -213,8 +213,16 @@ def host_tensor_map(prog, tmap_type, buf):
     from lasscc.runtime.tma import HostTensorMap, operand_map
 
     if buf is None or (buf.batch != 1 and not tmap_type.batched):
-        raise KernelArgumentError(f"kernel @{prog.name}: a 2-d tensor map needs a non-batched A or B operand")
+        raise KernelArgumentError(f"kernel @{prog.name}: a 2-d tensor map needs a non-batched A, B or D operand")
     box_rows, box_cols = tmap_type.box
+    if buf.role == "D":  # the TMA-store epilogue's map (a placeholder where the kernel stores D directly)
+        from lasscc.runtime.tma import store_map
+
+        spec, usable = store_map(tmap_type.element_name, buf.rows, buf.cols, box_rows, box_cols,
+                                 tmap_type.swizzle_mode, buf.batch if tmap_type.batched else None,
+                                 buf.offset * buf.array.dtype.itemsize)
+        n = buf.batch * buf.rows * buf.cols if tmap_type.batched else buf.rows * buf.cols
+        return HostTensorMap(spec, buf.array[:n].reshape(spec.shape) if usable else np.zeros(spec.shape, buf.array.dtype))
     spec = operand_map(tmap_type.element_name, buf.rows, buf.cols, box_rows, box_cols, tmap_type.swizzle_mode,
                        "mn" if buf.mn_major else "k", buf.batch if tmap_type.batched else None)
     return HostTensorMap(spec, buf.array[:buf.batch * buf.rows * buf.cols].reshape(spec.shape)

@@ -243,9 +243,14 @@ def _tensor_map(spec, batch: int = 1):
     from lasscc.runtime import tma
 
     def build(operand, buf, rows, k, box_rows, box_cols, swizzle, major):
-        tspec = tma.operand_map(spec.a_dtype, rows, k, box_rows, box_cols, swizzle, major,
-                                batch if spec.batched else None)
         address = int(getattr(buf, "ptr", buf))  # a DeviceBuffer, or a device address (the API's)
+        if operand == "D":  # the TMA-store epilogue: rows x k is M x N; a placeholder the kernel never uses
+            tspec, usable = tma.store_map(spec.d_dtype, rows, k, box_rows, box_cols, swizzle,
+                                          batch if spec.batched else None, address)
+            address = address if usable else address & ~(tma.TMA_GLOBAL_ALIGN - 1)
+        else:
+            tspec = tma.operand_map(spec.a_dtype, rows, k, box_rows, box_cols, swizzle, major,
+                                    batch if spec.batched else None)
         return tma.encode(tspec, address, what=f"kernel '{spec.name}': tensor map of its {operand}")
 
     return build

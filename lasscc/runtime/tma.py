@@ -30,7 +30,7 @@ import numpy as np
 
 from lasscc.diagnostics import LassError
 from lasscc.layout import MN_MAJOR
-from lasscc.sm90_layout import TMA_BATCH_BOX_DEPTH, SwizzleMode, tma_box_error, tma_global_error
+from lasscc.sm90_layout import TMA_BATCH_BOX_DEPTH, TMA_GLOBAL_ALIGN, SwizzleMode, tma_box_error, tma_global_error
 
 TENSOR_MAP_BYTES = 128  # sizeof(CUtensorMap)
 TMA_DIM_MAX = 1 << 32  # cuTensorMapEncodeTiled: every global dimension in 1..2**32
@@ -41,8 +41,9 @@ SWIZZLES = {m.label.lower(): m for m in SwizzleMode}
 # TFLOAT32 12): i8 is moved as bytes (UINT8: the TMA does not convert), f32 operands of a tf32 GEMM
 # as FLOAT32 (the wgmma reads their top 19 bits)
 DATA_TYPES = {"f16": "CU_TENSOR_MAP_DATA_TYPE_FLOAT16", "bf16": "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16",
-              "f32": "CU_TENSOR_MAP_DATA_TYPE_FLOAT32", "i8": "CU_TENSOR_MAP_DATA_TYPE_UINT8"}
-ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}
+              "f32": "CU_TENSOR_MAP_DATA_TYPE_FLOAT32", "i8": "CU_TENSOR_MAP_DATA_TYPE_UINT8",
+              "i32": "CU_TENSOR_MAP_DATA_TYPE_INT32"}  # i32: an s8 GEMM's D (the TMA-store epilogue)
+ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "i32": 4}
 SWIZZLE_ENUMS = {SwizzleMode.NONE: "CU_TENSOR_MAP_SWIZZLE_NONE", SwizzleMode.B32: "CU_TENSOR_MAP_SWIZZLE_32B",
                  SwizzleMode.B64: "CU_TENSOR_MAP_SWIZZLE_64B", SwizzleMode.B128: "CU_TENSOR_MAP_SWIZZLE_128B"}
 # L2 promotion of a box's lines: 128 B, the TMA's usual choice for GEMM operands (CUTLASS uses
@@ -172,6 +173,21 @@ def operand_map(dtype: str, rows: int, k: int, box_rows: int, box_cols: int, swi
     lines, width = (k, rows) if major == MN_MAJOR else (rows, k)
     spec = TensorMapSpec.of_matrix(dtype, lines, width, box_rows, box_cols, swizzle)
     return spec if batch is None else dataclasses.replace(spec, batch=batch)
+
+
+def store_map(dtype: str, rows: int, cols: int, box_rows: int, box_cols: int, swizzle: str,
+              batch: int | None = None, address: int = 0) -> tuple[TensorMapSpec, bool]:
+    """(map, usable) of the kernel's D (rows = M, cols = N, row-major; the box and swizzle of its
+    KernelSpec.tensor_maps entry) for the TMA-store epilogue (config epilogue = "tma").  A D no map
+    can describe at `address` (rows not a multiple of 16 bytes apart, an address not 16-byte
+    aligned: `TensorMapSpec.error`) gets a placeholder map of one box (usable False): the kernel
+    tests the same two conditions and stores such a D directly (passes/tma_store.py), never through
+    the map."""
+    spec = operand_map(dtype, rows, cols, box_rows, box_cols, swizzle, "k", batch)
+    if spec.error(address) is None:
+        return spec, True
+    ph = TensorMapSpec.of_matrix(dtype, box_rows, box_cols, box_rows, box_cols, swizzle)
+    return (ph if batch is None else dataclasses.replace(ph, batch=1)), False
 
 
 class TensorMapParam:

@@ -1,0 +1,132 @@
+"""The TMA-store epilogue of a wgmma kernel (config `epilogue = "tma"`; CUTLASS's sm90 TMA epilogue).
+
+lasscc-warpgroup-mma calls `tma_store_epilogue` for the epilogue's branch without C (beta == 0:
+with C the direct per-thread path of lasscc-warp-mma stays, it reads C where it stores D).  The
+block's BM x BN tile is stored in subtiles of BM rows x `sm90_layout.epilogue_subtile` columns (one
+swizzle line of D per row), alternating between EPILOGUE_STAGE_BUFFERS staging buffers after the
+rings (`resources.tma_store_stage_offset`: apart from the ring, which a persistent kernel's producer
+refills meanwhile).  For subtile s, in every thread:
+
+    [s >= 2: thread 0 `bulk_wait_group_read {pending = 1}`: the store of subtile s - 2 has read
+     the buffer; s == 0 of a persistent kernel: thread 0 waited at the previous tile's end] bar.sync
+    the subtile's accumulators (alpha * acc through the fused epilogue, in D's type, exactly as the
+    direct path computes them) -> the buffer at `sm90_layout.epilogue_stage_offset` (the D map's
+    swizzle): `lass_nv.stmatrix_x4` per 16 x 16 block for a 16-bit D (lanes' row addresses
+    `stmatrix_lane_cell`, registers the accumulator pairs at `stmatrix_matrix_origin`), a
+    `lass_nv.st_shared` pair otherwise
+    `lass_nv.fence_proxy_async` (the generic writes, visible to the TMA), bar.sync
+    thread 0: `lass_wg.tma_store %D[m0, n0 + s * cols], buffer` (lasscc-hopper-smem: the D tensor
+    map, `tma_store_2d` / `_3d`), `bulk_commit_group`
+
+and after the last subtile thread 0 `bulk_wait_group_read {pending = 0}` (the CTA's shared memory
+outlives the stores' reads).  The TMA clips at D's bounds, so a partial tile needs no predicates
+(the fused epilogue's extra operands are still read under them).  The bar.syncs become the
+consumers' named barrier in a cooperative kernel (lasscc-warp-specialize), and thread 0 its first
+consumer thread.  A D whose rows are not 16-byte multiples, or whose address is not 16-byte
+aligned, cannot have a tensor map (`sm90_layout.tma_global_error`): the kernel tests both (uniform)
+and takes the direct stores then; the host builds a placeholder map for it
+(`lasscc.runtime.tma.store_map`).
+"""
+
+from __future__ import annotations
+
+from lasscc import sm90_layout as S90
+from lasscc.dialects import lass_nv, lass_tb, lass_wg
+from lasscc.passes._build import ArithBuilder, kernel_arg
+from lasscc.resources import TMA_STORE_D_TYPES, tma_store_stage_offset
+from lasscc.layout import elem_bytes
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IntegerAttr, i1
+from xdsl.ir import Block, Region
+from xdsl.rewriter import InsertPoint
+
+TMA_STORE_ALIGN = S90.TMA_GLOBAL_ALIGN  # a tensor map's global address and row stride
+
+
+def _if(bb: ArithBuilder, cond, body) -> None:
+    blk = Block()
+    inner = ArithBuilder(InsertPoint.at_end(blk))
+    body(inner)
+    inner.insert(scf.YieldOp())
+    bb.insert(scf.IfOp(cond, [], Region(blk)))
+
+
+def _branch(bb: ArithBuilder, cond, then_fn, else_fn) -> None:
+    then_b, else_b = Block(), Block()
+    then_fn(ArithBuilder(InsertPoint.at_end(then_b)))
+    else_fn(ArithBuilder(InsertPoint.at_end(else_b)))
+    bb.insert(scf.IfOp(cond, [], Region(then_b), Region(else_b)))
+
+
+def kernel_operand(dest):
+    """The kernel argument under `dest` (a `lass_tb.batch_view` of D, or D)."""
+    return dest.owner.source if isinstance(dest.owner, lass_tb.BatchViewOp) else dest
+
+
+def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0):
+    """The emitter (builder -> None, ending its block with scf.yield) of the no-C epilogue of `op`
+    through TMA stores, falling back to `direct` (the per-thread stores) for a D no tensor map can
+    describe.  `low` is the warpgroup lowering (tid, lane, warp row `wm0`, `store_pairs`, config);
+    `values(bb, pair_idx, row, col, row_c, col_c, guarded, cache)` gives D's values of an
+    accumulator pair, `row0` / `col0` the lane's pair coordinates in D (lasscc-warp-mma's)."""
+    cfg = low.wg_cfg
+    D, N = op.dest, kernel_arg(low.fn, "N")
+    d_type = str(D.type.get_element_type())
+    db = TMA_STORE_D_TYPES[d_type]
+    bm, bn, _ = cfg.threadblock
+    sub_cols, mode = S90.epilogue_subtile(bn, db)
+    eb = elem_bytes(low.ab)
+    cells = {(r, c): idx for r, c, idx in low.store_pairs()}
+
+    def tma_path(bb: ArithBuilder) -> None:
+        tid, lane = low.tid, low.lane
+        is0 = bb.emit(arith.CmpiOp(tid, bb.const(0), "eq"))
+        group = bb.shr(lane, 2)
+        tig2 = bb.mul(bb.and_(lane, 3), 2)
+        st_row, st_col = S90.stmatrix_lane_cell(bb.idx(lane))
+        st_row = st_row + bb.idx(low.wm0)
+        cache: dict = {}
+        for s in range(bn // sub_cols):
+            base = tma_store_stage_offset(cfg, eb, s % S90.EPILOGUE_STAGE_BUFFERS)
+            c_lo = s * sub_cols
+            if s >= S90.EPILOGUE_STAGE_BUFFERS:  # the store of subtile s - 2 has read this buffer
+                _if(bb, is0, lambda ib: ib.insert(lass_nv.BulkWaitGroupReadOp.build(
+                    attributes={"pending": IntegerAttr(S90.EPILOGUE_STAGE_BUFFERS - 1, 64)})))
+            if s >= S90.EPILOGUE_STAGE_BUFFERS or (s == 0 and cfg.persistent):
+                bb.insert(lass_nv.BarSyncOp())
+            if db == 2:
+                for p in range(sub_cols // S90.STMATRIX_BLOCK):
+                    vals = []
+                    for q in range(4):
+                        r0, c0 = S90.stmatrix_matrix_origin(q)
+                        col_c = c_lo + p * S90.STMATRIX_BLOCK + c0
+                        vals += values(bb, cells[(r0, col_c)], bb.add(row0, r0), bb.add(col0, col_c), r0, col_c,
+                                       True, cache)
+                    off = S90.epilogue_stage_offset(st_row, st_col + p * S90.STMATRIX_BLOCK, db, mode) + base
+                    bb.insert(lass_nv.StmatrixX4Op.build(operands=[bb.val(off), vals]))
+            else:
+                for (r_c, col_c), idx in sorted(cells.items()):
+                    if not c_lo <= col_c < c_lo + sub_cols:
+                        continue
+                    vals = values(bb, idx, bb.add(row0, r_c), bb.add(col0, col_c), r_c, col_c, True, cache)
+                    row = bb.idx(bb.add(bb.add(low.wm0, group), r_c))
+                    off = S90.epilogue_stage_offset(row, bb.idx(tig2) + (col_c - c_lo), db, mode) + base
+                    bb.insert(lass_nv.StSharedOp.build(operands=[bb.val(off), vals]))
+            bb.insert(lass_nv.FenceProxyAsyncOp())
+            bb.insert(lass_nv.BarSyncOp())
+
+            def store(ib: ArithBuilder, c_lo=c_lo, base=base) -> None:
+                ib.insert(lass_wg.TmaStoreOp.build(operands=[D, op.m0, ib.add(op.n0, c_lo), ib.const(base)]))
+                ib.insert(lass_nv.BulkCommitGroupOp())
+            _if(bb, is0, store)
+        _if(bb, is0, lambda ib: ib.insert(lass_nv.BulkWaitGroupReadOp.build(attributes={"pending": IntegerAttr(0, 64)})))
+        bb.insert(scf.YieldOp())
+
+    def emit(bb: ArithBuilder) -> None:
+        n_ok = bb.emit(arith.CmpiOp(bb.rem(N, TMA_STORE_ALIGN // db), bb.const(0), "eq"))
+        aligned = bb.emit(lass_nv.AlignedOp.build(operands=[kernel_operand(D)],
+                                                  attributes={"bytes": IntegerAttr(TMA_STORE_ALIGN, 64)},
+                                                  result_types=[i1]))
+        _branch(bb, bb.and_(n_ok, aligned), tma_path, direct)
+        bb.insert(scf.YieldOp())
+    return emit

@@ -1,0 +1,39 @@
+// lasscc-warpgroup-mma with config `epilogue = "tma"` (passes/tma_store.py): the no-C branch of the
+// epilogue stages the block's accumulators in shared memory and stores them with TMA.  Input: the
+// pipelined 64x32x32 f16 kernel with an f16 D (Inputs/lasscc-warpgroup-mma-tma-store.mlir.in).  One
+// subtile of 64 rows x 32 columns (64-byte rows, 64B swizzle): two stmatrix.x4 per thread (16
+// columns each), the proxy fence, the block barrier, thread 0's lass_wg.tma_store at the tile origin
+// and bulk commit, then its wait until the store has read the buffer.  A D whose rows are not 16
+// bytes apart or whose address is not 16-byte aligned takes the direct stores (the else branch).
+//
+// RUN: %lasscc opt -p lasscc-warpgroup-mma %S/Inputs/lasscc-warpgroup-mma-tma-store.mlir.in | filecheck %s
+//
+// Left alone once applied:
+// RUN: %lasscc opt -p lasscc-warpgroup-mma %S/Inputs/lasscc-warpgroup-mma-tma-store.mlir.in -o %t.once.mlir
+// RUN: %lasscc opt -p lasscc-warpgroup-mma %t.once.mlir -o %t.twice.mlir
+// RUN: diff %t.once.mlir %t.twice.mlir
+//
+// Rejected (the config check, at the lass.gemm): a 16-bit D tile of 40 columns, which no subtile divides.
+// RUN: not %lasscc opt --arch sm_90a -p lasscc-tile-threadblock %S/Inputs/lasscc-warpgroup-mma-tma-store-bad.mlir.in 2>&1 | filecheck %s --check-prefix=ERR
+
+// CHECK-LABEL: func.func @gemm(
+// CHECK:         lass_wg.wait {pending = 0 : i64}
+// CHECK:         [[ALIGNED:%[0-9]+]] = lass_nv.aligned %D {bytes = 16 : i64} : memref<?x?xf16>
+// CHECK:         scf.if {{%[0-9]+}} {
+// CHECK-NOT:       lass_nv.st_global
+// CHECK:           lass_nv.stmatrix_x4 {{.*}} : f16, f16, f16, f16, f16, f16, f16, f16
+// CHECK:           lass_nv.stmatrix_x4 {{.*}} : f16, f16, f16, f16, f16, f16, f16, f16
+// CHECK-NEXT:      lass_nv.fence_proxy_async
+// CHECK-NEXT:      lass_nv.bar_sync
+// CHECK-NEXT:      scf.if [[IS0:%[0-9]+]] {
+// CHECK-NEXT:        lass_wg.tma_store %D[%m0, %n0], {{%[0-9]+}} : memref<?x?xf16>
+// CHECK-NEXT:        lass_nv.bulk_commit_group
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.if [[IS0]] {
+// CHECK-NEXT:        lass_nv.bulk_wait_group_read {pending = 0 : i64}
+// CHECK-NEXT:      }
+// CHECK-NEXT:    } else {
+// CHECK:           lass_nv.st_global %D
+// CHECK:         func.return
+
+// ERR: lasscc-warpgroup-mma-tma-store-bad.mlir.in:3:3: error: config: threadblock N = 40: epilogue = "tma" stores subtiles of 32-, 64- or 128-byte rows of D
