@@ -56,6 +56,9 @@ class GemmConfig:
     # 1: a persistent kernel (cooperative schedule): one CTA per SM walks the output tiles in the
     # rasterized order, its pipeline's phases carried from tile to tile (lass_sched)
     persistent: int = 0
+    # wgmma only: [CM, CN] CTAs per thread block cluster, CM along M and CN along N; the CTAs of a
+    # cluster share one operand's tiles through TMA multicast (lasscc.cluster); [1, 1]: none
+    cluster: tuple[int, int] = (1, 1)
 
     @property
     def is_wgmma(self) -> bool:
@@ -129,6 +132,7 @@ class GemmConfig:
             **({"mma": self.mma} if self.mma != "mma.sync" else {}),
             **({"schedule": self.schedule} if self.schedule != "default" else {}),
             **({"persistent": self.persistent} if self.persistent else {}),
+            **({"cluster": list(self.cluster)} if tuple(self.cluster) != (1, 1) else {}),
         }
 
     def validate(self, arch: str = "sm_80", where: str = "config", ab_type: str = "f16",
@@ -152,6 +156,11 @@ class GemmConfig:
             fail("persistent = 1 needs mma = \"wgmma\" and schedule = \"cooperative\"")
         if self.schedule != "default" and not self.is_wgmma:
             fail(f"schedule = {self.schedule!r} needs mma = \"wgmma\" (warp-specialized roles are a TMA pipeline's)")
+        from lasscc.cluster import config_error as cluster_error
+
+        bad = cluster_error(self, majors)
+        if bad:
+            fail(bad)
         if self.is_wgmma:
             bad = wgmma_config_error(self, arch, ab_type, majors, acc_type)
             if bad:
@@ -450,10 +459,22 @@ class KernelSpec:
     tensor_maps: tuple = ()
     # a persistent kernel (GemmConfig.persistent): the launcher picks grid x, at most the tiles
     persistent: bool = False
+    # CTAs per thread block cluster [CM, CN] (GemmConfig.cluster, lasscc.cluster): the launch's
+    # cluster dimension (cluster_dims) and a grid rounded up to whole clusters (grid)
+    cluster: tuple = (1, 1)
 
     def __post_init__(self):
         # tuples however given (the compile cache reads specs back from JSON lists)
         object.__setattr__(self, "tensor_maps", tuple(tuple(t) for t in self.tensor_maps))
+        object.__setattr__(self, "cluster", tuple(int(c) for c in self.cluster))
+
+    @property
+    def cluster_dims(self) -> tuple[int, int, int] | None:
+        """CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION of the launch, or None without a cluster: the one
+        value the GPU runner and the API launch with (lasscc.runtime.cuda.launch(cluster=))."""
+        from lasscc import cluster
+
+        return None if self.cluster == cluster.CLUSTER_NONE else cluster.launch_dims(self.cluster)
 
     def tiles(self, m: int, n: int) -> int:
         """Output tiles of one batch for the user's M x N (swapped for a column-major D)."""
@@ -479,6 +500,11 @@ class KernelSpec:
             return (streamk.grid_ctas(sms or streamk.H100_SMS, streamk.ctas_per_sm(self.threads, self.smem_bytes)),
                     1, 1)
         x = self.tiles(m, n)
+        if self.cluster != (1, 1):  # whole clusters: the tiles past M / N are computed, not stored
+            from lasscc.cluster import cluster_grid
+
+            mm, nn = swap_operands((m, n), self.swap_ab)
+            x = cluster_grid(-(-mm // self.tile_m), -(-nn // self.tile_n), self.cluster)
         if self.persistent and sms is not None:
             x = max(1, min(x, int(sms)))
         return (x, self.split_k, batch if self.batched else 1)

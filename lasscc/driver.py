@@ -243,7 +243,9 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             a_align=a_align, b_align=b_align, split_k=cfg.split_k, split_k_mode=cfg.split_k_mode,
             reduce_name=reduce_name(fn.sym_name.data) if cfg.split_k > 1 and cfg.split_k_mode == "parallel" else None,
             epilogue=f.epilogue, persistent=bool(cfg.persistent), params=kernel_params(cfg.is_wgmma, cfg.has_workspace, len(f.epilogue)),
-            **({"tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors, f.batched)} if cfg.is_wgmma else {}),
+            **({"tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors, f.batched,
+                                                  cfg.cluster)} if cfg.is_wgmma else {}),
+            **({"cluster": tuple(cfg.cluster)} if tuple(cfg.cluster) != (1, 1) else {}),
         ))
     return specs
 

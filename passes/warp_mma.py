@@ -74,6 +74,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from lasscc.config import GemmConfig
+from lasscc.cluster import cluster_tile
 from lasscc.layout import (
     ACCESS_BYTES,
     K_MAJOR,
@@ -273,7 +274,8 @@ class _WarpLowering:
         pid = b.idx(b.emit(lass_nv.BlockIdOp()))
         tiles_m = (b.idx(op.M) + (bm - 1)) // bm
         tiles_n = (b.idx(op.N) + (bn - 1)) // bn
-        tile_m, tile_n = raster_tile(pid, tiles_m, tiles_n, group)
+        # a clustered kernel's CTAs take neighbouring tiles (lasscc.cluster; raster_tile without one)
+        tile_m, tile_n = cluster_tile(pid, tiles_m, tiles_n, group, self.cfg.cluster)
         m0, n0 = b.val(tile_m * bm), b.val(tile_n * bn)
         m0.name_hint, n0.name_hint = "m0", "n0"
         op.m0.replace_all_uses_with(m0)
