@@ -16,6 +16,8 @@ cluster size (%cluster_ctarank of cluster dims (n, 1, 1) on a 1-d grid).
   * `sync`: every thread of every CTA of a cluster must reach it (a CTA whose peer does not is a
     DeadlockError, a CTA reaching it with some threads a DivergenceError); it orders shared
     memory like a block barrier, in each CTA.
+  * a multicast or remote arrival reaching a peer that has passed no `sync` yet is a ClusterError
+    (its mbarrier_init need not be visible to the cluster).
   * exit: a CTA that multicast into or arrived on a peer's shared memory with no `sync` since is a
     ClusterError when the kernel ends (the peer could exit, or already have, while the write may
     still land); TMA copies that never landed are an MbarrierError (Sm90State.finish).
@@ -47,6 +49,24 @@ def cluster_size(ex: Executor) -> int:
 def _pending(ex: Executor) -> dict:
     """(source block, destination block) -> opid of the latest remote operation with no sync since."""
     return ex.__dict__.setdefault("_cluster_pending", {})
+
+
+def _synced(ex: Executor) -> set:
+    """Local blocks that have passed a cluster barrier (so their mbarrier_init is visible to peers)."""
+    return ex.__dict__.setdefault("_cluster_synced", set())
+
+
+def _remote(ex: Executor, op, src: int, dest: int, actor: int) -> None:
+    """Block `src` reaches block `dest`'s shared memory: `dest` must have passed a cluster barrier
+    since its barriers' init (else the write may find them uninitialised), and a barrier must
+    follow before either exits (check_exit)."""
+    if dest == src:
+        return
+    if dest not in _synced(ex):
+        raise ClusterError(f"{ex.where(op)}: {ex.actor(actor)} reaches the shared memory of {ex.block(dest)} of its "
+                           f"cluster before any lass_cluster.sync: its mbarrier_init may not be visible to the "
+                           f"cluster yet (fence.mbarrier_init + a cluster barrier after the init)")
+    _pending(ex)[(src, dest)] = ex.prog.opid[op]
 
 
 def _peer_block(ex: Executor, op, b_local: int, rank: int, actor: int) -> int:
@@ -90,6 +110,7 @@ def _sync(ex: Executor, op, vals):
     pend = _pending(ex)
     for key in [k for k in pend if full[k[0]] and full[k[1]]]:
         del pend[key]
+    _synced(ex).update(int(b) for b in np.nonzero(full)[0])
     return []
 
 
@@ -141,8 +162,7 @@ def _tma_load_multicast(ex: Executor, op, vals):
             bar = st.barrier(opid, dest, int(addrs[j]), int(a))
             bar.copies.append((opid, da, idx, data))
             st.complete_tx(opid, bar, n)
-            if dest != b:
-                _pending(ex)[(b, dest)] = opid
+            _remote(ex, op, b, dest, int(a))
     return []
 
 
@@ -155,9 +175,8 @@ def _arrive_remote(ex: Executor, op, vals):
     opid = ex.prog.opid[op]
     for a, b, addr, r in zip(actors, blocks, addrs, ranks):
         dest = _peer_block(ex, op, int(b), int(r), int(a))
+        _remote(ex, op, int(b), dest, int(a))
         st.arrive(opid, st.barrier(opid, dest, int(addr), int(a)), int(a))
-        if dest != int(b):
-            _pending(ex)[(int(b), dest)] = opid
     return []
 
 
