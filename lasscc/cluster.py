@@ -122,9 +122,6 @@ def config_error(cfg, majors=(K_MAJOR, K_MAJOR)) -> str | None:
                 f"(2 CTAs sharing one operand's TMA loads)")
     if not cfg.is_wgmma:
         return f"cluster = {list(cl)} needs mma = \"wgmma\" (TMA multicast into the cluster's shared memory)"
-    if getattr(cfg, "schedule", "default") != "default":
-        return (f"cluster = {list(cl)} with schedule = {cfg.schedule!r} is not supported yet (the CPU executor runs "
-                f"a warp-specialized block alone; a cluster's CTAs must run together)")
     if cfg.persistent:
         return f"cluster = {list(cl)} with persistent = 1 is not supported (the persistent tile loop walks single tiles)"
     if cfg.has_workspace:

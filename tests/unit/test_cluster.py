@@ -2,7 +2,7 @@
 
 1. Numerics on the CPU executor against float64 (random normal, D NaN-poisoned): 2x1 and 1x2
    clusters, f16 / bf16, K- and MN-major operands, a column-major D, sizes whose tiles leave a
-   partial cluster at the edge; the lass_tb level (clustered raster) and the physical level
+   partial cluster at the edge, the default and the cooperative schedule; the lass_tb level (clustered raster) and the physical level
    (multicast, remote releases, cluster barriers) each checked.
 2. Planted bugs the executor reports: no cluster barrier before the exit, none after the barriers'
    init, a ctaMask outside the cluster, a ctaMask missing a CTA, a full barrier expecting other
@@ -36,7 +36,10 @@ from lasscc.interp.errors import AsyncHazardError, DeadlockError, MbarrierError
 from lasscc.source import parse_mlir
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_wgmma_passes import PASSES, gemm  # noqa: E402
+from test_wgmma_passes import gemm  # noqa: E402
+
+PASSES = ["lasscc-tile-threadblock", "lasscc-pipeline", "lasscc-warpgroup-mma", "lasscc-warp-specialize",
+          "lasscc-hopper-smem"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -54,19 +57,24 @@ CASES = [  # (config, (M, N, K)); every case leaves a partial cluster at an edge
     (dict(ab="bf16", d="bf16", tb=(64, 64, 64), stages=2, extra=", cluster = [1, 2]"), (72, 150, 72)),
     (dict(ab="f16", tb=(128, 64, 64), stages=3, ld="col", beta=0.5, extra=", cluster = [1, 2]"), (200, 130, 64)),
     (dict(ab="bf16", tb=(64, 128, 64), stages=2, la="col", lb="row", extra=", cluster = [2, 1]"), (136, 104, 72)),
+    (dict(ab="f16", tb=(128, 64, 64), stages=3, extra=", schedule = \"cooperative\", cluster = [2, 1]"),
+     (200, 150, 328)),
+    (dict(ab="bf16", tb=(128, 64, 64), stages=2, ld="col", extra=", schedule = \"cooperative\", cluster = [1, 2]"),
+     (136, 200, 200)),
 ]
 
 
-@pytest.mark.parametrize("cfg,shape", CASES, ids=["f16-2x1", "bf16-1x2", "f16-1x2-colD", "bf16-2x1-mnmajor"])
+@pytest.mark.parametrize("cfg,shape", CASES, ids=["f16-2x1", "bf16-1x2", "f16-1x2-colD", "bf16-2x1-mnmajor",
+                                                  "f16-2x1-cooperative", "bf16-1x2-colD-cooperative"])
 def test_clustered_kernel_matches_float64(cfg, shape):
     mods = stages_of(gemm(**cfg))
     m, n, k = shape
-    for level in (1, 4):
+    for level in (1, len(PASSES)):  # the clustered raster (lass_tb), the multicast (after lasscc-hopper-smem)
         r = run_check(mods[level], m, n, k, seed=5, alpha=1.5, beta=cfg.get("beta", 0.0), report_banks=False)
         assert r["ok"], (level, r["rel_err"], r["tolerance"])
         assert not np.isnan(np.asarray(r["d"], np.float64)).any()
-    ops = [o.name for o in mods[4].walk()]
-    assert ops.count("lass_cluster.tma_load_multicast") >= 2 and "lass_cluster.mbarrier_arrive_remote" in ops
+    ops = [o.name for o in mods[-1].walk()]
+    assert "lass_cluster.tma_load_multicast" in ops and "lass_cluster.mbarrier_arrive_remote" in ops
     assert ops.count("lass_cluster.sync") == 2
 
 
@@ -77,7 +85,7 @@ MASK = 5  # the ctaMask operand of lass_cluster.tma_load_multicast (tmap, 2 coor
 
 
 def _physical() -> ModuleOp:
-    return stages_of(BUG)[4].clone()
+    return stages_of(BUG)[-1].clone()
 
 
 def _run(mod, k=BUG_SHAPE[2]):
@@ -206,7 +214,8 @@ def test_kernel_spec_grid_and_cluster_dims():
 # ---- config rules and ptxas -------------------------------------------------------------------------
 @pytest.mark.parametrize("extra,arch,msg", [
     (", cluster = [2, 2]", "sm_90a", r"cluster = \[2, 2\]: expected one of"),
-    (", cluster = [2, 1], schedule = \"cooperative\"", "sm_90a", "not supported yet"),
+    (", cluster = [2, 1], persistent = 1, schedule = \"cooperative\"", "sm_90a", "persistent = 1 is not supported"),
+    (", cluster = [2, 1], split_k = 2", "sm_90a", "split-K / stream-K is not supported"),
     (", cluster = [2]", "sm_90a", "config key 'cluster': expected a list of 2 integers"),
 ])
 def test_rejected_cluster_configs_name_the_place(extra, arch, msg):
@@ -228,11 +237,14 @@ def test_unsplittable_shared_tile_is_rejected():
                  make_pass("lasscc-tile-threadblock", "sm_90a"), "t.mlir")
 
 
-@pytest.mark.parametrize("ab,tb,stages,cluster,ld", [("f16", (128, 256, 64), 4, "2, 1", "row"),
-                                                     ("bf16", (128, 128, 64), 4, "1, 2", "col")])
-def test_clustered_kernel_assembles_without_spills(ab, tb, stages, cluster, ld):
-    res = compile_module(parse_mlir(gemm(ab=ab, tb=tb, stages=stages, ld=ld, extra=f", cluster = [{cluster}]"),
-                                    "t.mlir"), arch="sm_90a")
+@pytest.mark.parametrize("ab,tb,stages,extra,ld", [
+    ("f16", (128, 256, 64), 4, "cluster = [2, 1]", "row"),
+    ("bf16", (128, 128, 64), 4, "cluster = [1, 2]", "col"),
+    ("bf16", (128, 256, 64), 4, "cluster = [2, 1], schedule = \"cooperative\"", "row"),
+])
+def test_clustered_kernel_assembles_without_spills(ab, tb, stages, extra, ld):
+    res = compile_module(parse_mlir(gemm(ab=ab, tb=tb, stages=stages, ld=ld, extra=", " + extra), "t.mlir"),
+                         arch="sm_90a")
     info = ptxas_info(res.ptx, "sm_90a")  # raises on the wgmma serialization warnings
     assert info.spill_stores == 0 and info.spill_loads == 0
     for text in (".explicitcluster", ".reqnctapercluster 2, 1, 1", ".multicast::cluster", "mapa.shared::cluster",
