@@ -251,3 +251,17 @@ def test_clustered_kernel_assembles_without_spills(ab, tb, stages, extra, ld):
                  "mbarrier.arrive.release.cluster.shared::cluster", "barrier.cluster.arrive.release",
                  "barrier.cluster.wait.acquire", "%cluster_ctarank"):
         assert text in res.ptx, text
+
+
+# ---- explain ---------------------------------------------------------------------------------------
+def test_explain_shows_the_cluster_and_the_multicast():
+    import lasscc.explain as ex
+
+    text = ex.explain(parse_mlir(gemm(tb=(128, 256, 64), stages=4, extra=", cluster = [2, 1]"), "t.mlir"), "sm_90a",
+                      "t.mlir", resources=False)
+    assert "Thread block cluster (cluster = [2, 1]" in text
+    # B's 256 x 64 f16 tile is 32768 B; each CTA loads half: 16384 B saved of A 16384 + B 32768 per k-tile
+    assert "32768 instead of 49152 (16384 B of B saved, 33% of its TMA loads)" in text
+    assert "empty[s]  512" in text  # the consumers of both CTAs
+    one = ex.explain(parse_mlir(gemm(tb=(128, 256, 64), stages=4), "t.mlir"), "sm_90a", "t.mlir", resources=False)
+    assert "Thread block cluster" not in one and "empty[s]  256" in one
