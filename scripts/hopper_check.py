@@ -6,9 +6,12 @@ float64 reference (and with beta != 0 on C), at 4096^3, 8192^3 and odd shapes; t
 CUDA events after warm-up (median) beside torch.matmul (cuBLAS) in the same process, printing
 TFLOP/s and the ratio.  Also prints ptxas -v (registers, spills) per kernel.
 
-    python3 scripts/hopper_check.py [--quick] [--no-bench] [--iters 50] [--list]
+    python3 scripts/hopper_check.py [--quick] [--no-bench] [--iters 50] [--list] [--cluster]
 
 `--list` prints the cases and exits (no GPU needed); `--quick` runs one config per type.
+`--cluster` runs the thread block cluster cases instead (CLUSTER_CASES: 128x256x64 / 4 stages with
+cluster = [2, 1] and [1, 2], TMA multicast, in the default and the cooperative schedule, beside
+the same tile unclustered); with `--quick`, f16 2x1 and its baseline only.
 """
 
 from __future__ import annotations
@@ -35,6 +38,15 @@ CHECK_SHAPES = [  # (M, N, K, beta): K a multiple of 8 (the TMA's 16-byte global
     (8, 8, 8, 0.0),
 ]
 BENCH_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
+CLUSTER_TILE = ((128, 256, 64), 4)
+CLUSTER_CASES = [  # (label, extra config text): lasscc.cluster's shapes, each schedule with its baseline
+    ("", ""),
+    ("cluster 2x1", "cluster = [2, 1]"),
+    ("cluster 1x2", "cluster = [1, 2]"),
+    ("cooperative", 'schedule = "cooperative"'),
+    ("cooperative cluster 2x1", 'schedule = "cooperative", cluster = [2, 1]'),
+    ("cooperative cluster 1x2", 'schedule = "cooperative", cluster = [1, 2]'),
+]
 
 
 def gemm_text(ab: str, tb, stages: int, d: str = "f32", extra: str = "") -> str:
@@ -107,12 +119,18 @@ def run_cases(cases, args) -> int:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     add_options(ap, "one config per type")
+    ap.add_argument("--cluster", action="store_true", help="the thread block cluster cases (CLUSTER_CASES)")
     args = ap.parse_args()
     configs = CONFIGS[:1] if args.quick else CONFIGS
     cases = [(f"{ab} {'x'.join(map(str, tb))}/{s}", ab, "f32", tb, s, "") for ab in TYPES for tb, s in configs]
+    if args.cluster:
+        (tb, s), chosen = CLUSTER_TILE, CLUSTER_CASES[:2] if args.quick else CLUSTER_CASES
+        cases = [(f"{ab} {'x'.join(map(str, tb))}/{s}{' ' + label if label else ''}", ab, "f32", tb, s, extra)
+                 for ab in (TYPES[:1] if args.quick else TYPES) for label, extra in chosen]
     if args.list:
-        for _, ab, _, tb, s, _ in cases:
-            print(f"{ab} TN {'x'.join(map(str, tb))} stages {s}: check {CHECK_SHAPES}; bench {BENCH_SHAPES}")
+        for _, ab, _, tb, s, extra in cases:
+            print(f"{ab} TN {'x'.join(map(str, tb))} stages {s}{' ' + extra if extra else ''}: check {CHECK_SHAPES}; "
+                  f"bench {BENCH_SHAPES}")
         return 0
     return run_cases(cases, args)
 

@@ -265,3 +265,17 @@ def test_explain_shows_the_cluster_and_the_multicast():
     assert "empty[s]  512" in text  # the consumers of both CTAs
     one = ex.explain(parse_mlir(gemm(tb=(128, 256, 64), stages=4), "t.mlir"), "sm_90a", "t.mlir", resources=False)
     assert "Thread block cluster" not in one and "empty[s]  256" in one
+
+
+def test_tune_tries_clusters_on_its_fastest_configs():
+    from lasscc.config import GemmConfig
+    from lasscc.resources import wgmma_defaults
+    from lasscc.tune import cluster_candidates, config_label
+
+    tb = (128, 256, 64)
+    cfg = GemmConfig(threadblock=tb, stages=4, mma="wgmma", **wgmma_defaults(tb, 16))
+    got = cluster_candidates(cfg, "sm_90a")
+    assert [c.cluster for c in got] == [(2, 1), (1, 2)]
+    assert config_label(got[0]) == "wgmma 128x256x64 / s4 / cluster 2x1"
+    narrow = GemmConfig(threadblock=(64, 8, 64), stages=4, mma="wgmma", **wgmma_defaults((64, 8, 64), 16))
+    assert [c.cluster for c in cluster_candidates(narrow, "sm_90a")] == [(1, 2)]  # 8 B rows cannot be halved
