@@ -325,7 +325,7 @@ def launch(func, grid: Sequence[int], block: Sequence[int], smem_bytes: int, arg
         cfg = cu.CUlaunchConfig()
         cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = gx, gy, gz
         cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = bx, by, bz
-        cfg.sharedMemBytes, cfg.hStream = smem_bytes, DEFAULT_STREAM
+        cfg.sharedMemBytes, cfg.hStream = smem_bytes, cu.CUstream(DEFAULT_STREAM)
         cfg.attrs, cfg.numAttrs = [attr], 1
         _call("cuLaunchKernelEx", cfg, func, packed.address, 0,
               what=f"cuLaunchKernelEx(grid=({gx},{gy},{gz}), block=({bx},{by},{bz}), smem={smem_bytes}, "

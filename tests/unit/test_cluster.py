@@ -2,7 +2,7 @@
 
 1. Numerics on the CPU executor against float64 (random normal, D NaN-poisoned): 2x1 and 1x2
    clusters, f16 / bf16, K- and MN-major operands, a column-major D, sizes whose tiles leave a
-   partial cluster at the edge, the default and the cooperative schedule; the lass_tb level (clustered raster) and the physical level
+   partial cluster at the edge, the default and the cooperative schedule, batched; the lass_tb level (clustered raster) and the physical level
    (multicast, remote releases, cluster barriers) each checked.
 2. Planted bugs the executor reports: no cluster barrier before the exit, none after the barriers'
    init, a ctaMask outside the cluster, a ctaMask missing a CTA, a full barrier expecting other
@@ -76,6 +76,15 @@ def test_clustered_kernel_matches_float64(cfg, shape):
     ops = [o.name for o in mods[-1].walk()]
     assert "lass_cluster.tma_load_multicast" in ops and "lass_cluster.mbarrier_arrive_remote" in ops
     assert ops.count("lass_cluster.sync") == 2
+
+
+def test_batched_clustered_kernel_matches_float64():
+    """A batched kernel's multicast loads are 3-d (the batch its outermost coordinate)."""
+    mods = stages_of(gemm(ab="f16", tb=(64, 64, 64), stages=2, batched=True, extra=", cluster = [2, 1]"))
+    r = run_check(mods[-1], 130, 72, 72, seed=4, alpha=1.5, report_banks=False, batch=3)
+    assert r["ok"] and not np.isnan(np.asarray(r["d"], np.float64)).any()
+    loads = [o for o in mods[-1].walk() if isinstance(o, lass_cluster.TmaLoadMulticastOp)]
+    assert loads and all(len(o.coords) == 3 for o in loads)
 
 
 # ---- planted bugs ---------------------------------------------------------------------------------
@@ -241,10 +250,12 @@ def test_unsplittable_shared_tile_is_rejected():
     ("f16", (128, 256, 64), 4, "cluster = [2, 1]", "row"),
     ("bf16", (128, 128, 64), 4, "cluster = [1, 2]", "col"),
     ("bf16", (128, 256, 64), 4, "cluster = [2, 1], schedule = \"cooperative\"", "row"),
+    ("f16", (128, 128, 64), 3, "cluster = [2, 1]", "batched"),
 ])
 def test_clustered_kernel_assembles_without_spills(ab, tb, stages, extra, ld):
-    res = compile_module(parse_mlir(gemm(ab=ab, tb=tb, stages=stages, ld=ld, extra=", " + extra), "t.mlir"),
-                         arch="sm_90a")
+    batched = ld == "batched"
+    text = gemm(ab=ab, tb=tb, stages=stages, ld="row" if batched else ld, batched=batched, extra=", " + extra)
+    res = compile_module(parse_mlir(text, "t.mlir"), arch="sm_90a")
     info = ptxas_info(res.ptx, "sm_90a")  # raises on the wgmma serialization warnings
     assert info.spill_stores == 0 and info.spill_loads == 0
     for text in (".explicitcluster", ".reqnctapercluster 2, 1, 1", ".multicast::cluster", "mapa.shared::cluster",
