@@ -1,7 +1,8 @@
 """Thread block clusters with TMA multicast (config `cluster = [CM, CN]`, sm_90a wgmma kernels).
 
 A cluster of CM x CN CTAs computes CM x CN neighbouring output tiles: CM tile rows along M, CN
-tile columns along N.  CTAs of one tile column read the same B tile of every k-tile, CTAs of one
+tile columns along N, in the kernel's order as the threadblock tile is (a column-major D's kernel
+computes D^T = B^T . A^T: its M is the caller's N).  CTAs of one tile column read the same B tile of every k-tile, CTAs of one
 tile row the same A tile: in a 2x1 cluster B is shared, in a 1x2 cluster A.  Each CTA loads
 1/n of the shared operand's tile (n = the CTAs sharing it) and multicasts it into the shared
 memory of all n (`lass_cluster.tma_load_multicast`), so the operand's global traffic per CTA is

@@ -56,8 +56,9 @@ class GemmConfig:
     # 1: a persistent kernel (cooperative schedule): one CTA per SM walks the output tiles in the
     # rasterized order, its pipeline's phases carried from tile to tile (lass_sched)
     persistent: int = 0
-    # wgmma only: [CM, CN] CTAs per thread block cluster, CM along M and CN along N; the CTAs of a
-    # cluster share one operand's tiles through TMA multicast (lasscc.cluster); [1, 1]: none
+    # wgmma only: [CM, CN] CTAs per thread block cluster, CM along M and CN along N (the kernel's, as
+    # threadblock); the CTAs of a cluster share one operand's tiles through TMA multicast
+    # (lasscc.cluster); [1, 1]: none
     cluster: tuple[int, int] = (1, 1)
 
     @property

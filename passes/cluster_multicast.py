@@ -28,7 +28,6 @@ from lasscc.source import op_location
 from xdsl.dialects import func
 from lasscc.passes.lower_to_llvm import CLUSTER_DIM_ATTR
 from xdsl.dialects.builtin import DenseArrayBase, i32
-from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
 
@@ -91,6 +90,3 @@ class ClusterPhysical:
         ret = self.fn.body.block.last_op
         self.fn.body.block.insert_op_before(lass_cluster.SyncOp(), ret)
         self.fn.attributes[CLUSTER_DIM_ATTR] = DenseArrayBase.from_list(i32, list(CL.launch_dims(self.cluster)))
-
-
-__all__ = ["ClusterPhysical", "InsertPoint"]
