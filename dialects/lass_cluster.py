@@ -1,8 +1,10 @@
 """`lass_cluster`: thread block clusters and TMA multicast (sm_90a; config `cluster`, lasscc.cluster).
 
-Per-thread code written by lasscc-hopper-smem for a kernel with `cluster = [CM, CN]`:
+Per-thread code for a kernel with `cluster = [CM, CN]` (the CTA's position: lasscc-warp-mma's
+block_tile; the rest: lasscc-hopper-smem):
 
     %rank = lass_cluster.ctarank                             // %cluster_ctarank
+    %c = lass_cluster.cluster_id                             // %clusterid.x
     lass_cluster.sync                                        // barrier.cluster.arrive.release + wait.acquire
     lass_cluster.tma_load_multicast %tmap[%c0, %c1], %dst, %bar, %mask : !lass_nv.tensor_map<...>
     lass_cluster.mbarrier_arrive_remote %bar, %rank          // mapa + mbarrier.arrive.release.cluster
@@ -30,6 +32,17 @@ class CtaRankOp(IRDLOperation):
     of a 1-d grid, %ctaid.x mod n)."""
 
     name = "lass_cluster.ctarank"
+    traits = traits_def(Pure())
+    result = result_def(i32)
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class ClusterIdOp(IRDLOperation):
+    """%clusterid.x: the cluster's index along x in the grid of clusters (PTX ISA 10.16; with cluster
+    dims (n, 1, 1) of a 1-d grid, %ctaid.x / n)."""
+
+    name = "lass_cluster.cluster_id"
     traits = traits_def(Pure())
     result = result_def(i32)
     assembly_format = "attr-dict"
@@ -83,5 +96,5 @@ class MbarrierArriveRemoteOp(IRDLOperation):
     assembly_format = "$bar `,` $rank attr-dict"
 
 
-CLUSTER_OPS = [CtaRankOp, SyncOp, TmaLoadMulticastOp, MbarrierArriveRemoteOp]
+CLUSTER_OPS = [CtaRankOp, ClusterIdOp, SyncOp, TmaLoadMulticastOp, MbarrierArriveRemoteOp]
 LassCluster = Dialect("lass_cluster", CLUSTER_OPS, [])

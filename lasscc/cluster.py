@@ -82,8 +82,15 @@ def cluster_tile(pid, tiles_m, tiles_n, group: int, cluster):
     if (cm, cn) == CLUSTER_NONE:
         return raster_tile(pid, tiles_m, tiles_n, group)
     n = cm * cn
-    sm, sn = raster_tile(pid // n, (tiles_m + (cm - 1)) // cm, (tiles_n + (cn - 1)) // cn, group)
-    rank = pid % n
+    return rank_tile(pid // n, pid % n, tiles_m, tiles_n, group, cluster)
+
+
+def rank_tile(cluster_id, rank, tiles_m, tiles_n, group: int, cluster):
+    """(tile_m, tile_n) of rank `rank` of cluster `cluster_id` (%cluster_ctarank, %clusterid.x: the
+    kernel reads them so): the cluster's super-tile of CM x CN tiles in the rasterized order, rank r
+    at (r % CM, r // CM) in it."""
+    cm, cn = cluster
+    sm, sn = raster_tile(cluster_id, (tiles_m + (cm - 1)) // cm, (tiles_n + (cn - 1)) // cn, group)
     return sm * cm + rank % cm, sn * cn + rank // cm
 
 

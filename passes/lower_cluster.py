@@ -1,6 +1,7 @@
 """lasscc-lower-to-llvm, the cluster part: `lass_cluster` ops -> `llvm` (called by passes/lower_sm90.py).
 
     ctarank                 llvm.nvvm.read.ptx.sreg.cluster.ctarank
+    cluster_id              llvm.nvvm.read.ptx.sreg.clusterid.x
     sync                    inline PTX barrier.cluster.arrive.release; barrier.cluster.wait.acquire
                             (not .aligned: the threads may reach it from divergent code)
     tma_load_multicast      llvm.nvvm.cp.async.bulk.tensor.g2s.tile.{2,3}d with use-multicast = 1
@@ -31,6 +32,8 @@ def lower_cluster(lw, op) -> bool:
     """Lower `op` (a lass_cluster op) with the lowerer `lw`; False when it is not one."""
     if isinstance(op, lass_cluster.CtaRankOp):
         lw.map[op.result] = lw.intrinsic("llvm.nvvm.read.ptx.sreg.cluster.ctarank", [], [i32]).results[0]
+    elif isinstance(op, lass_cluster.ClusterIdOp):
+        lw.map[op.result] = lw.intrinsic("llvm.nvvm.read.ptx.sreg.clusterid.x", [], [i32]).results[0]
     elif isinstance(op, lass_cluster.SyncOp):
         lw.emit(llvm.InlineAsmOp(CLUSTER_SYNC_ASM, "~{memory}", [], [], has_side_effects=True))
     elif isinstance(op, lass_cluster.TmaLoadMulticastOp):

@@ -86,6 +86,11 @@ def _ctarank(ex: Executor, op, vals):
     return [wrap(ex.block_ids % cluster_size(ex), 32)]
 
 
+@handler(lass_cluster.ClusterIdOp)
+def _cluster_id(ex: Executor, op, vals):
+    return [wrap(ex.block_ids // cluster_size(ex), 32)]
+
+
 @handler(lass_cluster.SyncOp)
 def _sync(ex: Executor, op, vals):
     n = cluster_size(ex)
