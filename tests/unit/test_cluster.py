@@ -289,3 +289,75 @@ def test_tune_tries_clusters_on_its_fastest_configs():
     assert config_label(got[0]) == "wgmma 128x256x64 / s4 / cluster 2x1"
     narrow = GemmConfig(threadblock=(64, 8, 64), stages=4, mma="wgmma", **wgmma_defaults((64, 8, 64), 16))
     assert [c.cluster for c in cluster_candidates(narrow, "sm_90a")] == [(1, 2)]  # 8 B rows cannot be halved
+
+
+def test_api_launches_with_the_cluster_dims(monkeypatch):
+    """lasscc.api's GPU launch (no GPU: a fake lasscc.runtime.cuda records it) takes KernelSpec's
+    cluster dims and its grid rounded up to whole clusters; tmap_B is built with the half box."""
+    import types
+
+    from lasscc.api import Kernel
+    from lasscc.driver import kernel_specs
+    from lasscc.runtime import tma
+
+    spec = kernel_specs(stages_of(BUG)[-1])[0]
+    kern = Kernel(types.SimpleNamespace(stages={}, llvm_ir="", ptx="", specs=[spec]), "sm_90a")
+    monkeypatch.setattr(tma, "encode", lambda s, address, what="": ("tmap", s, address))
+    launched = []
+
+    class Buf:
+        def __init__(self, nbytes):
+            self.ptr, self.nbytes = 4096, nbytes
+
+        from_array = classmethod(lambda cls, a: cls(a.nbytes))
+        alloc = classmethod(lambda cls, nbytes: cls(nbytes))
+
+        def download(self, shape, dtype):
+            return np.zeros(shape, dtype)
+
+        def free(self):
+            pass
+
+    cuda = types.SimpleNamespace(
+        context=lambda: None, DeviceBuffer=Buf, load_module=lambda ptx: "module", get_function=lambda mod, name: name,
+        set_dynamic_smem=lambda f, s: None, synchronize=lambda: None,
+        launch=lambda f, grid, block, smem, args, cluster=None: launched.append((grid, cluster, list(args))))
+    m, n, k = BUG_SHAPE
+    A, B, D, *_ = kern.check_operands(np.ones((m, k), np.float16), np.asfortranarray(np.ones((k, n), np.float16)),
+                                      np.zeros((m, n), np.float32))
+    kern._run_gpu(cuda, A, B, D, m, n, k, 1.0, 0.0, True)
+    (grid, cluster, args), = launched
+    assert grid == (12, 1, 1) and cluster == (2, 1, 1)
+    tmap_b = dict(zip(spec.params, args))["tmap_B"][1]
+    assert (tmap_b.box_rows, tmap_b.box_cols) == (32, 64)
+
+
+def test_runtime_launch_uses_cuLaunchKernelEx_with_the_cluster_dimension(monkeypatch):
+    """runtime.cuda.launch(cluster=) builds CUlaunchConfig + one CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    attribute (a fake cuda.bindings.driver records the call; the GPU run is scripts/hopper_check.py --cluster)."""
+    import types
+
+    from lasscc.runtime import cuda
+
+    calls = []
+
+    class Obj(types.SimpleNamespace):
+        pass
+
+    class Attr:
+        def __init__(self):
+            self.id, self.value = None, Obj(clusterDim=Obj(x=0, y=0, z=0))
+
+    fake = types.SimpleNamespace(
+        CUresult=types.SimpleNamespace(CUDA_SUCCESS=0), CUlaunchAttribute=Attr, CUlaunchConfig=Obj,
+        CUlaunchAttributeID=types.SimpleNamespace(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION="CLUSTER_DIM"),
+        CUstream=lambda s: ("stream", s),
+        cuLaunchKernelEx=lambda cfg, f, params, extra: calls.append((cfg, f, params, extra)) or (0,))
+    monkeypatch.setattr(cuda, "_cu", fake)
+    cuda.launch("fn", (12, 1, 1), (256, 1, 1), 4096, [np.int32(1)], cluster=(2, 1, 1))
+    (cfg, f, params, extra), = calls
+    assert f == "fn" and extra == 0 and isinstance(params, int)
+    assert (cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ, cfg.blockDimX, cfg.sharedMemBytes) == (12, 1, 1, 256, 4096)
+    (attr,) = cfg.attrs
+    assert cfg.numAttrs == 1 and attr.id == "CLUSTER_DIM"
+    assert (attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z) == (2, 1, 1)
