@@ -264,7 +264,7 @@ class GemmOp(IRDLOperation):
 # ---- the kernel's facts ---------------------------------------------------------------------------
 
 CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align", "split_k", "split_k_mode",
-               "mma", "schedule", "persistent", "epilogue")
+               "mma", "schedule", "persistent", "epilogue", "cluster")
 
 
 def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
@@ -289,6 +289,13 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
                 isinstance(v, IntegerAttr) for v in val.data
             ):
                 raise ValueError(f"config key '{key}': expected a list of 3 integers, e.g. [128, 128, 32], got {val}")
+            kw[key] = tuple(int(v.value.data) for v in val.data)
+        elif key == "cluster":
+            if not isinstance(val, ArrayAttr) or len(val.data) != 2 or not all(
+                isinstance(v, IntegerAttr) and v.type != i1 for v in val.data
+            ):
+                raise ValueError(f"config key 'cluster': expected a list of 2 integers (CTAs along M and N), "
+                                 f"e.g. [2, 1], got {val}")
             kw[key] = tuple(int(v.value.data) for v in val.data)
         elif key == "align":
             if not isinstance(val, ArrayAttr) or len(val.data) != 2 or not all(

@@ -730,7 +730,8 @@ class Kernel:
                                       list(extras))
             args = spec.typed_params(kargs)
             # stream-K and persistent kernels: the persistent grid of this GPU
-            cuda.launch(func, spec.grid(m, n, sms=cuda.sm_count() if spec.is_streamk or spec.persistent else None), (spec.threads, 1, 1), spec.smem_bytes, args)
+            cuda.launch(func, spec.grid(m, n, sms=cuda.sm_count() if spec.is_streamk or spec.persistent else None), (spec.threads, 1, 1), spec.smem_bytes, args,
+                        **({"cluster": spec.cluster_dims} if spec.cluster_dims else {}))
             if getattr(spec, "reduce_name", None):  # parallel split-K's reduction, same arguments
                 if self._reduce is None:
                     self._reduce = cuda.get_function(self._module, spec.reduce_name)

@@ -59,6 +59,10 @@ class GemmConfig:
     # how the epilogue stores D (lasscc.resources.EPILOGUES): "direct" (per-thread stores) or "tma"
     # (wgmma only: staged in shared memory by stmatrix / st.shared, written by TMA stores)
     epilogue: str = "direct"
+    # wgmma only: [CM, CN] CTAs per thread block cluster, CM along M and CN along N (the kernel's, as
+    # threadblock); the CTAs of a cluster share one operand's tiles through TMA multicast
+    # (lasscc.cluster); [1, 1]: none
+    cluster: tuple[int, int] = (1, 1)
 
     @property
     def is_wgmma(self) -> bool:
@@ -133,6 +137,7 @@ class GemmConfig:
             **({"schedule": self.schedule} if self.schedule != "default" else {}),
             **({"persistent": self.persistent} if self.persistent else {}),
             **({"epilogue": self.epilogue} if self.epilogue != "direct" else {}),
+            **({"cluster": list(self.cluster)} if tuple(self.cluster) != (1, 1) else {}),
         }
 
     def validate(self, arch: str = "sm_80", where: str = "config", ab_type: str = "f16",
@@ -158,9 +163,10 @@ class GemmConfig:
             fail("persistent = 1 needs mma = \"wgmma\" and schedule = \"cooperative\"")
         if self.schedule != "default" and not self.is_wgmma:
             fail(f"schedule = {self.schedule!r} needs mma = \"wgmma\" (warp-specialized roles are a TMA pipeline's)")
+        from lasscc.cluster import config_error as cluster_error
         from lasscc.resources import epilogue_error
 
-        bad = epilogue_error(self, d_type)
+        bad = epilogue_error(self, d_type) or cluster_error(self, majors)
         if bad:
             fail(bad)
         if self.is_wgmma:
@@ -463,10 +469,22 @@ class KernelSpec:
     tensor_maps: tuple = ()
     # a persistent kernel (GemmConfig.persistent): the launcher picks grid x, at most the tiles
     persistent: bool = False
+    # CTAs per thread block cluster [CM, CN] (GemmConfig.cluster, lasscc.cluster): the launch's
+    # cluster dimension (cluster_dims) and a grid rounded up to whole clusters (grid)
+    cluster: tuple = (1, 1)
 
     def __post_init__(self):
         # tuples however given (the compile cache reads specs back from JSON lists)
         object.__setattr__(self, "tensor_maps", tuple(tuple(t) for t in self.tensor_maps))
+        object.__setattr__(self, "cluster", tuple(int(c) for c in self.cluster))
+
+    @property
+    def cluster_dims(self) -> tuple[int, int, int] | None:
+        """CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION of the launch, or None without a cluster: the one
+        value the GPU runner and the API launch with (lasscc.runtime.cuda.launch(cluster=))."""
+        from lasscc import cluster
+
+        return None if self.cluster == cluster.CLUSTER_NONE else cluster.launch_dims(self.cluster)
 
     def tiles(self, m: int, n: int) -> int:
         """Output tiles of one batch for the user's M x N (swapped for a column-major D)."""
@@ -492,6 +510,11 @@ class KernelSpec:
             return (streamk.grid_ctas(sms or streamk.H100_SMS, streamk.ctas_per_sm(self.threads, self.smem_bytes)),
                     1, 1)
         x = self.tiles(m, n)
+        if self.cluster != (1, 1):  # whole clusters: the tiles past M / N are computed, not stored
+            from lasscc.cluster import cluster_grid
+
+            mm, nn = swap_operands((m, n), self.swap_ab)
+            x = cluster_grid(-(-mm // self.tile_m), -(-nn // self.tile_n), self.cluster)
         if self.persistent and sms is not None:
             x = max(1, min(x, int(sms)))
         return (x, self.split_k, batch if self.batched else 1)

@@ -244,9 +244,10 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             reduce_name=reduce_name(fn.sym_name.data) if cfg.split_k > 1 and cfg.split_k_mode == "parallel" else None,
             epilogue=f.epilogue, persistent=bool(cfg.persistent), params=kernel_params(cfg.is_wgmma, cfg.has_workspace, len(f.epilogue),
                                                                                 d_map=cfg.epilogue == "tma"),
-            **({"tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors, f.batched,
+            **({"tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors, f.batched, cfg.cluster,
                                                   d_type=f.d_type if cfg.epilogue == "tma" else None)}
                if cfg.is_wgmma else {}),
+            **({"cluster": tuple(cfg.cluster)} if tuple(cfg.cluster) != (1, 1) else {}),
         ))
     return specs
 

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import BFloat16Type, ModuleOp
 from lasscc import timing
 from lasscc.diagnostics import LassError
 from lasscc.dialects.lass import KERNEL_ATTR
-from lasscc.passes.lower_to_llvm import MAXNTID_ATTR, SM90_KERNEL_ATTR, SM90_SMEM_ALIGN
+from lasscc.passes.lower_to_llvm import CLUSTER_DIM_ATTR, MAXNTID_ATTR, SM90_KERNEL_ATTR, SM90_SMEM_ALIGN
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 NVPTX_DATALAYOUT = "e-p3:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -128,10 +128,11 @@ def _nvvm_attributes(op: llvm.FuncOp, fn) -> None:
                 arg.attributes = _NvvmArgAttributes(list(old))
                 arg.attributes.align = old.align
                 arg.attributes.add('"nvvm.grid_constant"')
-    if MAXNTID_ATTR in op.attributes:
-        dims = [int(x) for x in op.attributes[MAXNTID_ATTR].get_values()]
-        fn.attributes = _NvvmFunctionAttributes(list(fn.attributes))
-        fn.attributes.add(f'"nvvm.maxntid"="{",".join(map(str, dims))}"')
+    for key in (MAXNTID_ATTR, CLUSTER_DIM_ATTR):  # CLUSTER_DIM_ATTR: .explicitcluster + .reqnctapercluster
+        if key in op.attributes:
+            dims = [int(x) for x in op.attributes[key].get_values()]
+            fn.attributes = _NvvmFunctionAttributes(list(fn.attributes))
+            fn.attributes.add(f'"{key}"="{",".join(map(str, dims))}"')
 
 
 def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:

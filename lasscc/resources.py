@@ -364,6 +364,15 @@ def wgmma_consumer_threads(cfg) -> int:
     return warpgroups(cfg) * WARPGROUP_THREADS
 
 
+def empty_barrier_arrivals(consumer_arrivals: int, cluster=(1, 1)) -> int:
+    """Arrivals an empty barrier of the TMA ring expects per phase: the consumer threads of every CTA
+    whose producer writes into the slot, i.e. of the CTAs sharing a multicast operand (a consumer
+    releases the slot to each of their producers: lasscc.cluster)."""
+    from lasscc.cluster import sharers
+
+    return consumer_arrivals * (sharers(cluster) if tuple(cluster) != (1, 1) else 1)
+
+
 def wgmma_threads(cfg) -> int:
     """Threads of a wgmma block: the consumers, plus the producer warpgroup of a warp-specialized
     schedule (warpgroup 0)."""

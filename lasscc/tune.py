@@ -108,6 +108,24 @@ def candidates(arch: str, ab_type: str = "f16", mma: str = "mma.sync", majors=No
     return ok, rejected
 
 
+def cluster_candidates(cfg: GemmConfig, arch: str, ab_type: str = "f16", majors=None,
+                       acc_type: str | None = None) -> list[GemmConfig]:
+    """`cfg`'s clustered variants worth timing (a wgmma config: lasscc.cluster's 2-CTA shapes that
+    its rules accept), tried on the fastest unclustered configs as the decompositions are."""
+    from dataclasses import replace
+
+    from lasscc.cluster import CLUSTER_NONE, CLUSTER_SHAPES
+    from lasscc.layout import K_MAJOR
+
+    if not cfg.is_wgmma or tuple(cfg.cluster) != CLUSTER_NONE:
+        return []
+    ok: list = []
+    for shape in CLUSTER_SHAPES:
+        if shape != CLUSTER_NONE:
+            _check(replace(cfg, cluster=shape), arch, ab_type, majors or (K_MAJOR, K_MAJOR), acc_type, ok, [])
+    return ok
+
+
 def split_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int) -> list[int]:
     """The split counts worth timing for `cfg` at M x N x K on a GPU of `sms` SMs: none when the
     output tiles fill SPLIT_WAVES waves; else those of SEARCH_SPLITS that leave every partition
@@ -144,7 +162,8 @@ def decomposition_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int, 
 def config_label(cfg: GemmConfig) -> str:
     tb, w = "x".join(map(str, cfg.threadblock)), "x".join(map(str, cfg.warp))
     if cfg.is_wgmma:  # the warp tile is the warpgroup's, nothing to choose
-        return f"wgmma {tb} / s{cfg.stages}"
+        return f"wgmma {tb} / s{cfg.stages}" + (f" / cluster {cfg.cluster[0]}x{cfg.cluster[1]}"
+                                                 if tuple(cfg.cluster) != (1, 1) else "")
     return f"{tb} / {w} / s{cfg.stages} / p{cfg.prefetch}" + (
         f" / split {cfg.split_k}{' parallel' if cfg.split_k_mode == 'parallel' else ''}" if cfg.split_k > 1 else
         f" / {cfg.split_k_mode}" if cfg.is_streamk else "")
@@ -365,6 +384,7 @@ def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, ite
     if results:  # split counts and stream-K for the fastest unsplit configs (small grids, long K, tails)
         results.sort(key=lambda t: -t[0])
         extra = [x for _, c, _ in results[:SPLIT_TOP] for x in decomposition_candidates(c, m, n, k, cuda.sm_count(), ab_type)]
+        extra += [x for _, c, _ in results[:SPLIT_TOP] for x in cluster_candidates(c, arch, ab_type, majors, acc_type)]
         compile_and_time(extra, None)
     _progress(len(ok), len(ok), "done")
     sys.stderr.write("\n")

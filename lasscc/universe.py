@@ -19,6 +19,7 @@ DIALECTS = {
     "lass_nv": ("lasscc.dialects.lass_nv", "LassNV"),
     "lass_wg": ("lasscc.dialects.lass_wg", "LassWG"),
     "lass_sched": ("lasscc.dialects.lass_sched", "LassSched"),
+    "lass_cluster": ("lasscc.dialects.lass_cluster", "LassCluster"),
 }
 
 # pass flag -> (module, class); the order of the pipeline itself lives in lasscc/driver.py

@@ -32,14 +32,18 @@ Output contract: no `lass_pipe` / `lass_wg` ops remain; only `lass_nv`, arith an
   the slot at `shared_address`, A from row `row` on: start + tile_offset(row, 0); K steps move the
   start address), scale-d 1 (the accumulators start as zeros); fence / commit / wait -> the
   `lass_nv.wgmma_*` ops.
+- A kernel with `cluster = [CM, CN]` (lasscc.cluster) multicasts its shared operand and releases
+  its slots to every CTA of the cluster: passes/cluster_multicast.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lasscc import cluster as CL
 from lasscc import sm90_layout as S90
 from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_wg
+from lasscc.passes.cluster_multicast import ClusterPhysical
 from lasscc.passes._build import ArithBuilder, erase_lowered, is_kernel, kernel_ab_type
 from lasscc.passes.lower_to_llvm import MAXNTID_ATTR
 from xdsl.context import Context
@@ -83,27 +87,31 @@ def line_swizzle(row: int) -> S90.SwizzleMode:
 
 
 def tensor_map_type(rows: int, bk: int, element_type, major: str = K_MAJOR,
-                    batched: bool = False) -> lass_nv.TensorMapType:
+                    batched: bool = False, parts: int = 1) -> lass_nv.TensorMapType:
     """The tensor map of a rows x BK operand tile, its box as sm90_layout.tile_boxes lands the tile
     (the pass's parameters; the host builds the same map from KernelSpec): K-major, a swizzle line
     of K by the tile's rows over the (rows x K) matrix; MN-major, a line of rows by BK over the
-    (K x rows) matrix; `batched`: 3-d, over the batch of such matrices, one matrix deep."""
+    (K x rows) matrix; `batched`: 3-d, over the batch of such matrices, one matrix deep; `parts`:
+    the box of one of that many multicast parts (lasscc.cluster.multicast_boxes)."""
     eb = element_type.bitwidth // 8
     mode = operand_swizzle(bk, eb, major)
-    (inner, outer), _, _ = S90.tile_boxes(rows, bk, eb, major, mode)[0]
+    (inner, outer), _, _ = CL.multicast_boxes(S90.tile_boxes(rows, bk, eb, major, mode), parts, 0, major,
+                                              mode.width_bytes)[0]
     return lass_nv.TensorMapType(outer, inner, element_type, f"{mode.width_bytes}b", batched)
 
 
 def kernel_tensor_map_types(tile_m: int, tile_n: int, tile_k: int, ab_type: str, majors=(K_MAJOR, K_MAJOR),
-                            batched: bool = False):
+                            batched: bool = False, cluster=CL.CLUSTER_NONE):
     """(A's, B's) tensor-map parameter types of a wgmma kernel with these tiles (KernelSpec's
     tile_m / tile_n / tile_k and a_dtype), the kernel's tile majors (KernelFacts.kernel_majors: its
-    operand order, swapped for a column-major D) and batching, for the host that builds the maps."""
+    operand order, swapped for a column-major D), batching and cluster (the shared operand's box is
+    one multicast part), for the host that builds the maps."""
     from xdsl.dialects.builtin import bf16, f16, f32, i8
 
     et = {"f16": f16, "bf16": bf16, "f32": f32, "i8": i8}[ab_type]
-    return (tensor_map_type(tile_m, tile_k, et, majors[0], batched),
-            tensor_map_type(tile_n, tile_k, et, majors[1], batched))
+    parts = {op: (CL.sharers(cluster) if CL.shared_operand(cluster) == op else 1) for op in "AB"}
+    return (tensor_map_type(tile_m, tile_k, et, majors[0], batched, parts["A"]),
+            tensor_map_type(tile_n, tile_k, et, majors[1], batched, parts["B"]))
 
 
 def d_tensor_map_type(tile_m: int, tile_n: int, element_type, batched: bool = False) -> lass_nv.TensorMapType:
@@ -117,13 +125,13 @@ def d_tensor_map_type(tile_m: int, tile_n: int, element_type, batched: bool = Fa
 
 
 def kernel_tensor_maps(tile_m: int, tile_n: int, tile_k: int, ab_type: str, majors, batched: bool = False,
-                       d_type: str | None = None) -> tuple:
+                       cluster=CL.CLUSTER_NONE, d_type: str | None = None) -> tuple:
     """KernelSpec.tensor_maps of a wgmma kernel: (operand, box rows, box cols, swizzle, major) of the
     maps its tensor-map parameters take, in the kernel's operand order (the types
     `kernel_tensor_map_types` gives the kernel; lasscc.runtime.tma.operand_map builds them); with
     `d_type` (the TMA-store epilogue) D's map too (`d_tensor_map_type`, row-major: "k")."""
     maps = tuple((op, *t.box, t.swizzle_mode, major) for op, t, major in
-                 zip("AB", kernel_tensor_map_types(tile_m, tile_n, tile_k, ab_type, majors, batched), majors))
+                 zip("AB", kernel_tensor_map_types(tile_m, tile_n, tile_k, ab_type, majors, batched, cluster), majors))
     if d_type is None:
         return maps
     from xdsl.dialects.builtin import bf16, f16, f32, i32
@@ -179,13 +187,15 @@ class _Physical:
             b = ArithBuilder(InsertPoint.at_start(fn.body.block))
             self.tid = b.emit(lass_nv.ThreadIdOp.build(result_types=[i32]))
         self.tmaps: dict[str, object] = {}
+        self.cl = ClusterPhysical.of(fn)  # a clustered kernel's multicast (passes/cluster_multicast.py)
 
     # -- helpers ------------------------------------------------------------------------------
     def tensor_map(self, ring_t, operand: str, batched: bool):
         """The kernel parameter of `operand`'s tensor map (appended on first use)."""
         if operand not in self.tmaps:
             _, rows, bk = ring_t.get_shape()
-            t = tensor_map_type(rows, bk, ring_t.element_type, MN_MAJOR if ring_t.is_mn_major else K_MAJOR, batched)
+            t = tensor_map_type(rows, bk, ring_t.element_type, MN_MAJOR if ring_t.is_mn_major else K_MAJOR, batched,
+                                self.cl.parts(operand) if self.cl else 1)
             self.tmaps[operand] = insert_tensor_map_param(self.fn, operand, t)
         return self.tmaps[operand]
 
@@ -245,6 +255,8 @@ class _Physical:
             S = op.result.type.count
             full0, empty0 = self.bar_offsets(op.result)
             arrivals = int(op.arrivals.value.data)
+            if self.cl:
+                arrivals = self.cl.empty_arrivals(arrivals)
 
             def init(ib: ArithBuilder) -> None:
                 for s in range(S):
@@ -253,7 +265,10 @@ class _Physical:
                 ib.insert(lass_nv.FenceMbarrierInitOp())
 
             self.guarded(b, b.emit(arith.CmpiOp(self.tid, b.const(0), "eq")), init)
-            b.insert(lass_nv.BarSyncOp())
+            if self.cl:
+                self.cl.sync(b)
+            else:
+                b.insert(lass_nv.BarSyncOp())
         elif isinstance(op, lass_pipe.ProducerAcquireOp):
             tx = int(op.tx.value.data)
 
@@ -274,6 +289,9 @@ class _Physical:
             def load(ib: ArithBuilder) -> None:
                 dst = self.slot_offset(ib, op.ring, op.slot)
                 bar = self.bar(ib, op.barriers, op.slot, False)
+                if self.cl and self.cl.parts(op.operand.data) > 1:
+                    self.cl.load(ib, op, boxes, mn, swizzle_of(ring_t), tmap, dst, bar, batch)
+                    return
                 for _box, (r_off, k_off), off in boxes:  # coordinates (inner, outer): (k, row) or (row, k)
                     r, kk = ib.add(op.row0, r_off), ib.add(op.k0, k_off)
                     coords = [*((r, kk) if mn else (kk, r))] + ([batch] if batch is not None else [])
@@ -289,8 +307,11 @@ class _Physical:
         elif isinstance(op, lass_pipe.ConsumerWaitOp):
             b.insert(lass_nv.MbarrierWaitParityOp.build(operands=[self.bar(b, op.barriers, op.slot, False), op.phase]))
         elif isinstance(op, lass_pipe.ConsumerReleaseOp):
-            self.guarded(b, op.pred, lambda ib: ib.insert(lass_nv.MbarrierArriveOp.build(
-                operands=[self.bar(ib, op.barriers, op.slot, True)])))
+            if self.cl:
+                self.guarded(b, op.pred, lambda ib: self.cl.release(ib, self.bar(ib, op.barriers, op.slot, True)))
+            else:
+                self.guarded(b, op.pred, lambda ib: ib.insert(lass_nv.MbarrierArriveOp.build(
+                    operands=[self.bar(ib, op.barriers, op.slot, True)])))
         elif isinstance(op, lass_wg.FenceOp):
             b.insert(lass_nv.WgmmaFenceOp())
         elif isinstance(op, lass_wg.CommitOp):
@@ -325,6 +346,8 @@ class _Physical:
         for op in ops:
             self.rewrite(op)
         erase_lowered(self.fn, ops)
+        if self.cl:
+            self.cl.finish()
         threads = kernel_facts(self.fn).config.threads
         self.fn.attributes[MAXNTID_ATTR] = DenseArrayBase.from_list(i32, [threads, 1, 1])
 

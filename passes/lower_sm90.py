@@ -193,7 +193,9 @@ def lower_sm90(lw, op) -> bool:
         lw.intrinsic("llvm.nvvm.barrier.cta.sync.aligned.count",
                      [lw.const(op.id.value.data), lw.const(op.threads.value.data)])
     else:
-        return False
+        from lasscc.passes.lower_cluster import lower_cluster  # thread block clusters (lass_cluster)
+
+        return lower_cluster(lw, op)
     return True
 
 

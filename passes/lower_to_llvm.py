@@ -73,6 +73,7 @@ SMEM_SYMBOL = "lass_smem"
 # declares its thread count (ptxas needs it for setmaxnreg).  Both are kept on the llvm.func for emit.
 SM90_KERNEL_ATTR = "nvvm.kernel"
 MAXNTID_ATTR = "nvvm.maxntid"
+CLUSTER_DIM_ATTR = "nvvm.cluster_dim"  # a clustered kernel's cluster dims (passes/lower_cluster.py)
 # TMA boxes and wgmma descriptors address swizzled tiles relative to the 1024-byte pattern of the
 # 128-byte swizzle (sm90_layout.tma_smem_align): the dynamic shared memory is declared that aligned
 SM90_SMEM_ALIGN = 1024
@@ -345,7 +346,7 @@ class _Lowerer:
         ftype = llvm.LLVMFunctionType(self.in_types, llvm.LLVMVoidType())
         new = llvm.FuncOp(self.fn.sym_name.data, ftype, linkage=llvm.LinkageAttr("external"),
                           body=Region(self.blocks))
-        for key in (KERNEL_ATTR, SM90_KERNEL_ATTR, MAXNTID_ATTR):  # the facts, for the launcher; nvvm.* for emit
+        for key in (KERNEL_ATTR, SM90_KERNEL_ATTR, MAXNTID_ATTR, CLUSTER_DIM_ATTR):  # facts, for the launcher; nvvm.* for emit
             if key in self.fn.attributes:
                 new.attributes[key] = self.fn.attributes[key]
         if any(isinstance(t, lass_nv.TensorMapType) for t in self.fn.function_type.inputs.data):

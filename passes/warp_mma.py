@@ -53,7 +53,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_warp
+from lasscc.dialects import lass_cluster, lass_nv, lass_pipe, lass_tb, lass_warp
 from lasscc.dialects.epilogue import clone_region_into
 from lasscc.splitk import partition_range
 from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type, kernel_acc_type, kernel_arg, kernel_config
@@ -74,6 +74,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from lasscc.config import GemmConfig
+from lasscc.cluster import rank_tile
 from lasscc.layout import (
     ACCESS_BYTES,
     K_MAJOR,
@@ -270,10 +271,19 @@ class _WarpLowering:
         bm, bn = (a.value.data for a in op.tile.data)
         group = op.raster.value.data
         b = ArithBuilder(InsertPoint.before(op))
-        pid = b.idx(b.emit(lass_nv.BlockIdOp()))
+        clustered = tuple(self.cfg.cluster) != (1, 1)
+        if clustered:  # a cluster's CTAs take neighbouring tiles, placed by %clusterid.x / %cluster_ctarank (lasscc.cluster)
+            cid, rank = (b.idx(b.emit(o.build(result_types=[i32]))) for o in (lass_cluster.ClusterIdOp,
+                                                                             lass_cluster.CtaRankOp))
+            cid.value.name_hint, rank.value.name_hint = "cluster_id", "cta_rank"
+        else:
+            pid = b.idx(b.emit(lass_nv.BlockIdOp()))
         tiles_m = (b.idx(op.M) + (bm - 1)) // bm
         tiles_n = (b.idx(op.N) + (bn - 1)) // bn
-        tile_m, tile_n = raster_tile(pid, tiles_m, tiles_n, group)
+        if clustered:
+            tile_m, tile_n = rank_tile(cid, rank, tiles_m, tiles_n, group, self.cfg.cluster)
+        else:
+            tile_m, tile_n = raster_tile(pid, tiles_m, tiles_n, group)
         m0, n0 = b.val(tile_m * bm), b.val(tile_n * bn)
         m0.name_hint, n0.name_hint = "m0", "n0"
         op.m0.replace_all_uses_with(m0)

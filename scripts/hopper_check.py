@@ -6,12 +6,15 @@ float64 reference (and with beta != 0 on C), at 4096^3, 8192^3 and odd shapes; t
 CUDA events after warm-up (median) beside torch.matmul (cuBLAS) in the same process, printing
 TFLOP/s and the ratio.  Also prints ptxas -v (registers, spills) per kernel.
 
-    python3 scripts/hopper_check.py [--quick] [--no-bench] [--iters 50] [--list] [--tma-store]
+    python3 scripts/hopper_check.py [--quick] [--no-bench] [--iters 50] [--list] [--tma-store] [--cluster]
 
 `--tma-store` runs TMA_STORE_CASES instead: 128x256x64 / 4 stages, f16 in, f16 and f32 D, the
 direct epilogue and `epilogue = "tma"` (default schedule, and cooperative persistent).
 
 `--list` prints the cases and exits (no GPU needed); `--quick` runs one config per type.
+`--cluster` runs the thread block cluster cases instead (CLUSTER_CASES: 128x256x64 / 4 stages with
+cluster = [2, 1] and [1, 2], TMA multicast, in the default and the cooperative schedule, beside
+the same tile unclustered); with `--quick`, f16 2x1 and its baseline only.
 """
 
 from __future__ import annotations
@@ -47,6 +50,15 @@ TMA_STORE_CASES = [(f"f16 D {d} 128x256x64/4 {name}", "f16", d, (128, 256, 64), 
                    for name, extra in (("direct", ""), ("tma", TMA), ("persistent direct", PERSISTENT),
                                        ("persistent tma", f"{PERSISTENT}, {TMA}"))
                    if not (d == "f16" and extra == PERSISTENT)]  # a persistent 16-bit D needs the TMA store
+CLUSTER_TILE = ((128, 256, 64), 4)
+CLUSTER_CASES = [  # (label, extra config text): lasscc.cluster's shapes, each schedule with its baseline
+    ("", ""),
+    ("cluster 2x1", "cluster = [2, 1]"),
+    ("cluster 1x2", "cluster = [1, 2]"),
+    ("cooperative", 'schedule = "cooperative"'),
+    ("cooperative cluster 2x1", 'schedule = "cooperative", cluster = [2, 1]'),
+    ("cooperative cluster 1x2", 'schedule = "cooperative", cluster = [1, 2]'),
+]
 
 
 def gemm_text(ab: str, tb, stages: int, d: str = "f32", extra: str = "") -> str:
@@ -121,11 +133,16 @@ def main() -> int:
     add_options(ap, "one config per type")
     ap.add_argument("--tma-store", action="store_true",
                     help='the TMA-store epilogue (epilogue = "tma") beside the direct one, f16 and f32 D, 128x256x64')
+    ap.add_argument("--cluster", action="store_true", help="the thread block cluster cases (CLUSTER_CASES)")
     args = ap.parse_args()
     configs = CONFIGS[:1] if args.quick else CONFIGS
     cases = [(f"{ab} {'x'.join(map(str, tb))}/{s}", ab, "f32", tb, s, "") for ab in TYPES for tb, s in configs]
     if args.tma_store:
         cases = TMA_STORE_CASES
+    if args.cluster:
+        (tb, s), chosen = CLUSTER_TILE, CLUSTER_CASES[:2] if args.quick else CLUSTER_CASES
+        cases = [(f"{ab} {'x'.join(map(str, tb))}/{s}{' ' + label if label else ''}", ab, "f32", tb, s, extra)
+                 for ab in (TYPES[:1] if args.quick else TYPES) for label, extra in chosen]
     if args.list:
         for name, ab, d, tb, s, extra in cases:
             print(f"{ab} TN D {d} {'x'.join(map(str, tb))} stages {s}{' ' + extra if extra else ''}: check "

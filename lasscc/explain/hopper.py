@@ -85,6 +85,7 @@ class HopperNumbers:
     epi_offset: int = 0
     epi_subtile: tuple | None = None
     d: str | None = None
+    cluster: tuple = (1, 1)  # GemmConfig.cluster (lasscc.cluster; explain/cluster.py's section)
 
     @property
     def reg_parts(self) -> str:  # section_resources' wording
@@ -106,6 +107,7 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
     from lasscc.layout import MMA_INPUTS, elem_bytes
     from lasscc.passes.hopper_smem import kernel_tensor_maps, operand_swizzle
     from lasscc.passes.warpgroup_mma import GROUPS_IN_FLIGHT
+    from lasscc.resources import empty_barrier_arrivals, wgmma_consumer_threads
     from lasscc.resources import (REGISTER_LIMIT, SMEM_PER_BLOCK_LIMIT, WGMMA_OTHER_REGS, warpgroups,
                                   wgmma_acc_regs, wgmma_barrier_offset, wgmma_k, wgmma_register_estimate,
                                   wgmma_smem_bytes, wgmma_stage_tx_bytes, TMA_STORE_D_TYPES, tma_store_stage_bytes,
@@ -114,7 +116,7 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
     acc = acc or ACC_TYPES[ab][0]
     bm, bn, bk = cfg.threadblock
     eb = elem_bytes(ab)
-    maps = {t[0]: t for t in kernel_tensor_maps(bm, bn, bk, ab, majors)}
+    maps = {t[0]: t for t in kernel_tensor_maps(bm, bn, bk, ab, majors, cluster=cfg.cluster)}
     ops, offset = [], 0
     for name, rows, major, desc_rows in (("A", bm, majors[0], S90.WGMMA_M), ("B", bn, majors[1], bn)):
         mode = operand_swizzle(bk, eb, major)
@@ -134,10 +136,10 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
         wgmma_name=wgmma_instruction(bn, k, ptx_ab, acc_ptx), ops=tuple(ops), stage_bytes=(bm + bn) * bk * eb,
         barrier_offset=wgmma_barrier_offset(cfg, eb), smem_total=wgmma_smem_bytes(cfg, eb), smem_limit=limit,
         stages_fit=(limit - epi) // per_stage if per_stage else 0, tx_bytes=wgmma_stage_tx_bytes(cfg, eb),
-        empty_arrivals=cfg.threads, acc_regs=wgmma_acc_regs(cfg, acc), other_regs=WGMMA_OTHER_REGS,
+        empty_arrivals=empty_barrier_arrivals(wgmma_consumer_threads(cfg), cfg.cluster), acc_regs=wgmma_acc_regs(cfg, acc), other_regs=WGMMA_OTHER_REGS,
         reg_estimate=wgmma_register_estimate(cfg, acc), reg_limit=REGISTER_LIMIT, groups_in_flight=GROUPS_IN_FLIGHT,
         epi_stage_bytes=epi, epi_offset=tma_store_stage_offset(cfg, eb),
-        epi_subtile=(sub[0], sub[1].label) if sub else None, d=d,
+        epi_subtile=(sub[0], sub[1].label) if sub else None, d=d, cluster=tuple(cfg.cluster),
     )
 
 
@@ -329,6 +331,10 @@ def explain_lines(n: HopperNumbers, facts: Facts, arch: str, sections, grid, k: 
     parts = []
     if "hierarchy" in sections:
         parts.append(section_hierarchy(n, facts, k))
+        if n.cluster != (1, 1):
+            from lasscc.explain.cluster import section_cluster
+
+            parts.append(section_cluster(n, grid))
     if "raster" in sections:
         parts.append(section_raster(n, grid))
     if "smem" in sections:

@@ -36,7 +36,7 @@ from lasscc.interp.sm90_ops import execute_sm90
 
 # the op handlers register themselves in executor.HANDLERS on import (they import the executor, not
 # the other way round); the package imports them so that every user of the executor has them
-from lasscc.interp import arith_ops, lass_ops, linalg_ops, math_ops, roles, sched, sm90_ops, sm90_pipe, sync_ops  # noqa: E402
+from lasscc.interp import arith_ops, cluster, lass_ops, linalg_ops, math_ops, roles, sched, sm90_ops, sm90_pipe, sync_ops  # noqa: E402
 from lasscc.interp import tma_store_ops  # noqa: E402
 
 _HANDLER_MODULES = (arith_ops, lass_ops, linalg_ops, math_ops, sm90_ops, sm90_pipe, sync_ops, tma_store_ops)

@@ -88,6 +88,8 @@ from lasscc.resources import wgmma_consumer_threads
 HANDLERS: dict[type[Operation], Callable] = {}
 # hook(executor, shared_memory) called when an Executor creates its shared memory
 SMEM_HOOKS: list[Callable] = []
+# called with each Executor after its slice's kernel returned (lasscc/interp/cluster.py's exit check)
+EXIT_HOOKS: list[Callable] = []
 TERMINATORS = (scf.YieldOp, func.ReturnOp, scf.ConditionOp)
 
 
@@ -121,7 +123,7 @@ class ExecResult:
 
 
 # ---- the program: one kernel function, precompiled ----------------------------------------------
-PER_THREAD_DIALECTS = ("lass_nv.", "lass_warp.", "lass_smem.", "lass_wg.", "lass_sched.")
+PER_THREAD_DIALECTS = ("lass_nv.", "lass_warp.", "lass_smem.", "lass_wg.", "lass_sched.", "lass_cluster.")
 
 
 class Program:
@@ -845,6 +847,11 @@ def execute_kernel(
     cfg = prog.config
     bm, bn, _ = cfg.threadblock
     grid = (-(-m // bm)) * (-(-n // bn))
+    csize = 1
+    if tuple(cfg.cluster) != (1, 1):  # whole clusters (lasscc.cluster), each run within one slice
+        from lasscc.cluster import cluster_grid, size
+
+        grid, csize = cluster_grid(-(-m // bm), -(-n // bn), cfg.cluster), size(cfg.cluster)
     split = cfg.split_k
     parallel = split > 1 and cfg.split_k_mode == "parallel"
     if cfg.has_workspace and workspace is None:
@@ -870,6 +877,7 @@ def execute_kernel(
     if prog.has_roles:
         blocks_per_batch = 1  # roles park on failed waits: one block per slice (interp/roles.py)
     nb_max = max(1, min(grid, int(blocks_per_batch)))
+    nb_max = -(-nb_max // csize) * csize  # a cluster's CTAs run together (interp/cluster.py)
     # grid slices: (z, y, first block, blocks), in the GPU's numbering (x fastest)
     slices = [(z, y, block0, min(nb_max, grid - block0))
               for z in range(batch) for y in range(split) for block0 in range(0, grid, nb_max)]
@@ -887,6 +895,8 @@ def execute_kernel(
         z, y, block0, nb = slices[i]
         ex = Executor(prog, launch, block0, nb, z, y, i)
         ex.run(args)
+        for hook in EXIT_HOOKS:  # e.g. interp/cluster.py: no CTA exits while a peer may write its smem
+            hook(ex)
         totals["nops"] += ex.nops
         if ex._smem is not None:
             totals["unretired"] += ex._smem.unretired()

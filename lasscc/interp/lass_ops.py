@@ -54,6 +54,7 @@ from __future__ import annotations
 import numpy as np
 
 from lasscc import layout as Lay
+from lasscc.cluster import cluster_tile
 from lasscc.dialects import lass, lass_nv, lass_pipe, lass_smem, lass_tb, lass_warp
 from lasscc.dialects._common import int_list
 from lasscc.dialects._common import memref_layout
@@ -200,7 +201,7 @@ def _block_tile(ex: Executor, op, vals):
     N = int(_uniform(ex, op, vals[1], "N"))
     bm, bn = int_list(op.tile)
     g = int(op.raster.value.data)
-    tm, tn = Lay.raster_tile(ex.block_ids, -(-M // bm), -(-N // bn), g)
+    tm, tn = cluster_tile(ex.block_ids, -(-M // bm), -(-N // bn), g, ex.prog.config.cluster)
     return [wrap(np.asarray(tm, np.int64) * bm, 32), wrap(np.asarray(tn, np.int64) * bn, 32)]
 
 

@@ -238,14 +238,16 @@ class Sm90State:
         if bar.released is None or not bar.released.size or not self.smem.track:
             return
         sm = self.smem
-        sl = slice(bar.block * sm.size, (bar.block + 1) * sm.size)
-        rd = np.isin(sm.rd_actor[sl], bar.released)
-        if rd.any():
-            sm.rd_actor[sl][rd] = -1
-            sm.rd_multi[sl][rd] = False
-        lw = np.isin(sm.lw_actor[sl], bar.released)
-        if lw.any():
-            sm.lw_actor[sl][lw] = -1
+        # the arrivers' own blocks too: a cluster peer's consumers release a slot remotely (interp/cluster.py)
+        for blk in {bar.block, *(int(x) for x in np.unique(bar.released // self.ex.threads))}:
+            sl = slice(blk * sm.size, (blk + 1) * sm.size)
+            rd = np.isin(sm.rd_actor[sl], bar.released)
+            if rd.any():
+                sm.rd_actor[sl][rd] = -1
+                sm.rd_multi[sl][rd] = False
+            lw = np.isin(sm.lw_actor[sl], bar.released)
+            if lw.any():
+                sm.lw_actor[sl][lw] = -1
 
     def complete_tx(self, opid, bar: MBarrier, nbytes: int):
         bar.tx -= nbytes

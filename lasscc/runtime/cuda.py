@@ -305,8 +305,11 @@ def pack_args(args: Sequence[object]) -> PackedArgs:
     return PackedArgs(args)
 
 
-def launch(func, grid: Sequence[int], block: Sequence[int], smem_bytes: int, args) -> None:
+def launch(func, grid: Sequence[int], block: Sequence[int], smem_bytes: int, args, cluster=None) -> None:
     """Enqueue `func` on the default stream; `args` is a list (packed here) or a PackedArgs.
+    `cluster`: the thread block cluster dims (KernelSpec.cluster_dims; the kernel's
+    .reqnctapercluster), launched by cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    None: cuLaunchKernel.
 
     Asynchronous: a fault in the kernel shows up at the next synchronize().  Pre-pack the
     arguments when timing, so the launch itself is all that runs between the events.
@@ -314,6 +317,20 @@ def launch(func, grid: Sequence[int], block: Sequence[int], smem_bytes: int, arg
     packed = args if isinstance(args, PackedArgs) else PackedArgs(args)
     gx, gy, gz = (tuple(grid) + (1, 1))[:3]
     bx, by, bz = (tuple(block) + (1, 1))[:3]
+    if cluster is not None:
+        cu = _driver()
+        attr = cu.CUlaunchAttribute()
+        attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = (int(c) for c in cluster)
+        cfg = cu.CUlaunchConfig()
+        cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = gx, gy, gz
+        cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = bx, by, bz
+        cfg.sharedMemBytes, cfg.hStream = smem_bytes, cu.CUstream(DEFAULT_STREAM)
+        cfg.attrs, cfg.numAttrs = [attr], 1
+        _call("cuLaunchKernelEx", cfg, func, packed.address, 0,
+              what=f"cuLaunchKernelEx(grid=({gx},{gy},{gz}), block=({bx},{by},{bz}), smem={smem_bytes}, "
+                   f"cluster={tuple(cluster)})")
+        return
     _call("cuLaunchKernel", func, gx, gy, gz, bx, by, bz, smem_bytes, DEFAULT_STREAM, packed.address, 0,
           what=f"cuLaunchKernel(grid=({gx},{gy},{gz}), block=({bx},{by},{bz}), smem={smem_bytes})")
 

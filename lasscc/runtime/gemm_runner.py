@@ -360,7 +360,8 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         reduce_grid = spec.reduce_grid(m, n, batch) if reduce is not None else None
 
         def launch() -> None:
-            cuda.launch(func, grid, block, spec.smem_bytes, args)
+            cuda.launch(func, grid, block, spec.smem_bytes, args,
+                        **({"cluster": spec.cluster_dims} if spec.cluster_dims else {}))
             if reduce is not None:  # parallel split-K: sum the partials, apply alpha / beta (same arguments)
                 cuda.launch(reduce, reduce_grid, block, 0, args)
 
