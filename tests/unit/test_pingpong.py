@@ -201,3 +201,28 @@ def test_pingpong_64x256_assembles_without_spills(ab, extra):
         assert spec.persistent and spec.grid(8192, 8192, sms=132) == (132, 1, 1)
     else:  # one CTA per two tiles (one per consumer)
         assert not spec.persistent and spec.grid(8192, 8192, sms=132) == (128 * 32 // 2, 1, 1)
+
+
+# ---- lasscc explain ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("tb,extra,sms,rows", [
+    # 3 x 3 tiles, one CTA per two tiles: CTA 1 takes tiles 1 (consumer 0) and 6 (consumer 1), CTA 4 tile 4 alone
+    ((64, 64, 64), PP, None, [r"^  1 +1, 6 +1 +6$", r"^  4 +4 +4$"]),
+    # persistent on 4 SMs: CTA 0 takes tiles 0, 4, 8 (consumer 0: 0 and 8, consumer 1: 4)
+    ((64, 64, 64), PP + ", persistent = 1", 4, [r"^  0 +0, 4, 8 +0, 8 +4$", r"4 CTAs: min\(tiles, SMs = 4\)"]),
+    # cooperative persistent: the two consumers share each tile
+    ((128, 64, 64), ', schedule = "cooperative", persistent = 1', 4,
+     [r"^  consumers +1, 2 +4-11 +256 +168 -> 232 \(setmaxnreg.inc\)", r"^  0 +0, 4, 8$"]),
+])
+def test_explain_shows_roles_and_tile_schedule(tb, extra, sms, rows):
+    import re
+
+    from lasscc.explain import explain
+
+    text = explain(parse_mlir(gemm(tb=tb, extra=extra), "t.mlir"), "sm_90a", "t.mlir", "lasscc-warp-specialize",
+                   (3, 3), resources=False, sms=sms)
+    assert re.search(r"^  producer +0 +0-3 +128 +168 -> 40 \(setmaxnreg.dec\)", text, re.M)
+    if "pingpong" in extra:
+        assert re.search(r"^  consumer 1 +2 +8-11 +128 +168 -> 232 \(setmaxnreg.inc\)", text, re.M)
+        assert re.search(r"^  order\[st\]\[c\] +128 ", text, re.M) and re.search(r"^  empty\[s\] +128 ", text, re.M)
+    for r in rows:
+        assert re.search(r, text, re.M), (r, text)
