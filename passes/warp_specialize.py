@@ -1,4 +1,4 @@
-"""lasscc-warp-specialize: a `schedule = "cooperative"` wgmma kernel -> producer and consumer roles.
+"""lasscc-warp-specialize: a `schedule = "cooperative"` or `"pingpong"` wgmma kernel -> producer and consumer roles.
 
 Input contract: lasscc-warpgroup-mma's per-thread code of a `mma = "wgmma"` kernel whose config
 has `schedule = "cooperative"`: the TMA ring's producer ops (`lass_pipe.producer_acquire` and its
@@ -25,8 +25,17 @@ Output contract (CUTLASS's KernelTmaWarpSpecializedCooperative): the block has 1
   carried across tiles (the ring's slots and phases run on); the consumers `lass_sched.claim` each
   tile.  Rejected: a staged (16-bit D) epilogue, which stages through the ring the producer is
   already refilling, and a grid with y or z (split-K, batches).
-The empty barriers expect one arrival per consumer thread (lasscc-pipeline); the register budgets
-are lasscc.resources.role_budget.
+- `schedule = "pingpong"` (CUTLASS's KernelTmaWarpSpecializedPingpong, BM = 64): the roles walk
+  tiles as persistent (the producer every tile of the CTA); the consumers number themselves
+  tid % 128 and each consumer warpgroup c = tid / 128 - 1 runs its own tile loop over the CTA's
+  tiles c, c + 2, ... (`lass_wg.warp_specialize {independent_consumers}`), its k-tiles numbered
+  from c x k-tiles on in steps of two tiles; thread 0 initialises the ordering barrier's mbarriers
+  before the roles (then bar.sync); per tile: mbarrier_wait_parity on its mainloop barrier, the K
+  loop (its release of k-tile kt - 1 only after the tile's first k-tile), mbarrier_arrive on the
+  other consumer's; wgmma wait {0}, the release of the last k-tile's slot; the same wait / arrive
+  around the epilogue; the order parity carried per tile (lasscc.schedule has every formula).
+The empty barriers expect the arrivals of the consumer threads of a k-tile (lasscc-pipeline,
+lasscc.resources.ring_arrivals); the register budgets are lasscc.resources.role_budget.
 """
 
 from __future__ import annotations
