@@ -424,6 +424,13 @@ def walks_tiles(cfg) -> bool:
     return bool(getattr(cfg, "persistent", 0)) or is_pingpong(cfg)
 
 
+def walking_staged_epilogue(cfg, ab_type: str, out_bytes: int) -> bool:
+    """Whether `cfg` walks tiles and stages its D of `out_bytes` elements through shared memory
+    (`stage_plan`): the staging reuses the operand ring, which the producer is already refilling for
+    the next tile, so lasscc-warp-specialize rejects it (and `lasscc tune` does not time it)."""
+    return walks_tiles(cfg) and stage_plan(cfg, ab_type, out_bytes) is not None
+
+
 def order_barrier_bytes(cfg) -> int:
     """Shared memory of the pingpong ordering barrier (none for the other schedules)."""
     return ORDER_STAGES * PINGPONG_CONSUMERS * MBARRIER_BYTES if is_pingpong(cfg) else 0

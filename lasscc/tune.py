@@ -83,16 +83,19 @@ def _check(cfg: GemmConfig, arch: str, ab_type: str, majors, acc_type, ok: list,
 
 
 def candidates(arch: str, ab_type: str = "f16", mma: str = "mma.sync", majors=None,
-               acc_type: str | None = None) -> tuple[list[GemmConfig], list[tuple[GemmConfig, str]]]:
+               acc_type: str | None = None, d_type: str | None = None) -> tuple[list[GemmConfig], list[tuple[GemmConfig, str]]]:
     """(valid configs, [(rejected config, reason)]) of the search space of family `mma` ("mma.sync",
     "wgmma" or "all": TUNE_FAMILIES) for `arch`, A/B elements of MLIR type `ab_type`, tiles stored
     `majors` (None: K-major) and accumulator `acc_type` (None: 32-bit).  SEARCH_TILES give BK in
     f16 elements; other types keep its bytes per SMEM row (as CUTLASS's tf32 BK 16 / int8 BK 64
-    configs mirror f16 BK 32) and take their own mma.sync shape (lasscc.layout.mma_shape); the
+    configs mirror f16 BK 32) and take their own mma.sync shape (lasscc.layout.mma_shape); a D of
+    type `d_type` (None: f32) that the epilogue stages through shared memory leaves out the
+    schedules that walk tiles (lasscc.resources.walking_staged_epilogue); the
     wgmma space is WGMMA_SEARCH_* (tile x schedule x persistent x stages x raster), BK in bytes
     (WGMMA_SEARCH_ROW_BYTES)."""
     from lasscc.layout import K_MAJOR
-    from lasscc.resources import WGMMA, wgmma_defaults, wgmma_k
+    from lasscc.explain.facts import type_bytes
+    from lasscc.resources import WGMMA, walking_staged_epilogue, wgmma_defaults, wgmma_k
 
     majors = majors or (K_MAJOR, K_MAJOR)
     eb, inst = elem_bytes(ab_type), mma_shape(ab_type)
@@ -110,8 +113,13 @@ def candidates(arch: str, ab_type: str = "f16", mma: str = "mma.sync", majors=No
             for bm, bn, row, s, p, r in itertools.product(bms, WGMMA_SEARCH_BN, WGMMA_SEARCH_ROW_BYTES,
                                                           WGMMA_SEARCH_STAGES, persist, WGMMA_SEARCH_RASTER):
                 tb = (bm, bn, row // eb)
-                _check(GemmConfig(threadblock=tb, stages=s, raster=r, mma=WGMMA, schedule=sched, persistent=p,
-                                  **wgmma_defaults(tb, wgmma_k(ab_type))), arch, ab_type, majors, acc_type, ok, rejected)
+                cfg = GemmConfig(threadblock=tb, stages=s, raster=r, mma=WGMMA, schedule=sched, persistent=p,
+                                 **wgmma_defaults(tb, wgmma_k(ab_type)))
+                if d_type is not None and walking_staged_epilogue(cfg, ab_type, type_bytes(d_type)):
+                    rejected.append((cfg, f"a {d_type} D is staged through the operand ring, which this schedule "
+                                          "refills for the next tile meanwhile"))
+                    continue
+                _check(cfg, arch, ab_type, majors, acc_type, ok, rejected)
     return ok, rejected
 
 
@@ -338,16 +346,16 @@ def plot_rows(rows: list[dict], path: str) -> None:
 
 def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, iters: int = 20,
          ab_type: str = "f16", mma: str | None = None, majors=None, acc_type: str | None = None,
-         jobs: int | None = None) -> dict:
+         jobs: int | None = None, d_type: str | None = None) -> dict:
     """Time every candidate of family `mma` (None: default_family(arch)) for A/B elements `ab_type`
-    (tiles stored `majors`, accumulator `acc_type`) at M x N x K, check the winner, store it.
+    (tiles stored `majors`, accumulator `acc_type`, D `d_type`) at M x N x K, check the winner, store it.
     The candidates compile `jobs` at a time in worker processes (default_jobs()), then run one after
     another on the GPU; the result's `compile_s` / `time_s` are the wall seconds of each part."""
     from lasscc.runtime import cuda
     from lasscc.runtime.gemm_runner import run_gemm
 
     jobs = default_jobs() if jobs is None else jobs
-    ok, rejected = candidates(arch, ab_type, mma or default_family(arch), majors, acc_type)
+    ok, rejected = candidates(arch, ab_type, mma or default_family(arch), majors, acc_type, d_type)
     epi = _epilogue(module_text, filename)
     results = []
     spent = {"compile": 0.0, "time": 0.0, "n": 0}

@@ -39,6 +39,15 @@ def test_wgmma_space(ab, k, bk):
     assert best in ok  # the measured best (BENCHMARKS.md)
 
 
+def test_a_16bit_d_leaves_out_the_tile_walking_schedules():
+    """A 16-bit D's staged epilogue reuses the ring: persistent and pingpong configs are not timed."""
+    ok, rejected = candidates("sm_90a", "f16", "wgmma", d_type="f16")
+    assert ok and not any(c.persistent or c.schedule == "pingpong" for c in ok)
+    assert {c.schedule for c in ok} == {"default", "cooperative"}
+    assert any("staged through the operand ring" in why for _, why in rejected)
+    assert len(candidates("sm_90a", "f16", "wgmma", d_type="f32")[0]) == len(candidates("sm_90a", "f16", "wgmma")[0])
+
+
 def test_families():
     wg, _ = candidates("sm_90a", "f16", "wgmma")
     ms, _ = candidates("sm_90a", "f16", "mma.sync")
@@ -67,7 +76,8 @@ def test_cli_tune_searches_the_family(monkeypatch, capsys, argv, k, family):
     monkeypatch.setattr(cuda, "device_arch", lambda: "sm_90a")
     seen = {}
 
-    def fake_tune(text, filename, arch, m, n, k, iters=20, ab_type="f16", mma=None, majors=None, acc_type=None, jobs=None):
+    def fake_tune(text, filename, arch, m, n, k, iters=20, ab_type="f16", mma=None, majors=None, acc_type=None, jobs=None,
+                  d_type=None):
         seen.update(arch=arch, mma=mma, ab=ab_type, majors=majors)
         best = candidates(arch, ab_type, mma if mma != "all" else "mma.sync")[0][0]
         return {"ranking": [(1.0, config_label(best))], "rejected": [], "best": best,
