@@ -145,7 +145,7 @@ class _Specialize:
         n_cons = wgmma_consumer_threads(self.cfg)
         staged = [o for o in cons_blk.walk() if isinstance(o, lass_nv.BarSyncOp)]
         if staged and walks_tiles(self.cfg):
-            what = "persistent = 1" if not pingpong else f"schedule = \"{self.cfg.schedule}\""
+            what = f"schedule = \"{self.cfg.schedule}\"" if pingpong else "persistent = 1"
             _fail(staged[0], f"{what}: the staged epilogue of a 16-bit D stages through the operand ring, which "
                              "the producer refills for the next tile meanwhile; use an f32 D"
                              + (" or persistent = 0" if not pingpong else ""))
@@ -168,14 +168,14 @@ class _Specialize:
         body = fn.body.block
         bid = next((o for o in body.ops if isinstance(o, lass_nv.BlockIdOp) and o.dim.data.value == "x"), None)
         if bid is None or any(isinstance(o, lass_nv.BlockIdOp) and o.dim.data.value != "x" for o in fn.walk()):
-            _fail(ws, "persistent = 1: expected one grid dimension (blockIdx.x: no batch, no split-K)")
+            _fail(ws, f"{self.walker}: expected one grid dimension (blockIdx.x: no batch, no split-K)")
         dep, slice_ops = set(bid.results), []
         for o in body.ops:
             if o is ws:
                 break
             if o is not bid and any(x in dep for x in o.operands):
                 if o.regions:
-                    _fail(o, "persistent = 1: expected the tile coordinates computed by plain ops")
+                    _fail(o, f"{self.walker}: expected the tile coordinates computed by plain ops")
                 slice_ops.append(o)
                 dep.update(o.results)
         bm, bn, _ = self.cfg.threadblock
@@ -246,7 +246,7 @@ class _Specialize:
         b.insert(scf.IfOp(b.emit(arith.CmpiOp(tid, b.const(0), "eq")), [], Region(then)))
         ib = ArithBuilder(InsertPoint.at_end(then))
         for stage in (SCH.ORDER_MAINLOOP, SCH.ORDER_EPILOGUE):
-            for c in range(self.cfg_consumers):
+            for c in range(self.consumers):
                 ib.insert(lass_nv.MbarrierInitOp.build(operands=[ib.const(SCH.order_barrier(off, stage, c)),
                                                                  ib.const(WARPGROUP_THREADS)]))
         ib.insert(lass_nv.FenceMbarrierInitOp())
@@ -255,8 +255,14 @@ class _Specialize:
         return off
 
     @property
-    def cfg_consumers(self) -> int:
+    def consumers(self) -> int:
+        """Consumer warpgroups with tiles of their own (the pingpong schedule's)."""
         return SCH.tiles_per_cta(self.cfg)
+
+    @property
+    def walker(self) -> str:
+        """The config key that makes the roles walk tiles (for messages)."""
+        return "persistent = 1" if self.cfg.persistent else f"schedule = \"{self.cfg.schedule}\""
 
     def _pingpong_consumers(self, blk: Block, kloop: scf.ForOp, sched: dict, tid, off: int) -> None:
         """The consumers' ops after their setmaxnreg (CUTLASS's pingpong consumer loop), run by each
@@ -272,13 +278,13 @@ class _Specialize:
         cons = b.sub(b.div(tid, WARPGROUP_THREADS), 1)  # warpgroups 1, 2 -> consumers 0, 1
         cons.name_hint = "consumer"
         c = b.idx(cons)
-        start, step = SCH.consumer_tile_loop(b.idx(sched["bid"]), b.idx(sched["ctas"]), c, self.cfg_consumers)
+        start, step = SCH.consumer_tile_loop(b.idx(sched["bid"]), b.idx(sched["ctas"]), c, self.consumers)
         k_tiles = b.sub(kloop.ub, kloop.lb)
-        base0, kstep = SCH.consumer_ktile_base(c, b.idx(k_tiles), self.cfg_consumers)
+        base0, kstep = SCH.consumer_ktile_base(c, b.idx(k_tiles), self.consumers)
         phase0 = b.val(SCH.order_phase0(c))
-        wait_at = [b.val(SCH.order_barrier(off, st, c, self.cfg_consumers)) for st in (SCH.ORDER_MAINLOOP, SCH.ORDER_EPILOGUE)]
-        nxt = SCH.order_next(c, self.cfg_consumers)
-        arrive_at = [b.val(SCH.order_barrier(off, st, nxt, self.cfg_consumers)) for st in (SCH.ORDER_MAINLOOP, SCH.ORDER_EPILOGUE)]
+        wait_at = [b.val(SCH.order_barrier(off, st, c, self.consumers)) for st in (SCH.ORDER_MAINLOOP, SCH.ORDER_EPILOGUE)]
+        nxt = SCH.order_next(c, self.consumers)
+        arrive_at = [b.val(SCH.order_barrier(off, st, nxt, self.consumers)) for st in (SCH.ORDER_MAINLOOP, SCH.ORDER_EPILOGUE)]
         loop, body, base, mapping = self._tile_loop(blk, sched, before=ops[0], start=b.val(start), step=b.val(step),
                                                     inits=[b.val(base0), phase0])
         order = body.args[2]

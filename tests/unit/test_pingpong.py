@@ -226,3 +226,12 @@ def test_explain_shows_roles_and_tile_schedule(tb, extra, sms, rows):
         assert re.search(r"^  order\[st\]\[c\] +128 ", text, re.M) and re.search(r"^  empty\[s\] +128 ", text, re.M)
     for r in rows:
         assert re.search(r, text, re.M), (r, text)
+
+
+def test_batched_pingpong_is_rejected_with_its_place():
+    t3, b3 = "memref<?x?x?xf16>", "memref<?x?x?xf16, strided<[?, 1, ?]>>"
+    text = (f"func.func @gemm(%a: {t3}, %b: {b3}, %d: memref<?x?x?xf32>) {{\n"
+            f"  lass.gemm {{alpha = 1.0 : f32, beta = 0.0 : f32, config = {{mma = \"wgmma\", threadblock = [64, 64, 64], "
+            f"stages = 2{PP}}}}}\n      ins(%a, %b : {t3}, {b3}) outs(%d : memref<?x?x?xf32>)\n  func.return\n}}\n")
+    with pytest.raises(LassError, match=r'^b.mlir:\d+:\d+: error: schedule = "pingpong": expected one grid dimension'):
+        compile_module(parse_mlir(text, "b.mlir"), arch="sm_90a")
