@@ -13,7 +13,7 @@ takes the CTA's tiles c, c + 2, ... of that sequence (`consumer_tile_loop`), so 
 numbered from c x k-tiles on in steps of 2 tiles (`consumer_ktile_base`): its ring slots and
 phases skip the other consumer's k-tiles.
 
-The ordering barrier (CUTLASS's OrderedSequenceBarrier<ORDER_STAGES, PINGPONG_CONSUMERS>): one
+The ordering barrier (CUTLASS's OrderedSequenceBarrier<resources.ORDER_STAGES, PINGPONG_CONSUMERS>): one
 mbarrier per (stage, consumer) at `order_barrier(offset, stage, c)` expecting one warpgroup's
 arrivals; stage 0 orders the mainloops, stage 1 the epilogues.  Consumer c waits on its own
 barrier of the stage, runs the stage, arrives on the next consumer's (`order_next`).  Its wait of
@@ -30,7 +30,6 @@ from __future__ import annotations
 from lasscc.layout import minimum
 from lasscc.resources import (
     MBARRIER_BYTES,
-    ORDER_STAGES,
     PINGPONG_CONSUMERS,
     is_pingpong,
 )
