@@ -32,11 +32,12 @@ The TMA-store epilogue (config `epilogue = "tma"`, passes/tma_store.py) stores a
 from __future__ import annotations
 
 from lasscc.dialects.lass_pipe import RingType
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, i1, i32
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, UnitAttr, i1, i32
 from xdsl.ir import Dialect
 from xdsl.irdl import (
     IRDLOperation,
     attr_def,
+    opt_attr_def,
     region_def,
     irdl_op_definition,
     operand_def,
@@ -207,11 +208,16 @@ class WarpSpecializeOp(IRDLOperation):
     """The block's roles: threads where `is_producer` holds run the `producer` region, the others
     the `consumer` region, concurrently (each role waits only on mbarriers the other arrives on;
     a role is whole warpgroups).  Both regions fall through to the op's successor.  Lowered to
-    `scf.if %is_producer` by lasscc-lower-to-llvm (passes/warp_specialize.lower_roles)."""
+    `scf.if %is_producer` by lasscc-lower-to-llvm (passes/warp_specialize.lower_roles).
+    `independent_consumers` (the pingpong schedule): each consumer warpgroup runs the consumer
+    region as a role of its own, on its own tiles, in no lockstep with the other consumers (they
+    order themselves through mbarriers only); without it the consumer warpgroups share the work of
+    every tile and may meet at named barriers."""
 
     name = "lass_wg.warp_specialize"
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect(), NoTerminator())
     is_producer = operand_def(i1)
+    independent_consumers = opt_attr_def(UnitAttr)
     producer = region_def("single_block")
     consumer = region_def("single_block")
     assembly_format = "$is_producer `producer` $producer `consumer` $consumer attr-dict"

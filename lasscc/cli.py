@@ -361,8 +361,8 @@ def cmd_tune(args) -> int:
     # --mma, else the family the input fixes (its config, or the sizes: lasscc.family.size_fallback), else the arch's
     mma = args.mma or (given.data if given is not None else default_family(args.arch))
     out = tune(str(module), args.file, args.arch, args.m, args.n, args.k, iters=args.iters, ab_type=info.ab_dtype,
-               mma=mma, majors=facts.majors, acc_type=facts.acc, jobs=args.jobs)
-    print(f"{'TFLOP/s':>8}  config (threadblock / warp / stages / prefetch; wgmma: threadblock / stages)")
+               mma=mma, majors=facts.majors, acc_type=facts.acc, jobs=args.jobs, d_type=facts.d_dtype)
+    print(f"{'TFLOP/s':>8}  config (threadblock / warp / stages / prefetch; wgmma: threadblock / stages / schedule / persistent / raster)")
     for tflops, label in out["ranking"]:
         print(f"{tflops:8.1f}  {label}")
     print(f"skipped {len(out['rejected'])} configs the validator or the GPU rejected")

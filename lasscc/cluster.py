@@ -130,8 +130,10 @@ def config_error(cfg, majors=(K_MAJOR, K_MAJOR)) -> str | None:
                 f"(2 CTAs sharing one operand's TMA loads)")
     if not cfg.is_wgmma:
         return f"cluster = {list(cl)} needs mma = \"wgmma\" (TMA multicast into the cluster's shared memory)"
-    if cfg.persistent:
-        return f"cluster = {list(cl)} with persistent = 1 is not supported (the persistent tile loop walks single tiles)"
+    if cfg.persistent or cfg.schedule == "pingpong":
+        what = "persistent = 1" if cfg.persistent else 'schedule = "pingpong"'
+        return (f"cluster = {list(cl)} with {what} is not supported (its tile loop walks single tiles, "
+                f"the cluster's CTAs must load the same k-tiles together)")
     if cfg.has_workspace:
         return f"cluster = {list(cl)} with split-K / stream-K is not supported (their grid is not one tile per CTA)"
     bm, bn, bk = cfg.threadblock

@@ -472,6 +472,9 @@ class KernelSpec:
     # CTAs per thread block cluster [CM, CN] (GemmConfig.cluster, lasscc.cluster): the launch's
     # cluster dimension (cluster_dims) and a grid rounded up to whole clusters (grid)
     cluster: tuple = (1, 1)
+    # tiles one CTA takes when not persistent (lasscc.schedule.tiles_per_cta: 2 for the pingpong
+    # schedule's two consumer warpgroups)
+    tiles_per_cta: int = 1
 
     def __post_init__(self):
         # tuples however given (the compile cache reads specs back from JSON lists)
@@ -503,20 +506,20 @@ class KernelSpec:
         y the split-K partitions, z the batch.  A stream-K kernel's persistent grid instead: `sms`
         (the device's SM count; None: an H100's) times the CTAs one SM holds (lasscc.streamk).  A
         persistent wgmma kernel (GemmConfig.persistent) gets min(tiles, `sms`) along x (one CTA per
-        SM; None: the tiles)."""
+        SM; None: the tiles), a pingpong one ceil(tiles / 2) when not persistent (lasscc.schedule)."""
         if self.is_streamk:
             from lasscc import streamk
 
             return (streamk.grid_ctas(sms or streamk.H100_SMS, streamk.ctas_per_sm(self.threads, self.smem_bytes)),
                     1, 1)
-        x = self.tiles(m, n)
+        from lasscc.schedule import launch_ctas
+
+        x = launch_ctas(self.tiles(m, n), self.persistent, self.tiles_per_cta, sms)
         if self.cluster != (1, 1):  # whole clusters: the tiles past M / N are computed, not stored
             from lasscc.cluster import cluster_grid
 
             mm, nn = swap_operands((m, n), self.swap_ab)
             x = cluster_grid(-(-mm // self.tile_m), -(-nn // self.tile_n), self.cluster)
-        if self.persistent and sms is not None:
-            x = max(1, min(x, int(sms)))
         return (x, self.split_k, batch if self.batched else 1)
 
     def workspace_bytes(self, m: int, n: int, batch: int = 1) -> int:

@@ -7,7 +7,7 @@
       | lasscc-pipeline           SMEM ring of `stages` slots: prologue / steady state / drain, barriers, cp.async groups
       | lasscc-warp-mma           per-thread code: warp tile offsets, ldmatrix-able fragments, serpentine mma.sync
       | lasscc-warpgroup-mma      (mma = "wgmma") per-thread code: warpgroups, wgmma on ring slots, fence/commit/wait
-      | lasscc-warp-specialize    (schedule = "cooperative") a producer warpgroup (TMA) and consumer warpgroups, setmaxnreg
+      | lasscc-warp-specialize    (schedule = "cooperative" / "pingpong") a producer warpgroup (TMA) and consumer warpgroups, setmaxnreg
       | lasscc-swizzle-smem       XOR-swizzled SMEM addresses, ldmatrix.x4, cp.async / ld.global / st.shared of the config's access widths
       | lasscc-hopper-smem        (mma = "wgmma") TMA tensor maps, mbarriers, wgmma descriptors of the swizzled slots
       | lasscc-lower-to-llvm      arith/scf/lass_nv -> xDSL llvm dialect (NVVM intrinsics, inline PTX)
@@ -227,6 +227,7 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
     from lasscc.layout import elem_bytes
     from lasscc.config import kernel_params
     from lasscc.passes.splitk_reduce import REDUCE_ATTR, reduce_name
+    from lasscc.schedule import tiles_per_cta
 
     specs = []
     for fn in module.ops:
@@ -242,7 +243,7 @@ def kernel_specs(module: ModuleOp) -> list[KernelSpec]:
             swap_ab=f.swap_ab, d_layout=f.d_layout, batched=f.batched, a_layout=f.a_layout, b_layout=f.b_layout,
             a_align=a_align, b_align=b_align, split_k=cfg.split_k, split_k_mode=cfg.split_k_mode,
             reduce_name=reduce_name(fn.sym_name.data) if cfg.split_k > 1 and cfg.split_k_mode == "parallel" else None,
-            epilogue=f.epilogue, persistent=bool(cfg.persistent), params=kernel_params(cfg.is_wgmma, cfg.has_workspace, len(f.epilogue),
+            epilogue=f.epilogue, persistent=bool(cfg.persistent), tiles_per_cta=tiles_per_cta(cfg), params=kernel_params(cfg.is_wgmma, cfg.has_workspace, len(f.epilogue),
                                                                                 d_map=cfg.epilogue == "tma"),
             **({"tensor_maps": kernel_tensor_maps(*cfg.threadblock, f.ab_type, f.kernel_majors, f.batched, cfg.cluster,
                                                   d_type=f.d_type if cfg.epilogue == "tma" else None)}

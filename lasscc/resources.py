@@ -359,8 +359,9 @@ def warpgroups(cfg) -> int:
     return cfg.threadblock[0] // WGMMA_M
 
 
-def wgmma_consumer_threads(cfg) -> int:
-    """Threads that run the wgmmas and release the ring's slots (the empty barriers' arrivals)."""
+def unspecialized_threads(cfg) -> int:
+    """Threads of a wgmma block before lasscc-warp-specialize splits its roles (and of the default
+    schedule): one consumer warpgroup per 64 rows of BM, thread 0 also the producer."""
     return warpgroups(cfg) * WARPGROUP_THREADS
 
 
@@ -371,6 +372,22 @@ def empty_barrier_arrivals(consumer_arrivals: int, cluster=(1, 1)) -> int:
     from lasscc.cluster import sharers
 
     return consumer_arrivals * (sharers(cluster) if tuple(cluster) != (1, 1) else 1)
+def consumer_warpgroups(cfg) -> int:
+    """Consumer warpgroups of a wgmma block: one per 64 rows of BM, or the pingpong schedule's
+    PINGPONG_CONSUMERS (each on its own BM = 64 tile)."""
+    return PINGPONG_CONSUMERS if is_pingpong(cfg) else warpgroups(cfg)
+
+
+def wgmma_consumer_threads(cfg) -> int:
+    """Threads that run the wgmmas and release the ring's slots."""
+    return consumer_warpgroups(cfg) * WARPGROUP_THREADS
+
+
+def ring_arrivals(cfg) -> int:
+    """Arrivals an empty barrier of the TMA ring expects per phase: the threads that consume one
+    k-tile.  Every consumer thread, but in the pingpong schedule one consumer warpgroup (a k-tile
+    belongs to one consumer's tile; the other never waits for nor releases it)."""
+    return WARPGROUP_THREADS if is_pingpong(cfg) else wgmma_consumer_threads(cfg)
 
 
 def wgmma_threads(cfg) -> int:
@@ -382,7 +399,15 @@ def wgmma_threads(cfg) -> int:
 # ---- warp specialization (config `schedule`, passes/warp_specialize.py) ------------------------------
 SCHEDULE_DEFAULT = "default"  # every thread consumes, thread 0 also produces (no role split)
 SCHEDULE_COOPERATIVE = "cooperative"  # CUTLASS KernelTmaWarpSpecializedCooperative: a producer warpgroup
-SCHEDULES = (SCHEDULE_DEFAULT, SCHEDULE_COOPERATIVE)
+# CUTLASS KernelTmaWarpSpecializedPingpong: a producer warpgroup and two consumer warpgroups, each
+# computing its own BM = 64 tiles (the CTA's even / odd ones), their mainloops and epilogues
+# alternating through an ordering barrier (lasscc.schedule)
+SCHEDULE_PINGPONG = "pingpong"
+SCHEDULES = (SCHEDULE_DEFAULT, SCHEDULE_COOPERATIVE, SCHEDULE_PINGPONG)
+PINGPONG_CONSUMERS = 2  # CUTLASS's NumMmaWarpGroups
+# The pingpong ordering barrier (CUTLASS's OrderedSequenceBarrier<2, 2>): one mbarrier per stage
+# (mainloop, epilogue) and consumer, after the ring's barriers
+ORDER_STAGES = 2
 REGISTER_FILE = 65536  # 32-bit registers per SM (H100: 64K), the bound of a block's setmaxnreg budgets
 SETMAXNREG_MIN, SETMAXNREG_MAX, SETMAXNREG_STEP = 24, 256, 8  # PTX ISA setmaxnreg: imm in 24..256, multiple of 8
 # Registers per thread after setmaxnreg (CUTLASS sm90 cooperative: LoadRegisterRequirement 40,
@@ -392,7 +417,30 @@ CONSUMER_REGS = 232
 
 
 def is_warp_specialized(cfg) -> bool:
-    return getattr(cfg, "schedule", SCHEDULE_DEFAULT) == SCHEDULE_COOPERATIVE
+    """A producer warpgroup and consumer warpgroups (lasscc-warp-specialize)."""
+    return getattr(cfg, "schedule", SCHEDULE_DEFAULT) in (SCHEDULE_COOPERATIVE, SCHEDULE_PINGPONG)
+
+
+def is_pingpong(cfg) -> bool:
+    return getattr(cfg, "schedule", SCHEDULE_DEFAULT) == SCHEDULE_PINGPONG
+
+
+def walks_tiles(cfg) -> bool:
+    """Whether each CTA walks several output tiles (lass_sched's tile loop): `persistent = 1`, or
+    the pingpong schedule, whose consumers take alternate tiles of the CTA even without it."""
+    return bool(getattr(cfg, "persistent", 0)) or is_pingpong(cfg)
+
+
+def walking_staged_epilogue(cfg, ab_type: str, out_bytes: int) -> bool:
+    """Whether `cfg` walks tiles and stages its D of `out_bytes` elements through shared memory
+    (`stage_plan`): the staging reuses the operand ring, which the producer is already refilling for
+    the next tile, so lasscc-warp-specialize rejects it (and `lasscc tune` does not time it)."""
+    return walks_tiles(cfg) and stage_plan(cfg, ab_type, out_bytes) is not None
+
+
+def order_barrier_bytes(cfg) -> int:
+    """Shared memory of the pingpong ordering barrier (none for the other schedules)."""
+    return ORDER_STAGES * PINGPONG_CONSUMERS * MBARRIER_BYTES if is_pingpong(cfg) else 0
 
 
 def launch_regs(threads: int) -> int:
@@ -420,10 +468,10 @@ def role_budget_error(cfg, acc_type: str | None) -> str | None:
     prod, cons = role_budget(cfg)
     total = prod * WARPGROUP_THREADS + cons * wgmma_consumer_threads(cfg)
     if total > REGISTER_FILE:
-        return (f"schedule = \"{SCHEDULE_COOPERATIVE}\": {prod} producer + {cons} consumer registers per thread "
+        return (f"schedule = \"{cfg.schedule}\": {prod} producer + {cons} consumer registers per thread "
                 f"need {total} registers, more than the {REGISTER_FILE} of the register file")
     if wgmma_register_estimate(cfg, acc_type) > cons:
-        return (f"schedule = \"{SCHEDULE_COOPERATIVE}\": threadblock N = {cfg.threadblock[1]} needs "
+        return (f"schedule = \"{cfg.schedule}\": threadblock N = {cfg.threadblock[1]} needs "
                 f"~{wgmma_register_estimate(cfg, acc_type)} registers per consumer thread, more than its {cons}")
     return None
 
@@ -480,6 +528,9 @@ def epilogue_error(cfg, d_type: str | None) -> str | None:
         return None
     if cfg.mma != "wgmma":
         return "epilogue = \"tma\" needs mma = \"wgmma\" (TMA stores are sm_90a's)"
+    if is_pingpong(cfg):
+        return ("epilogue = \"tma\" with schedule = \"pingpong\" is not supported (the two consumer warpgroups' "
+                "stores would share one staging area and its consumer-wide barrier); use epilogue = \"direct\"")
     if cfg.has_workspace:
         return ("epilogue = \"tma\" takes no split-K or stream-K (their partitions add to D through a semaphore "
                 "that the asynchronous store would race); use epilogue = \"direct\"")
@@ -502,9 +553,15 @@ def wgmma_barrier_offset(cfg, elem_bytes: int) -> int:
     return wgmma_ring_bytes(cfg, elem_bytes)
 
 
-def wgmma_smem_bytes(cfg, elem_bytes: int) -> int:
-    """Dynamic shared memory of a wgmma block: the rings plus a full and an empty mbarrier per stage."""
+def order_barrier_offset(cfg, elem_bytes: int) -> int:
+    """Byte offset of the pingpong ordering barrier: after the ring's mbarriers."""
     return wgmma_barrier_offset(cfg, elem_bytes) + cfg.stages * BARRIERS_PER_STAGE * MBARRIER_BYTES
+
+
+def wgmma_smem_bytes(cfg, elem_bytes: int) -> int:
+    """Dynamic shared memory of a wgmma block: the rings plus a full and an empty mbarrier per stage
+    (and the pingpong ordering barrier)."""
+    return order_barrier_offset(cfg, elem_bytes) + order_barrier_bytes(cfg)
 
 
 def wgmma_stage_tx_bytes(cfg, elem_bytes: int) -> int:
@@ -572,13 +629,17 @@ def wgmma_config_error(cfg, arch: str, ab_type: str, majors, acc_type: str | Non
     if getattr(cfg, "persistent", 0) not in (0, 1):
         return f"expected persistent = 0 or 1, got {cfg.persistent}"
     if getattr(cfg, "persistent", 0) and not is_warp_specialized(cfg):
-        return f"persistent = 1 needs schedule = \"{SCHEDULE_COOPERATIVE}\" (the producer walks the tiles ahead)"
+        return (f"persistent = 1 needs schedule = \"{SCHEDULE_COOPERATIVE}\" or \"{SCHEDULE_PINGPONG}\" (the producer "
+                f"walks the tiles ahead)")
     if getattr(cfg, "schedule", SCHEDULE_DEFAULT) not in SCHEDULES:
         return f"expected schedule one of {', '.join(repr(x) for x in SCHEDULES)}, got {cfg.schedule!r}"
     if is_warp_specialized(cfg):
         if cfg.split_k != 1:
-            return f"schedule = \"{SCHEDULE_COOPERATIVE}\" takes no split_k yet (its producer loops over all of K)"
-        if warpgroups(cfg) != WARPGROUPS_MAX:
+            return f"schedule = \"{cfg.schedule}\" takes no split_k yet (its producer loops over all of K)"
+        if is_pingpong(cfg) and bm != WGMMA_M:
+            return (f"schedule = \"{SCHEDULE_PINGPONG}\": threadblock M = {bm}: each of the {PINGPONG_CONSUMERS} consumer "
+                    f"warpgroups computes its own tile of one wgmma M, so M must be {WGMMA_M}")
+        if not is_pingpong(cfg) and warpgroups(cfg) != WARPGROUPS_MAX:
             return (f"schedule = \"{SCHEDULE_COOPERATIVE}\": threadblock M = {bm}: the cooperative schedule's "
                     f"{WARPGROUPS_MAX} consumer warpgroups share one tile, so M must be {WARPGROUPS_MAX * WGMMA_M} "
                     f"(with the producer, {WARPGROUPS_MAX + 1} warpgroups: the {PRODUCER_REGS} / {CONSUMER_REGS} "

@@ -24,7 +24,7 @@ from pathlib import Path
 from lasscc.config import GemmConfig
 from lasscc.diagnostics import LassError
 from lasscc.layout import elem_bytes, mma_shape
-from lasscc.resources import prefetch_applies
+from lasscc.resources import is_warp_specialized, prefetch_applies
 
 TUNE_FILE = "tuned.json"
 
@@ -52,13 +52,17 @@ SPLIT_WAVES = 2
 SPLIT_MIN_KTILES = 4
 
 
-# The Hopper search space (mma = "wgmma", sm_90a): BM of one or two consumer warpgroups, BN wgmma
-# Ns from 64 to 256, BK rows of 64 or 128 bytes (the 64B / 128B swizzle of the TMA box and the
-# descriptor: lasscc.resources.WGMMA_ROW_BYTES), 2 to 6 stages; the resource rules (shared memory,
-# registers, wgmma N per type) prune it.  BN steps of 64 keep the search to minutes of compiling.
-WGMMA_SEARCH_BM = (64, 128)
-WGMMA_SEARCH_BN = (64, 128, 192, 256)
-WGMMA_SEARCH_STAGES = (2, 3, 4, 5, 6)
+# The Hopper search space (mma = "wgmma", sm_90a), ~40 configs: per schedule (lasscc.resources
+# SCHEDULES) the BMs its rules allow and whether it is timed persistent (default: one or two
+# consumer warpgroups on each tile, never persistent; cooperative: BM 128, its two consumer
+# warpgroups share a tile; pingpong: BM 64, each consumer its own tiles), x BN 128 or 256 x BK rows
+# of 128 bytes (the 128B swizzle: every fastest config measured, BENCHMARKS.md) x 4 or 5 stages x
+# raster groups of 8 or 16 tile rows; the resource rules (shared memory, registers) prune it.
+WGMMA_SEARCH_SCHEDULES = {"default": ((64, 128), (0,)), "cooperative": ((128,), (0, 1)), "pingpong": ((64,), (0, 1))}
+WGMMA_SEARCH_BN = (128, 256)
+WGMMA_SEARCH_ROW_BYTES = (128,)
+WGMMA_SEARCH_STAGES = (4, 5)
+WGMMA_SEARCH_RASTER = (8, 16)
 # the instruction families `tune` searches: `mma` = one of them, or "all"
 TUNE_FAMILIES = ("wgmma", "mma.sync", "all")
 
@@ -79,15 +83,19 @@ def _check(cfg: GemmConfig, arch: str, ab_type: str, majors, acc_type, ok: list,
 
 
 def candidates(arch: str, ab_type: str = "f16", mma: str = "mma.sync", majors=None,
-               acc_type: str | None = None) -> tuple[list[GemmConfig], list[tuple[GemmConfig, str]]]:
+               acc_type: str | None = None, d_type: str | None = None) -> tuple[list[GemmConfig], list[tuple[GemmConfig, str]]]:
     """(valid configs, [(rejected config, reason)]) of the search space of family `mma` ("mma.sync",
     "wgmma" or "all": TUNE_FAMILIES) for `arch`, A/B elements of MLIR type `ab_type`, tiles stored
     `majors` (None: K-major) and accumulator `acc_type` (None: 32-bit).  SEARCH_TILES give BK in
     f16 elements; other types keep its bytes per SMEM row (as CUTLASS's tf32 BK 16 / int8 BK 64
-    configs mirror f16 BK 32) and take their own mma.sync shape (lasscc.layout.mma_shape); the
-    wgmma space is WGMMA_SEARCH_*, BK in bytes (lasscc.resources.WGMMA_ROW_BYTES)."""
+    configs mirror f16 BK 32) and take their own mma.sync shape (lasscc.layout.mma_shape); a D of
+    type `d_type` (None: f32) that the epilogue stages through shared memory leaves out the
+    schedules that walk tiles (lasscc.resources.walking_staged_epilogue); the
+    wgmma space is WGMMA_SEARCH_* (tile x schedule x persistent x stages x raster), BK in bytes
+    (WGMMA_SEARCH_ROW_BYTES)."""
     from lasscc.layout import K_MAJOR
-    from lasscc.resources import WGMMA, WGMMA_ROW_BYTES, wgmma_defaults, wgmma_k
+    from lasscc.explain.facts import type_bytes
+    from lasscc.resources import WGMMA, walking_staged_epilogue, wgmma_defaults, wgmma_k
 
     majors = majors or (K_MAJOR, K_MAJOR)
     eb, inst = elem_bytes(ab_type), mma_shape(ab_type)
@@ -101,10 +109,17 @@ def candidates(arch: str, ab_type: str = "f16", mma: str = "mma.sync", majors=No
                 continue
             _check(cfg, arch, ab_type, majors, acc_type, ok, rejected)
     if mma in ("wgmma", "all"):
-        for bm, bn, row, s in itertools.product(WGMMA_SEARCH_BM, WGMMA_SEARCH_BN, WGMMA_ROW_BYTES, WGMMA_SEARCH_STAGES):
-            tb = (bm, bn, row // eb)
-            _check(GemmConfig(threadblock=tb, stages=s, mma=WGMMA, **wgmma_defaults(tb, wgmma_k(ab_type))), arch,
-                   ab_type, majors, acc_type, ok, rejected)
+        for sched, (bms, persist) in WGMMA_SEARCH_SCHEDULES.items():
+            for bm, bn, row, s, p, r in itertools.product(bms, WGMMA_SEARCH_BN, WGMMA_SEARCH_ROW_BYTES,
+                                                          WGMMA_SEARCH_STAGES, persist, WGMMA_SEARCH_RASTER):
+                tb = (bm, bn, row // eb)
+                cfg = GemmConfig(threadblock=tb, stages=s, raster=r, mma=WGMMA, schedule=sched, persistent=p,
+                                 **wgmma_defaults(tb, wgmma_k(ab_type)))
+                if d_type is not None and walking_staged_epilogue(cfg, ab_type, type_bytes(d_type)):
+                    rejected.append((cfg, f"a {d_type} D is staged through the operand ring, which this schedule "
+                                          "refills for the next tile meanwhile"))
+                    continue
+                _check(cfg, arch, ab_type, majors, acc_type, ok, rejected)
     return ok, rejected
 
 
@@ -162,8 +177,11 @@ def decomposition_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int, 
 def config_label(cfg: GemmConfig) -> str:
     tb, w = "x".join(map(str, cfg.threadblock)), "x".join(map(str, cfg.warp))
     if cfg.is_wgmma:  # the warp tile is the warpgroup's, nothing to choose
-        return f"wgmma {tb} / s{cfg.stages}" + (f" / cluster {cfg.cluster[0]}x{cfg.cluster[1]}"
-                                                 if tuple(cfg.cluster) != (1, 1) else "")
+        return (f"wgmma {tb} / s{cfg.stages}" + (f" / {cfg.schedule}" if cfg.schedule != "default" else "")
+                + (" / persistent" if cfg.persistent else "") + (f" / r{cfg.raster}" if cfg.raster != 8 else "")
+                + (f" / cluster {cfg.cluster[0]}x{cfg.cluster[1]}" if tuple(cfg.cluster) != (1, 1) else "")
+                + (f" / split {cfg.split_k}{' parallel' if cfg.split_k_mode == 'parallel' else ''}"
+                   if cfg.split_k > 1 else ""))
     return f"{tb} / {w} / s{cfg.stages} / p{cfg.prefetch}" + (
         f" / split {cfg.split_k}{' parallel' if cfg.split_k_mode == 'parallel' else ''}" if cfg.split_k > 1 else
         f" / {cfg.split_k_mode}" if cfg.is_streamk else "")
@@ -347,16 +365,16 @@ def plot_rows(rows: list[dict], path: str) -> None:
 
 def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, iters: int = 20,
          ab_type: str = "f16", mma: str | None = None, majors=None, acc_type: str | None = None,
-         jobs: int | None = None) -> dict:
+         jobs: int | None = None, d_type: str | None = None) -> dict:
     """Time every candidate of family `mma` (None: default_family(arch)) for A/B elements `ab_type`
-    (tiles stored `majors`, accumulator `acc_type`) at M x N x K, check the winner, store it.
+    (tiles stored `majors`, accumulator `acc_type`, D `d_type`) at M x N x K, check the winner, store it.
     The candidates compile `jobs` at a time in worker processes (default_jobs()), then run one after
     another on the GPU; the result's `compile_s` / `time_s` are the wall seconds of each part."""
     from lasscc.runtime import cuda
     from lasscc.runtime.gemm_runner import run_gemm
 
     jobs = default_jobs() if jobs is None else jobs
-    ok, rejected = candidates(arch, ab_type, mma or default_family(arch), majors, acc_type)
+    ok, rejected = candidates(arch, ab_type, mma or default_family(arch), majors, acc_type, d_type)
     epi = _epilogue(module_text, filename)
     results = []
     spent = {"compile": 0.0, "time": 0.0, "n": 0}
@@ -383,7 +401,9 @@ def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, ite
     compile_and_time(ok, epi)
     if results:  # split counts and stream-K for the fastest unsplit configs (small grids, long K, tails)
         results.sort(key=lambda t: -t[0])
-        extra = [x for _, c, _ in results[:SPLIT_TOP] for x in decomposition_candidates(c, m, n, k, cuda.sm_count(), ab_type)]
+        # (the warp-specialized schedules take no split-K yet: lasscc.resources.wgmma_config_error)
+        splittable = [c for _, c, _ in results if not is_warp_specialized(c)][:SPLIT_TOP]
+        extra = [x for c in splittable for x in decomposition_candidates(c, m, n, k, cuda.sm_count(), ab_type)]
         extra += [x for _, c, _ in results[:SPLIT_TOP] for x in cluster_candidates(c, arch, ab_type, majors, acc_type)]
         compile_and_time(extra, None)
     _progress(len(ok), len(ok), "done")

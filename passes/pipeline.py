@@ -52,7 +52,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_pipe, lass_tb
-from lasscc.resources import wgmma_consumer_threads
+from lasscc.resources import ring_arrivals
 from lasscc.dialects.lass import kernel_facts, operand_attr
 from lasscc.passes._build import ArithBuilder, is_kernel, kernel_config
 from xdsl.context import Context
@@ -227,7 +227,7 @@ class PipelinePass(ModulePass):
         bars = b.emit(lass_pipe.TmaPipelineOp.build(
             result_types=[lass_pipe.BarriersType(S)],
             attributes={"offset": IntegerAttr(wgmma_barrier_offset(cfg, eb), 64),
-                        "arrivals": IntegerAttr(wgmma_consumer_threads(cfg), 64)}))
+                        "arrivals": IntegerAttr(ring_arrivals(cfg), 64)}))
         bars.name_hint = "bars"
         kt_count = b.div(b.add(loop.ub if k_lo is None else b.sub(loop.ub, k_lo), bk - 1), bk)
         kt_count.name_hint = "k_tiles"

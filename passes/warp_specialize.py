@@ -1,4 +1,4 @@
-"""lasscc-warp-specialize: a `schedule = "cooperative"` wgmma kernel -> producer and consumer roles.
+"""lasscc-warp-specialize: a `schedule = "cooperative"` or `"pingpong"` wgmma kernel -> producer and consumer roles.
 
 Input contract: lasscc-warpgroup-mma's per-thread code of a `mma = "wgmma"` kernel whose config
 has `schedule = "cooperative"`: the TMA ring's producer ops (`lass_pipe.producer_acquire` and its
@@ -26,8 +26,17 @@ Output contract (CUTLASS's KernelTmaWarpSpecializedCooperative): the block has 1
   tile.  Rejected: a staged (16-bit D) epilogue, which stages through the ring the producer is
   already refilling (the TMA-store epilogue, config epilogue = "tma", stages apart from it), and a
   grid with y or z (split-K, batches).
-The empty barriers expect one arrival per consumer thread (lasscc-pipeline); the register budgets
-are lasscc.resources.role_budget.
+- `schedule = "pingpong"` (CUTLASS's KernelTmaWarpSpecializedPingpong, BM = 64): the roles walk
+  tiles as persistent (the producer every tile of the CTA); the consumers number themselves
+  tid % 128 and each consumer warpgroup c = tid / 128 - 1 runs its own tile loop over the CTA's
+  tiles c, c + 2, ... (`lass_wg.warp_specialize {independent_consumers}`), its k-tiles numbered
+  from c x k-tiles on in steps of two tiles; thread 0 initialises the ordering barrier's mbarriers
+  before the roles (then bar.sync); per tile: mbarrier_wait_parity on its mainloop barrier, the K
+  loop (its release of k-tile kt - 1 only after the tile's first k-tile), mbarrier_arrive on the
+  other consumer's; wgmma wait {0}, the release of the last k-tile's slot; the same wait / arrive
+  around the epilogue; the order parity carried per tile (lasscc.schedule has every formula).
+The empty barriers expect the arrivals of the consumer threads of a k-tile (lasscc-pipeline,
+lasscc.resources.ring_arrivals); the register budgets are lasscc.resources.role_budget.
 """
 
 from __future__ import annotations
@@ -35,12 +44,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_pipe, lass_sched, lass_wg
-from lasscc.passes._build import ArithBuilder, is_kernel, kernel_arg, kernel_config
-from lasscc.resources import EPILOGUE_TMA, WARPGROUP_THREADS, is_warp_specialized, role_budget, wgmma_consumer_threads
+from lasscc import schedule as SCH
+from lasscc.layout import elem_bytes
+from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type, kernel_arg, kernel_config
+from lasscc.resources import (
+    EPILOGUE_TMA,
+    WARPGROUP_THREADS,
+    is_pingpong,
+    is_warp_specialized,
+    order_barrier_offset,
+    role_budget,
+    walks_tiles,
+    wgmma_consumer_threads,
+)
 from lasscc.source import op_location
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr, i32
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
@@ -97,16 +117,19 @@ class _Specialize:
                 _fail(owner, "expected the producer's operands (tile coordinates, rings, barriers, the K loop's "
                              "bounds) defined before the pipeline's prologue")
         tid = tid_op.results[0]
+        pingpong = is_pingpong(self.cfg)
         # the consumers number themselves from 0: every existing use of the thread id takes tid - 128
+        # (pingpong: tid % 128, each consumer warpgroup computing a whole BM = 64 tile of its own)
         b = ArithBuilder(InsertPoint.after(tid_op))
-        ctid = b.sub(tid, WARPGROUP_THREADS)
+        ctid = b.rem(tid, WARPGROUP_THREADS) if pingpong else b.sub(tid, WARPGROUP_THREADS)
         ctid.name_hint = "ctid"
         for use in list(tid.uses):
             if use.operation is not ctid.owner:
                 use.operation.operands[use.index] = ctid
         b = ArithBuilder(InsertPoint.before(first))
         is_prod = b.emit(arith.CmpiOp(tid, b.const(WARPGROUP_THREADS), "ult"))
-        ws = lass_wg.WarpSpecializeOp.build(operands=[is_prod], regions=[Region(Block()), Region(Block())])
+        ws = lass_wg.WarpSpecializeOp.build(operands=[is_prod], regions=[Region(Block()), Region(Block())],
+                                            attributes={"independent_consumers": UnitAttr()} if pingpong else {})
         b.insert(ws)
         prod_blk, cons_blk = ws.producer.block, ws.consumer.block
         # the consumer: everything after the split, less the producer blocks
@@ -123,18 +146,21 @@ class _Specialize:
         cons_blk.insert_op_before(lass_wg.SetMaxNRegOp("inc", c_regs), cons_blk.first_op)
         n_cons = wgmma_consumer_threads(self.cfg)
         staged = [o for o in cons_blk.walk() if isinstance(o, lass_nv.BarSyncOp)]
-        if staged and self.cfg.persistent and self.cfg.epilogue != EPILOGUE_TMA:  # the TMA store's staging is its own
-            _fail(staged[0], "persistent = 1: the staged epilogue of a 16-bit D stages through the operand ring, which "
-                             "the producer refills for the next tile meanwhile; use epilogue = \"tma\" (staging "
-                             "buffers of its own), an f32 D or persistent = 0")
+        if staged and walks_tiles(self.cfg) and self.cfg.epilogue != EPILOGUE_TMA:  # the TMA store's staging is its own
+            what = f"schedule = \"{self.cfg.schedule}\"" if pingpong else "persistent = 1"
+            _fail(staged[0], f"{what}: the staged epilogue of a 16-bit D stages through the operand ring, which "
+                             "the producer refills for the next tile meanwhile; use "
+                             + ("an f32 D" if pingpong else "epilogue = \"tma\" (staging buffers of its own), an f32 D or persistent = 0"))
         for bar in staged:
             bar.parent_block().insert_op_before(lass_wg.NamedBarrierOp.build(attributes={
                 "id": IntegerAttr(CONSUMER_BARRIER_ID, 64), "threads": IntegerAttr(n_cons, 64)}), bar)
             bar.detach()
             bar.erase()
-        sched = self._scheduler(fn, ws) if self.cfg.persistent else None
+        sched = self._scheduler(fn, ws) if walks_tiles(self.cfg) else None
         self._producer(prod_blk, tid, loop, tmpl_acq, loads, p_regs, sched)
-        if sched is not None:
+        if pingpong:
+            self._pingpong_consumers(cons_blk, loop, sched, tid, self._order_barriers(fn, ws, tid))
+        elif sched is not None:
             self._consumer_tiles(cons_blk, loop, sched)
 
     def _scheduler(self, fn: func.FuncOp, ws: Operation) -> dict:
@@ -144,14 +170,14 @@ class _Specialize:
         body = fn.body.block
         bid = next((o for o in body.ops if isinstance(o, lass_nv.BlockIdOp) and o.dim.data.value == "x"), None)
         if bid is None or any(isinstance(o, lass_nv.BlockIdOp) and o.dim.data.value != "x" for o in fn.walk()):
-            _fail(ws, "persistent = 1: expected one grid dimension (blockIdx.x: no batch, no split-K)")
+            _fail(ws, f"{self.walker}: expected one grid dimension (blockIdx.x: no batch, no split-K)")
         dep, slice_ops = set(bid.results), []
         for o in body.ops:
             if o is ws:
                 break
             if o is not bid and any(x in dep for x in o.operands):
                 if o.regions:
-                    _fail(o, "persistent = 1: expected the tile coordinates computed by plain ops")
+                    _fail(o, f"{self.walker}: expected the tile coordinates computed by plain ops")
                 slice_ops.append(o)
                 dep.update(o.results)
         bm, bn, _ = self.cfg.threadblock
@@ -164,18 +190,18 @@ class _Specialize:
         return {"bid": bid.results[0], "tiles": tiles, "ctas": ctas, "slice": slice_ops}
 
     @staticmethod
-    def _tile_loop(blk: Block, sched: dict, before: Operation | None = None):
+    def _tile_loop(blk: Block, sched: dict, before: Operation | None = None, start=None, step=None, inits=None):
         """`scf.for %tile = blockIdx.x to tiles step ctas iter_args(%base = 0)` at the end of `blk`
-        (or before `before`), with the tile's coordinates cloned at the top of its body; returns
-        (the loop, its body, %base, the value map of the coordinates)."""
-        from xdsl.dialects.builtin import i32
-
-        body = Block(arg_types=[i32, i32])
-        tile, base = body.args
-        tile.name_hint, base.name_hint = "tile", "kt_base"
+        (or before `before`; `start` / `step` / `inits` replace blockIdx.x / ctas / [0]), with the
+        tile's coordinates cloned at the top of its body; returns (the loop, its body, %base, the
+        value map of the coordinates)."""
         ip = InsertPoint.before(before) if before is not None else InsertPoint.at_end(blk)
-        zero = ArithBuilder(ip).const(0)
-        loop = scf.ForOp(sched["bid"], sched["tiles"], sched["ctas"], [zero], body)
+        inits = inits if inits is not None else [ArithBuilder(ip).const(0)]
+        body = Block(arg_types=[i32] * (1 + len(inits)))
+        tile, base = body.args[:2]
+        tile.name_hint, base.name_hint = "tile", "kt_base"
+        loop = scf.ForOp(start if start is not None else sched["bid"], sched["tiles"],
+                         step if step is not None else sched["ctas"], inits, body)
         ArithBuilder(ip).insert(loop)
         mapping = {sched["bid"]: tile}
         for o in sched["slice"]:
@@ -211,6 +237,89 @@ class _Specialize:
         kloop.operands[1] = b.add(base, ub)
         nb = ArithBuilder(InsertPoint.at_end(body))
         nb.insert(scf.YieldOp(nb.add(base, nb.sub(ub, lb))))
+
+    def _order_barriers(self, fn: func.FuncOp, ws: Operation, tid) -> int:
+        """The pingpong ordering barrier, before the roles: thread 0 initialises its mbarriers (one
+        per stage and consumer, each expecting one warpgroup's arrivals) after the ring's, then
+        the block synchronises (the inits visible before any use).  Returns its byte offset."""
+        off = order_barrier_offset(self.cfg, elem_bytes(kernel_ab_type(fn)))
+        b = ArithBuilder(InsertPoint.before(ws))
+        then = Block()
+        b.insert(scf.IfOp(b.emit(arith.CmpiOp(tid, b.const(0), "eq")), [], Region(then)))
+        ib = ArithBuilder(InsertPoint.at_end(then))
+        for stage in (SCH.ORDER_MAINLOOP, SCH.ORDER_EPILOGUE):
+            for c in range(self.consumers):
+                ib.insert(lass_nv.MbarrierInitOp.build(operands=[ib.const(SCH.order_barrier(off, stage, c)),
+                                                                 ib.const(WARPGROUP_THREADS)]))
+        ib.insert(lass_nv.FenceMbarrierInitOp())
+        ib.insert(scf.YieldOp())
+        b.insert(lass_nv.BarSyncOp())
+        return off
+
+    @property
+    def consumers(self) -> int:
+        """Consumer warpgroups with tiles of their own (the pingpong schedule's)."""
+        return SCH.tiles_per_cta(self.cfg)
+
+    @property
+    def walker(self) -> str:
+        """The config key that makes the roles walk tiles (for messages)."""
+        return "persistent = 1" if self.cfg.persistent else f"schedule = \"{self.cfg.schedule}\""
+
+    def _pingpong_consumers(self, blk: Block, kloop: scf.ForOp, sched: dict, tid, off: int) -> None:
+        """The consumers' ops after their setmaxnreg (CUTLASS's pingpong consumer loop), run by each
+        consumer warpgroup c = tid / 128 - 1 on its own tiles (lasscc.schedule): its tile loop takes
+        the CTA's tiles c, c + 2, ..., its k-tiles numbered from c x k-tiles in steps of 2 tiles
+        (%kt_base), the ordering barrier's parity carried per tile (%order).  Per tile: wait for
+        the turn to run the mainloop; the K loop (its release of k-tile kt - 1 only after this
+        tile's first k-tile: the k-tile before is the other consumer's); arrive (the other
+        consumer's mainloop may start); wgmma wait {0}, release the last k-tile's slot; wait for
+        the turn to run the epilogue; the epilogue; arrive."""
+        ops = list(blk.ops)[1:]
+        b = ArithBuilder(InsertPoint.before(ops[0]))
+        cons = b.sub(b.div(tid, WARPGROUP_THREADS), 1)  # warpgroups 1, 2 -> consumers 0, 1
+        cons.name_hint = "consumer"
+        c = b.idx(cons)
+        start, step = SCH.consumer_tile_loop(b.idx(sched["bid"]), b.idx(sched["ctas"]), c, self.consumers)
+        k_tiles = b.sub(kloop.ub, kloop.lb)
+        base0, kstep = SCH.consumer_ktile_base(c, b.idx(k_tiles), self.consumers)
+        phase0 = b.val(SCH.order_phase0(c))
+        wait_at = [b.val(SCH.order_barrier(off, st, c, self.consumers)) for st in (SCH.ORDER_MAINLOOP, SCH.ORDER_EPILOGUE)]
+        nxt = SCH.order_next(c, self.consumers)
+        arrive_at = [b.val(SCH.order_barrier(off, st, nxt, self.consumers)) for st in (SCH.ORDER_MAINLOOP, SCH.ORDER_EPILOGUE)]
+        loop, body, base, mapping = self._tile_loop(blk, sched, before=ops[0], start=b.val(start), step=b.val(step),
+                                                    inits=[b.val(base0), phase0])
+        order = body.args[2]
+        order.name_hint = "order"
+        body.add_op(lass_sched.ClaimOp.build(operands=[body.args[0]]))
+        for o in ops:
+            o.detach()
+            body.add_op(o)
+        self._remap(loop, mapping)
+        # the K loop over this tile's k-tiles, in the order's turn
+        kb = ArithBuilder(InsertPoint.before(kloop))
+        lb, ub = kb.add(base, kloop.lb), kb.add(base, kloop.ub)
+        kb.insert(lass_nv.MbarrierWaitParityOp.build(operands=[wait_at[0], order]))
+        kloop.operands[0], kloop.operands[1] = lb, ub
+        rel = next((o for o in kloop.body.block.ops if isinstance(o, lass_pipe.ConsumerReleaseOp)), None)
+        if rel is None:
+            _fail(kloop, "expected the K loop's consumer_release (lasscc-pipeline's ring)")
+        rb = ArithBuilder(InsertPoint.before(rel))
+        rel.operands[2] = rb.ult(lb, kloop.body.block.args[0])  # not the other consumer's last k-tile
+        ArithBuilder(InsertPoint.after(kloop)).insert(lass_nv.MbarrierArriveOp.build(operands=[arrive_at[0]]))
+        drain = kloop.next_op
+        while drain is not None and not (isinstance(drain, lass_wg.WaitOp) and drain.pending.value.data == 0):
+            drain = drain.next_op
+        if drain is None:
+            _fail(kloop, "expected lass_wg.wait {pending = 0} after the K loop (lasscc-warpgroup-mma)")
+        db = ArithBuilder(InsertPoint.after(drain))
+        S = rel.barriers.type.count
+        last = db.rem(db.add(ub, S - 1), S)  # the slot of k-tile ub - 1
+        db.insert(lass_pipe.ConsumerReleaseOp.build(operands=[rel.barriers, last, db.ult(lb, ub)]))
+        db.insert(lass_nv.MbarrierWaitParityOp.build(operands=[wait_at[1], order]))
+        eb = ArithBuilder(InsertPoint.at_end(body))
+        eb.insert(lass_nv.MbarrierArriveOp.build(operands=[arrive_at[1]]))
+        eb.insert(scf.YieldOp(eb.add(base, b.val(kstep)), eb.emit(arith.XOrIOp(order, eb.const(1)))))
 
     def _producer(self, blk: Block, tid, loop: scf.ForOp, acq, loads, regs: int, sched: dict | None) -> None:
         S = acq.barriers.type.count

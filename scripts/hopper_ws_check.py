@@ -1,11 +1,12 @@
 """GPU check and benchmark of the warp-specialized Hopper schedules beside today's (issue 15).
 
-For each case (A/B type, D type, threadblock / stages, `schedule`): compile (ptxas -v printed, a
+For each case (A/B type, D type, threadblock / stages, `schedule`: default, cooperative, pingpong;
+`persistent`): compile (ptxas -v printed, a
 spill flagged), one launch into a NaN-poisoned D on random normal data checked against a float64
 reference (and with beta != 0), at 4096^3 and odd shapes; then CUDA-event timings (median after
 warm-up) at 4096^3 and 8192^3 beside torch.matmul (cuBLAS) in the same process.  A short table last.
 
-    python3 scripts/hopper_ws_check.py [--quick] [--no-bench] [--iters 50] [--list]
+    python3 scripts/hopper_ws_check.py [--quick] [--no-bench] [--iters 50] [--list] [--only pingpong]
 """
 
 from __future__ import annotations
@@ -30,22 +31,33 @@ CASES = [
     ("f16", "f32", (128, 256, 64), 4, 'schedule = "cooperative", persistent = 1'),
     ("bf16", "f32", (128, 256, 64), 4, 'schedule = "cooperative", persistent = 1'),
     ("f16", "f32", (128, 128, 64), 6, 'schedule = "cooperative", persistent = 1'),
+    # pingpong (CUTLASS's KernelTmaWarpSpecializedPingpong): two consumers on alternate 64-row tiles
+    ("f16", "f32", (64, 256, 64), 4, 'schedule = "pingpong"'),
+    ("f16", "f32", (64, 256, 64), 4, 'schedule = "pingpong", persistent = 1'),
+    ("f16", "f32", (64, 256, 64), 5, 'schedule = "pingpong", persistent = 1'),
+    ("bf16", "f32", (64, 256, 64), 4, 'schedule = "pingpong"'),
+    ("bf16", "f32", (64, 256, 64), 4, 'schedule = "pingpong", persistent = 1'),
+    ("f16", "f32", (64, 128, 64), 6, 'schedule = "pingpong", persistent = 1'),
 ]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    add_options(ap, "the default, cooperative and persistent f16 -> f32 cases only")
+    add_options(ap, "the default, cooperative, persistent and pingpong f16 -> f32 cases only")
+    ap.add_argument("--only", help="the cases whose name contains this text (e.g. pingpong)")
     args = ap.parse_args()
-    cases = [CASES[0], CASES[1], CASES[6]] if args.quick else CASES
-    if args.list:
-        for c in cases:
-            print(c)
-        return 0
+    cases = [CASES[0], CASES[1], CASES[6], CASES[9], CASES[10]] if args.quick else CASES
     named = []
     for ab, d, tb, stages, extra in cases:
-        kind = ("persistent" if "persistent" in extra else "cooperative") if extra else "default"
+        kind = ("pingpong" if "pingpong" in extra else "cooperative" if extra else "default") + (
+            " persistent" if "persistent" in extra else "")
         named.append((f"{ab}->{d} {'x'.join(map(str, tb))}/{stages} {kind}", ab, d, tb, stages, extra))
+    if args.only:
+        named = [c for c in named if args.only in c[0]]
+    if args.list:
+        for c in named:
+            print(c[0], c[-1])
+        return 0
     return run_cases(named, args)
 
 

@@ -17,12 +17,13 @@ from lasscc.explain.facts import PTX_TYPE, Facts
 from lasscc.layout import K_MAJOR
 
 # the sections of a wgmma explanation, in order, and which each --stage shows
-SECTIONS = ("hierarchy", "raster", "smem", "mbarriers", "descriptors", "banks", "registers", "resources")
+SECTIONS = ("hierarchy", "raster", "schedule", "smem", "mbarriers", "descriptors", "banks", "registers", "resources")
 STAGE_SECTIONS = {
     "lasscc-tile-threadblock": ("hierarchy", "raster"),
     "lasscc-pipeline": ("smem", "mbarriers"),
     "lasscc-warp-mma": ("hierarchy", "registers"),
     "lasscc-warpgroup-mma": ("hierarchy", "registers"),
+    "lasscc-warp-specialize": ("schedule", "mbarriers", "registers"),
     "lasscc-swizzle-smem": ("banks",),
     "lasscc-hopper-smem": ("smem", "mbarriers", "descriptors", "banks"),
     "lasscc-lower-to-llvm": ("resources",),
@@ -86,10 +87,50 @@ class HopperNumbers:
     epi_subtile: tuple | None = None
     d: str | None = None
     cluster: tuple = (1, 1)  # GemmConfig.cluster (lasscc.cluster; explain/cluster.py's section)
+    schedule: str = "default"  # config `schedule` (lasscc.resources.SCHEDULES)
+    persistent: bool = False
+    roles: tuple = ()  # Role per warp-specialized role (none for the default schedule)
+    order_offset: int = 0  # the pingpong ordering barrier's byte offset
+    order_bytes: int = 0
 
     @property
     def reg_parts(self) -> str:  # section_resources' wording
         return f"{self.acc_regs} accumulators + ~{self.other_regs} others"
+
+
+@dataclass(frozen=True)
+class Role:
+    """One role of a warp-specialized block (lasscc-warp-specialize)."""
+
+    name: str
+    warpgroups: tuple  # warpgroup indices of the block
+    launch_regs: int  # registers per thread at launch (ptxas's for the block's threads)
+    regs: int  # after setmaxnreg
+    what: str
+
+
+def roles_of(cfg) -> tuple:
+    """The roles of config `cfg`'s block (lasscc.resources' role_budget, launch_regs, the consumer
+    counts), empty for the default schedule."""
+    from lasscc.resources import (WARPGROUP_THREADS, consumer_warpgroups, is_pingpong, is_warp_specialized,
+                                  launch_regs, role_budget)
+
+    if not is_warp_specialized(cfg):
+        return ()
+    threads = (1 + consumer_warpgroups(cfg)) * WARPGROUP_THREADS
+    at_launch = launch_regs(threads)
+    prod, cons = role_budget(cfg)
+    out = [Role("producer", (0,), at_launch, prod, "thread 0 waits for free slots and issues the TMA loads of every "
+                "k-tile of the CTA's tiles, in order")]
+    if is_pingpong(cfg):
+        for c in range(consumer_warpgroups(cfg)):
+            out.append(Role(f"consumer {c}", (1 + c,), at_launch, cons,
+                            f"its own {cfg.threadblock[0]} x {cfg.threadblock[1]} tiles: the CTA's tiles {c}, {c + 2}, "
+                            f"... of its sequence (mainloop, then epilogue, in turns with the other consumer)"))
+    else:
+        out.append(Role("consumers", tuple(range(1, 1 + consumer_warpgroups(cfg))), at_launch, cons,
+                        "every tile together: warpgroup 1 rows 0..63, warpgroup 2 rows 64..127"))
+    return tuple(out)
 
 
 def wgmma_instruction(n: int, k: int, ptx_ab: str, acc_ptx: str) -> str:
@@ -107,10 +148,11 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
     from lasscc.layout import MMA_INPUTS, elem_bytes
     from lasscc.passes.hopper_smem import kernel_tensor_maps, operand_swizzle
     from lasscc.passes.warpgroup_mma import GROUPS_IN_FLIGHT
-    from lasscc.resources import empty_barrier_arrivals, wgmma_consumer_threads
+    from lasscc.resources import empty_barrier_arrivals
     from lasscc.resources import (REGISTER_LIMIT, SMEM_PER_BLOCK_LIMIT, WGMMA_OTHER_REGS, warpgroups,
-                                  wgmma_acc_regs, wgmma_barrier_offset, wgmma_k, wgmma_register_estimate,
-                                  wgmma_smem_bytes, wgmma_stage_tx_bytes, TMA_STORE_D_TYPES, tma_store_stage_bytes,
+                                  order_barrier_bytes, order_barrier_offset, ring_arrivals, wgmma_acc_regs,
+                                  wgmma_barrier_offset, wgmma_k, wgmma_register_estimate, wgmma_smem_bytes,
+                                  wgmma_stage_tx_bytes, TMA_STORE_D_TYPES, tma_store_stage_bytes,
                                   tma_store_stage_offset)
 
     acc = acc or ACC_TYPES[ab][0]
@@ -136,10 +178,13 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
         wgmma_name=wgmma_instruction(bn, k, ptx_ab, acc_ptx), ops=tuple(ops), stage_bytes=(bm + bn) * bk * eb,
         barrier_offset=wgmma_barrier_offset(cfg, eb), smem_total=wgmma_smem_bytes(cfg, eb), smem_limit=limit,
         stages_fit=(limit - epi) // per_stage if per_stage else 0, tx_bytes=wgmma_stage_tx_bytes(cfg, eb),
-        empty_arrivals=empty_barrier_arrivals(wgmma_consumer_threads(cfg), cfg.cluster), acc_regs=wgmma_acc_regs(cfg, acc), other_regs=WGMMA_OTHER_REGS,
+        empty_arrivals=empty_barrier_arrivals(ring_arrivals(cfg), cfg.cluster), acc_regs=wgmma_acc_regs(cfg, acc),
+        other_regs=WGMMA_OTHER_REGS,
         reg_estimate=wgmma_register_estimate(cfg, acc), reg_limit=REGISTER_LIMIT, groups_in_flight=GROUPS_IN_FLIGHT,
         epi_stage_bytes=epi, epi_offset=tma_store_stage_offset(cfg, eb),
         epi_subtile=(sub[0], sub[1].label) if sub else None, d=d, cluster=tuple(cfg.cluster),
+        schedule=cfg.schedule, persistent=bool(cfg.persistent), roles=roles_of(cfg),
+        order_offset=order_barrier_offset(cfg, eb), order_bytes=order_barrier_bytes(cfg),
     )
 
 
@@ -198,8 +243,12 @@ def section_hierarchy(n: HopperNumbers, facts: Facts, k: int) -> list[str]:
                f"{kt * n.wgmma_per_ktile * n.warpgroups} per CTA (--k sets K)")
     ops = "ops" if n.ptx_ab == "s8" else "flops"
     out.append(f"  one wgmma: 2 x 64 x {n.bn} x {n.wgmma_k} = {2 * 64 * n.bn * n.wgmma_k} {ops}")
-    out.append("  producer: thread 0 waits for a free slot, arms its full barrier and issues the TMA loads; every "
-               "thread consumes (waits on the full barrier, runs its warpgroup's wgmma, releases the slot)")
+    if n.roles:
+        out.append(f"  schedule = \"{n.schedule}\": a producer warpgroup and consumer warpgroups (see \"Roles and "
+                   "tile schedule\")")
+    else:
+        out.append("  producer: thread 0 waits for a free slot, arms its full barrier and issues the TMA loads; every "
+                   "thread consumes (waits on the full barrier, runs its warpgroup's wgmma, releases the slot)")
     if n.ptx_ab == "tf32":
         out.append("  A and B stay f32 in global and shared memory; wgmma reads them as tf32")
     if facts.swap:
@@ -265,8 +314,12 @@ def section_mbarriers(n: HopperNumbers) -> list[str]:
     rows = [["full[s]", "1", f"{n.tx_bytes} B",
              "thread 0: mbarrier.arrive.expect_tx, then the TMA's bytes complete the phase; consumers wait on parity"],
             ["empty[s]", str(n.empty_arrivals), "-",
-             "every thread arrives once it is done with the slot (one k-tile late: a wgmma group stays in flight); "
+             ("the consumer warpgroup of the k-tile's tile" if n.schedule == "pingpong" else "every consumer thread")
+             + " arrives once it is done with the slot (one k-tile late: a wgmma group stays in flight); "
              "the producer waits on parity ^ 1 before refilling"]]
+    if n.order_bytes:  # the pingpong ordering barrier (lasscc.schedule)
+        rows.append(["order[st][c]", "128", "-", f"at {n.order_offset} + 16 st + 8 c (st 0 mainloop, 1 epilogue): "
+                     "consumer c waits on its own before the stage, then arrives on the other's"])
     out += _table(rows, ["barrier", "arrivals", "expect_tx", "protocol"])
     a, b = n.ops
     out.append(f"  expect_tx per stage = A {a.tile_bytes} B + B {b.tile_bytes} B (whole boxes: out-of-bounds bytes are "
@@ -324,8 +377,77 @@ def section_banks(n: HopperNumbers) -> list[str]:
     return out
 
 
-def explain_lines(n: HopperNumbers, facts: Facts, arch: str, sections, grid, k: int, resources) -> list[list[str]]:
-    """The sections of a wgmma kernel's explanation (`resources`: the ptxas figures or None, with why)."""
+# CTAs whose tiles the schedule section lists one by one (then the last one)
+SCHEDULE_CTAS_SHOWN = 4
+
+
+def _tiles(ts: list[int]) -> str:
+    return ", ".join(map(str, ts[:6])) + (f", ... ({len(ts)} tiles)" if len(ts) > 6 else "")
+
+
+def section_schedule(n: HopperNumbers, grid, sms: int | None) -> list[str]:
+    """The roles (warps, registers after setmaxnreg) and which CTA / consumer computes which tile of
+    the example grid (lasscc.schedule, the formulas the kernel runs)."""
+    from lasscc import schedule as SCH
+    from lasscc.resources import PINGPONG_CONSUMERS, REGISTER_FILE, WARPGROUP_THREADS, launch_regs
+
+    tm, tn = grid
+    tiles = tm * tn
+    pingpong = n.schedule == "pingpong"
+    walks = n.persistent or pingpong
+    per_cta = PINGPONG_CONSUMERS if pingpong else 1
+    ctas = SCH.launch_ctas(tiles, n.persistent, per_cta, sms if n.persistent else None)
+    out = [f"Roles and tile schedule (schedule = \"{n.schedule}\"{', persistent = 1' if n.persistent else ''}; "
+           "lasscc-warp-specialize, lasscc.schedule)"]
+    if n.roles:
+        rows, total = [], 0
+        for r in n.roles:
+            wgs = list(r.warpgroups)
+            warps = f"{4 * wgs[0]}-{4 * wgs[-1] + 3}"
+            threads = WARPGROUP_THREADS * len(wgs)
+            total += threads * r.regs
+            how = "dec" if r.regs < r.launch_regs else "inc"
+            rows.append([r.name, ", ".join(map(str, wgs)), warps, str(threads),
+                         f"{r.launch_regs} -> {r.regs} (setmaxnreg.{how})", r.what])
+        out += _table(rows, ["role", "warpgroup", "warps", "threads", "registers / thread", "does"])
+        out.append(f"  registers: {total} of the {REGISTER_FILE} of the register file after setmaxnreg (ptxas gives "
+                   f"{launch_regs(n.threads)} per thread at launch for {n.threads} threads)")
+    else:
+        out.append(f"  no roles: the {n.threads} threads all consume, thread 0 also loads (schedule = \"cooperative\" "
+                   "or \"pingpong\" split them)")
+    grid_how = (f"min(tiles, SMs = {sms}) CTAs (persistent; --sms)" if n.persistent and sms else
+                "one CTA per tile" if not walks else f"ceil(tiles / {per_cta}) CTAs")
+    out.append(f"  launch for a {tm} x {tn} tile grid (--grid): {tiles} tiles, {ctas} CTAs: {grid_how}; CTA c takes "
+               f"tiles c, c + {ctas}, c + {2 * ctas}, ... in the raster order" if walks else
+               f"  launch for a {tm} x {tn} tile grid (--grid): {tiles} tiles, {ctas} CTAs: {grid_how} (the CTA's "
+               "block id is its tile)")
+    if walks:
+        shown = list(range(min(ctas, SCHEDULE_CTAS_SHOWN))) + ([ctas - 1] if ctas > SCHEDULE_CTAS_SHOWN else [])
+        rows = []
+        for c in shown:
+            row = [str(c), _tiles(SCH.cta_tiles(c, ctas, tiles))]
+            if pingpong:
+                row += [_tiles(SCH.consumer_tiles(c, ctas, tiles, w)) for w in range(PINGPONG_CONSUMERS)]
+            rows.append(row)
+        out += _table(rows, ["CTA", "tiles (producer order)"] + ([f"consumer {w}" for w in range(PINGPONG_CONSUMERS)]
+                                                                 if pingpong else []))
+        out.append("  the producer's ring runs on from tile to tile (k-tile numbers, slots and phases carried), so it "
+                   "loads the next tile while the consumers finish this one")
+    if pingpong:
+        out.append("  ordering barrier (CUTLASS's OrderedSequenceBarrier): consumer 0 runs tile 0's mainloop; consumer 1 "
+                   "starts tile 1's mainloop when it has issued its last wgmma, while consumer 0 drains, releases its "
+                   "last slot and stores tile 0 (its epilogue overlaps the other's math); then consumer 0 takes tile "
+                   "2's mainloop, and so on")
+        out.append("  each consumer waits for and releases only its own tiles' k-tiles: consumer c numbers them from "
+                   "c x k-tiles on, in steps of 2 tiles, and the ring's empty barriers expect one warpgroup's "
+                   f"{n.empty_arrivals} arrivals")
+    return out
+
+
+def explain_lines(n: HopperNumbers, facts: Facts, arch: str, sections, grid, k: int, resources,
+                  sms: int | None = None) -> list[list[str]]:
+    """The sections of a wgmma kernel's explanation (`resources`: the ptxas figures or None, with why;
+    `sms`: the SM count a persistent grid fills)."""
     from lasscc.explain.text import section_raster, section_resources
 
     parts = []
@@ -337,6 +459,8 @@ def explain_lines(n: HopperNumbers, facts: Facts, arch: str, sections, grid, k: 
             parts.append(section_cluster(n, grid))
     if "raster" in sections:
         parts.append(section_raster(n, grid))
+    if "schedule" in sections:
+        parts.append(section_schedule(n, grid, sms))
     if "smem" in sections:
         parts.append(section_smem(n, arch))
     if "mbarriers" in sections:

@@ -59,7 +59,7 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
     kcfg = kernel_config(info, facts)
     kcfg.validate(arch, where=f"{where}: error: config", ab_type=ab, majors=facts.majors, acc_type=facts.acc)
     if kcfg.is_wgmma:
-        return _explain_wgmma(module, kcfg, facts, arch, filename, stage, grid, use_cache, resources, k)
+        return _explain_wgmma(module, kcfg, facts, arch, filename, stage, grid, use_cache, resources, k, sms)
     sections = SECTIONS
     if stage is not None:
         name = resolve_stage(stage, "option --stage")
@@ -102,7 +102,7 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
     return "\n\n".join("\n".join(p) for p in parts) + "\n"
 
 
-def _explain_wgmma(module, kcfg, facts, arch, filename, stage, grid, use_cache, resources, k) -> str:
+def _explain_wgmma(module, kcfg, facts, arch, filename, stage, grid, use_cache, resources, k, sms=None) -> str:
     """The explanation of a wgmma kernel (lasscc.explain.hopper)."""
     from lasscc.explain import hopper
 
@@ -117,7 +117,9 @@ def _explain_wgmma(module, kcfg, facts, arch, filename, stage, grid, use_cache, 
         res = _resources(module, arch, filename, use_cache) if resources else None
         return res, (None if res is not None else "not compiled" if not resources else "no ptxas")
 
-    parts = [[head]] + hopper.explain_lines(n, facts, arch, sections, grid, k, measured)
+    from lasscc.streamk import H100_SMS
+
+    parts = [[head]] + hopper.explain_lines(n, facts, arch, sections, grid, k, measured, sms=sms or H100_SMS)
     return "\n\n".join("\n".join(p) for p in parts) + "\n"
 
 

@@ -82,7 +82,7 @@ from lasscc.interp.smem import SharedMemory
 from lasscc.interp.bf16 import BF16
 from lasscc.interp.values import GlobalBuffer, float_codec, int_width, is_lanes, numpy_dtype
 from lasscc.layout import elem_bytes
-from lasscc.resources import wgmma_consumer_threads
+from lasscc.resources import unspecialized_threads
 
 # op class -> handler(ex, op, operand_values) -> list of result values
 HANDLERS: dict[type[Operation], Callable] = {}
@@ -156,7 +156,7 @@ class Program:
         self.has_roles = "lass_wg.warp_specialize" in names
         self.has_claims = "lass_sched.claim" in names  # a persistent tile loop (interp/sched.py)
         self.threads = (1 if self.config is None else
-                        wgmma_consumer_threads(self.config) if getattr(self.config, "is_wgmma", False) and not self.has_roles
+                        unspecialized_threads(self.config) if getattr(self.config, "is_wgmma", False) and not self.has_roles
                         else self.config.threads)
         ab = self.facts.ab_type if self.facts is not None else "f16"
         # bytes per A/B element: the SMEM size is stages * (BM + BN) * BK * this
@@ -870,8 +870,10 @@ def execute_kernel(
             raise KernelArgumentError(f"expected a positive stream-K grid (ctas), got {ctas!r}")
         grid, blocks_per_batch = int(ctas or SK.CPU_CTAS), 1
     tiles = grid
-    if prog.has_claims:  # a persistent tile loop: fewer CTAs than tiles, each walks several (interp/sched.py)
-        grid = max(1, min(tiles, int(ctas or PERSISTENT_CTAS)))
+    if prog.has_claims:  # a tile loop: fewer CTAs than tiles, each walks several (interp/sched.py)
+        from lasscc.schedule import launch_ctas, tiles_per_cta
+
+        grid = launch_ctas(tiles, bool(cfg.persistent), tiles_per_cta(cfg), int(ctas or PERSISTENT_CTAS))
     if blocks_per_batch is None:
         blocks_per_batch = max(1, 2048 // prog.threads) if prog.simt else 16
     if prog.has_roles:

@@ -1,7 +1,8 @@
 """CPU semantics of warp-specialized roles (`lass_wg.warp_specialize`, `setmaxnreg`, `named_barrier`).
 
 Roles run as their threads: the producer region on the lanes where `is_producer` holds, the
-consumer region on the others, each as a cooperative Python thread of the executor holding one
+consumer region on the others (with `independent_consumers`, the pingpong schedule: one role per
+consumer warpgroup, "consumer 0", "consumer 1"), each as a cooperative Python thread of the executor holding one
 baton (one role runs at a time; the blocks of a slice and the lanes of a role stay in lockstep).
 A role runs until an op of it would wait for the other role: a wait that fails (an mbarrier or a
 TMA-ring wait, a `setmaxnreg.inc` for registers the other role still holds: the handlers raise
@@ -52,6 +53,9 @@ class Roles:
         self.stamp = [-1] * n  # ex.nops when the role parked
         self.error: BaseException | None = None
         self.abort = False
+        # each role its own SSA environment (from the values defined before the split): roles that
+        # run one region (independent consumers) must not see each other's values
+        self.envs = [dict(ex.env) for _ in roles]
 
     def _runnable(self, j: int) -> bool:
         return not self.done[j] and (self.parked[j] is None or self.ex.nops > self.stamp[j])
@@ -92,7 +96,7 @@ class Roles:
                 self.cv.notify_all()
                 self._wait_turn(i)
             self.current = i
-            self.ex.mask = mask
+            self.ex.mask, self.ex.env = mask, self.envs[i]
             self.parked[i] = None
             try:
                 return retry()
@@ -105,7 +109,7 @@ class Roles:
             with self.cv:
                 self._wait_turn(i)
             self.current = i
-            self.ex.mask = mask
+            self.ex.mask, self.ex.env = mask, self.envs[i]
             self.ex.run_block(block)
         except _Abort:
             return
@@ -162,15 +166,23 @@ def _warp_specialize(ex: Executor, op, vals):
     roles = []
     for name, region, m in (("producer", op.producer, base & prod), ("consumer", op.consumer, base & ~prod)):
         _whole_warpgroups(ex, op, m, name)
-        if m.any():
+        if not m.any():
+            continue
+        if name == "consumer" and op.independent_consumers is not None:
+            # each consumer warpgroup its own role (the pingpong schedule: own tiles, no lockstep)
+            groups = np.unique(np.nonzero(m)[0] % ex.tpl // W)
+            for i, g in enumerate(groups):
+                mg = m & (np.arange(ex.L) % ex.tpl // W == g)
+                roles.append((f"consumer {i} (warpgroup {int(g)})", region.block, mg))
+        else:
             roles.append((name, region.block, m))
-    saved = ex.mask
+    saved, env = ex.mask, ex.env
     ex.roles = Roles(ex, roles)
     try:
         ex.roles.run()
     finally:
         ex.roles = None
-        ex.mask = saved
+        ex.mask, ex.env = saved, env
     return []
 
 

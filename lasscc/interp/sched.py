@@ -3,7 +3,8 @@
 A persistent kernel runs on fewer CTAs than tiles (execute_kernel's `ctas`; by default
 PERSISTENT_CTAS, so each CTA walks several tiles and carries its pipeline's phases across them).
 `cta_count` is the launch's CTA count along x; every `claim` records which CTA computes which tile:
-a tile claimed by two CTAs is an InterpError at the second claim (both would write its D), and
+a tile claimed by two CTAs, or twice in one CTA (two pingpong consumers), is an InterpError at the
+second claim (both would write its D), and
 after the launch a tile no CTA claimed is one (its D would stay unwritten): `check_claims`.
 """
 
@@ -14,6 +15,7 @@ import numpy as np
 from lasscc.dialects import lass_sched
 from lasscc.interp.errors import InterpError
 from lasscc.interp.executor import CLAIM_CHECKS, PERSISTENT_CTAS, Executor, handler
+from lasscc.resources import WARPGROUP_THREADS
 
 # CTAs of a persistent launch on the CPU: a small "SM count", so the CTAs take several tiles each
 
@@ -43,10 +45,15 @@ def _claim(ex: Executor, op, vals):
             raise ScheduleError(f"{ex.where(op)}: the threads of {ex.cta_name(int(cta))} claim different tiles "
                                 f"{mine.tolist()} at once")
         t = int(mine[0])
-        prev = claims.setdefault(t, (int(cta), op))
-        if prev[0] != int(cta):
+        wg = int(lanes[ctas == cta][0] % ex.tpl // WARPGROUP_THREADS)
+        prev = claims.get(t)
+        if prev is not None and prev[0] != int(cta):
             raise ScheduleError(f"{ex.where(op)}: {ex.cta_name(int(cta))} takes tile {t}, which "
                                 f"{ex.cta_name(prev[0])} took already (both would compute and store it)")
+        if prev is not None:  # a second claim in one CTA (e.g. both pingpong consumers)
+            raise ScheduleError(f"{ex.where(op)}: warpgroup {wg} of {ex.cta_name(int(cta))} takes tile {t}, which "
+                                f"warpgroup {prev[2]} of it took already (both would compute and store it)")
+        claims[t] = (int(cta), op, wg)
     return []
 
 

@@ -11,26 +11,41 @@ import pytest
 from lasscc.config import GemmConfig
 from lasscc.layout import K_MAJOR, MN_MAJOR
 from lasscc.resources import wgmma_defaults
-from lasscc.tune import WGMMA_SEARCH_BN, WGMMA_SEARCH_STAGES, candidates, config_label, default_family
+from lasscc.tune import (WGMMA_SEARCH_BN, WGMMA_SEARCH_RASTER, WGMMA_SEARCH_SCHEDULES, WGMMA_SEARCH_STAGES,
+                         candidates, config_label, default_family)
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("ab,k,bks", [("f16", 16, {32, 64}), ("bf16", 16, {32, 64}), ("f32", 8, {16, 32}),
-                                      ("i8", 32, {64, 128})])
-def test_wgmma_space(ab, k, bks):
+@pytest.mark.parametrize("ab,k,bk", [("f16", 16, 64), ("bf16", 16, 64), ("f32", 8, 32), ("i8", 32, 128)])
+def test_wgmma_space(ab, k, bk):
+    """tile x schedule x persistent x stages x raster, ~40 configs, every one valid by the rules."""
     ok, rejected = candidates("sm_90a", ab, "wgmma")
-    assert ok and all(c.is_wgmma for c in ok)
+    assert ok and all(c.is_wgmma for c in ok) and len(ok) <= 60
     for c in ok:
         c.validate("sm_90a", ab_type=ab)
-    assert {c.threadblock[0] for c in ok} == {64, 128} and {c.threadblock[1] for c in ok} == set(WGMMA_SEARCH_BN)
-    assert {c.threadblock[2] for c in ok} == bks and {c.stages for c in ok} == set(WGMMA_SEARCH_STAGES)
-    assert len(ok) + len(rejected) == 2 * len(WGMMA_SEARCH_BN) * 2 * len(WGMMA_SEARCH_STAGES)
-    # the 6-stage 128 x 256 x 128-byte tile needs more than sm_90a's 227 KB: pruned, with the rule's text
-    assert any("shared memory" in why for _, why in rejected)
-    best = GemmConfig(threadblock=(128, 256, 128 // {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}[ab]), stages=4,
-                      mma="wgmma", **wgmma_defaults((128, 256, 128 // {"f16": 2, "bf16": 2, "f32": 4, "i8": 1}[ab]), k))
+    assert {c.threadblock[1] for c in ok} == set(WGMMA_SEARCH_BN) and {c.threadblock[2] for c in ok} == {bk}
+    assert {c.stages for c in ok} == set(WGMMA_SEARCH_STAGES) and {c.raster for c in ok} == set(WGMMA_SEARCH_RASTER)
+    by = {(c.schedule, c.persistent, c.threadblock[0]) for c in ok}
+    assert by == {("default", 0, 64), ("default", 0, 128), ("cooperative", 0, 128), ("cooperative", 1, 128),
+                  ("pingpong", 0, 64), ("pingpong", 1, 64)}
+    assert len(ok) + len(rejected) == sum(len(bms) * len(p) for bms, p in WGMMA_SEARCH_SCHEDULES.values()) * len(
+        WGMMA_SEARCH_BN) * len(WGMMA_SEARCH_STAGES) * len(WGMMA_SEARCH_RASTER)
+    # 5 stages of the 128 x 256 x 128-byte tile need more than sm_90a's 227 KB: pruned, with the rule's text
+    assert rejected and all("shared memory" in why and c.threadblock[:2] == (128, 256) and c.stages == 5
+                            for c, why in rejected)
+    tb = (128, 256, bk)
+    best = GemmConfig(threadblock=tb, stages=4, mma="wgmma", **wgmma_defaults(tb, k))
     assert best in ok  # the measured best (BENCHMARKS.md)
+
+
+def test_a_16bit_d_leaves_out_the_tile_walking_schedules():
+    """A 16-bit D's staged epilogue reuses the ring: persistent and pingpong configs are not timed."""
+    ok, rejected = candidates("sm_90a", "f16", "wgmma", d_type="f16")
+    assert ok and not any(c.persistent or c.schedule == "pingpong" for c in ok)
+    assert {c.schedule for c in ok} == {"default", "cooperative"}
+    assert any("staged through the operand ring" in why for _, why in rejected)
+    assert len(candidates("sm_90a", "f16", "wgmma", d_type="f32")[0]) == len(candidates("sm_90a", "f16", "wgmma")[0])
 
 
 def test_families():
@@ -42,7 +57,9 @@ def test_families():
     assert candidates("sm_90a", "f32", "wgmma", (MN_MAJOR, K_MAJOR))[0] == []  # tf32 MN-major: mma.sync only
     assert candidates("sm_90a", "f16", "wgmma", (MN_MAJOR, MN_MAJOR))[0]  # 16-bit: transpose bits
     assert (default_family("sm_90a"), default_family("sm_80")) == ("wgmma", "mma.sync")
-    assert config_label(wg[0]) == "wgmma 64x64x32 / s2"
+    assert config_label(wg[0]) == "wgmma 64x128x64 / s4"
+    assert {config_label(c) for c in wg} >= {"wgmma 64x256x64 / s5 / pingpong / persistent / r16",
+                                             "wgmma 128x256x64 / s4 / cooperative"}
 
 
 @pytest.mark.parametrize("argv,k,family", [([], 4096, "wgmma"), (["--mma", "all"], 4096, "all"),
@@ -59,7 +76,8 @@ def test_cli_tune_searches_the_family(monkeypatch, capsys, argv, k, family):
     monkeypatch.setattr(cuda, "device_arch", lambda: "sm_90a")
     seen = {}
 
-    def fake_tune(text, filename, arch, m, n, k, iters=20, ab_type="f16", mma=None, majors=None, acc_type=None, jobs=None):
+    def fake_tune(text, filename, arch, m, n, k, iters=20, ab_type="f16", mma=None, majors=None, acc_type=None, jobs=None,
+                  d_type=None):
         seen.update(arch=arch, mma=mma, ab=ab_type, majors=majors)
         best = candidates(arch, ab_type, mma if mma != "all" else "mma.sync")[0][0]
         return {"ranking": [(1.0, config_label(best))], "rejected": [], "best": best,

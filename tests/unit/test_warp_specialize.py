@@ -178,7 +178,8 @@ def test_planted_skipped_tiles():
 
 
 @pytest.mark.parametrize("extra,arch,msg", [
-    (COOP.replace("cooperative", "pingpong"), "sm_90a", "config key 'schedule': expected 'default' or 'cooperative'"),
+    (COOP.replace("cooperative", "roundrobin"), "sm_90a",
+     "config key 'schedule': expected 'default' or 'cooperative' or 'pingpong'"),
     (COOP + ", split_k = 2", "sm_90a", "takes no split_k yet"),
     (COOP, "sm_90a", "M must be 128"),
     (", persistent = 1", "sm_90a", "persistent = 1 needs schedule"),

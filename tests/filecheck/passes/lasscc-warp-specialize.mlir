@@ -12,6 +12,20 @@
 // recomputed per tile), the k-tile numbers (slots, phases) carried across tiles; the consumers claim each tile.
 // RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-persistent.mlir.in | filecheck %s --check-prefix=PERSIST
 //
+// schedule = "pingpong" (64x16x32, 2 stages): the consumers number themselves tid % 128; thread 0
+// initialises the ordering barrier's 4 mbarriers (128 arrivals each) after the ring's, then the
+// block synchronises; the producer loads every tile of the CTA in order; consumer c = tid / 128 - 1
+// walks tiles blockIdx.x + c * %ctas step 2 * %ctas with k-tiles from c * k_tiles on (step
+// 2 * k_tiles) and the order parity (1 - min(c, 1), flipped per tile): wait its turn, the K loop
+// (releasing k-tile kt - 1 only after the tile's first), arrive; wgmma wait {0}, release the last
+// k-tile's slot, wait its turn, the epilogue, arrive.  The ring's empty barriers expect 128 arrivals.
+// RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-pingpong.mlir.in | filecheck %s --check-prefix=PING
+// RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-pingpong.mlir.in -o %t.ping.mlir
+// RUN: %lasscc opt -p lasscc-warp-specialize %t.ping.mlir -o %t.ping2.mlir
+// RUN: diff %t.ping.mlir %t.ping2.mlir
+// Rejected: a pingpong kernel whose 16-bit D epilogue stages through the ring.
+// RUN: not %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-pingpong-f16.mlir.in 2>&1 | filecheck %s --check-prefix=PING-ERR
+//
 // Left alone once applied, and on a wgmma kernel of the default schedule:
 // RUN: %lasscc opt -p lasscc-warp-specialize %s -o %t.once.mlir
 // RUN: %lasscc opt -p lasscc-warp-specialize %t.once.mlir -o %t.twice.mlir
@@ -77,6 +91,47 @@
 // PERSIST:            lass_pipe.consumer_wait
 // PERSIST:          lass_nv.st_global
 // PERSIST:          scf.yield {{%[0-9]+}} : i32
+
+// PING:      %ctid = arith.remui %tid, [[C128:%[0-9]+]] : i32
+// PING:      [[BID:%[0-9]+]] = lass_nv.block_id x
+// PING:      %bars = lass_pipe.tma_pipeline {offset = 10240 : i64, arrivals = 128 : i64}
+// PING:      %ctas = lass_sched.cta_count
+// PING:      scf.if
+// PING-COUNT-4: lass_nv.mbarrier_init {{%[0-9]+}}, [[C128]]
+// PING-NEXT:   lass_nv.fence_mbarrier_init
+// PING:      lass_nv.bar_sync
+// PING-NEXT: lass_wg.warp_specialize {{%[0-9]+}} producer {
+// PING-NEXT:   lass_wg.setmaxnreg dec 40
+// PING:          scf.for %tile = [[BID]] to %tiles step %ctas iter_args(%kt_base = {{%[0-9]+}}) -> (i32) : i32 {
+// PING:            lass_pipe.producer_acquire
+// PING:      } consumer {
+// PING-NEXT:   lass_wg.setmaxnreg inc 232
+// PING:        %consumer = arith.subi
+// PING:        [[FIRST:%[0-9]+]] = arith.muli %consumer, %ctas : i32
+// PING-NEXT:   [[START:%[0-9]+]] = arith.addi [[BID]], [[FIRST]] : i32
+// PING-NEXT:   [[STEP:%[0-9]+]] = arith.muli %ctas, {{%[0-9]+}} : i32
+// PING:        scf.for %tile_1 = [[START]] to %tiles step [[STEP]] iter_args(%kt_base_1 = {{%[0-9]+}}, %order = {{%[0-9]+}}) -> (i32, i32) : i32 {
+// PING:          lass_sched.claim %tile_1
+// PING:          [[LB:%[0-9]+]] = arith.addi %kt_base_1
+// PING-NEXT:     [[UB:%[0-9]+]] = arith.addi %kt_base_1, %k_tiles : i32
+// PING-NEXT:     lass_nv.mbarrier_wait_parity {{%[0-9]+}}, %order
+// PING-NEXT:     {{.*}} = scf.for %kt_1 = [[LB]] to [[UB]] step
+// PING:            lass_pipe.consumer_wait
+// PING:            [[LATE:%[0-9]+]] = arith.cmpi ult, [[LB]], %kt_1 : i32
+// PING-NEXT:       lass_pipe.consumer_release %bars[{{%[0-9]+}}], [[LATE]]
+// PING:          }
+// PING-NEXT:     lass_nv.mbarrier_arrive
+// PING-NEXT:     lass_wg.wait {pending = 0 : i64}
+// PING:          [[ANY:%[0-9]+]] = arith.cmpi ult, [[LB]], [[UB]] : i32
+// PING-NEXT:     lass_pipe.consumer_release %bars[{{%[0-9]+}}], [[ANY]]
+// PING-NEXT:     lass_nv.mbarrier_wait_parity {{%[0-9]+}}, %order
+// PING:          lass_nv.st_global
+// PING:          lass_nv.mbarrier_arrive
+// PING:          [[FLIP:%[0-9]+]] = arith.xori %order
+// PING-NEXT:     scf.yield {{%[0-9]+}}, [[FLIP]] : i32, i32
+// PING:      } {independent_consumers}
+
+// PING-ERR: lasscc-warp-specialize-pingpong-f16.mlir.in:{{[0-9]+}}:{{[0-9]+}}: error: schedule = "pingpong": the staged epilogue of a 16-bit D stages through the operand ring
 
 // DEFAULT-NOT: lass_wg.warp_specialize
 // DEFAULT-NOT: setmaxnreg
