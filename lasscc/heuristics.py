@@ -152,7 +152,8 @@ def wgmma_base(ab_type: str, arch: str) -> GemmConfig | None:
 # The wgmma cost model (`choose_wgmma`), fitted (least squares on log time, the constants marked
 # "fit") to the 71 H100 timings of the tile sweep and the cost-model run (scripts/skinny_bench.py
 # --tile-sweep; BENCHMARKS.md session 8, benchmarks/skinny_tile_sweep_2026-11-24-s8.log and
-# skinny_costmodel_2026-11-24-s8.log): rms error 16% (the session-8 model's: 60%).  A CTA's time is its k-tiles at the slowest of the tensor cores, its share of the
+# skinny_costmodel_2026-11-24-s8.log) by scripts/fit_costmodel.py --fit: rms error of log time
+# 0.148 (the session-8 model's: 0.467).  A CTA's time is its k-tiles at the slowest of the tensor cores, its share of the
 # memory system and its pipeline's latency floor, plus a fixed cost; the grid runs in waves and is
 # bounded below by reading A and B once from HBM; parallel
 # split-K adds its partial sums' traffic and the reduction launch.
