@@ -33,6 +33,11 @@ ODD_SHAPES = [(33, 4097, 12345), (1, 8192, 8192)]
 # the narrow tiles chooses otherwise: ((M, N, K), (BM, BN, stages, split_k)), timed beside the new one
 SESSION8_DEFAULTS = [((16, 4096, 4096), (64, 128, 4, 4)), ((128, 4096, 4096), (64, 64, 4, 1)),
                      ((1024, 1024, 1024), (64, 128, 4, 1)), ((1024, 1024, 16384), (128, 256, 4, 4))]
+# the narrow tiles at other stage counts (the cost model's latency floor, WG_LOAD_LATENCY_S / stages,
+# was fitted at 4 stages only): ((M, N, K), (BM, BN, stages)), unsplit, for scripts/fit_costmodel.py
+STAGE_VARIANTS = [((16, 4096, 4096), (64, 32, 4)), ((16, 4096, 4096), (64, 32, 6)), ((16, 4096, 4096), (64, 32, 12)),
+                  ((16, 4096, 4096), (64, 16, 8)), ((16, 4096, 4096), (64, 16, 12)),
+                  ((128, 4096, 4096), (128, 32, 4)), ((128, 4096, 4096), (128, 64, 6)), ((128, 4096, 4096), (64, 32, 8))]
 ELEM_BYTES = 2  # f16 A and B
 
 
@@ -80,6 +85,10 @@ def plan(sms: int, arch: str) -> list[tuple[str, tuple[int, int, int], object]]:
             cfg = replace(wg, threadblock=tb, stages=st, split_k=s, split_k_mode="parallel" if s > 1 else "serial",
                           **wgmma_defaults(tb, wg.instruction[2]))
             runs.append(("s8", shape, cfg, "session 8's default"))
+        for shape, (bm, bn, st) in STAGE_VARIANTS:
+            tb = (bm, bn, wg.threadblock[2])
+            runs.append(("stages", shape, replace(wg, threadblock=tb, stages=st, **wgmma_defaults(tb, wg.instruction[2])),
+                         "narrow tile, stage count"))
     for shape in VARIANT_SHAPES:
         for base in [choose(*shape, "f16", sms, arch).config] + ([choose(*shape, "f16", sms, arch, base=wg).config]
                                                                  if wg is not None else []):
@@ -218,7 +227,8 @@ def main() -> int:
         ratio = r["tflops"] / ref if ref else float("nan")
         if kind == "default":
             by_shape[shape] = r
-        label = {"default": " (default)", "odd": " (default, odd shape)", "s8": " (session 8 default)"}.get(kind, "")
+        label = {"default": " (default)", "odd": " (default, odd shape)", "s8": " (session 8 default)",
+                 "stages": " (stage variant)"}.get(kind, "")
         print(f"| {' x '.join(map(str, shape))} | {config_text(cfg)}{label} | "
               f"{why} | {r['rel_err']:.1e}{'' if r['ok'] else ' FAIL'} | {r['tflops']:.1f} | "
               f"{ref or float('nan'):.1f} | {ratio:.2f} |", flush=True)
