@@ -32,7 +32,8 @@ With --arch sm_90a the split-K and epilogue cases (and SPLIT_BENCH) also run the
 type (HOPPER_DTYPES: f16 / bf16 in all four A/B layouts, f16 accumulation, tf32 and s8 K-major) x D
 type x D layout (row / col) x batched (3-d TMA maps, grid z, batch 3) kernel, each run with
 (alpha, beta) = (1, 0) into a NaN-poisoned D and (1.5, 0.5) on random C at HOPPER_SHAPES (odd M, N
-and K, fit to the TMA's 16-byte global-stride rule) and once at HOPPER_LARGE, against float64.  It
+and K, fit to the TMA's 16-byte global-stride rule) and once at HOPPER_LARGE, against float64; then
+issue 17's narrow tiles (HOPPER_SKINNY_*: BN 64 / 32 / 16, 6-8 stages) at skinny odd shapes.  It
 ends with the line "hopper: N checks, F failed".
 
 `--list` prints the case list and exits (no GPU needed).
@@ -166,6 +167,11 @@ HOPPER_SHAPES = [(33, 129, 40), (127, 255, 1000), (1, 7, 64), (1000, 1, 200), (2
 HOPPER_LARGE = (2049, 1031, 2056)
 HOPPER_BATCH = 3  # GEMMs per launch of a batched kernel (grid z)
 HOPPER_RUNS = ((1.0, 0.0), (1.5, 0.5))  # (alpha, beta): a NaN-poisoned D, then D holding C
+# issue 17's narrow tiles (lasscc.heuristics.SKINNY_TILES at the stages the default gives them), TN,
+# at skinny odd shapes (K rounded to the TMA's 16-byte rule by `fit`): (A/B type, D layout, batched)
+HOPPER_SKINNY_TILES = [(64, 32, 8), (64, 16, 8), (128, 32, 8), (128, 64, 6)]
+HOPPER_SKINNY_KINDS = [("f16", "row", False), ("bf16", "col", False), ("f16", "row", True)]
+HOPPER_SKINNY_SHAPES = [(1, 8192, 8192), (16, 4097, 4100), (33, 4097, 12345), (64, 1031, 200)]
 
 
 def hopper_config(ab: str) -> tuple[str, str]:
@@ -194,6 +200,15 @@ def hopper_cases(quick: bool = False) -> list[tuple]:
         cname = hopper_config(ab)[0] + (f" batch {HOPPER_BATCH}" if batched else "")
         out.append((f"hopper {name}", ab, layouts, cname, hopper_mlir(ab, d, acc, layouts, batched),
                     [fit(sh, ab, layouts) for sh in shapes + [HOPPER_LARGE]], HOPPER_BATCH if batched else 1))
+    for (bm, bn, st), (ab, ld, batched) in itertools.product(HOPPER_SKINNY_TILES, HOPPER_SKINNY_KINDS):
+        layouts, bk = ("row", "col", ld), 128 // ELEM_BYTES[ab]
+        text = hopper_mlir(ab, "f32", None, layouts, batched).replace(
+            hopper_config(ab)[1], f'mma = "wgmma", threadblock = [{bm}, {bn}, {bk}], stages = {st}')
+        cname = f"wgmma {bm}x{bn}x{bk}/{st}" + (f" batch {HOPPER_BATCH}" if batched else "")
+        # (the last shape runs once, like HOPPER_LARGE)
+        out.append((f"skinny {ab}", ab, layouts, cname, text,
+                    [fit(sh, ab, layouts) for sh in (HOPPER_SKINNY_SHAPES[:2] if quick else HOPPER_SKINNY_SHAPES)],
+                    HOPPER_BATCH if batched else 1))
     return out
 
 
