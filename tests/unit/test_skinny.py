@@ -33,13 +33,15 @@ def gemm(ab="f16", d="f32", tb=(64, 32, 64), stages=8, d_layout="row", batched=F
 
 
 # (name, gemm kwargs, (M, N, K), batch): M under one warpgroup's 64 rows, N off the tile, K off BK
-# (K * element bytes a multiple of 16: the TMA's global-stride rule)
+# (K * element bytes a multiple of 16: the TMA's global-stride rule); where K allows, more k-tiles
+# than stages, so the ring wraps
 CASES = [
-    ("f16-64x32s8-M16", dict(), (16, 520, 264), 1),
+    ("f16-64x32s8-M16", dict(), (16, 136, 1032), 1),
     ("bf16-64x16s8-M1-colD", dict(ab="bf16", tb=(64, 16, 64), d_layout="col"), (1, 136, 200), 1),
     ("f16-128x32s8-M33-f16D", dict(tb=(128, 32, 64), d="f16"), (33, 257, 72), 1),
-    ("bf16-128x64s6-M33-batched", dict(ab="bf16", tb=(128, 64, 64), stages=6, batched=True), (33, 136, 72), 2),
-    ("f16-64x32s4-M16-split2", dict(stages=4, extra=', split_k = 2, split_k_mode = "parallel"'), (16, 520, 264), 1),
+    ("bf16-128x64s6-M33-batched", dict(ab="bf16", tb=(128, 64, 64), stages=6, batched=True), (33, 72, 520), 2),
+    ("f16-64x32s4-M16-split2", dict(stages=4, extra=', split_k = 2, split_k_mode = "parallel"'), (16, 136, 648), 1),
+    ("f16-64x32s12-M16", dict(stages=12), (16, 40, 1608), 1),
 ]
 
 
