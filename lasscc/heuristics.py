@@ -3,8 +3,9 @@ the element type and the GPU's SM count, for an input that gives no `config` and
 `lasscc tune` winner (`lasscc run`, `bench`, the API's `gemm(shape=...)`).
 
 The instruction family is decided elsewhere (lasscc.family on sm_90a).  Given a wgmma `base` (the
-family's config), `choose_wgmma` picks the tile and parallel split count by a cost model (below,
-`wgmma_time`); otherwise the mma.sync rules, in order:
+family's config), `choose_wgmma` picks the tile, stages and parallel split count by a cost model
+(below, `wgmma_time`: skinny M takes a narrow unsplit tile, SKINNY_TILES); otherwise the mma.sync
+rules, in order:
 
 1. Tile: the default 128 x 128 tile (lasscc.config.default_config: BK = 64 bytes of K) -- the
    measured best mma.sync tile, also for skinny M, where the GEMM is bound by reading B and the
@@ -228,8 +229,9 @@ def wgmma_candidates(base: GemmConfig, ab_type: str):
 
 
 def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base: GemmConfig) -> Choice:
-    """The wgmma tile (lasscc.family.wgmma_configs at `base`'s stages) and parallel split count with
-    the least `wgmma_time`, among those the rules accept (each partition MIN_SPLIT_KTILES k-tiles)."""
+    """The wgmma tile and stages (`wgmma_candidates`) and parallel split count with the least
+    `wgmma_time`, among those the rules accept (each partition MIN_SPLIT_KTILES k-tiles); the note
+    names the term that bound the modelled time."""
     eb = elem_bytes(ab_type)
     best = None
     for tile in wgmma_candidates(base, ab_type):
