@@ -204,7 +204,8 @@ def main() -> int:
             with ProcessPoolExecutor() as pool:
                 for (kind, shape, cfg, _), (ptx, spec) in zip(runs, pool.map(compile_text, jobs)):
                     info = ptxas_info(ptx, arch)
-                    print(f"compiled {config_text(cfg):32s} {info.line if info else '(no ptxas)'}")
+                    print(f"compiled {config_text(cfg):32s} " + (f"{info.line}; spill stores {info.spill_stores} B, "
+                                                                  f"loads {info.spill_loads} B" if info else "(no ptxas)"))
         return 0
 
     from lasscc.runtime import cuda
