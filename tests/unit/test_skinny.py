@@ -141,3 +141,37 @@ def test_cost_model_reproduces_session_8s_timings():
     points = mod.measured_points(mod.SESSION8_LOGS)
     assert len(points) == 71
     assert mod.rms_log_error(points) < 0.16
+
+
+def _script(name: str):
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_scripts_kernels_pass_the_config_checks():
+    """Every kernel of scripts/skinny_bench.py's plan (defaults, odd shapes, session 8's defaults,
+    stage and split variants) and of gpu_matrix.py --hopper's skinny cases passes
+    lasscc-tile-threadblock's checks for sm_90a (the lead's one GPU call compiles them)."""
+    from lasscc.driver import make_pass, run_pass
+    from lasscc.api import apply_overrides
+
+    sb = _script("skinny_bench")
+    runs = sb.plan(H100, "sm_90a")
+    kinds = {kind for kind, *_ in runs}
+    assert kinds == {"default", "odd", "s8", "stages", "variant"}
+    assert any(kind == "odd" and not cfg.is_wgmma and cfg.align == (1, 1) for kind, _, cfg, _ in runs)
+    for kind, shape, cfg, _ in runs:
+        mod = parse_mlir(sb.module_text(cfg), "s.mlir")
+        apply_overrides(mod, arch="sm_90a", filename="s.mlir", split_k=cfg.split_k, split_k_mode=cfg.split_k_mode)
+        run_pass(mod, make_pass("lasscc-tile-threadblock", "sm_90a"), "s.mlir")
+    gm = _script("gpu_matrix")
+    skinny = [c for c in gm.hopper_cases() if c[0].startswith("skinny")]
+    assert len(skinny) == len(gm.HOPPER_SKINNY_TILES) * len(gm.HOPPER_SKINNY_KINDS)
+    for name, ab, layouts, cname, text, shapes, batch in skinny:
+        run_pass(parse_mlir(text, "m.mlir"), make_pass("lasscc-tile-threadblock", "sm_90a"), "m.mlir")
+        assert all(k * 2 % 16 == 0 for _, _, k in shapes)  # K fits the TMA's 16-byte rule
