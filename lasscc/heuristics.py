@@ -3,8 +3,9 @@ the element type and the GPU's SM count, for an input that gives no `config` and
 `lasscc tune` winner (`lasscc run`, `bench`, the API's `gemm(shape=...)`).
 
 The instruction family is decided elsewhere (lasscc.family on sm_90a).  Given a wgmma `base` (the
-family's config), `choose_wgmma` picks the tile and parallel split count by a cost model (below,
-`wgmma_time`); otherwise the mma.sync rules, in order:
+family's config), `choose_wgmma` picks the tile, stages and parallel split count by a cost model
+(below, `wgmma_time`: skinny M takes a narrow unsplit tile, SKINNY_TILES); otherwise the mma.sync
+rules, in order:
 
 1. Tile: the default 128 x 128 tile (lasscc.config.default_config: BK = 64 bytes of K) -- the
    measured best mma.sync tile, also for skinny M, where the GEMM is bound by reading B and the
@@ -149,21 +150,46 @@ def wgmma_base(ab_type: str, arch: str) -> GemmConfig | None:
     return None
 
 
-# The wgmma cost model (`choose_wgmma`), fitted to the H100 tile sweep (scripts/skinny_bench.py
-# --tile-sweep, BENCHMARKS.md session 8: it picks the measured best, or within 4% of it, at every
-# swept shape).  A CTA's time is its k-tiles at the slower of the tensor cores and its share of the
-# memory system, plus a fixed cost; the grid runs in waves; parallel split-K adds its partial sums'
-# traffic and the reduction launch.
+# The wgmma cost model (`choose_wgmma`), fitted (least squares on log time, the constants marked
+# "fit") to the 71 H100 timings of the tile sweep and the cost-model run (scripts/skinny_bench.py
+# --tile-sweep; BENCHMARKS.md session 8, benchmarks/skinny_tile_sweep_2026-11-24-s8.log and
+# skinny_costmodel_2026-11-24-s8.log) by scripts/fit_costmodel.py --fit: rms error of log time
+# 0.149 (the session-8 model's: 0.467).  A CTA's time is its k-tiles at the slowest of the tensor
+# cores, its share of the memory system and its pipeline's latency floor, plus a fixed cost; the
+# grid runs in waves and is bounded below by all CTAs' loads and by reading A and B once from HBM;
+# parallel split-K adds its partial sums' traffic and the reduction launch.
 WG_PEAK_FLOPS_PER_SM = 5.5e12  # dense f16 wgmma per SM, sustained (~730 TFLOP/s / 132 SMs); x 2 / element bytes
-WG_BYTES_PER_SM = 60e9  # operand bytes per second one SM's TMA loads sustain beside the others (fit)
-WG_CTA_FIXED_S = 1e-6  # prologue, pipeline fill and epilogue of one CTA (fit)
-WG_REDUCE_BYTES_PER_S = 1e12  # parallel split-K's partial sums written and read back (fit)
-WG_REDUCE_LAUNCH_S = 3e-6  # the reduction kernel's launch
+WG_BYTES_PER_SM = 105e9  # operand bytes per second one SM's TMA loads sustain beside the others (fit)
+WG_CTA_FIXED_S = 4.8e-6  # prologue, pipeline fill and epilogue of one CTA (fit)
+WG_REDUCE_BYTES_PER_S = 7e12  # parallel split-K's partial sums written and read back, in L2 (fit)
+WG_REDUCE_LAUNCH_S = 6e-6  # the reduction kernel's launch and the GEMM kernel's drain before it (fit)
+# A k-tile's TMA round trip (issue to full barrier, through the consumers' release of the slot):
+# with `stages` slots in flight a CTA finishes at most one k-tile per LOAD_LATENCY / stages.  The
+# sweep's small tiles sit near 0.3-0.36 us per k-tile at 4 stages whatever their bytes (64x64 and
+# 64x128 at 128 x 4096 x 4096, BENCHMARKS.md session 8) (fit).
+WG_LOAD_LATENCY_S = 1.2e-6
+# Bytes per second all CTAs together load (the operand rows each CTA reads over its K range, from L2
+# or HBM): the most the session-8 timings reached (1024 x 1024 x 16384, 64x128 split 2: 803 MB in
+# 68.6 us), so a floor of the real bound -- it binds none of them, only tiles that move more (a
+# narrow BN re-reads A once per column tile).
+WG_LOAD_BYTES_PER_S = 11.7e12
+HBM_BYTES_PER_S = 3.35e12  # H100 SXM5 HBM3 (NVIDIA's datasheet): A and B are read at least once
 WG_SPLITS = (1, 2, 4, 8, 16)
+# Narrow tiles for a skinny or small output (besides lasscc.family.DEFAULT_TILES, the default's): a
+# BN of 32 / 16 gives 4096 columns 128 / 256 CTAs without splitting K, so no partial sums and no
+# reduction launch; their stages are small (12 KB at 64x32x64 f16), so they take more of them
+# against the latency floor.  (BM, BN, bytes of a K row.)
+SKINNY_TILES = ((128, 64, 128), (128, 32, 128), (64, 32, 128), (64, 16, 128))
+SKINNY_STAGES = (4, 6, 8)
 
 
 def wgmma_time(m: int, n: int, k: int, cfg: GemmConfig, ab_type: str, sms: int) -> float:
     """The cost model's seconds for an M x N x K GEMM with wgmma config `cfg` on `sms` SMs."""
+    return wgmma_cost(m, n, k, cfg, ab_type, sms)[0]
+
+
+def wgmma_cost(m: int, n: int, k: int, cfg: GemmConfig, ab_type: str, sms: int) -> tuple[float, str]:
+    """`wgmma_time`'s seconds and the term that bound them, in words (for `choose_wgmma`'s note)."""
     bm, bn, bk = cfg.threadblock
     eb = elem_bytes(ab_type)
     per_sm = streamk.ctas_per_sm(cfg.threads, cfg.smem_bytes(eb))
@@ -171,24 +197,44 @@ def wgmma_time(m: int, n: int, k: int, cfg: GemmConfig, ab_type: str, sms: int) 
     units = tiles * cfg.split_k
     waves = -(-units // (sms * per_sm))
     sharing = min(per_sm, -(-units // sms))  # CTAs sharing one SM's tensor cores and bandwidth
-    k_tile = max(2 * bm * bn * bk / (WG_PEAK_FLOPS_PER_SM * 2 / eb / sharing),
-                 (bm + bn) * bk * eb / (WG_BYTES_PER_SM / sharing))
-    t = waves * (-(-(-(-k // bk)) // cfg.split_k) * k_tile + WG_CTA_FIXED_S)
+    k_tile, bound = max((2 * bm * bn * bk / (WG_PEAK_FLOPS_PER_SM * 2 / eb / sharing), "tensor cores"),
+                        ((bm + bn) * bk * eb / (WG_BYTES_PER_SM / sharing), "TMA bandwidth"),
+                        (WG_LOAD_LATENCY_S / cfg.stages, f"load latency over {cfg.stages} stages"))
+    k_per_cta = -(-(-(-k // bk)) // cfg.split_k)
+    t = waves * (k_per_cta * k_tile + WG_CTA_FIXED_S)
+    # TMA fetches no rows past M / N: each CTA moves its tile's real rows over its K range
+    loaded = units * (min(bm, m) + min(bn, n)) * k_per_cta * bk * eb
+    t, bound = max((t, f"k-tiles bound by {bound}"), (loaded / WG_LOAD_BYTES_PER_S, "all CTAs' loads"),
+                   ((m + n) * k * eb / HBM_BYTES_PER_S, "reading A and B once from HBM"))
     if cfg.split_k > 1:
         t += (2 * cfg.split_k + 1) * m * n * PARTIAL_BYTES / WG_REDUCE_BYTES_PER_S + WG_REDUCE_LAUNCH_S
-    return t
+    return t, bound
+
+
+def wgmma_candidates(base: GemmConfig, ab_type: str):
+    """The tiles `choose_wgmma` weighs: lasscc.family's default tiles at `base`'s stages and K row,
+    then SKINNY_TILES at each of SKINNY_STAGES (before validation)."""
+    from lasscc.family import wgmma_configs
+    from lasscc.resources import wgmma_defaults
+
+    for tile in wgmma_configs(base, ab_type, keep_stages=True):
+        if tile.threadblock[2] == base.threadblock[2]:  # the family's K row (128 bytes: the widest swizzle)
+            yield tile
+    for bm, bn, row in SKINNY_TILES:
+        tb = (bm, bn, row // elem_bytes(ab_type))
+        if tb[2] != base.threadblock[2]:
+            continue
+        for st in SKINNY_STAGES:
+            yield replace(base, threadblock=tb, stages=st, **wgmma_defaults(tb, base.instruction[2]))
 
 
 def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base: GemmConfig) -> Choice:
-    """The wgmma tile (lasscc.family.wgmma_configs at `base`'s stages) and parallel split count with
-    the least `wgmma_time`, among those the rules accept (each partition MIN_SPLIT_KTILES k-tiles)."""
-    from lasscc.family import wgmma_configs
-
+    """The wgmma tile and stages (`wgmma_candidates`) and parallel split count with the least
+    `wgmma_time`, among those the rules accept (each partition MIN_SPLIT_KTILES k-tiles); the note
+    names the term that bound the modelled time."""
     eb = elem_bytes(ab_type)
     best = None
-    for tile in wgmma_configs(base, ab_type, keep_stages=True):
-        if tile.threadblock[2] != base.threadblock[2]:  # the family's K row (128 bytes: the widest swizzle)
-            continue
+    for tile in wgmma_candidates(base, ab_type):
         for s in WG_SPLITS:
             if s > 1 and -(-k // tile.threadblock[2]) // s < MIN_SPLIT_KTILES:
                 continue
@@ -197,14 +243,15 @@ def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base
                 cfg.validate(arch, ab_type=ab_type)
             except LassError:
                 continue
-            t = wgmma_time(m, n, k, cfg, ab_type, sms)
+            t, bound = wgmma_cost(m, n, k, cfg, ab_type, sms)
             if best is None or t < best[0]:
-                best = (t, cfg)
+                best = (t, cfg, bound)
     if best is None:
         return choose(m, n, k, ab_type, sms, arch)  # no wgmma tile fits: the mma.sync default
-    t, cfg = best
+    t, cfg, bound = best
     bm, bn, bk = cfg.threadblock
     tiles = -(-m // bm) * -(-n // bn)
-    why = (f"wgmma cost model: {bm}x{bn}x{bk}" + (f" split-K {cfg.split_k} parallel" if cfg.split_k > 1 else "")
-           + f", {tiles * cfg.split_k} CTAs on {sms} SMs, ~{2 * m * n * k / t / 1e12:.0f} TFLOP/s modelled")
+    why = (f"wgmma cost model: {bm}x{bn}x{bk}, {cfg.stages} stages"
+           + (f", split-K {cfg.split_k} parallel" if cfg.split_k > 1 else "")
+           + f", {tiles * cfg.split_k} CTAs on {sms} SMs, ~{2 * m * n * k / t / 1e12:.0f} TFLOP/s modelled ({bound})")
     return Choice(cfg, [why], sms * streamk.ctas_per_sm(cfg.threads, cfg.smem_bytes(eb)))

@@ -32,8 +32,9 @@ With --arch sm_90a the split-K and epilogue cases (and SPLIT_BENCH) also run the
 type (HOPPER_DTYPES: f16 / bf16 in all four A/B layouts, f16 accumulation, tf32 and s8 K-major) x D
 type x D layout (row / col) x batched (3-d TMA maps, grid z, batch 3) kernel, each run with
 (alpha, beta) = (1, 0) into a NaN-poisoned D and (1.5, 0.5) on random C at HOPPER_SHAPES (odd M, N
-and K, fit to the TMA's 16-byte global-stride rule) and once at HOPPER_LARGE, against float64; the
-HOPPER_TMA_STORE types again with the TMA-store epilogue (epilogue = "tma") at HOPPER_TMA_SHAPES.  It
+ and K, fit to the TMA's 16-byte global-stride rule) and once at HOPPER_LARGE, against float64; the
+HOPPER_TMA_STORE types again with the TMA-store epilogue (epilogue = "tma") at HOPPER_TMA_SHAPES; then
+issue 17's narrow tiles (HOPPER_SKINNY_*: BN 64 / 32 / 16, 6-8 stages) at skinny odd shapes.  It
 ends with the line "hopper: N checks, F failed".
 
 `--list` prints the case list and exits (no GPU needed).
@@ -172,6 +173,11 @@ HOPPER_TMA_STORE = ("f16", "f16 D f16", "bf16 D bf16", "s8")  # HOPPER_DTYPES al
 # then two that are not (the kernel's direct-store fallback), and a large one
 HOPPER_TMA_SHAPES = [(40, 136, 40), (136, 264, 1000), (200, 136, 24), (1000, 1000, 200), (33, 129, 40), (129, 65, 136)]
 HOPPER_TMA_LARGE = (2048, 1032, 2056)
+# issue 17's narrow tiles (lasscc.heuristics.SKINNY_TILES at the stages the default gives them), TN,
+# at skinny odd shapes (K rounded to the TMA's 16-byte rule by `fit`): (A/B type, D layout, batched)
+HOPPER_SKINNY_TILES = [(64, 32, 8), (64, 16, 8), (128, 32, 8), (128, 64, 6)]
+HOPPER_SKINNY_KINDS = [("f16", "row", False), ("bf16", "col", False), ("f16", "row", True)]
+HOPPER_SKINNY_SHAPES = [(1, 8192, 8192), (16, 4097, 4100), (33, 4097, 12345), (64, 1031, 200)]
 
 
 def hopper_config(ab: str) -> tuple[str, str]:
@@ -210,6 +216,15 @@ def hopper_cases(quick: bool = False) -> list[tuple]:
         tshapes = HOPPER_TMA_SHAPES[:3] if quick else HOPPER_TMA_SHAPES
         out.append((f"hopper {name} tma", ab, layouts, cname, text,
                     [fit(sh, ab, layouts) for sh in tshapes + [HOPPER_TMA_LARGE]], HOPPER_BATCH if batched else 1))
+    for (bm, bn, st), (ab, ld, batched) in itertools.product(HOPPER_SKINNY_TILES, HOPPER_SKINNY_KINDS):
+        layouts, bk = ("row", "col", ld), 128 // ELEM_BYTES[ab]
+        text = hopper_mlir(ab, "f32", None, layouts, batched).replace(
+            hopper_config(ab)[1], f'mma = "wgmma", threadblock = [{bm}, {bn}, {bk}], stages = {st}')
+        cname = f"wgmma {bm}x{bn}x{bk}/{st}" + (f" batch {HOPPER_BATCH}" if batched else "")
+        # (the last shape runs once, like HOPPER_LARGE)
+        out.append((f"skinny {ab}", ab, layouts, cname, text,
+                    [fit(sh, ab, layouts) for sh in (HOPPER_SKINNY_SHAPES[:2] if quick else HOPPER_SKINNY_SHAPES)],
+                    HOPPER_BATCH if batched else 1))
     return out
 
 

@@ -1,6 +1,7 @@
 """Issue 17's table: every shape with the shape-aware default config (lasscc.heuristics, no tuning)
-beside cuBLAS in the same process, the split-K and stream-K variants for two shapes, and
-16 x 4096 x 4096 as a fraction of the HBM bandwidth needed to read B once.
+beside cuBLAS in the same process, the session-8 default of the shapes whose default changed since,
+the odd shapes (checked against float64 like every run), the split-K and stream-K variants for two
+shapes, and 16 x 4096 x 4096 as a fraction of the HBM bandwidth needed to read B once.
 
     python3 scripts/skinny_bench.py [--arch sm_90a] [--iters 30]    # on the GPU
     python3 scripts/skinny_bench.py --dry-run [--compile]           # CPU: the plan (and ptxas of every kernel)
@@ -26,17 +27,31 @@ VARIANTS = [(1, "serial"), (4, "serial"), (8, "serial"), (4, "parallel"), (8, "p
             (1, "streamk"), (1, "streamk-dp")]
 H100_SXM_HBM_BYTES_PER_S = 3.35e12  # H100 SXM5 HBM3 bandwidth (NVIDIA's datasheet: 3.35 TB/s)
 B_ONCE_SHAPE = (16, 4096, 4096)
+# issue 17's odd shapes, run unrounded (33 x 4097 x 12345: K odd, so no TMA: mma.sync, 2-byte accesses)
+ODD_SHAPES = [(33, 4097, 12345), (1, 8192, 8192)]
+# the sm_90a default of session 8 (BENCHMARKS.md: the cost-model table) where the refitted model with
+# the narrow tiles chooses otherwise: ((M, N, K), (BM, BN, stages, split_k)), timed beside the new one
+SESSION8_DEFAULTS = [((16, 4096, 4096), (64, 128, 4, 4)), ((128, 4096, 4096), (64, 64, 4, 1)),
+                     ((1024, 1024, 1024), (64, 128, 4, 1)), ((1024, 1024, 16384), (128, 256, 4, 4))]
+# the narrow tiles at other stage counts (the cost model's latency floor, WG_LOAD_LATENCY_S / stages,
+# was fitted at 4 stages only): ((M, N, K), (BM, BN, stages)), unsplit, for scripts/fit_costmodel.py
+STAGE_VARIANTS = [((16, 4096, 4096), (64, 32, 4)), ((16, 4096, 4096), (64, 32, 6)), ((16, 4096, 4096), (64, 32, 12)),
+                  ((16, 4096, 4096), (64, 16, 8)), ((16, 4096, 4096), (64, 16, 12)),
+                  ((128, 4096, 4096), (128, 32, 4)), ((128, 4096, 4096), (128, 64, 6)), ((128, 4096, 4096), (64, 32, 8))]
 ELEM_BYTES = 2  # f16 A and B
 
 
 def module_text(cfg) -> str:
-    """The f16 TN GEMM with `cfg` (a GemmConfig) as its config."""
+    """The f16 TN GEMM with `cfg` (a GemmConfig) as its config (its `align` too, where it has one)."""
     from lasscc.api import gemm_mlir
 
     if cfg.is_wgmma:  # the Hopper path: threadblock / stages with mma = "wgmma" (its warp tiles follow)
         text = gemm_mlir("f16", None, "f32", "TN", 1.0, 0.0, cfg.threadblock, None, cfg.stages, cfg.raster)
         return text.replace("config = {", 'config = {mma = "wgmma", ', 1)
-    return gemm_mlir("f16", None, "f32", "TN", 1.0, 0.0, cfg.threadblock, cfg.warp, cfg.stages, cfg.raster)
+    text = gemm_mlir("f16", None, "f32", "TN", 1.0, 0.0, cfg.threadblock, cfg.warp, cfg.stages, cfg.raster)
+    if cfg.align is not None:
+        text = text.replace("config = {", f"config = {{align = [{cfg.align[0]}, {cfg.align[1]}], ", 1)
+    return text
 
 
 def config_text(cfg) -> str:
@@ -49,13 +64,31 @@ def plan(sms: int, arch: str) -> list[tuple[str, tuple[int, int, int], object]]:
     """(label, shape, GemmConfig) of every run: the default per shape, then the variants."""
     from dataclasses import replace
 
+    from lasscc.config import widest_align
     from lasscc.heuristics import choose, wgmma_base
+    from lasscc.resources import wgmma_defaults
 
     wg = wgmma_base("f16", arch)  # sm_90a: the default decomposes lasscc.family's wgmma tile
     runs = []
     for shape in SHAPES:
         c = choose(*shape, "f16", sms, arch, base=wg)
         runs.append(("default", shape, c.config, c.describe()))
+    for shape in ODD_SHAPES:  # sizes TMA cannot load take mma.sync with the widest accesses they allow
+        align = widest_align(*shape, "row", "col", "f16")
+        full = align == widest_align(16, 16, 16, "row", "col", "f16")
+        c = choose(*shape, "f16", sms, arch, base=wg if full else None)
+        cfg = c.config if full else replace(c.config, align=align)
+        runs.append(("odd", shape, cfg, c.describe() + ("" if full else f"; mma.sync, align {list(align)}")))
+    if wg is not None:
+        for shape, (bm, bn, st, s) in SESSION8_DEFAULTS:
+            tb = (bm, bn, wg.threadblock[2])
+            cfg = replace(wg, threadblock=tb, stages=st, split_k=s, split_k_mode="parallel" if s > 1 else "serial",
+                          **wgmma_defaults(tb, wg.instruction[2]))
+            runs.append(("s8", shape, cfg, "session 8's default"))
+        for shape, (bm, bn, st) in STAGE_VARIANTS:
+            tb = (bm, bn, wg.threadblock[2])
+            runs.append(("stages", shape, replace(wg, threadblock=tb, stages=st, **wgmma_defaults(tb, wg.instruction[2])),
+                         "narrow tile, stage count"))
     for shape in VARIANT_SHAPES:
         for base in [choose(*shape, "f16", sms, arch).config] + ([choose(*shape, "f16", sms, arch, base=wg).config]
                                                                  if wg is not None else []):
@@ -68,7 +101,8 @@ def plan(sms: int, arch: str) -> list[tuple[str, tuple[int, int, int], object]]:
 # --tile-sweep: the wgmma tiles (BM, BN) x parallel split counts the heuristic could choose for the
 # shapes whose grid leaves SMs idle (f16: BK 64, 4 stages)
 SWEEP_SHAPES = [(16, 4096, 4096), (128, 4096, 4096), (1024, 1024, 1024), (1024, 1024, 16384)]
-SWEEP_TILES = [(64, 128), (64, 256), (128, 128), (128, 256)]
+SWEEP_TILES = [(64, 128, 4), (64, 256, 4), (128, 128, 4), (128, 256, 4),  # (BM, BN, stages)
+               (64, 32, 4), (64, 32, 8), (128, 32, 8), (128, 64, 6), (64, 16, 8)]  # + heuristics.SKINNY_TILES
 SWEEP_SPLITS = [1, 2, 4, 8]
 
 
@@ -81,10 +115,11 @@ def sweep_plan(arch: str) -> list[tuple[tuple[int, int, int], object]]:
     base = wgmma_base("f16", arch)
     out = []
     for shape in SWEEP_SHAPES:
-        for bm, bn in SWEEP_TILES:
+        for bm, bn, st in SWEEP_TILES:
             tb = (bm, bn, base.threadblock[2])
             for s in SWEEP_SPLITS:
-                out.append((shape, replace(base, threadblock=tb, split_k=s, split_k_mode="parallel",
+                out.append((shape, replace(base, threadblock=tb, stages=st, split_k=s,
+                                           split_k_mode="parallel" if s > 1 else "serial",
                                            **wgmma_defaults(tb, base.instruction[2]))))
     return out
 
@@ -169,7 +204,8 @@ def main() -> int:
             with ProcessPoolExecutor() as pool:
                 for (kind, shape, cfg, _), (ptx, spec) in zip(runs, pool.map(compile_text, jobs)):
                     info = ptxas_info(ptx, arch)
-                    print(f"compiled {config_text(cfg):32s} {info.line if info else '(no ptxas)'}")
+                    print(f"compiled {config_text(cfg):32s} " + (f"{info.line}; spill stores {info.spill_stores} B, "
+                                                                  f"loads {info.spill_loads} B" if info else "(no ptxas)"))
         return 0
 
     from lasscc.runtime import cuda
@@ -179,16 +215,22 @@ def main() -> int:
     arch, sms = args.arch or cuda.device_arch(), cuda.sm_count()
     print(f"{cuda.device_name()}, {sms} SMs, {arch}; f16 TN, D f32, beta 0, beside torch (cuBLAS) in the same process")
     print("| M x N x K | config | why | rel. error | TFLOP/s | cuBLAS | ratio |\n|---|---|---|---|---|---|---|")
+    from concurrent.futures import ProcessPoolExecutor
+
+    runs = plan(sms, arch)
+    with ProcessPoolExecutor() as pool:  # compiles are pure CPU: all at once, then the runs one by one
+        compiled = list(pool.map(compile_text, [(module_text(c), arch, c.split_k, c.split_k_mode) for _, _, c, _ in runs]))
     fails, by_shape = 0, {}
-    for kind, shape, cfg, why in plan(sms, arch):
-        ptx, spec = compile_text((module_text(cfg), arch, cfg.split_k, cfg.split_k_mode))
+    for (kind, shape, cfg, why), (ptx, spec) in zip(runs, compiled):
         r = run_gemm(ptx, spec, *shape, check=True, bench=True, iters=args.iters)
         fails += not r["ok"]
         ref = r.get("cublas_tflops")
         ratio = r["tflops"] / ref if ref else float("nan")
         if kind == "default":
             by_shape[shape] = r
-        print(f"| {' x '.join(map(str, shape))} | {config_text(cfg)}{' (default)' if kind == 'default' else ''} | "
+        label = {"default": " (default)", "odd": " (default, odd shape)", "s8": " (session 8 default)",
+                 "stages": " (stage variant)"}.get(kind, "")
+        print(f"| {' x '.join(map(str, shape))} | {config_text(cfg)}{label} | "
               f"{why} | {r['rel_err']:.1e}{'' if r['ok'] else ' FAIL'} | {r['tflops']:.1f} | "
               f"{ref or float('nan'):.1f} | {ratio:.2f} |", flush=True)
     m, n, k = B_ONCE_SHAPE

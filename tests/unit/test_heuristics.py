@@ -123,15 +123,18 @@ def test_api_shape_takes_the_default(tmp_path, monkeypatch):
 
 
 def test_sm90a_decomposes_the_wgmma_tile():
-    """On sm_90a the default decomposes lasscc.family's wgmma tile: split-K for skinny / small grids
-    (parallel: measured faster than serial), never stream-K (mma.sync only), data-parallel when full."""
+    """On sm_90a the default decomposes lasscc.family's wgmma tile: a narrow unsplit tile for skinny M
+    (no reduction launch: test_skinny), split-K for long K (parallel: measured faster than serial),
+    never stream-K (mma.sync only), data-parallel when full."""
     from lasscc.heuristics import wgmma_base
 
     base = wgmma_base("f16", "sm_90a")
     assert base is not None and base.is_wgmma and base.threadblock == (128, 256, 64) and base.stages == 4
     assert wgmma_base("f16", "sm_80") is None
     skinny = choose(16, 4096, 4096, "f16", H100, "sm_90a", base=base).config
-    assert skinny.is_wgmma and skinny.split_k > 1 and skinny.split_k_mode == "parallel"
+    assert skinny.is_wgmma and skinny.split_k == 1 and skinny.threadblock[1] <= 32
+    long_k = choose(1024, 1024, 16384, "f16", H100, "sm_90a", base=base).config
+    assert long_k.is_wgmma and long_k.split_k > 1 and long_k.split_k_mode == "parallel"
     assert not choose(640, 1024, 384, "f16", H100, "sm_90a", base=base).config.is_streamk
     big = choose(8192, 8192, 8192, "f16", H100, "sm_90a", base=base).config
     assert big.is_wgmma and big.split_k == 1 and not big.is_streamk
@@ -139,14 +142,14 @@ def test_sm90a_decomposes_the_wgmma_tile():
 
 def test_wgmma_cost_model_follows_the_tile_sweep():
     """The measured H100 sweep (BENCHMARKS.md session 8): small K takes a smaller unsplit tile (1024³:
-    64x128 0.88x cuBLAS vs 128x256 split 4 0.47x), long K the big tile split (1024x1024x16384: 128x256
-    split 4 0.88x), full grids the big tile unsplit."""
+    64x128 0.88x cuBLAS vs 128x256 split 4 0.47x), long K a split (1024x1024x16384: 128x128 split 2
+    0.86x, 128x256 split 4 0.88x), full grids the big tile unsplit."""
     from lasscc.heuristics import wgmma_base, wgmma_time
 
     base = wgmma_base("f16", "sm_90a")
     small = choose(1024, 1024, 1024, "f16", H100, "sm_90a", base=base).config
     assert small.split_k == 1 and small.threadblock[0] * small.threadblock[1] < 128 * 256
     long_k = choose(1024, 1024, 16384, "f16", H100, "sm_90a", base=base).config
-    assert long_k.threadblock[:2] == (128, 256) and long_k.split_k == 4 and long_k.split_k_mode == "parallel"
+    assert long_k.threadblock[0] == 128 and long_k.split_k in (2, 4) and long_k.split_k_mode == "parallel"
     assert choose(4096, 4096, 4096, "f16", H100, "sm_90a", base=base).config.threadblock[:2] == (128, 256)
     assert wgmma_time(4096, 4096, 4096, base, "f16", H100) < wgmma_time(8192, 8192, 8192, base, "f16", H100)

@@ -1,0 +1,111 @@
+"""Fit lasscc.heuristics' wgmma cost model (`wgmma_time`, its constants marked "fit") to measured
+timings: the markdown tables scripts/skinny_bench.py prints (the default run and --tile-sweep), by
+least squares on log time (Nelder-Mead over log-scaled constants, seeded restarts).
+
+    python3 scripts/fit_costmodel.py                       # rms error of the model as it stands
+    python3 scripts/fit_costmodel.py --fit [LOG ...]       # refit (scipy), print the constants and each point
+
+Without LOG arguments it reads session 8's logs (BENCHMARKS.md): benchmarks/skinny_tile_sweep_2026-11-24-s8.log
+and benchmarks/skinny_costmodel_2026-11-24-s8.log (71 wgmma timings, f16 TN, H100, 132 SMs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SESSION8_LOGS = [ROOT / "benchmarks" / "skinny_tile_sweep_2026-11-24-s8.log",
+                 ROOT / "benchmarks" / "skinny_costmodel_2026-11-24-s8.log"]
+FITTED = ("WG_BYTES_PER_SM", "WG_CTA_FIXED_S", "WG_REDUCE_BYTES_PER_S", "WG_REDUCE_LAUNCH_S", "WG_LOAD_LATENCY_S")
+SMS = 132  # the H100 the logs were measured on
+SHAPE = re.compile(r"(\d+) x (\d+) x (\d+)$")
+CONFIG = re.compile(r"wgmma (\d+)x(\d+)x(\d+)/s(\d+)(?: split (\d+) parallel)?(?: \([^)]*\))?$")
+
+
+def measured_points(paths) -> list[tuple[tuple[int, int, int], object, float]]:
+    """((M, N, K), wgmma GemmConfig, seconds) of every wgmma row of the skinny_bench tables in `paths`
+    (f16; the lasscc TFLOP/s column: the third of a --tile-sweep row, the fifth of a default-run row)."""
+    from lasscc.heuristics import wgmma_base
+    from lasscc.resources import wgmma_defaults
+
+    base = wgmma_base("f16", "sm_90a")
+    out = []
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            cols = [c.strip() for c in line.split("|")[1:-1]]
+            if len(cols) < 5:
+                continue
+            shape, cfg = SHAPE.match(cols[0]), CONFIG.match(cols[1])
+            if not (shape and cfg):
+                continue
+            m, n, k = map(int, shape.groups())
+            bm, bn, bk, st = map(int, cfg.groups()[:4])
+            s = int(cfg.group(5) or 1)
+            tflops = float((cols[2] if len(cols) == 5 else cols[4]).split()[0])
+            tb = (bm, bn, bk)
+            c = replace(base, threadblock=tb, stages=st, split_k=s, split_k_mode="parallel" if s > 1 else "serial",
+                        **wgmma_defaults(tb, base.instruction[2]))
+            out.append(((m, n, k), c, 2 * m * n * k / (tflops * 1e12)))
+    return out
+
+
+def rms_log_error(points, sms: int = SMS) -> float:
+    """sqrt(mean(log(model / measured)^2)) of the cost model as it stands over `points`."""
+    from lasscc.heuristics import wgmma_time
+
+    errs = [math.log(wgmma_time(*shape, cfg, "f16", sms) / t) for shape, cfg, t in points]
+    return math.sqrt(sum(e * e for e in errs) / len(errs))
+
+
+def fit(points, restarts: int = 10, seed: int = 0) -> dict[str, float]:
+    """The FITTED constants minimising rms_log_error (set on lasscc.heuristics while searching; left
+    at the best found)."""
+    import numpy as np
+    from scipy.optimize import minimize
+
+    from lasscc import heuristics as h
+
+    x0 = [getattr(h, name) for name in FITTED]
+
+    def err(x):
+        for name, v, scale in zip(FITTED, x, x0):
+            setattr(h, name, math.exp(v) * scale)
+        return rms_log_error(points)
+
+    rng = np.random.default_rng(seed)
+    best = None
+    for i in range(restarts):
+        start = rng.normal(0.0, 1.0, len(FITTED)) if i else np.zeros(len(FITTED))
+        r = minimize(err, start, method="Nelder-Mead", options=dict(maxiter=3000, xatol=1e-3, fatol=1e-5))
+        if best is None or r.fun < best.fun:
+            best = r
+    err(best.x)
+    return {name: getattr(h, name) for name in FITTED}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("logs", nargs="*", help="skinny_bench.py output (default: session 8's two logs)")
+    p.add_argument("--fit", action="store_true", help="refit the constants (needs scipy)")
+    args = p.parse_args()
+    points = measured_points(args.logs or SESSION8_LOGS)
+    print(f"{len(points)} timings; rms log error of the model as it stands: {rms_log_error(points):.3f}")
+    if args.fit:
+        from lasscc.heuristics import wgmma_time
+
+        consts = fit(points)
+        print("fitted: " + ", ".join(f"{k} = {v:.3g}" for k, v in consts.items())
+              + f"; rms log error {rms_log_error(points):.3f}")
+        for shape, cfg, t in points:
+            print(f"{'x'.join(map(str, shape)):18s} {'x'.join(map(str, cfg.threadblock))}/s{cfg.stages} "
+                  f"split {cfg.split_k}: measured {t * 1e6:7.1f} us, model {wgmma_time(*shape, cfg, 'f16', SMS) * 1e6:7.1f} us")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
