@@ -365,13 +365,25 @@ def unspecialized_threads(cfg) -> int:
     return warpgroups(cfg) * WARPGROUP_THREADS
 
 
+# One lane per warp releases a TMA-ring slot at the physical level (lasscc-hopper-smem, CUTLASS's
+# signalling thread): the warp's wgmma.wait_group (.sync.aligned, the whole warp) has retired the
+# wgmmas that read the slot, so one arrival stands for its 32 threads.  Per-thread arrivals cost
+# 256 mbarrier arrives per k-tile, and as many DSMEM arrives on the peer in a cluster (0.6x cuBLAS
+# with them: BENCHMARKS.md session 9).
+RELEASE_THREADS_PER_ARRIVAL = WARP_SIZE
+
+
 def empty_barrier_arrivals(consumer_arrivals: int, cluster=(1, 1)) -> int:
-    """Arrivals an empty barrier of the TMA ring expects per phase: the consumer threads of every CTA
+    """Arrivals an empty barrier of the TMA ring expects per phase at the physical level: one per
+    consumer warp (`consumer_arrivals` threads, lasscc-pipeline's count: `ring_arrivals`) of every CTA
     whose producer writes into the slot, i.e. of the CTAs sharing a multicast operand (a consumer
     releases the slot to each of their producers: lasscc.cluster)."""
     from lasscc.cluster import sharers
 
-    return consumer_arrivals * (sharers(cluster) if tuple(cluster) != (1, 1) else 1)
+    warps = -(-consumer_arrivals // RELEASE_THREADS_PER_ARRIVAL)
+    return warps * (sharers(cluster) if tuple(cluster) != (1, 1) else 1)
+
+
 def consumer_warpgroups(cfg) -> int:
     """Consumer warpgroups of a wgmma block: one per 64 rows of BM, or the pingpong schedule's
     PINGPONG_CONSUMERS (each on its own BM = 64 tile)."""

@@ -18,12 +18,13 @@ Output contract: no `lass_pipe` / `lass_wg` ops remain; only `lass_nv`, arith an
   multiple of the swizzle pattern, so TMA box and descriptor agree with base offset 0); the TMA
   lands a tile per sm90_layout.tile_boxes / tile_offset under the swizzle.
 - `tma_pipeline`: thread 0 initialises full barrier s (byte offset + 8 s, 1 arrival) and empty
-  barrier s (offset + 8 (S + s), `arrivals`), `fence.mbarrier_init`; then `bar.sync` (visible to
+  barrier s (offset + 8 (S + s), one arrival per consumer warp of `arrivals` threads:
+  resources.empty_barrier_arrivals), `fence.mbarrier_init`; then `bar.sync` (visible to
   every thread and to the TMA before any use).
 - `producer_acquire` -> when pred: `mbarrier_wait_parity` empty[slot], phase ^ 1;
   `mbarrier_arrive_expect_tx` full[slot], tx.  `tma_load` -> when pred: `tma_load_2d`
   tmap[k0 (inner), row0 (outer)] -> slot, full[slot] (`tma_load_3d` tmap[k0, row0, batch]).
-  `consumer_wait` -> `mbarrier_wait_parity` full[slot], phase.  `consumer_release` -> when pred: `mbarrier_arrive` empty[slot].
+  `consumer_wait` -> `mbarrier_wait_parity` full[slot], phase.  `consumer_release` -> when pred, in lane 0 of each warp: `mbarrier_arrive` empty[slot].
 - `lass_wg.tma_store` (the TMA-store epilogue, config epilogue = "tma") -> `tma_store_2d` tmap_D[col,
   row], src (`tma_store_3d` [col, row, batch] on a batch view of D); tmap_D, the kernel parameter after
   tmap_B (`d_tensor_map_type`: box BM x sm90_layout.epilogue_subtile, the subtile's swizzle), is in
@@ -58,6 +59,7 @@ from lasscc.config import TMAP_PARAM, kernel_params
 from lasscc.dialects.lass import kernel_facts
 from lasscc.passes.splitk_reduce import REDUCE_ATTR
 from lasscc.layout import K_MAJOR, MN_MAJOR, elem_bytes
+from lasscc.resources import RELEASE_THREADS_PER_ARRIVAL, empty_barrier_arrivals
 from lasscc.source import op_location
 
 _OPS = (lass_pipe.TmaPipelineOp, lass_pipe.ProducerAcquireOp, lass_pipe.TmaLoadOp, lass_pipe.ConsumerWaitOp,
@@ -254,9 +256,8 @@ class _Physical:
         if isinstance(op, lass_pipe.TmaPipelineOp):
             S = op.result.type.count
             full0, empty0 = self.bar_offsets(op.result)
-            arrivals = int(op.arrivals.value.data)
-            if self.cl:
-                arrivals = self.cl.empty_arrivals(arrivals)
+            arrivals = int(op.arrivals.value.data)  # consumer threads (lasscc-pipeline)
+            arrivals = self.cl.empty_arrivals(arrivals) if self.cl else empty_barrier_arrivals(arrivals)
 
             def init(ib: ArithBuilder) -> None:
                 for s in range(S):
@@ -307,10 +308,13 @@ class _Physical:
         elif isinstance(op, lass_pipe.ConsumerWaitOp):
             b.insert(lass_nv.MbarrierWaitParityOp.build(operands=[self.bar(b, op.barriers, op.slot, False), op.phase]))
         elif isinstance(op, lass_pipe.ConsumerReleaseOp):
+            # one lane per warp arrives (resources.RELEASE_THREADS_PER_ARRIVAL; the barrier's count)
+            lane = b.emit(arith.AndIOp(self.tid, b.const(RELEASE_THREADS_PER_ARRIVAL - 1)))
+            pred = b.emit(arith.AndIOp(op.pred, b.emit(arith.CmpiOp(lane, b.const(0), "eq"))))
             if self.cl:
-                self.guarded(b, op.pred, lambda ib: self.cl.release(ib, self.bar(ib, op.barriers, op.slot, True)))
+                self.guarded(b, pred, lambda ib: self.cl.release(ib, self.bar(ib, op.barriers, op.slot, True)))
             else:
-                self.guarded(b, op.pred, lambda ib: ib.insert(lass_nv.MbarrierArriveOp.build(
+                self.guarded(b, pred, lambda ib: ib.insert(lass_nv.MbarrierArriveOp.build(
                     operands=[self.bar(ib, op.barriers, op.slot, True)])))
         elif isinstance(op, lass_wg.FenceOp):
             b.insert(lass_nv.WgmmaFenceOp())

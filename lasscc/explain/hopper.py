@@ -314,8 +314,10 @@ def section_mbarriers(n: HopperNumbers) -> list[str]:
     rows = [["full[s]", "1", f"{n.tx_bytes} B",
              "thread 0: mbarrier.arrive.expect_tx, then the TMA's bytes complete the phase; consumers wait on parity"],
             ["empty[s]", str(n.empty_arrivals), "-",
-             ("the consumer warpgroup of the k-tile's tile" if n.schedule == "pingpong" else "every consumer thread")
-             + " arrives once it is done with the slot (one k-tile late: a wgmma group stays in flight); "
+             ("lane 0 of each warp of the k-tile's consumer warpgroup" if n.schedule == "pingpong"
+              else "lane 0 of each consumer warp")
+             + (" in both CTAs of the cluster" if tuple(n.cluster) != (1, 1) else "")
+             + " arrives once the warp is done with the slot (one k-tile late: a wgmma group stays in flight); "
              "the producer waits on parity ^ 1 before refilling"]]
     if n.order_bytes:  # the pingpong ordering barrier (lasscc.schedule)
         rows.append(["order[st][c]", "128", "-", f"at {n.order_offset} + 16 st + 8 c (st 0 mainloop, 1 epilogue): "

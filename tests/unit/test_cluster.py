@@ -173,14 +173,14 @@ def test_planted_expect_tx_of_more_than_delivered_deadlocks():
 
 def test_planted_missing_remote_release_deadlocks():
     mod = _drop(_physical(), lass_cluster.MbarrierArriveRemoteOp)
-    with pytest.raises(DeadlockError, match="128 of 256 arrivals pending"):
+    with pytest.raises(DeadlockError, match="4 of 8 arrivals pending"):
         _run(mod, k=512)  # more k-tiles than stages: the producers wait on released slots
 
 
 def test_planted_empty_barrier_counting_one_cta():
-    consumers = 128
-    mod = _set_operand(_physical(), lass_nv.MbarrierInitOp, 1, lambda c: consumers,
-                       pred=lambda o: o.operands[1].owner.value.value.data == 2 * consumers)
+    consumer_warps = 4  # one arrival per consumer warp (resources.empty_barrier_arrivals)
+    mod = _set_operand(_physical(), lass_nv.MbarrierInitOp, 1, lambda c: consumer_warps,
+                       pred=lambda o: o.operands[1].owner.value.value.data == 2 * consumer_warps)
     with pytest.raises(MbarrierError, match="too many arrivals"):
         _run(mod)
 
@@ -272,9 +272,9 @@ def test_explain_shows_the_cluster_and_the_multicast():
     assert "Thread block cluster (cluster = [2, 1]" in text
     # B's 256 x 64 f16 tile is 32768 B; each CTA loads half: 16384 B saved of A 16384 + B 32768 per k-tile
     assert "32768 instead of 49152 (16384 B of B saved, 33% of its TMA loads)" in text
-    assert "empty[s]  512" in text  # the consumers of both CTAs
+    assert "empty[s]  16" in text  # the consumer warps of both CTAs
     one = ex.explain(parse_mlir(gemm(tb=(128, 256, 64), stages=4), "t.mlir"), "sm_90a", "t.mlir", resources=False)
-    assert "Thread block cluster" not in one and "empty[s]  256" in one
+    assert "Thread block cluster" not in one and "empty[s]  8 " in one
 
 
 def test_tune_tries_clusters_on_its_fastest_configs():

@@ -42,7 +42,7 @@ def test_numbers(ab, acc, tb, stages):
     assert (a.tile_bytes, b.tile_bytes, b.ring_offset) == (bm * bk * eb, bn * bk * eb, stages * bm * bk * eb)
     assert n.tx_bytes == n.stage_bytes == (bm + bn) * bk * eb
     assert n.barrier_offset == stages * (bm + bn) * bk * eb and n.smem_total == n.barrier_offset + 16 * stages
-    assert n.empty_arrivals == n.threads
+    assert n.empty_arrivals == n.threads // 32  # one per consumer warp
     # 64 x BN accumulators over 128 threads; f16 ones two per register
     assert n.acc_regs == 64 * bn // 128 // (2 if acc == "f16" else 1)
     assert {o.swizzle for o in n.ops} == {SwizzleMode.B128 if bk * eb == 128 else SwizzleMode.B64}
@@ -126,7 +126,7 @@ def test_golden_example_text():
     assert text.startswith("lasscc explain w.mlir  (sm_90a; A f16 row-major, B f16 column-major, D f32 row-major; "
                            "mma wgmma, threadblock 128x128x64, 4 stages, raster 8)\n\n" + GOLDEN)
     assert GOLDEN_DESC in text
-    for line in ("  full[s]   1         32768 B", "  empty[s]  256       -",
+    for line in ("  full[s]   1         32768 B", "  empty[s]  8         -",
                  "    A: box 64 K x 128 M (128 B lines), swizzle 128B; 1 box per tile at slot offsets 0",
                  "  total         4 stages            131136 B  128.062 KB",
                  "    a core matrix (8 lines x 16 B of one chunk column) touches 32 distinct banks of 32: conflict-free",

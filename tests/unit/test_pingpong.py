@@ -223,7 +223,7 @@ def test_explain_shows_roles_and_tile_schedule(tb, extra, sms, rows):
     assert re.search(r"^  producer +0 +0-3 +128 +168 -> 40 \(setmaxnreg.dec\)", text, re.M)
     if "pingpong" in extra:
         assert re.search(r"^  consumer 1 +2 +8-11 +128 +168 -> 232 \(setmaxnreg.inc\)", text, re.M)
-        assert re.search(r"^  order\[st\]\[c\] +128 ", text, re.M) and re.search(r"^  empty\[s\] +128 ", text, re.M)
+        assert re.search(r"^  order\[st\]\[c\] +128 ", text, re.M) and re.search(r"^  empty\[s\] +4 ", text, re.M)
     for r in rows:
         assert re.search(r, text, re.M), (r, text)
 

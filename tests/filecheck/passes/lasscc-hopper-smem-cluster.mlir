@@ -2,8 +2,9 @@
 // `cluster = [2, 1]` (config 64x64x64 f16, 2 stages; lasscc.cluster): the two CTAs of a cluster
 // lie along M and share the B tile, so tmap_B's box is half the tile (32 of its 64 rows) and each
 // CTA multicasts its half (rows %cta_rank * 32 ..) into both CTAs' slots (ctaMask 3), while A is
-// loaded whole by each.  The empty barriers expect the consumers of both CTAs (2 x 128 = 256), a
-// consumer releases its slot locally and on the peer (rank (rank + 1) % 2), and cluster barriers
+// loaded whole by each.  The empty barriers expect the consumer warps of both CTAs (2 x 4 = 8: lane 0
+// of each warp releases, resources.empty_barrier_arrivals), a consumer warp releases its slot locally
+// and on the peer (rank (rank + 1) % 2), and cluster barriers
 // follow the barriers' init and precede the return; the kernel carries nvvm.cluster_dim.
 //
 // RUN: %lasscc opt -p lasscc-hopper-smem %s | filecheck %s
@@ -20,8 +21,10 @@
 // CHECK-LABEL: func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32, %tmap_A: !lass_nv.tensor_map<64x64xf16, swizzle_128b>, %tmap_B: !lass_nv.tensor_map<32x64xf16, swizzle_128b>)
 // CHECK-SAME:    nvvm.cluster_dim = array<i32: 2, 1, 1>
 // CHECK:         %cta_rank = lass_cluster.ctarank
-// CHECK:         [[ALL:%[0-9]+]] = arith.constant 256 : i32
-// CHECK-NEXT:    lass_nv.mbarrier_init {{%[0-9]+}}, [[ALL]]
+// CHECK:         [[ALL:%[0-9]+]] = arith.constant 8 : i32
+// CHECK:         scf.if
+// CHECK:           lass_nv.mbarrier_init
+// CHECK:           lass_nv.mbarrier_init {{%[0-9]+}}, [[ALL]]
 // CHECK:         lass_nv.fence_mbarrier_init
 // CHECK-NOT:     lass_nv.bar_sync
 // CHECK:         lass_cluster.sync
@@ -30,6 +33,9 @@
 // CHECK:         lass_cluster.tma_load_multicast %tmap_B[{{%[0-9]+}}, {{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}}, [[MASK]] : !lass_nv.tensor_map<32x64xf16, swizzle_128b>
 // CHECK:         scf.for %kt =
 // CHECK:           lass_nv.wgmma_mma_async
+// CHECK:           [[LANE0:%[0-9]+]] = arith.cmpi eq, %lane,
+// CHECK-NEXT:      [[REL:%[0-9]+]] = arith.andi {{%[0-9]+}}, [[LANE0]] : i1
+// CHECK-NEXT:      scf.if [[REL]]
 // CHECK:           lass_nv.mbarrier_arrive [[BAR:%[0-9]+]]
 // CHECK:           [[R:%[0-9]+]] = arith.addi %cta_rank,
 // CHECK:           [[PEER:%[0-9]+]] = arith.remui [[R]],

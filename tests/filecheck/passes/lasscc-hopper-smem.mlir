@@ -1,7 +1,8 @@
 // lasscc-hopper-smem (passes/hopper_smem.py): the TMA ring and warpgroup MMA of a wgmma kernel ->
 // sm_90a instructions.  Config 64x16x32 f16, 2 stages: BK rows of 64 bytes = the 64B swizzle;
 // tensor maps of A (64 x 32 box) and B (16 x 32) appended to the parameters; full barriers at
-// bytes 10240 + 8 s (1 arrival), empty ones at 10256 + 8 s (128 arrivals); each lass_wg.mma one
+// bytes 10240 + 8 s (1 arrival), empty ones at 10256 + 8 s (4 arrivals: lane 0 of each consumer
+// warp releases a slot, resources.empty_barrier_arrivals); each lass_wg.mma one
 // wgmma m64n16k16 with descriptors of the slots at their .shared addresses.
 //
 // RUN: %lasscc opt -p lasscc-hopper-smem %s | filecheck %s
@@ -17,9 +18,11 @@
 
 // CHECK-LABEL: func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32, %tmap_A: !lass_nv.tensor_map<64x32xf16, swizzle_64b>, %tmap_B: !lass_nv.tensor_map<16x32xf16, swizzle_64b>)
 // CHECK-SAME:    nvvm.maxntid = array<i32: 128, 1, 1>
+// CHECK:         %lane = arith.andi %tid,
+// CHECK:         [[WARPS:%[0-9]+]] = arith.constant 4 : i32
 // CHECK:         scf.if
 // CHECK:           lass_nv.mbarrier_init
-// CHECK:           lass_nv.mbarrier_init
+// CHECK:           lass_nv.mbarrier_init {{%[0-9]+}}, [[WARPS]]
 // CHECK:           lass_nv.fence_mbarrier_init
 // CHECK:         lass_nv.bar_sync
 // CHECK:         lass_nv.mbarrier_wait_parity
@@ -34,6 +37,9 @@
 // CHECK:           lass_nv.wgmma_mma_async
 // CHECK-NEXT:      lass_nv.wgmma_commit_group
 // CHECK-NEXT:      lass_nv.wgmma_wait_group {pending = 0 : i64}
+// CHECK:           [[LANE0:%[0-9]+]] = arith.cmpi eq, %lane,
+// CHECK-NEXT:      [[REL:%[0-9]+]] = arith.andi {{%[0-9]+}}, [[LANE0]] : i1
+// CHECK-NEXT:      scf.if [[REL]]
 // CHECK:           lass_nv.mbarrier_arrive
 // CHECK:         lass_nv.wgmma_wait_group {pending = 0 : i64}
 // CHECK-NOT:     lass_pipe.
