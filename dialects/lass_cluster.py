@@ -7,7 +7,7 @@ block_tile; the rest: lasscc-hopper-smem):
     %c = lass_cluster.cluster_id                             // %clusterid.x
     lass_cluster.sync                                        // barrier.cluster.arrive.release + wait.acquire
     lass_cluster.tma_load_multicast %tmap[%c0, %c1], %dst, %bar, %mask : !lass_nv.tensor_map<...>
-    lass_cluster.mbarrier_arrive_remote %bar, %rank          // mapa + mbarrier.arrive.release.cluster
+    lass_cluster.mbarrier_arrive_remote %bar, %rank          // mapa + mbarrier.arrive.shared::cluster
 
 The multicast and the remote arrival name shared memory by the executing CTA's offsets (`dst`,
 `bar`): the PTX ISA applies them in each destination CTA (5.1.3 "Shared State Space": the same
@@ -85,9 +85,9 @@ class TmaLoadMulticastOp(IRDLOperation):
 
 @irdl_op_definition
 class MbarrierArriveRemoteOp(IRDLOperation):
-    """mapa.shared::cluster.u32 r, bar, rank; mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r]
+    """mapa.shared::cluster.u32 r, bar, rank; mbarrier.arrive.shared::cluster.b64 _, [r]
     (PTX ISA 9.7.9.17, 9.7.13.15.13): one arrival on the mbarrier at shared byte `bar` of the
-    cluster's CTA `rank`, releasing this thread's earlier accesses at cluster scope."""
+    cluster's CTA `rank` (default .release.cta semantics, as CUTLASS's ClusterBarrier::arrive)."""
 
     name = "lass_cluster.mbarrier_arrive_remote"
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())

@@ -7,8 +7,12 @@
     tma_load_multicast      llvm.nvvm.cp.async.bulk.tensor.g2s.tile.{2,3}d with use-multicast = 1
                             and the i16 ctaMask (the destination and the mbarrier by this CTA's
                             offsets, which the PTX ISA applies in every destination CTA)
-    mbarrier_arrive_remote  inline PTX mapa.shared::cluster.u32 + mbarrier.arrive.release.cluster
-                            .shared::cluster.b64 (LLVM 22's arrive intrinsics take no remote CTA)
+    mbarrier_arrive_remote  inline PTX mapa.shared::cluster.u32 + mbarrier.arrive.shared::cluster.b64
+                            (LLVM 22's arrive intrinsics take no remote CTA; the default .release
+                            .cta semantics, as CUTLASS's ClusterBarrier::arrive(cta_id): the
+                            released reads were the wgmmas', retired by the wait before; a
+                            .release.cluster arrive costs a cluster-scope fence each, stalling the
+                            warps on MEMBAR 13 cycles per issue: 0.6x cuBLAS, BENCHMARKS session 9)
 
 The kernel's `nvvm.cluster_dim` (array<i32: x, y, z>, written by lasscc-hopper-smem) becomes the
 function attribute "nvvm.cluster_dim"="x,y,z" (lasscc/emit.py): LLVM prints `.explicitcluster` and
@@ -25,7 +29,7 @@ SHARED_CLUSTER_AS = 7  # NVPTX address space of shared::cluster pointers
 CTA_GROUP_NONE = 0
 CLUSTER_SYNC_ASM = "barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;"
 ARRIVE_REMOTE_ASM = ("{\n\t.reg .b32 ra;\n\tmapa.shared::cluster.u32 ra, $0, $1;\n\t"
-                     "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n\t}")
+                     "mbarrier.arrive.shared::cluster.b64 _, [ra];\n\t}")
 
 
 def lower_cluster(lw, op) -> bool:

@@ -35,7 +35,7 @@ def section_cluster(n, grid: tuple[int, int]) -> list[str]:
     out.append(f"  global bytes per CTA per k-tile: {loads - saved} instead of {loads} ({saved} B of {shared} saved, "
                f"{100.0 * saved / loads:.0f}% of its TMA loads); every full barrier still expects {n.tx_bytes} B")
     out.append(f"  empty barriers: {n.empty_arrivals} arrivals: a consumer releases its slot to its own producer and "
-               "to the peer's (mapa.shared::cluster + mbarrier.arrive.release.cluster), whose multicast also fills it")
+               "to the peer's (mapa.shared::cluster + mbarrier.arrive.shared::cluster), whose multicast also fills it")
     out.append(f"  launch: a 1-d grid rounded up to whole clusters ({tm} x {tn} tiles -> {ctas} CTAs; the tiles past "
                f"M / N are computed on zero-filled boxes and not stored), cuLaunchKernelEx with cluster dims "
                f"{CL.launch_dims(n.cluster)} (.reqnctapercluster in the PTX)")

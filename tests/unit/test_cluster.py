@@ -258,7 +258,7 @@ def test_clustered_kernel_assembles_without_spills(ab, tb, stages, extra, ld):
     info = ptxas_info(res.ptx, "sm_90a")  # raises on the wgmma serialization warnings
     assert info.spill_stores == 0 and info.spill_loads == 0
     for text in (".explicitcluster", ".reqnctapercluster 2, 1, 1", ".multicast::cluster", "mapa.shared::cluster",
-                 "mbarrier.arrive.release.cluster.shared::cluster", "barrier.cluster.arrive.release",
+                 "mbarrier.arrive.shared::cluster.b64", "barrier.cluster.arrive.release",
                  "barrier.cluster.wait.acquire", "%cluster_ctarank"):
         assert text in res.ptx, text
 
