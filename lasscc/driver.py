@@ -31,10 +31,6 @@ from pathlib import Path
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.transforms.common_subexpression_elimination import (
-    CommonSubexpressionElimination,
-)
-from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
     DiagnosticException,
@@ -42,7 +38,7 @@ from xdsl.utils.exceptions import (
     VerifyException,
 )
 
-from lasscc import timing
+from lasscc import tidy, timing
 from lasscc.config import GemmConfig, KernelSpec
 from lasscc.diagnostics import LassError
 from lasscc.outfile import output_dir, write_output
@@ -118,9 +114,9 @@ def run_pass(module: ModuleOp, p: ModulePass, filename: str = "<input>", verify:
         raise LassError(f"{filename}: error: in {p.name}: {e}") from None
     if changed is not False:
         with timing.phase("cse"):
-            CommonSubexpressionElimination().apply(ctx, module)
+            tidy.cse(module)
         with timing.phase("dce"):
-            DeadCodeElimination().apply(ctx, module)
+            tidy.dce(module)
     if verify:
         with timing.phase("verify"):
             verify_module(module, filename, p.name)
