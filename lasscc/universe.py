@@ -126,6 +126,39 @@ def block_counts_frozen():
         RegionBlocks.__len__ = _count_blocks
 
 
+@contextmanager
+def variadic_sizes_memoized():
+    """While verifying: xDSL's check that an op has as many operands / results / regions /
+    successors as its definition allows runs once per (definition, kind, count), which is all it
+    depends on, unless the definition sizes its variadics by an attribute (checked every time).
+    It was a third of the verification of the ~8,500-op LLVM-level kernel."""
+    from xdsl.irdl import operations as irdl_ops
+
+    orig = irdl_ops.verify_variadic_size
+    attr_sized: dict[tuple[int, object], tuple[object, bool]] = {}  # the definition kept alive
+    passed: set[tuple[int, object, int]] = set()
+
+    def check(op, op_def, construct) -> None:
+        key = (id(op_def), id(construct))  # an enum member's hash is a Python call; ids are ints
+        hit = attr_sized.get(key)
+        if hit is None or hit[0] is not op_def:
+            option = irdl_ops.get_attr_size_option(construct)
+            hit = attr_sized[key] = (op_def, any(isinstance(o, option) for o in op_def.options))
+        if hit[1]:
+            orig(op, op_def, construct)
+            return
+        count = (*key, len(irdl_ops.get_op_constructs(op, construct)))
+        if count not in passed:
+            orig(op, op_def, construct)
+            passed.add(count)
+
+    irdl_ops.verify_variadic_size = check
+    try:
+        yield
+    finally:
+        irdl_ops.verify_variadic_size = orig
+
+
 def _patch_xdsl() -> None:
     from xdsl.ir.core import RegionBlocks
 
