@@ -159,6 +159,47 @@ def variadic_sizes_memoized():
         irdl_ops.verify_variadic_size = orig
 
 
+@contextmanager
+def op_checks_memoized():
+    """While verifying: xDSL's check of an op against its IRDL definition (operand and result
+    types, properties, attributes, trait checks) runs once per distinct (definition, operand types,
+    result types, properties, attributes) of ops without regions or successors whose traits check
+    nothing beyond those (no trait check, or SameOperandsAndResultType): for such an op the check
+    reads nothing else.  The ~8,500 ops of the LLVM-level kernel have ~90 distinct ones.  The
+    structural checks (terminators, erased operands) and an op's own `verify_` still run per op."""
+    from xdsl.irdl.operations import OpDef
+    from xdsl.traits import OpTrait, SameOperandsAndResultType
+
+    orig = OpDef.verify
+    local: dict[int, tuple[object, bool]] = {}  # id(op_def) -> (op_def kept alive, memoizable)
+    passed: set[tuple] = set()
+
+    def verify(self, op) -> None:
+        hit = local.get(id(self))
+        if hit is None or hit[0] is not self:
+            hit = local[id(self)] = (self, not self.regions and not self.successors and all(
+                type(t).verify is OpTrait.verify or type(t) is SameOperandsAndResultType for t in self.traits))
+        if not hit[1] or op.regions or op.successors:
+            orig(self, op)
+            return
+        try:
+            key = (id(self), tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
+                   frozenset(op.properties.items()), frozenset(op.attributes.items()))
+            seen = key in passed
+        except TypeError:  # an unhashable attribute
+            orig(self, op)
+            return
+        if not seen:
+            orig(self, op)
+            passed.add(key)
+
+    OpDef.verify = verify
+    try:
+        yield
+    finally:
+        OpDef.verify = orig
+
+
 def _fast_irdl_op_init():
     """xDSL's `irdl_op_init` (the builder behind every `SomeOp(...)`) with a short way for the
     common definition: no regions, successors, segment-size options or variadic operands / results, and the
