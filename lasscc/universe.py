@@ -200,6 +200,9 @@ def op_checks_memoized():
         OpDef.verify = orig
 
 
+XDSL_IRDL_OP_INIT = None  # xDSL's own builder (the tests compare the short way with it)
+
+
 def _fast_irdl_op_init():
     """xDSL's `irdl_op_init` (the builder behind every `SomeOp(...)`) with a short way for the
     common definition: no regions, successors, segment-size options or variadic operands / results, and the
@@ -212,7 +215,8 @@ def _fast_irdl_op_init():
     from xdsl.ir import Operation, SSAValue
     from xdsl.irdl import operations as irdl_ops
 
-    general = irdl_ops.irdl_op_init
+    global XDSL_IRDL_OP_INIT
+    general = XDSL_IRDL_OP_INIT = irdl_ops.irdl_op_init
     simple: dict[int, tuple[object, bool]] = {}  # id(op_def) -> (op_def kept alive, short way applies)
 
     def init(self, op_def, *, operands, result_types, properties, attributes, successors, regions):
