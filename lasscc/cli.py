@@ -109,6 +109,13 @@ def _module_split_note(module, k: int) -> str | None:
 
 
 def cmd_compile(args) -> int:
+    from lasscc.gcpause import gc_paused
+
+    with gc_paused():  # the imports and the parse too: a short process
+        return _compile(args)
+
+
+def _compile(args) -> int:
     from lasscc.cache import cached_compile
 
     check_output(args.output)  # a bad -o or --dump-dir fails before seconds of compiling
@@ -149,6 +156,13 @@ def _split_passes(text: str) -> list[str]:
 
 
 def cmd_opt(args) -> int:
+    from lasscc.gcpause import gc_paused
+
+    with gc_paused():  # the imports and the parse too: a short process
+        return _opt(args)
+
+
+def _opt(args) -> int:
     from lasscc.driver import run_passes
 
     check_output(args.output)

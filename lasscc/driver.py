@@ -31,10 +31,6 @@ from pathlib import Path
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.transforms.common_subexpression_elimination import (
-    CommonSubexpressionElimination,
-)
-from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
     DiagnosticException,
@@ -42,9 +38,10 @@ from xdsl.utils.exceptions import (
     VerifyException,
 )
 
-from lasscc import timing
+from lasscc import tidy, timing
 from lasscc.config import GemmConfig, KernelSpec
 from lasscc.diagnostics import LassError
+from lasscc.gcpause import gc_paused
 from lasscc.outfile import output_dir, write_output
 from lasscc.passes.fuse_epilogue import FuseEpiloguePass
 from lasscc.passes.hopper_smem import HopperSmemPass, kernel_tensor_maps
@@ -118,9 +115,9 @@ def run_pass(module: ModuleOp, p: ModulePass, filename: str = "<input>", verify:
         raise LassError(f"{filename}: error: in {p.name}: {e}") from None
     if changed is not False:
         with timing.phase("cse"):
-            CommonSubexpressionElimination().apply(ctx, module)
+            tidy.cse(module)
         with timing.phase("dce"):
-            DeadCodeElimination().apply(ctx, module)
+            tidy.dce(module)
     if verify:
         with timing.phase("verify"):
             verify_module(module, filename, p.name)
@@ -184,6 +181,12 @@ def run_passes(module: ModuleOp, names: list[str], arch: str = "sm_80", filename
     `keep_text` (else {}).  With `dump_dir`, each pass's output is written as soon as it exists (so a
     failing compile still leaves the stages before the failure).  The IR is verified after the last
     pass only, unless `verify_each`; an invalid result names the pass that produced it either way."""
+    with gc_paused():
+        return _run_passes(module, names, arch, filename, dump_dir, keep_text, verify_each)
+
+
+def _run_passes(module: ModuleOp, names: list[str], arch: str, filename: str, dump_dir: Path | None,
+                keep_text: bool, verify_each: bool) -> dict[str, str]:
     from lasscc.passes.fuse_epilogue import reset_notes
 
     reset_notes()
@@ -315,6 +318,12 @@ def compile_module(module: ModuleOp, arch: str = "sm_80", filename: str = "<inpu
     functions are left out with a note: drop_non_gemm_functions); write numbered dumps when
     `dump_dir` is set.  `keep_stages=False` leaves `CompileResult.stages` empty (printing the IR
     after each pass costs seconds); `verify_each` verifies after every pass instead of once at the end."""
+    with gc_paused():
+        return _compile_module(module, arch, filename, dump_dir, keep_stages, verify_each)
+
+
+def _compile_module(module: ModuleOp, arch: str, filename: str, dump_dir: Path | None, keep_stages: bool,
+                    verify_each: bool) -> CompileResult:
     from lasscc.emit import to_llvm_ir, to_ptx
 
     drop_non_gemm_functions(module)

@@ -127,10 +127,136 @@ def block_counts_frozen():
         RegionBlocks.__len__ = _count_blocks
 
 
+@contextmanager
+def variadic_sizes_memoized():
+    """While verifying: xDSL's check that an op has as many operands / results / regions /
+    successors as its definition allows runs once per (definition, kind, count), which is all it
+    depends on, unless the definition sizes its variadics by an attribute (checked every time).
+    It was a third of the verification of the ~8,500-op LLVM-level kernel."""
+    from xdsl.irdl import operations as irdl_ops
+
+    orig = irdl_ops.verify_variadic_size
+    attr_sized: dict[tuple[int, object], tuple[object, bool]] = {}  # the definition kept alive
+    passed: set[tuple[int, object, int]] = set()
+
+    def check(op, op_def, construct) -> None:
+        key = (id(op_def), id(construct))  # an enum member's hash is a Python call; ids are ints
+        hit = attr_sized.get(key)
+        if hit is None or hit[0] is not op_def:
+            option = irdl_ops.get_attr_size_option(construct)
+            hit = attr_sized[key] = (op_def, any(isinstance(o, option) for o in op_def.options))
+        if hit[1]:
+            orig(op, op_def, construct)
+            return
+        count = (*key, len(irdl_ops.get_op_constructs(op, construct)))
+        if count not in passed:
+            orig(op, op_def, construct)
+            passed.add(count)
+
+    irdl_ops.verify_variadic_size = check
+    try:
+        yield
+    finally:
+        irdl_ops.verify_variadic_size = orig
+
+
+@contextmanager
+def op_checks_memoized():
+    """While verifying: xDSL's check of an op against its IRDL definition (operand and result
+    types, properties, attributes, trait checks) runs once per distinct (definition, operand types,
+    result types, properties, attributes) of ops without regions or successors whose traits check
+    nothing beyond those (no trait check, or SameOperandsAndResultType): for such an op the check
+    reads nothing else.  The ~8,500 ops of the LLVM-level kernel have ~90 distinct ones.  The
+    structural checks (terminators, erased operands) and an op's own `verify_` still run per op."""
+    from xdsl.irdl.operations import OpDef
+    from xdsl.traits import OpTrait, SameOperandsAndResultType
+
+    orig = OpDef.verify
+    local: dict[int, tuple[object, bool]] = {}  # id(op_def) -> (op_def kept alive, memoizable)
+    passed: set[tuple] = set()
+
+    def verify(self, op) -> None:
+        hit = local.get(id(self))
+        if hit is None or hit[0] is not self:
+            hit = local[id(self)] = (self, not self.regions and not self.successors and all(
+                type(t).verify is OpTrait.verify or type(t) is SameOperandsAndResultType for t in self.traits))
+        if not hit[1] or op.regions or op.successors:
+            orig(self, op)
+            return
+        try:
+            key = (id(self), tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
+                   frozenset(op.properties.items()), frozenset(op.attributes.items()))
+            seen = key in passed
+        except TypeError:  # an unhashable attribute
+            orig(self, op)
+            return
+        if not seen:
+            orig(self, op)
+            passed.add(key)
+
+    OpDef.verify = verify
+    try:
+        yield
+    finally:
+        OpDef.verify = orig
+
+
+XDSL_IRDL_OP_INIT = None  # xDSL's own builder (the tests compare the short way with it)
+
+
+def _fast_irdl_op_init():
+    """xDSL's `irdl_op_init` (the builder behind every `SomeOp(...)`) with a short way for the
+    common definition: no regions, successors, segment-size options or variadic operands / results, and the
+    arguments given as plain values and types.  That builds exactly what xDSL builds (the operands,
+    result types, the properties and attributes without the None ones); anything else goes the
+    general way.  The general way spent ~0.07 ms an op on ~15,000 ops per compile matching each
+    argument against its definition."""
+    from collections.abc import Sequence
+
+    from xdsl.ir import Operation, SSAValue
+    from xdsl.irdl import operations as irdl_ops
+
+    global XDSL_IRDL_OP_INIT
+    general = XDSL_IRDL_OP_INIT = irdl_ops.irdl_op_init
+    simple: dict[int, tuple[object, bool]] = {}  # id(op_def) -> (op_def kept alive, short way applies)
+
+    def init(self, op_def, *, operands, result_types, properties, attributes, successors, regions):
+        hit = simple.get(id(op_def))
+        if hit is None or hit[0] is not op_def:
+            sizing = (irdl_ops.AttrSizedSegments, irdl_ops.SameVariadicSize)  # the options the builder acts on
+            hit = simple[id(op_def)] = (op_def, not op_def.regions and not op_def.successors
+                                        and not any(isinstance(o, sizing) for o in op_def.options)
+                                        and not any(isinstance(d, irdl_ops.VariadicDef)
+                                                    for _, d in (*op_def.operands, *op_def.results)))
+        if (hit[1] and not regions and not successors and len(operands) == len(op_def.operands)
+                and len(result_types) == len(op_def.results)):
+            values = []
+            for o in operands:
+                if isinstance(o, SSAValue):
+                    values.append(o)
+                elif isinstance(o, Operation):
+                    values.append(SSAValue.get(o))
+                else:
+                    break
+            else:
+                if not any(t is None or isinstance(t, Sequence) for t in result_types):
+                    Operation.__init__(
+                        self, operands=values, result_types=list(result_types),
+                        properties={k: v for k, v in properties.items() if v is not None},
+                        attributes={k: v for k, v in attributes.items() if v is not None},
+                        successors=[], regions=[])
+                    return
+        general(self, op_def, operands=operands, result_types=result_types, properties=properties,
+                attributes=attributes, successors=successors, regions=regions)
+
+    irdl_ops.irdl_op_init = init
+
+
 def _patch_xdsl() -> None:
     from xdsl.ir.core import RegionBlocks
 
     RegionBlocks.__len__ = _count_blocks
+    _fast_irdl_op_init()
 
 
 _patch_xdsl()

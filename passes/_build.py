@@ -4,8 +4,10 @@ list, and the kernel's checked config (from `#lass.kernel`)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr, i32
+from xdsl.dialects.builtin import IntegerAttr, i1, i32
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -98,6 +100,16 @@ def erase_lowered(fn: FuncOp, ops) -> None:
         ring.erase()
 
 
+@lru_cache(maxsize=4096)
+def int_attr(value: int, typ) -> IntegerAttr:
+    """IntegerAttr(value, typ), built once (attributes are immutable; building and checking one
+    costs more than the op that holds it)."""
+    return IntegerAttr(value, typ)
+
+
+_ULT = int_attr(6, 64)  # arith.cmpi's predicate number of "ult"
+
+
 class ArithBuilder:
     """Inserts ops at a point and returns their results: `b.add(x, b.const(4))`, or with operators on
     `b.idx(x)` (lasscc.ir_math.Idx).  Every method takes SSA values, ints and Idx alike."""
@@ -113,7 +125,7 @@ class ArithBuilder:
         return self.insert(op).results[0]
 
     def const(self, value: int, typ=i32) -> SSAValue:
-        return self.emit(arith.ConstantOp(IntegerAttr(value, typ)))
+        return self.emit(arith.ConstantOp(int_attr(value, typ)))
 
     def const_float(self, value: float, typ) -> SSAValue:
         from xdsl.dialects.builtin import FloatAttr
@@ -165,4 +177,8 @@ class ArithBuilder:
         return self.emit(arith.AndIOp(self._int(x), self._int(y)))
 
     def ult(self, x, y):
-        return self.emit(arith.CmpiOp(self._int(x), self._int(y), "ult"))
+        x, y = self._int(x), self._int(y)
+        if x.type != y.type:  # what arith.CmpiOp's builder checks
+            raise TypeError(f"Comparison operands must have same type, but provided {x.type} and {y.type}")
+        # arith.CmpiOp(x, y, "ult") with its predicate attribute built once
+        return self.emit(arith.CmpiOp.create(operands=[x, y], result_types=[i1], properties={"predicate": _ULT}))

@@ -381,7 +381,8 @@ def lower_roles(fn: func.FuncOp) -> None:
 class WarpSpecializePass(ModulePass):
     name = "lasscc-warp-specialize"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def apply(self, ctx: Context, op: ModuleOp) -> bool:
+        changed = False  # False: the driver skips the tidy-up of a kernel this pass left alone
         for fn in list(op.walk()):
             if not (isinstance(fn, func.FuncOp) and is_kernel(fn)):
                 continue
@@ -394,3 +395,5 @@ class WarpSpecializePass(ModulePass):
             if mma is not None:
                 _fail(mma, "expected lass_wg code (run lasscc-warpgroup-mma first), got lass_pipe.mma")
             _Specialize(fn, cfg).run()
+            changed = True
+        return changed

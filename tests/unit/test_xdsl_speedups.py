@@ -1,0 +1,87 @@
+"""lasscc.universe's speed-ups of xDSL keep its answers: the short way of building an op gives the
+op xDSL's builder gives, and the memoized verification still rejects an invalid op after valid
+ones of the same definition (and checks the parent of an op whose trait looks at it every time)."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, f32, i32, i64
+from xdsl.irdl import operations as irdl_ops
+from xdsl.utils.test_value import create_ssa_value
+
+from lasscc import universe
+from lasscc.diagnostics import LassError
+from lasscc.source import parse_mlir, verify_module
+
+
+def _general(build):
+    """`build()` with xDSL's own builder in place of the short way."""
+    fast = irdl_ops.irdl_op_init
+    irdl_ops.irdl_op_init = universe.XDSL_IRDL_OP_INIT
+    try:
+        return build()
+    finally:
+        irdl_ops.irdl_op_init = fast
+
+
+BUILDS = {
+    "addi": lambda x, y, a, p: arith.AddiOp(x, y),
+    "constant": lambda x, y, a, p: arith.ConstantOp(IntegerAttr(7, i32)),
+    "cmpi": lambda x, y, a, p: arith.CmpiOp(x, y, "ult"),
+    "llvm.add": lambda x, y, a, p: llvm.AddOp(x, y),
+    "llvm.sext": lambda x, y, a, p: llvm.SExtOp(x, i64),
+    "llvm.fmul": lambda x, y, a, p: llvm.FMulOp(a, a),
+    "llvm.gep (variadic: the general way)": lambda x, y, a, p: llvm.GEPOp(
+        p, [llvm.GEP_USE_SSA_VAL], i32, ssa_indices=[x]),
+    "with attribute": lambda x, y, a, p: arith.AddiOp.create(operands=[x, y], result_types=[i32],
+                                                         attributes={"tag": StringAttr("t")}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUILDS))
+def test_short_way_builds_the_same_op(name):
+    args = create_ssa_value(i32), create_ssa_value(i32), create_ssa_value(f32), create_ssa_value(llvm.LLVMPointerType())
+    fast = BUILDS[name](*args)
+    slow = _general(lambda: BUILDS[name](*args))
+    assert type(fast) is type(slow)
+    assert list(fast.operands) == list(slow.operands)
+    assert fast.result_types == slow.result_types
+    assert fast.properties == slow.properties and fast.attributes == slow.attributes
+    assert fast.regions == slow.regions == () and list(fast.successors) == list(slow.successors) == []
+
+
+def test_short_way_still_rejects_a_wrong_count():
+    x = create_ssa_value(i32)
+    with pytest.raises(ValueError):
+        arith.AddiOp.build(operands=[x], result_types=[i32])
+
+
+VALID_THEN_INVALID = """
+func.func @f(%a: i32, %n: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a) -> (i32) {
+    %y = arith.addi %x, %a : i32
+    scf.yield %y : i32
+  }
+  %z = arith.addi %r, %a : i32
+  %bad = "arith.addi"(%z, %a) {overflowFlags = #arith.overflow<none>, extra = 1 : i64} : (i32, i32) -> i64
+  func.return %z : i32
+}
+"""
+
+def test_memoized_verification_rejects_invalid_after_valid():
+    with pytest.raises(LassError, match="<input>:.*"):
+        parse_mlir(VALID_THEN_INVALID, "<input>")
+
+
+def test_memoized_verification_checks_parents_every_time():
+    module = parse_mlir(VALID_THEN_INVALID.replace("  %bad = ", "  // ").replace(
+        "(i32, i32) -> i64", ""), "<input>")
+    verify_module(module)  # valid: no error
+    bad_yield = next(o for o in module.walk() if o.name == "scf.yield").clone()
+    fn = next(o for o in module.walk() if o.name == "func.func")
+    fn.body.block.insert_op_before(bad_yield, fn.body.block.last_op)  # a scf.yield in a func
+    with pytest.raises(LassError):
+        verify_module(module)
