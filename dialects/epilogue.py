@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import ArrayAttr, Float32Type, MemRefType, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, Float32Type, FloatAttr, MemRefType, StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, traits_def, var_operand_def
 from xdsl.parser import Parser
@@ -229,3 +229,27 @@ def clone_region_into(block: Block, values: Sequence[SSAValue], insert) -> SSAVa
         for old, nv in zip(op.results, new.results):
             mapping[old] = nv
     raise AssertionError("an epilogue region ends with lass.yield")
+
+
+def gated_region(region: Region) -> Region:
+    """A copy of `region` with one more block argument, an f32 flag (a scalar extra operand), that
+    yields the region's value where the flag is nonzero and its input value v as it is elsewhere.
+
+    The one rule of where a split schedule applies a fused epilogue (lasscc-tile-threadblock):
+    a tile whose value is summed by several epilogues (serial split-K's partitions, stream-K's
+    units) applies the region only in the one that completes the sum (the flag: the last partition,
+    the unit that ends the tile's K range); the others write the raw partial alpha * acc (+ beta *
+    C in the first), since a non-linear region does not distribute over the sum."""
+    new = region.clone()
+    block = new.block
+    flag = block.insert_arg(Float32Type(), len(block.args))
+    flag.name_hint = "last"
+    y = block.last_op
+    assert isinstance(y, YieldOp)
+    zero = arith.ConstantOp(FloatAttr(0.0, Float32Type()))
+    on = arith.CmpfOp(flag, zero.result, "one")
+    pick = arith.SelectOp(on.result, y.values[0], block.args[0])
+    for op in (zero, on, pick):
+        block.insert_op_before(op, y)
+    y.operands = [pick.result]
+    return new

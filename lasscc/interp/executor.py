@@ -605,8 +605,8 @@ def workspace_arg(prog: Program):
 def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "D"), batch: int = 1,
                workspace: np.ndarray | None = None, extras=None) -> list:
     """Kernel arguments by kind and order: memrefs A, B, D; i32 M, N, K; floats alpha, beta; then a
-    split kernel's workspace W (an int32 array, or the f32 / i32 partial sums of parallel split-K)
-    or the fused epilogue's extras (never both).  (m, n, k, a, b, d) are the kernel's own (already
+    split kernel's workspace W (an int32 array, or the f32 / i32 partial sums of parallel split-K),
+    then the fused epilogue's extras.  (m, n, k, a, b, d) are the kernel's own (already
     swapped for a swap_ab kernel); `labels` name the caller's arrays in messages."""
     block = prog.func.body.block
     memrefs = [x for x in block.args[:3 if prog.level == 0 else 8] if isinstance(x.type, MemRefType)]
@@ -678,8 +678,8 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
 
         role = next(tmaps, None)
         out.append(host_tensor_map(prog, rest.pop(0).type, next((b for b in bufs.values() if b.role == role), None)))
-    if w_arg is not None:
-        return out + [w_buf]
+    if w_arg is not None:  # W, then the extras (kernel_params)
+        return out + [w_buf] + _bind_extras(prog, rest[1:], extras, m, n, batch)
     return out + _bind_extras(prog, rest, extras, m, n, batch)
 
 
