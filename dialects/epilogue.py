@@ -9,6 +9,10 @@
         lass.yield %1 : f32
     }
 
+A batched GEMM's vectors and matrices are shared by every batch (the ranks below) or one per batch
+(a leading batch dimension: [batch, N] / [batch, M] packed row-major, [batch, M, N] in D's layout;
+BATCH_KINDS).
+
 Semantics (one definition: `lasscc.interp.epilogue.run_region`, which the CPU executor at every
 level and the tests use): for each element (i, j) of D, with v = alpha * acc[i, j] + beta * C[i, j]
 in f32 (today's linear combination, C read only when beta != 0), the region's block gets
@@ -59,11 +63,38 @@ ARITH_OPS = (arith.ConstantOp, arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.D
 MATH_OPS = (math.TanhOp, math.ErfOp, math.ExpOp, math.AbsFOp, math.SqrtOp, math.FmaOp)
 
 
+# Batched GEMMs (3-d A, B, D): an [n] / [m] vector or an [mn] matrix is either shared by every
+# batch (its rank as above) or one per batch (one more, leading dimension: [batch, N] / [batch, M]
+# row-major, [batch, M, N] in D's layout); the memref's rank says which.  KernelFacts (and so the
+# launchers and explain) write a per-batch operand's kind as BATCH_KINDS'.
+BATCH_KINDS = {"n": "bn", "m": "bm", "mn": "bmn"}
+
+
+def extra_rank(kind: str) -> int:
+    """The memref rank of a (shared) extra operand of `kind` (0: a scalar)."""
+    return {"scalar": 0, "mn": 2}.get(kind, 1)
+
+
+def is_per_batch(kind: str, t: Attribute) -> bool:
+    """An extra operand of `kind` and type `t` that holds one vector / matrix per batch."""
+    return kind != "scalar" and isinstance(t, MemRefType) and t.get_num_dims() == extra_rank(kind) + 1
+
+
+def fact_kind(kind: str, t: Attribute) -> str:
+    """The kind KernelFacts records for an extra operand: BATCH_KINDS' for a per-batch one."""
+    return BATCH_KINDS[kind] if is_per_batch(kind, t) else kind
+
+
+def base_kind(kind: str) -> str:
+    """The indexing kind (n, m, mn, scalar) of a KernelFacts kind."""
+    return {v: k for k, v in BATCH_KINDS.items()}.get(kind, kind)
+
+
 def swap_kind(kind: str, swap: bool) -> str:
     """The kind of an extra operand in a kernel that computes D^T (KernelFacts.swap_ab): a
     per-column vector of D is a per-row vector of D^T and back; a matrix in D's layout is the
-    row-major D^T's."""
-    return {"n": "m", "m": "n"}.get(kind, kind) if swap else kind
+    row-major D^T's.  (Per-batch kinds too.)"""
+    return {"n": "m", "m": "n", "bn": "bm", "bm": "bn"}.get(kind, kind) if swap else kind
 
 
 @irdl_op_definition
@@ -89,17 +120,25 @@ def _where(op: Operation) -> str:
     return op_location(op)
 
 
-def extra_kind_error(kind: str, t: Attribute) -> str | None:
-    """Why an extra operand of type `t` cannot have `kind`, or None."""
+def extra_kind_error(kind: str, t: Attribute, batched: bool = False) -> str | None:
+    """Why an extra operand of type `t` cannot have `kind` (of a batched GEMM: `batched`), or None."""
     if kind not in KINDS:
         return f"expected an extra operand kind of {', '.join(KINDS)}, got {kind!r}"
     if kind == "scalar":
         return None if isinstance(t, Float32Type) else f"expected a scalar extra operand of type f32, got {t}"
     if not isinstance(t, MemRefType):
         return f"expected a memref for a [{kind}] extra operand ({KIND_TEXT[kind]}), got {t}"
-    rank = 2 if kind == "mn" else 1
-    if t.get_num_dims() != rank:
+    rank = extra_rank(kind)
+    if t.get_num_dims() != rank and not (batched and t.get_num_dims() == rank + 1):
+        if batched:
+            return (f"expected a {rank}-d memref (shared by every batch) or a {rank + 1}-d one (one per batch, "
+                    f"batch first) for a [{kind}] extra operand of a batched GEMM ({KIND_TEXT[kind]}), got {t}")
         return f"expected a {rank}-d memref for a [{kind}] extra operand ({KIND_TEXT[kind]}), got {t}"
+    if kind != "mn" and t.get_num_dims() == 2:
+        from lasscc.dialects._common import memref_layout
+
+        if memref_layout(t) != "row":  # [batch, N] packed: vector b at b * N
+            return f"expected a per-batch [{kind}] vector row-major ([batch, length], packed), got {t}"
     if str(t.get_element_type()) not in EXTRA_TYPES:
         return f"expected f32, f16 or bf16 elements in an extra operand, got {t}"
     return None
@@ -108,11 +147,12 @@ def extra_kind_error(kind: str, t: Attribute) -> str | None:
 def verify_region(region: Region, extras: Sequence[SSAValue], kinds: Sequence[str], d_type: MemRefType | None,
                   what: str = "epilogue") -> None:
     """Check an epilogue region against its extra operands (VerifyException naming the op, its
-    place and what was expected)."""
+    place and what was expected); a 3-d `d_type` is a batched GEMM's (shared or per-batch extras)."""
     if len(kinds) != len(extras):
         raise VerifyException(f"{what}: expected one kind per extra operand, got {len(kinds)} for {len(extras)}")
+    batched = d_type is not None and d_type.get_num_dims() == 3
     for k, (kind, x) in enumerate(zip(kinds, extras)):
-        bad = extra_kind_error(kind, x.type)
+        bad = extra_kind_error(kind, x.type, batched)
         if bad:
             raise VerifyException(f"{what}: extra operand {k}: {bad}")
         if kind == "mn" and d_type is not None:
@@ -146,9 +186,12 @@ def verify_region(region: Region, extras: Sequence[SSAValue], kinds: Sequence[st
         if op.regions:
             raise VerifyException(f"{what}: '{op.name}' at {_where(op)}: expected no nested regions")
         for x in op.operands:
-            if x not in inside:
+            # a constant defined before the op is allowed: CSE merges a region's constants with equal
+            # ones outside it (the region is not isolated from above); the CPU executor and
+            # clone_region_into take it as it is
+            if x not in inside and not isinstance(x.owner, arith.ConstantOp):
                 raise VerifyException(f"{what}: '{op.name}' at {_where(op)} uses a value defined outside the "
-                                      f"region; expected only the block arguments and values computed in it")
+                                      f"region; expected only the block arguments, constants and values computed in it")
         if not isinstance(op, (YieldOp, arith.ExtFOp, arith.TruncFOp, arith.CmpfOp, arith.SelectOp)):
             for r in op.results:
                 if not isinstance(r.type, Float32Type):

@@ -14,6 +14,23 @@ from lasscc.dialects.epilogue import clone_region_into
 from lasscc.passes._build import ArithBuilder
 
 
+def batch_extras(bb: ArithBuilder, extras, kinds, z, M, N) -> list:
+    """A batched kernel's extras for batch `z`: each per-batch one (lasscc.dialects.epilogue.
+    is_per_batch: [batch, N] / [batch, M] vectors, [batch, M, N] matrices, `kinds` in the kernel's
+    terms) a lass_tb.batch_view of its batch, the shared ones as they are."""
+    from lasscc.dialects import lass_tb
+    from lasscc.dialects.epilogue import is_per_batch
+
+    out = []
+    for kind, x in zip(kinds, extras):
+        if is_per_batch(kind, x.type):
+            v = bb.emit(lass_tb.BatchViewOp(x, z, {"n": N, "m": M}.get(kind) or bb.mul(M, N)))
+            v.name_hint = f"{x.name_hint or 'E'}_b"
+            x = v
+        out.append(x)
+    return out
+
+
 def d_from_f32(bb: ArithBuilder, x: SSAValue, out_t) -> SSAValue:
     """The f32 epilogue value `x` in D's element type `out_t`: f32 as is, f16 / bf16 rounded to
     nearest even; an integer D to nearest even, saturated (cvt.rni.s32, an i8 D clamped to

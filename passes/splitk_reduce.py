@@ -31,7 +31,7 @@ from xdsl.rewriter import InsertPoint
 from lasscc.dialects import lass, lass_nv, lass_tb
 from lasscc.config import kernel_params
 from lasscc.passes._build import ArithBuilder
-from lasscc.passes._epilogue_build import d_from_f32, fused_element
+from lasscc.passes._epilogue_build import batch_extras, d_from_f32, fused_element
 
 REDUCE_ATTR = "lass.splitk_reduce"  # on the reduction kernel: the name of its GEMM kernel
 
@@ -91,6 +91,8 @@ def build_reduce_kernel(gemm: func.FuncOp, facts: lass.KernelFacts, fused=None) 
     val = b.emit(arith.AddfOp(b.emit(arith.MulfOp(alpha, to_f32(s))), b.emit(arith.MulfOp(beta, to_f32(c)))))
     if fused is not None:
         region, kinds = fused
+        if z is not None:  # a batched GEMM's per-batch extras: this batch's
+            extras = batch_extras(b, extras, kinds, z, M, N)
         row, col = b.div(e, N), b.rem(e, N)
         row.name_hint, col.name_hint = "row", "col"
         val = fused_element(b, region, kinds, extras, val, row, col, e, ok)

@@ -88,8 +88,6 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
         raise PassFailedException(
             f"{where}: error: expected {' or '.join(allowed)} D for {et} A and B with {acc} accumulation, got {dt}"
             + hint)
-    if op.has_epilogue and op.a.type.get_num_dims() == 3:
-        raise PassFailedException(f"{where}: error: expected a 2-d GEMM with a fused epilogue (batched: none yet)")
     for name, t in (("A", ta), ("B", tb), ("D", td)):
         if memref_layout(t) not in ("row", "col"):
             raise PassFailedException(
@@ -226,8 +224,9 @@ class TileThreadblockPass(ModulePass):
         split, parallel = cfg.split_k, cfg.split_k_mode == "parallel"
         w_t = (MemRefType(i32 if str(g.acc_type) == "i32" else f32, [DYNAMIC_INDEX] * 3) if parallel  # partial sums
                else WORKSPACE_TYPE)  # semaphores
-        extra_t = [MemRefType(x.type.get_element_type(), d_t.get_shape(), d_t.layout) if k == "mn" else x.type
-                   for k, x in zip(g.kinds, g.extras)]
+        # (a shared matrix of a batched GEMM: 2-d, one per batch: 3-d like D)
+        extra_t = [MemRefType(x.type.get_element_type(), [DYNAMIC_INDEX] * x.type.get_num_dims()) if k == "mn"
+                   else x.type for k, x in zip(g.kinds, g.extras)]
         # (the kernel ABI, lasscc.config.kernel_params; a wgmma kernel's tensor maps come with lasscc-hopper-smem)
         names = kernel_params(False, cfg.has_workspace, len(extra_t))
         types = dict(zip(KERNEL_FIXED_PARAMS, [a_t, b_t, d_t, i32, i32, i32, f32, f32]), W=w_t)
@@ -270,8 +269,11 @@ class TileThreadblockPass(ModulePass):
         fused = None
         if g.has_epilogue:
             from lasscc.dialects.epilogue import swap_kind
+            from lasscc.passes._epilogue_build import batch_extras
 
-            fused = Fused(g.epilogue, tuple(extras), tuple(swap_kind(k, facts.swap_ab) for k in g.kinds))
+            kinds = tuple(swap_kind(k, facts.swap_ab) for k in g.kinds)
+            fused = Fused(g.epilogue, tuple(batch_extras(b, extras, kinds, z, M, N) if facts.batched else extras),
+                          kinds)
         if cfg.is_streamk:
             _streamk_body(b, cfg, k_loop, params[WORKSPACE_PARAM], D, M, N, K, alpha, beta, fused)
             b.insert(func.ReturnOp())

@@ -704,9 +704,12 @@ def epilogue_kinds(prog: Program) -> tuple[str, ...]:
 
 def _bind_extras(prog: Program, args, extras, m: int, n: int, batch: int) -> list:
     """The fused epilogue's extra operands (the caller's, in declared order: [n] / [m] vectors as
-    1-d arrays, [mn] matrices in D's memory order, scalars as floats) bound to the function's
+    1-d arrays, [mn] matrices in D's memory order, scalars as floats; a batched kernel's per-batch
+    ones batch first) bound to the function's
     parameters after the fixed ones; (m, n) are the function's own (swapped for a swap_ab kernel,
     like D)."""
+    from lasscc.dialects.epilogue import base_kind, is_per_batch
+
     kinds = epilogue_kinds(prog)
     extras = list(extras or ())
     if len(extras) != len(args) or len(kinds) != len(args):
@@ -720,10 +723,11 @@ def _bind_extras(prog: Program, args, extras, m: int, n: int, batch: int) -> lis
                 raise KernelArgumentError(f"expected a number for {label}, got {type(x).__name__}")
             out.append(np.float32(x))
             continue
-        rows, cols = {"n": (1, n), "m": (1, m), "mn": (m, n)}[kind]
+        rows, cols = {"n": (1, n), "m": (1, m), "mn": (m, n)}[base_kind(kind)]
+        lead = batch if is_per_batch(base_kind(kind), arg.type) else 1  # one per batch, or shared
         want = numpy_dtype(arg.type.get_element_type(), f"element type of {label}")
-        flat = _flat_view(x, rows * cols * batch, label, want)
-        out.append(GlobalBuffer(f"E{k}", flat, rows, cols, arg.type, batch))
+        flat = _flat_view(x, rows * cols * lead, label, want)
+        out.append(GlobalBuffer(f"E{k}", flat, rows, cols, arg.type, lead))
     return out
 
 
