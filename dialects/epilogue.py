@@ -55,6 +55,19 @@ KIND_TEXT = {"n": "N values, one per column of D (memref<?xT> [n])",
              "mn": "an M x N matrix in D's layout (memref<?x?xT> [mn])",
              "scalar": "an f32 value"}
 EXTRA_TYPES = ("f32", "f16", "bf16")  # element types of the extra memrefs
+# The kernels read an extra operand the way they store D (lasscc-warp-mma, the wgmma path too): a
+# vector along D's rows (the kernel's [n]) and a matrix in pairs of adjacent elements, one 2-element
+# (ld.global.v2) access per pair of D when N is even, element by element otherwise; a vector along
+# its columns one element per row.  So, like D, every extra vector or matrix must start at an
+# address aligned to EXTRA_PAIR_ELEMS elements (a column-major D swaps which vector is which).
+EXTRA_PAIR_ELEMS = 2
+EXTRA_ELEM_BYTES = {"f32": 4, "f16": 2, "bf16": 2}
+
+
+def extra_align_bytes(kind: str, elem: str) -> int:
+    """The byte alignment the kernels need of an extra operand's base address (KernelFacts kind and
+    element type; 1: none, a scalar parameter)."""
+    return 1 if kind == "scalar" else EXTRA_PAIR_ELEMS * EXTRA_ELEM_BYTES[elem]
 
 # the ops a region may hold, by class, with the name lists used in messages
 ARITH_OPS = (arith.ConstantOp, arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.NegfOp,

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from lasscc.dialects.epilogue import EXTRA_ELEM_BYTES as ELEM_BYTES
 from lasscc.dialects.epilogue import KIND_TEXT
-
-ELEM_BYTES = {"f32": 4, "f16": 2, "bf16": 2}
 
 # where a split schedule applies the region (lasscc-tile-threadblock; dialects.epilogue.gated_region):
 # once per element, on the fully reduced value
@@ -62,8 +61,8 @@ def epilogue_summary(ops: tuple[str, ...], extras, tile: tuple[int, int], d_byte
             continue
         block = {"n": bn, "m": bm, "mn": bm * bn}[kk] * eb
         per_elem += block / (bm * bn)
-        how = {"n": "read at each column of the block", "m": "read at each row of the block",
-               "mn": "read at each element, in pairs like C"}[kk]
+        how = {"n": "read at each column of the block, 2 columns per ld.global.v2 where N is even",
+               "m": "read at each row of the block", "mn": "read at each element, in pairs like C"}[kk]
         out.append(f"    extra {k} [{kind}] {typ}: {KIND_TEXT[kind]}{batch}; {block} B per {bm}x{bn} block ({how})")
     if per_elem:
         out.append(f"    extra reads: {per_elem:.3g} B per element of D on top of D's own {d_bytes} B written")

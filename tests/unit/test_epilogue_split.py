@@ -152,17 +152,21 @@ def test_partial_sums_stay_raw():
     assert len(par) == 1 and not par[0].has_epilogue  # the GEMM kernel writes raw partial sums
 
 
-def test_api_bias_activation_split_k():
-    """lasscc.gemm(..., bias=, activation=, split_k=) on the CPU executor: parallel split-K, an odd
-    shape, an f16 D, NaN-poisoned."""
+@pytest.fixture(scope="module")
+def api_kernel():
+    return lasscc.gemm(a_dtype="f16", d_dtype="f16", layout="TN", bias="n", activation="relu", split_k=2,
+                       split_k_mode="parallel", threadblock=(64, 64, 32), warp=(32, 32, 32), stages=3, arch="sm_80",
+                       align=(8, 8))
+
+
+def test_api_bias_activation_split_k(api_kernel):
+    """lasscc.gemm(..., bias=, activation=, split_k=) on the CPU executor: parallel split-K (serial:
+    CASES), an odd shape, an f16 D, NaN-poisoned."""
     rng = np.random.default_rng(7)
     m, n, k = 37, 45, 72
     a = rng.standard_normal((m, k)).astype(np.float16)
     b = rng.standard_normal((k, n)).astype(np.float16)
-    for mode in ("parallel",):  # (serial: CASES)
-        kern = lasscc.gemm(a_dtype="f16", d_dtype="f16", layout="TN", bias="n", activation="relu", split_k=2,
-                           split_k_mode=mode, threadblock=(64, 64, 32), warp=(32, 32, 32), stages=3, arch="sm_80",
-                           align=(8, 8))
+    for mode, kern in (("parallel", api_kernel),):
         assert "split_k = 2" in kern.ir("input") and "epilogue(%bias [n]" in kern.ir("input")
         extras = make_extras(kern.epilogue, m, n, rng)
         d = np.full((m, n), np.nan, np.float16)
@@ -211,3 +215,20 @@ def test_rejected_with_locations(tmp_path):
         with pytest.raises(LassError) as e:
             compile_module(parse_mlir(text, "bad.mlir"), arch="sm_80", keep_stages=False)
         assert want in str(e.value) and "bad.mlir:" in str(e.value), str(e.value)
+
+
+class _FakeCudaArray:
+    """A CUDA array's interface at a chosen address (never dereferenced: the launch fails first)."""
+
+    def __init__(self, ptr: int, shape, typestr: str):
+        self.__cuda_array_interface__ = {"data": (ptr, False), "shape": shape, "typestr": typestr, "version": 3}
+
+
+def test_device_extras_must_be_pair_aligned(api_kernel):
+    """The kernels read extra vectors in pairs of elements (ld.global.v2, like D): a device bias at an
+    odd element address is a LaunchError naming it (dialects.epilogue.extra_align_bytes)."""
+    from lasscc.api import LaunchError
+
+    a, b, d = np.zeros((64, 64), np.float16), np.zeros((64, 64), np.float16), np.zeros((64, 64), np.float16)
+    with pytest.raises(LaunchError, match=r"bias: expected a 8-byte aligned data pointer .* got 0x1004"):
+        api_kernel(a, b, d, bias=_FakeCudaArray(0x1004, (64,), "<f4"))
