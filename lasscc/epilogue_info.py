@@ -59,11 +59,17 @@ def epilogue_summary(ops: tuple[str, ...], extras, tile: tuple[int, int], d_byte
         if kind == "scalar":
             out.append(f"    extra {k} [scalar] f32: a kernel parameter, no memory read")
             continue
+        if split == "parallel":  # the reduction kernel: one thread per element of D loads its own
+            per_elem += eb
+            out.append(f"    extra {k} [{kind}] {typ}: {KIND_TEXT[kind]}{batch}; {eb} B per element of D, read by "
+                       f"the reduction kernel's thread of that element")
+            continue
         block = {"n": bn, "m": bm, "mn": bm * bn}[kk] * eb
         per_elem += block / (bm * bn)
         how = {"n": "read at each column of the block, 2 columns per ld.global.v2 where N is even",
                "m": "read at each row of the block", "mn": "read at each element, in pairs like C"}[kk]
         out.append(f"    extra {k} [{kind}] {typ}: {KIND_TEXT[kind]}{batch}; {block} B per {bm}x{bn} block ({how})")
     if per_elem:
-        out.append(f"    extra reads: {per_elem:.3g} B per element of D on top of D's own {d_bytes} B written")
+        out.append(f"    extra reads: {per_elem:.3g} B per element of D on top of D's own {d_bytes} B written"
+                   + (" (L1 / L2 hits where threads share a vector element)" if split == "parallel" else ""))
     return out
