@@ -156,8 +156,12 @@ def _serial_epilogue(b: ArithBuilder, acc, W, D, M, N, m0, n0, alpha, beta, part
     b.insert(lass_tb.SemaphoreWaitOp.build(operands=[W, sem, part]))
     first = b.emit(arith.CmpiOp(part, b.const(0), "eq"))
     beta_p = b.emit(arith.SelectOp(first, beta, b.const_float(1.0, f32)))
-    last = b.emit(arith.CmpiOp(part, b.const(split - 1), "eq"))
+    def is_last():
+        return b.emit(arith.CmpiOp(part, b.const(split - 1), "eq"))
+
+    last = is_last() if fused is not None else None  # (a plain kernel's IR as before: after the epilogue)
     _epilogue(b, acc, D, m0, n0, alpha, beta_p, fused, last)
+    last = is_last() if last is None else last
     b.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, sem, b.emit(arith.SelectOp(last, b.const(0), b.add(part, 1)))]))
 
 
@@ -366,8 +370,12 @@ def _streamk_body(b: ArithBuilder, cfg, k_loop, W, D, M, N, K, alpha, beta, fuse
     ub.insert(lass_tb.SemaphoreWaitOp.build(operands=[W, tile_v, seg_v]))
     first = ub.emit(arith.CmpiOp(seg_v, ub.const(0), "eq"))
     beta_s = ub.emit(arith.SelectOp(first, beta, ub.const_float(1.0, f32)))
-    finish = ub.emit(arith.CmpiOp(hi_v, ub.val(kt_u), "eq"))
+    def ends_tile():
+        return ub.emit(arith.CmpiOp(hi_v, ub.val(kt_u), "eq"))
+
+    finish = ends_tile() if fused is not None else None  # (a plain kernel's IR as before: after the epilogue)
     _epilogue(ub, acc, D, m0, n0, alpha, beta_s, fused, finish)
+    finish = ends_tile() if finish is None else finish
     ub.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, tile_v, ub.emit(arith.SelectOp(finish, ub.const(0),
                                                                                            ub.add(seg_v, 1)))]))
     ub.insert(scf.YieldOp())

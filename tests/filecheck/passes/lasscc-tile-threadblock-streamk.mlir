@@ -48,8 +48,8 @@ func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: m
 // TB-NEXT:      [[FIRST:%[0-9]+]] = arith.cmpi eq, %seg, {{%[0-9]+}} : i32
 // TB-NEXT:      {{%[0-9]+}} = arith.constant 1.000000e+00 : f32
 // TB-NEXT:      [[BETA:%[0-9]+]] = arith.select [[FIRST]], %beta, {{%[0-9]+}} : f32
-// TB-NEXT:      [[FIN:%[0-9]+]] = arith.cmpi eq, {{%[0-9]+}}, %k_tiles : i32
 // TB-NEXT:      lass_tb.epilogue [[R]], %D[%m0, %n0], %alpha, [[BETA]]
+// TB-NEXT:      [[FIN:%[0-9]+]] = arith.cmpi eq, {{%[0-9]+}}, %k_tiles : i32
 // TB:           [[NEXT:%[0-9]+]] = arith.select [[FIN]], {{%[0-9]+}}, {{%[0-9]+}} : i32
 // TB-NEXT:      lass_tb.semaphore_release %W[%tile], [[NEXT]] : memref<?xi32>
 // TB-NEXT:    }
