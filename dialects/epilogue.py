@@ -9,6 +9,10 @@
         lass.yield %1 : f32
     }
 
+A batched GEMM's vectors and matrices are shared by every batch (the ranks below) or one per batch
+(a leading batch dimension: [batch, N] / [batch, M] packed row-major, [batch, M, N] in D's layout;
+BATCH_KINDS).
+
 Semantics (one definition: `lasscc.interp.epilogue.run_region`, which the CPU executor at every
 level and the tests use): for each element (i, j) of D, with v = alpha * acc[i, j] + beta * C[i, j]
 in f32 (today's linear combination, C read only when beta != 0), the region's block gets
@@ -36,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import ArrayAttr, Float32Type, MemRefType, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, Float32Type, FloatAttr, MemRefType, StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, traits_def, var_operand_def
 from xdsl.parser import Parser
@@ -51,6 +55,19 @@ KIND_TEXT = {"n": "N values, one per column of D (memref<?xT> [n])",
              "mn": "an M x N matrix in D's layout (memref<?x?xT> [mn])",
              "scalar": "an f32 value"}
 EXTRA_TYPES = ("f32", "f16", "bf16")  # element types of the extra memrefs
+# The kernels read an extra operand the way they store D (lasscc-warp-mma, the wgmma path too): a
+# vector along D's rows (the kernel's [n]) and a matrix in pairs of adjacent elements, one 2-element
+# (ld.global.v2) access per pair of D when N is even, element by element otherwise; a vector along
+# its columns one element per row.  So, like D, every extra vector or matrix must start at an
+# address aligned to EXTRA_PAIR_ELEMS elements (a column-major D swaps which vector is which).
+EXTRA_PAIR_ELEMS = 2
+EXTRA_ELEM_BYTES = {"f32": 4, "f16": 2, "bf16": 2}
+
+
+def extra_align_bytes(kind: str, elem: str) -> int:
+    """The byte alignment the kernels need of an extra operand's base address (KernelFacts kind and
+    element type; 1: none, a scalar parameter)."""
+    return 1 if kind == "scalar" else EXTRA_PAIR_ELEMS * EXTRA_ELEM_BYTES[elem]
 
 # the ops a region may hold, by class, with the name lists used in messages
 ARITH_OPS = (arith.ConstantOp, arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.NegfOp,
@@ -59,11 +76,38 @@ ARITH_OPS = (arith.ConstantOp, arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.D
 MATH_OPS = (math.TanhOp, math.ErfOp, math.ExpOp, math.AbsFOp, math.SqrtOp, math.FmaOp)
 
 
+# Batched GEMMs (3-d A, B, D): an [n] / [m] vector or an [mn] matrix is either shared by every
+# batch (its rank as above) or one per batch (one more, leading dimension: [batch, N] / [batch, M]
+# row-major, [batch, M, N] in D's layout); the memref's rank says which.  KernelFacts (and so the
+# launchers and explain) write a per-batch operand's kind as BATCH_KINDS'.
+BATCH_KINDS = {"n": "bn", "m": "bm", "mn": "bmn"}
+
+
+def extra_rank(kind: str) -> int:
+    """The memref rank of a (shared) extra operand of `kind` (0: a scalar)."""
+    return {"scalar": 0, "mn": 2}.get(kind, 1)
+
+
+def is_per_batch(kind: str, t: Attribute) -> bool:
+    """An extra operand of `kind` and type `t` that holds one vector / matrix per batch."""
+    return kind != "scalar" and isinstance(t, MemRefType) and t.get_num_dims() == extra_rank(kind) + 1
+
+
+def fact_kind(kind: str, t: Attribute) -> str:
+    """The kind KernelFacts records for an extra operand: BATCH_KINDS' for a per-batch one."""
+    return BATCH_KINDS[kind] if is_per_batch(kind, t) else kind
+
+
+def base_kind(kind: str) -> str:
+    """The indexing kind (n, m, mn, scalar) of a KernelFacts kind."""
+    return {v: k for k, v in BATCH_KINDS.items()}.get(kind, kind)
+
+
 def swap_kind(kind: str, swap: bool) -> str:
     """The kind of an extra operand in a kernel that computes D^T (KernelFacts.swap_ab): a
     per-column vector of D is a per-row vector of D^T and back; a matrix in D's layout is the
-    row-major D^T's."""
-    return {"n": "m", "m": "n"}.get(kind, kind) if swap else kind
+    row-major D^T's.  (Per-batch kinds too.)"""
+    return {"n": "m", "m": "n", "bn": "bm", "bm": "bn"}.get(kind, kind) if swap else kind
 
 
 @irdl_op_definition
@@ -89,17 +133,25 @@ def _where(op: Operation) -> str:
     return op_location(op)
 
 
-def extra_kind_error(kind: str, t: Attribute) -> str | None:
-    """Why an extra operand of type `t` cannot have `kind`, or None."""
+def extra_kind_error(kind: str, t: Attribute, batched: bool = False) -> str | None:
+    """Why an extra operand of type `t` cannot have `kind` (of a batched GEMM: `batched`), or None."""
     if kind not in KINDS:
         return f"expected an extra operand kind of {', '.join(KINDS)}, got {kind!r}"
     if kind == "scalar":
         return None if isinstance(t, Float32Type) else f"expected a scalar extra operand of type f32, got {t}"
     if not isinstance(t, MemRefType):
         return f"expected a memref for a [{kind}] extra operand ({KIND_TEXT[kind]}), got {t}"
-    rank = 2 if kind == "mn" else 1
-    if t.get_num_dims() != rank:
+    rank = extra_rank(kind)
+    if t.get_num_dims() != rank and not (batched and t.get_num_dims() == rank + 1):
+        if batched:
+            return (f"expected a {rank}-d memref (shared by every batch) or a {rank + 1}-d one (one per batch, "
+                    f"batch first) for a [{kind}] extra operand of a batched GEMM ({KIND_TEXT[kind]}), got {t}")
         return f"expected a {rank}-d memref for a [{kind}] extra operand ({KIND_TEXT[kind]}), got {t}"
+    if kind != "mn" and t.get_num_dims() == 2:
+        from lasscc.dialects._common import memref_layout
+
+        if memref_layout(t) != "row":  # [batch, N] packed: vector b at b * N
+            return f"expected a per-batch [{kind}] vector row-major ([batch, length], packed), got {t}"
     if str(t.get_element_type()) not in EXTRA_TYPES:
         return f"expected f32, f16 or bf16 elements in an extra operand, got {t}"
     return None
@@ -108,11 +160,12 @@ def extra_kind_error(kind: str, t: Attribute) -> str | None:
 def verify_region(region: Region, extras: Sequence[SSAValue], kinds: Sequence[str], d_type: MemRefType | None,
                   what: str = "epilogue") -> None:
     """Check an epilogue region against its extra operands (VerifyException naming the op, its
-    place and what was expected)."""
+    place and what was expected); a 3-d `d_type` is a batched GEMM's (shared or per-batch extras)."""
     if len(kinds) != len(extras):
         raise VerifyException(f"{what}: expected one kind per extra operand, got {len(kinds)} for {len(extras)}")
+    batched = d_type is not None and d_type.get_num_dims() == 3
     for k, (kind, x) in enumerate(zip(kinds, extras)):
-        bad = extra_kind_error(kind, x.type)
+        bad = extra_kind_error(kind, x.type, batched)
         if bad:
             raise VerifyException(f"{what}: extra operand {k}: {bad}")
         if kind == "mn" and d_type is not None:
@@ -146,9 +199,12 @@ def verify_region(region: Region, extras: Sequence[SSAValue], kinds: Sequence[st
         if op.regions:
             raise VerifyException(f"{what}: '{op.name}' at {_where(op)}: expected no nested regions")
         for x in op.operands:
-            if x not in inside:
+            # a constant defined before the op is allowed: CSE merges a region's constants with equal
+            # ones outside it (the region is not isolated from above); the CPU executor and
+            # clone_region_into take it as it is
+            if x not in inside and not isinstance(x.owner, arith.ConstantOp):
                 raise VerifyException(f"{what}: '{op.name}' at {_where(op)} uses a value defined outside the "
-                                      f"region; expected only the block arguments and values computed in it")
+                                      f"region; expected only the block arguments, constants and values computed in it")
         if not isinstance(op, (YieldOp, arith.ExtFOp, arith.TruncFOp, arith.CmpfOp, arith.SelectOp)):
             for r in op.results:
                 if not isinstance(r.type, Float32Type):
@@ -229,3 +285,27 @@ def clone_region_into(block: Block, values: Sequence[SSAValue], insert) -> SSAVa
         for old, nv in zip(op.results, new.results):
             mapping[old] = nv
     raise AssertionError("an epilogue region ends with lass.yield")
+
+
+def gated_region(region: Region) -> Region:
+    """A copy of `region` with one more block argument, an f32 flag (a scalar extra operand), that
+    yields the region's value where the flag is nonzero and its input value v as it is elsewhere.
+
+    The one rule of where a split schedule applies a fused epilogue (lasscc-tile-threadblock):
+    a tile whose value is summed by several epilogues (serial split-K's partitions, stream-K's
+    units) applies the region only in the one that completes the sum (the flag: the last partition,
+    the unit that ends the tile's K range); the others write the raw partial alpha * acc (+ beta *
+    C in the first), since a non-linear region does not distribute over the sum."""
+    new = region.clone()
+    block = new.block
+    flag = block.insert_arg(Float32Type(), len(block.args))
+    flag.name_hint = "last"
+    y = block.last_op
+    assert isinstance(y, YieldOp)
+    zero = arith.ConstantOp(FloatAttr(0.0, Float32Type()))
+    on = arith.CmpfOp(flag, zero.result, "one")
+    pick = arith.SelectOp(on.result, y.values[0], block.args[0])
+    for op in (zero, on, pick):
+        block.insert_op_before(op, y)
+    y.operands = [pick.result]
+    return new

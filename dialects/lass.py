@@ -220,8 +220,6 @@ class GemmOp(IRDLOperation):
             if self.extras or kinds:
                 raise VerifyException("expected an epilogue region with the epilogue's extra operands")
             return
-        if rank == 3:
-            raise VerifyException("expected a 2-d GEMM for a fused epilogue (batched GEMMs take none yet)")
         verify_region(self.epilogue, self.extras, kinds, td)
 
     @property
@@ -394,7 +392,9 @@ class KernelFacts:
         a_layout, b_layout, d_layout = (memref_layout(v.type) for v in (op.a, op.b, op.d))
         if config.align is not None:
             config = GemmConfig(**{**config.__dict__, "align": swap_operands(config.align, d_layout == "col")})
-        extras = tuple((k, str(x.type) if k == "scalar" else str(x.type.get_element_type()))
+        from lasscc.dialects.epilogue import fact_kind
+
+        extras = tuple((fact_kind(k, x.type), str(x.type) if k == "scalar" else str(x.type.get_element_type()))
                        for k, x in zip(op.kinds, op.extras))
         return cls(str(op.a.type.get_element_type()), str(op.acc_type), str(op.d.type.get_element_type()),
                    a_layout, b_layout, d_layout, op.a.type.get_num_dims() == 3, op.alpha_value, op.beta_value, config,
@@ -460,14 +460,15 @@ def check_kernel_facts(facts: KernelFacts) -> None:
     for name in ("alpha", "beta"):
         if not isinstance(getattr(facts, name), float):
             raise KernelFactError(name, f"expected {name} a float, got {getattr(facts, name)!r}")
-    from lasscc.dialects.epilogue import EXTRA_TYPES, KINDS
+    from lasscc.dialects.epilogue import BATCH_KINDS, EXTRA_TYPES, KINDS
 
     for kind, typ in facts.epilogue:
-        if kind not in KINDS or typ not in (("f32",) if kind == "scalar" else EXTRA_TYPES):
+        if kind not in KINDS + tuple(BATCH_KINDS.values()) or typ not in (("f32",) if kind == "scalar" else EXTRA_TYPES):
             raise KernelFactError("epilogue", f"expected epilogue entries 'KIND TYPE' with KIND one of "
-                                  f"{', '.join(KINDS)} and TYPE f32, f16 or bf16 (scalars f32), got {kind} {typ}")
-    if facts.epilogue and facts.batched:
-        raise KernelFactError("epilogue", "expected no epilogue operands on a batched kernel")
+                                  f"{', '.join(KINDS)} (or per batch {', '.join(BATCH_KINDS.values())}) and TYPE "
+                                  f"f32, f16 or bf16 (scalars f32), got {kind} {typ}")
+        if kind in BATCH_KINDS.values() and not facts.batched:
+            raise KernelFactError("epilogue", f"expected a per-batch epilogue operand ({kind}) on a batched kernel only")
 
 
 class KernelFactError(VerifyException):

@@ -296,17 +296,19 @@ class PersistentCtaOp(IRDLOperation):
 
 
 def batch_view_type(t: MemRefType) -> MemRefType:
-    """The 2-d matrix type of one batch of a 3-d (batch-first) memref type."""
+    """The type of one batch of a batch-first memref type: the 2-d matrix of a 3-d one, the vector
+    of a 2-d one (a fused epilogue's per-batch [batch, N] operand)."""
     layout = t.layout
     if isinstance(layout, StridedLayoutAttr):
-        layout = StridedLayoutAttr(layout.get_strides()[-2:])
-        return MemRefType(t.get_element_type(), t.get_shape()[-2:], layout)
-    return MemRefType(t.get_element_type(), t.get_shape()[-2:])
+        layout = StridedLayoutAttr(layout.get_strides()[1:])
+        return MemRefType(t.get_element_type(), t.get_shape()[1:], layout)
+    return MemRefType(t.get_element_type(), t.get_shape()[1:])
 
 
 @irdl_op_definition
 class BatchViewOp(IRDLOperation):
-    """Matrix `index` of a batched (3-d, batch-first) operand: the elements from index * stride on.
+    """Matrix `index` of a batched (3-d, batch-first) operand: the elements from index * stride on
+    (vector `index` of a 2-d [batch, N] one).
 
     `stride` is the number of elements between batches (M*K for A, N*K for B, M*N for D when the
     batches are packed); the lowering computes the offset in 64 bits.
@@ -324,8 +326,8 @@ class BatchViewOp(IRDLOperation):
         super().__init__(operands=[source, index, stride], result_types=[batch_view_type(source.type)])
 
     def verify_(self) -> None:
-        if self.source.type.get_num_dims() != 3:
-            raise VerifyException(f"expected a 3-d (batch-first) memref, got {self.source.type}")
+        if self.source.type.get_num_dims() not in (2, 3):
+            raise VerifyException(f"expected a 3-d (batch-first) memref (2-d: a per-batch vector), got {self.source.type}")
         want = batch_view_type(self.source.type)
         if self.result.type != want:
             raise VerifyException(f"expected result type {want}, got {self.result.type}")

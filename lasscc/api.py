@@ -404,7 +404,8 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
 
             spec = EpilogueSpec(bias, scale, activation, bool(residual), _dtype_name(epilogue_dtype, "epilogue_dtype"))
             return epilogue_gemm(text, spec, compile, arch=arch, cache=cache, dump_dir=dump_dir,
-                                 filename="<lasscc.gemm>", prefetch=prefetch, align=align)
+                                 filename="<lasscc.gemm>", prefetch=prefetch, align=align, split_k=split_k,
+                                 split_k_mode=split_k_mode)
         return compile(text, arch, cache=cache, dump_dir=dump_dir, filename="<lasscc.gemm>", prefetch=prefetch,
                        align=align, split_k=split_k, split_k_mode=split_k_mode)
     except CompileError as e:

@@ -261,6 +261,13 @@ class EpilogueKernel:
                 raise LaunchError(f"{name}: expected dtype {self.epilogue.dtype}, got {op.dtype}")
             if kind == "mn" and not op.on_device:
                 op.host = np.ascontiguousarray(op.host.T if col_d else op.host)  # D's memory order
+            if op.on_device:
+                from lasscc.dialects.epilogue import extra_align_bytes
+
+                need = extra_align_bytes(kind, self.epilogue.dtype)
+                if op.ptr % need:
+                    raise LaunchError(f"{name}: expected a {need}-byte aligned data pointer (the kernel reads the "
+                                      f"epilogue's vectors and matrices in pairs of elements, like D), got 0x{op.ptr:x}")
             extras.append(op)
         for name in given:
             if given[name] is not None and name not in dict(self.epilogue.operands):

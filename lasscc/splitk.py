@@ -26,6 +26,10 @@ a spinning CTA's predecessors have lower grid y, so they run (or ran) before it.
 Parallel split-K (`split_k_mode = "parallel"`): each partition's raw accumulator goes to a partial
 M x N matrix of the workspace (`workspace_bytes`: PARTIAL_BYTES * S * batch * M * N), and a second
 kernel entry (passes/splitk_reduce.py) sums them in partition order and applies alpha / beta.
+
+A fused epilogue (lasscc.dialects.epilogue) runs once per element on the full sum: in serial
+split-K's last partition (the earlier ones store raw partial sums; dialects.epilogue.gated_region),
+in parallel split-K's reduction kernel.
 """
 
 from __future__ import annotations

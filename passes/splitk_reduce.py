@@ -12,7 +12,10 @@ maps too, unused, which lasscc-hopper-smem adds to both), one thread per element
     D[e] = alpha * sum + beta * C[e]  (C = D on entry, read only when beta != 0), in D's type
 
 with the epilogue's conversions: an f32 epilogue, rounded to a 16-bit D; an i32 D to nearest even
-(cvt.rni) or, with alpha = 1 and beta = 0, the exact i32 sum.  It is written at the instruction
+(cvt.rni) or, with alpha = 1 and beta = 0, the exact i32 sum.  A fused epilogue (the GEMM's
+region and extras E0.., lasscc.dialects.epilogue) applies here, once, to the full sum:
+D[e] = region(alpha * sum + beta * C[e], extras at e's row / column), converted by
+_epilogue_build.d_from_f32 (an i8 D saturated).  It is written at the instruction
 level (lass_nv / arith / scf: it has no tiles), so the passes after lasscc-tile-threadblock leave it
 alone and lasscc-lower-to-llvm lowers it as a second kernel entry.  The function carries the GEMM
 kernel's `#lass.kernel` and REDUCE_ATTR (the GEMM kernel's name).
@@ -28,6 +31,7 @@ from xdsl.rewriter import InsertPoint
 from lasscc.dialects import lass, lass_nv, lass_tb
 from lasscc.config import kernel_params
 from lasscc.passes._build import ArithBuilder
+from lasscc.passes._epilogue_build import batch_extras, d_from_f32, fused_element
 
 REDUCE_ATTR = "lass.splitk_reduce"  # on the reduction kernel: the name of its GEMM kernel
 
@@ -36,14 +40,20 @@ def reduce_name(gemm_name: str) -> str:
     return f"{gemm_name}_splitk_reduce"
 
 
-def build_reduce_kernel(gemm: func.FuncOp, facts: lass.KernelFacts) -> func.FuncOp:
-    """The reduction kernel of the parallel split-K kernel `gemm` (its parameters, already built)."""
+def build_reduce_kernel(gemm: func.FuncOp, facts: lass.KernelFacts, fused=None) -> func.FuncOp:
+    """The reduction kernel of the parallel split-K kernel `gemm` (its parameters, already built).
+    `fused`: the GEMM's fused epilogue as (region, kinds in the kernel's terms), which the
+    reduction applies to each element's full sum (the extras E0.. are its parameters after W)."""
     arg_types = list(gemm.function_type.inputs.data)
     block = Block(arg_types=arg_types)
-    params = dict(zip(kernel_params(workspace=True), block.args, strict=True))
+    params = dict(zip(kernel_params(workspace=True, extras=len(facts.epilogue)), block.args, strict=True))
     for name, arg in params.items():
         arg.name_hint = name
-    A, B, D, M, N, K, alpha, beta, W = params.values()
+    fixed = len(kernel_params(workspace=True))  # the extras follow W
+    for arg, old in zip(block.args[fixed:], gemm.body.block.args[fixed:]):
+        arg.name_hint = old.name_hint
+    A, B, D, M, N, K, alpha, beta, W = list(params.values())[:fixed]
+    extras = block.args[fixed:]
     split, threads = facts.config.split_k, facts.config.threads
     b = ArithBuilder(InsertPoint.at_end(block))
     tid = b.emit(lass_nv.ThreadIdOp.build(result_types=[i32]))
@@ -79,7 +89,15 @@ def build_reduce_kernel(gemm: func.FuncOp, facts: lass.KernelFacts) -> func.Func
         return x if x.type == f32 else b.emit(arith.ExtFOp(x, f32))
 
     val = b.emit(arith.AddfOp(b.emit(arith.MulfOp(alpha, to_f32(s))), b.emit(arith.MulfOp(beta, to_f32(c)))))
-    if isinstance(out_t, IntegerType):
+    if fused is not None:
+        region, kinds = fused
+        if z is not None:  # a batched GEMM's per-batch extras: this batch's
+            extras = batch_extras(b, extras, kinds, z, M, N)
+        row, col = b.div(e, N), b.rem(e, N)
+        row.name_hint, col.name_hint = "row", "col"
+        val = fused_element(b, region, kinds, extras, val, row, col, e, ok)
+        out = d_from_f32(b, val, out_t)
+    elif isinstance(out_t, IntegerType):
         rounded = b.emit(lass_nv.CvtRniS32Op.build(operands=[val], result_types=[i32]))
         exact = b.and_(b.emit(arith.CmpfOp(alpha, b.const_float(1.0, f32), "oeq")), b.emit(arith.XOrIOp(has_c, b.const(1, i1))))
         out = b.emit(arith.SelectOp(exact, s, rounded)) if int_acc else rounded

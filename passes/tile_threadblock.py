@@ -29,9 +29,13 @@ Split-K (`split_k > 1`, lasscc.splitk) adds the workspace W after beta and the K
 stream-K config (`split_k_mode = "streamk"` / `"streamk-dp"`, lasscc.streamk) adds W and makes the
 body `lass_tb.persistent_cta` and an `scf.for` over the CTA's units, each a K loop over its range of
 its tile and the fix-up (`lass_tb.semaphore_wait` / `epilogue` / `semaphore_release` on the tile's word).
+A fused epilogue runs once per element, on the fully reduced value: serial split-K and stream-K
+gate the region on the last partition / the unit that ends the tile (dialects.epilogue.gated_region:
+the others store raw partial sums), parallel split-K's reduction kernel applies it (splitk_reduce).
 
 Rejected (PassFailedException naming file:line:col): other element types, a layout that is
-neither row- nor column-major, stream-K with a batched GEMM or a fused epilogue, a config that
+neither row- nor column-major, stream-K with a batched GEMM, an i8 D with a fused epilogue and
+serial split-K or stream-K (D holds the partial sums), a config that
 fails GemmConfig.validate, a `lass.gemm` not on the function's arguments.
 """
 
@@ -84,8 +88,6 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
         raise PassFailedException(
             f"{where}: error: expected {' or '.join(allowed)} D for {et} A and B with {acc} accumulation, got {dt}"
             + hint)
-    if op.has_epilogue and op.a.type.get_num_dims() == 3:
-        raise PassFailedException(f"{where}: error: expected a 2-d GEMM with a fused epilogue (batched: none yet)")
     for name, t in (("A", ta), ("B", tb), ("D", td)):
         if memref_layout(t) not in ("row", "col"):
             raise PassFailedException(
@@ -110,11 +112,41 @@ def _kernel_types(facts: lass.KernelFacts, g: lass.GemmOp) -> tuple[MemRefType, 
 WORKSPACE_TYPE = MemRefType(i32, [DYNAMIC_INDEX])  # split-K semaphores (lasscc.splitk)
 
 
-def _serial_epilogue(b: ArithBuilder, acc, W, D, M, N, m0, n0, alpha, beta, part, split: int, tile, batch) -> None:
+@dataclass(frozen=True)
+class Fused:
+    """A fused epilogue as lass_tb.epilogue takes it: the region, its extra operands (the kernel's
+    values) and their kinds in the kernel's terms."""
+
+    region: Region
+    extras: tuple
+    kinds: tuple[str, ...]
+
+
+def _epilogue(b: ArithBuilder, acc, D, m0, n0, alpha, beta, fused: Fused | None = None, last=None) -> None:
+    """lass_tb.epilogue of `acc` into D, with the fused epilogue if any.  `last` (an i1, for a split
+    schedule): the region applies only where it is true, the others store the raw partial value
+    (lasscc.dialects.epilogue.gated_region: the rule of where a split schedule's epilogue runs)."""
+    if fused is None:
+        b.insert(lass_tb.EpilogueOp.create(operands=[acc, D, m0, n0, alpha, beta]))
+        return
+    from lasscc.dialects.epilogue import gated_region, kinds_attr
+
+    region, extras, kinds = fused.region.clone(), list(fused.extras), list(fused.kinds)
+    if last is not None:
+        region = gated_region(fused.region)
+        extras.append(b.emit(arith.SelectOp(last, b.const_float(1.0, f32), b.const_float(0.0, f32))))
+        kinds.append("scalar")
+    b.insert(lass_tb.EpilogueOp.create(operands=[acc, D, m0, n0, alpha, beta, *extras],
+                                       attributes={"epilogue_kinds": kinds_attr(kinds)}, regions=[region]))
+
+
+def _serial_epilogue(b: ArithBuilder, acc, W, D, M, N, m0, n0, alpha, beta, part, split: int, tile, batch,
+                     fused: Fused | None = None) -> None:
     """Serial split-K's epilogue (reference 002): wait for this tile's turn (semaphore == part),
     D = alpha * acc + beta' * D with beta' = beta for partition 0 and 1 after it (D holds the
     previous partitions' sum), then pass the turn on (part + 1; 0 by the last, ready for the next
-    launch).  One semaphore word per tile (and batch) of the workspace W."""
+    launch).  One semaphore word per tile (and batch) of the workspace W.  A fused epilogue
+    applies in the last partition's turn only, on the full sum (_epilogue's `last`)."""
     bm, bn = tile
     tiles_m, tiles_n = b.div(b.add(M, bm - 1), bm), b.div(b.add(N, bn - 1), bn)
     sem = b.add(b.div(m0, bm), b.mul(b.div(n0, bn), tiles_m))
@@ -124,8 +156,12 @@ def _serial_epilogue(b: ArithBuilder, acc, W, D, M, N, m0, n0, alpha, beta, part
     b.insert(lass_tb.SemaphoreWaitOp.build(operands=[W, sem, part]))
     first = b.emit(arith.CmpiOp(part, b.const(0), "eq"))
     beta_p = b.emit(arith.SelectOp(first, beta, b.const_float(1.0, f32)))
-    b.insert(lass_tb.EpilogueOp.create(operands=[acc, D, m0, n0, alpha, beta_p]))
-    last = b.emit(arith.CmpiOp(part, b.const(split - 1), "eq"))
+    def is_last():
+        return b.emit(arith.CmpiOp(part, b.const(split - 1), "eq"))
+
+    last = is_last() if fused is not None else None  # (a plain kernel's IR as before: after the epilogue)
+    _epilogue(b, acc, D, m0, n0, alpha, beta_p, fused, last)
+    last = is_last() if last is None else last
     b.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, sem, b.emit(arith.SelectOp(last, b.const(0), b.add(part, 1)))]))
 
 
@@ -173,25 +209,28 @@ class TileThreadblockPass(ModulePass):
         if cfg.is_wgmma and cfg.is_streamk:  # lasscc.streamk's persistent grid: the mma.sync path only
             raise PassFailedException(f"{where}: error: config: expected no stream-K with mma = \"wgmma\" (stream-K "
                                       f"is built on the mma.sync path; use mma = \"mma.sync\" or split-K)")
-        if cfg.is_streamk and (g.has_epilogue or facts.batched):  # lasscc.streamk: one GEMM, plain epilogue
-            raise PassFailedException(f"{where}: error: config: expected a 2-d GEMM without a fused epilogue region "
-                                      f"with split_k_mode = \"{cfg.split_k_mode}\" (stream-K: not yet batched or fused)")
-        if cfg.split_k > 1 and g.has_epilogue:  # both add kernel parameters and own the epilogue
-            raise PassFailedException(f"{where}: error: config: expected split_k = 1 with a fused epilogue region "
-                                      f"(split-K with a fused epilogue: not yet), got split_k = {cfg.split_k}")
+        if cfg.is_streamk and facts.batched:  # lasscc.streamk: one GEMM
+            raise PassFailedException(f"{where}: error: config: expected a 2-d GEMM with split_k_mode = "
+                                      f"\"{cfg.split_k_mode}\" (stream-K: not batched)")
+        if g.has_epilogue and cfg.has_workspace and cfg.split_k_mode != "parallel" and facts.d_type == "i8":
+            # the partial sums live in D between the partitions' (units') turns: an i8 D saturates them
+            raise PassFailedException(f"{where}: error: config: expected split_k_mode = \"parallel\" for an i8 D "
+                                      f"with a fused epilogue and split_k_mode = \"{cfg.split_k_mode}\" (its partial "
+                                      f"sums are stored in D, which would round and saturate them), got "
+                                      f"split_k = {cfg.split_k}")
         bm, bn, bk = cfg.threadblock
         elem = g.a.type.get_element_type()
         a_t, b_t, d_t = _kernel_types(facts, g)
         acc_t = lass_tb.AccType((bm, bn), g.acc_type)
 
-        # New kernel body on the fixed parameter list, then the workspace W of a split kernel or the
-        # epilogue's extra operands (never both: rejected above); a matrix operand in D's layout
-        # is, like D, row-major in the kernel
+        # New kernel body on the fixed parameter list, then the workspace W of a split kernel and the
+        # epilogue's extra operands; a matrix operand in D's layout is, like D, row-major in the kernel
         split, parallel = cfg.split_k, cfg.split_k_mode == "parallel"
         w_t = (MemRefType(i32 if str(g.acc_type) == "i32" else f32, [DYNAMIC_INDEX] * 3) if parallel  # partial sums
                else WORKSPACE_TYPE)  # semaphores
-        extra_t = [MemRefType(x.type.get_element_type(), d_t.get_shape(), d_t.layout) if k == "mn" else x.type
-                   for k, x in zip(g.kinds, g.extras)]
+        # (a shared matrix of a batched GEMM: 2-d, one per batch: 3-d like D)
+        extra_t = [MemRefType(x.type.get_element_type(), [DYNAMIC_INDEX] * x.type.get_num_dims()) if k == "mn"
+                   else x.type for k, x in zip(g.kinds, g.extras)]
         # (the kernel ABI, lasscc.config.kernel_params; a wgmma kernel's tensor maps come with lasscc-hopper-smem)
         names = kernel_params(False, cfg.has_workspace, len(extra_t))
         types = dict(zip(KERNEL_FIXED_PARAMS, [a_t, b_t, d_t, i32, i32, i32, f32, f32]), W=w_t)
@@ -231,8 +270,16 @@ class TileThreadblockPass(ModulePass):
             bb.insert(scf.YieldOp(acc1))
             return b.insert(scf.ForOp(k_lo, k_hi, step or b.const(bk), [acc0], Region(body))).results[0]
 
+        fused = None
+        if g.has_epilogue:
+            from lasscc.dialects.epilogue import swap_kind
+            from lasscc.passes._epilogue_build import batch_extras
+
+            kinds = tuple(swap_kind(k, facts.swap_ab) for k in g.kinds)
+            fused = Fused(g.epilogue, tuple(batch_extras(b, extras, kinds, z, M, N) if facts.batched else extras),
+                          kinds)
         if cfg.is_streamk:
-            _streamk_body(b, cfg, k_loop, params[WORKSPACE_PARAM], D, M, N, K, alpha, beta)
+            _streamk_body(b, cfg, k_loop, params[WORKSPACE_PARAM], D, M, N, K, alpha, beta, fused)
             b.insert(func.ReturnOp())
             self._replace(fn, block, facts)
             return
@@ -265,23 +312,17 @@ class TileThreadblockPass(ModulePass):
                                                         b.const_float(0.0, f32)]))
         elif split > 1:
             _serial_epilogue(b, acc_out, params[WORKSPACE_PARAM], D, M, N, m0, n0, alpha, beta, part, split,
-                             (bm, bn), z if facts.batched else None)
-        elif g.has_epilogue:
-            from lasscc.dialects.epilogue import kinds_attr, swap_kind
-
-            kinds = [swap_kind(k, facts.swap_ab) for k in g.kinds]
-            region = g.epilogue.clone()
-            b.insert(lass_tb.EpilogueOp.create(operands=[acc_out, D, m0, n0, alpha, beta, *extras],
-                                               attributes={"epilogue_kinds": kinds_attr(kinds)}, regions=[region]))
+                             (bm, bn), z if facts.batched else None, fused)
         else:
-            b.insert(lass_tb.EpilogueOp.create(operands=[acc_out, D, m0, n0, alpha, beta]))
+            _epilogue(b, acc_out, D, m0, n0, alpha, beta, fused)
         b.insert(func.ReturnOp())
 
         self._replace(fn, block, facts)
-        if split > 1 and parallel:
+        if split > 1 and parallel:  # the reduction applies the fused epilogue, once, on the full sum
             from lasscc.passes.splitk_reduce import build_reduce_kernel
 
-            fn.parent_block().insert_op_after(build_reduce_kernel(fn, facts), fn)
+            fn.parent_block().insert_op_after(
+                build_reduce_kernel(fn, facts, None if fused is None else (fused.region, fused.kinds)), fn)
 
     @staticmethod
     def _replace(fn: func.FuncOp, block: Block, facts) -> None:
@@ -297,10 +338,11 @@ class TileThreadblockPass(ModulePass):
         fn.attributes[lass.KERNEL_ATTR] = lass.KernelAttr.from_facts(facts)
 
 
-def _streamk_body(b: ArithBuilder, cfg, k_loop, W, D, M, N, K, alpha, beta) -> None:
+def _streamk_body(b: ArithBuilder, cfg, k_loop, W, D, M, N, K, alpha, beta, fused: Fused | None = None) -> None:
     """A stream-K kernel's body (lasscc.streamk): CTA %ctaid.x of the %nctaid.x persistent CTAs runs
     its units; each is a main loop over its K range of its tile, then serial split-K's fix-up with
-    the unit's segment as the partition and its tile's semaphore word."""
+    the unit's segment as the partition and its tile's semaphore word.  A fused epilogue applies in
+    the fix-up of the unit that ends the tile's K range (the last in the tile's order)."""
     bm, bn, bk = cfg.threadblock
     hybrid = cfg.split_k_mode == "streamk-dp"
     cta, ctas = (b.idx(v) for v in b.insert(lass_tb.PersistentCtaOp()).results)
@@ -328,8 +370,12 @@ def _streamk_body(b: ArithBuilder, cfg, k_loop, W, D, M, N, K, alpha, beta) -> N
     ub.insert(lass_tb.SemaphoreWaitOp.build(operands=[W, tile_v, seg_v]))
     first = ub.emit(arith.CmpiOp(seg_v, ub.const(0), "eq"))
     beta_s = ub.emit(arith.SelectOp(first, beta, ub.const_float(1.0, f32)))
-    ub.insert(lass_tb.EpilogueOp.create(operands=[acc, D, m0, n0, alpha, beta_s]))
-    finish = ub.emit(arith.CmpiOp(hi_v, ub.val(kt_u), "eq"))
+    def ends_tile():
+        return ub.emit(arith.CmpiOp(hi_v, ub.val(kt_u), "eq"))
+
+    finish = ends_tile() if fused is not None else None  # (a plain kernel's IR as before: after the epilogue)
+    _epilogue(ub, acc, D, m0, n0, alpha, beta_s, fused, finish)
+    finish = ends_tile() if finish is None else finish
     ub.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, tile_v, ub.emit(arith.SelectOp(finish, ub.const(0),
                                                                                            ub.add(seg_v, 1)))]))
     ub.insert(scf.YieldOp())

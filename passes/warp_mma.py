@@ -55,6 +55,7 @@ from dataclasses import dataclass
 
 from lasscc.dialects import lass_cluster, lass_nv, lass_pipe, lass_tb, lass_warp
 from lasscc.dialects.epilogue import clone_region_into
+from lasscc.passes._epilogue_build import d_from_f32
 from lasscc.splitk import partition_range
 from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type, kernel_acc_type, kernel_arg, kernel_config
 from xdsl.context import Context
@@ -454,14 +455,7 @@ class _WarpLowering:
             return x if x.type == f32 else bb.emit(arith.ExtFOp(x, f32))
 
         def from_f32(bb: ArithBuilder, x: SSAValue) -> SSAValue:
-            if int_d:  # to nearest even, saturated (cvt.rni.s32; an i8 D clamped to [-128, 127] after)
-                r = bb.emit(lass_nv.CvtRniS32Op.build(operands=[x], result_types=[i32]))
-                if out_t.width.data == 32:
-                    return r
-                lo, hi = -(1 << (out_t.width.data - 1)), (1 << (out_t.width.data - 1)) - 1
-                r = bb.emit(arith.MinSIOp(bb.emit(arith.MaxSIOp(r, bb.const(lo))), bb.const(hi)))
-                return bb.emit(arith.TruncIOp(r, out_t))
-            return x if out_t == f32 else bb.emit(arith.TruncFOp(x, out_t))
+            return d_from_f32(bb, x, out_t)
 
         def fused(bb: ArithBuilder, vals, row, col, row_c: int, col_c: int, guarded: bool, cache: dict) -> list:
             """The epilogue region applied to the f32 pair `vals` at (row, col), (row, col + 1), each

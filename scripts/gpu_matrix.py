@@ -127,6 +127,70 @@ def epilogue_cases(shapes, wgmma: bool = False) -> list[tuple]:
     return out
 
 
+# fused epilogues with split-K, stream-K and batched GEMMs (issue 18): the region runs once, on the
+# fully reduced value (serial: the last partition; parallel: the reduction kernel; stream-K: the
+# tile's fix-up); batched: a per-batch bias [batch, N] and residual [batch, M, N], a shared scale [M]
+EPILOGUE_SPLITS = [("serial", 2), ("serial", 3), ("parallel", 2), ("parallel", 3), ("streamk", 1)]
+EPILOGUE_SPLIT_DTYPES = [
+    ("f16 bias+gelu", "f16", "f16", ("row", "col", "row"), dict(bias="n", activation="gelu")),
+    ("f16 scale+relu+res", "f16", "f32", ("col", "row", "col"), dict(scale="m", activation="relu", residual=True)),
+]
+EPILOGUE_SPLIT_SHAPES = [(129, 200, 72), (256, 1024, 8192), (33, 4097, 1000)]
+EPILOGUE_BATCH = 3
+EPILOGUE_BATCHED_SHAPES = [(129, 200, 72), (1024, 512, 2048)]
+
+
+def batched_epilogue_mlir(ab: str, d: str, layouts, cfg: str) -> str:
+    """A batched lass.gemm (3-d operands) with a per-batch bias [batch, N], a shared per-row scale [M]
+    and a per-batch residual [batch, M, N] in D's layout, then ReLU."""
+    def m3(t, layout):
+        return f"memref<?x?x?x{t}>" if layout == "row" else f"memref<?x?x?x{t}, strided<[?, 1, ?]>>"
+
+    ta, tb, td, tr = m3(ab, layouts[0]), m3(ab, layouts[1]), m3(d, layouts[2]), m3("f32", layouts[2])
+    return (f"func.func @gemm(%a: {ta}, %b: {tb}, %d: {td}, %bias: memref<?x?xf32>, %s: memref<?xf16>, %r: {tr}) {{\n"
+            f"  lass.gemm {{alpha = 1.0 : f32, beta = 0.0 : f32, config = {{{cfg}}}}}\n"
+            f"      ins(%a, %b : {ta}, {tb}) outs(%d : {td})\n"
+            f"      epilogue(%bias [n], %s [m], %r [mn] : memref<?x?xf32>, memref<?xf16>, {tr}) {{\n"
+            "  ^bb0(%v: f32, %be: f32, %se: f16, %re: f32):\n    %sf = arith.extf %se : f16 to f32\n"
+            "    %0 = arith.mulf %v, %sf : f32\n    %1 = arith.addf %0, %be : f32\n    %z = arith.constant 0.0 : f32\n"
+            "    %2 = arith.maximumf %1, %z : f32\n    %3 = arith.addf %2, %re : f32\n    lass.yield %3 : f32\n"
+            "  }\n  func.return\n}\n")
+
+
+def epilogue_split_cases(quick: bool = False, wgmma: bool = False) -> list[tuple]:
+    """Cases of fused epilogues with split-K / stream-K (EPILOGUE_SPLITS) and batched GEMMs:
+    (name, A/B type, layouts, config name, MLIR text, shapes, epilogue[, batch]) with the epilogue an
+    EpilogueSpec, or for the batched kernel lasscc.interp.check.epilogue_of's (region, kinds, types);
+    with `wgmma` also the wgmma config's (stream-K: mma.sync only)."""
+    from lasscc.epilogue_api import EpilogueSpec, gemm_epilogue_mlir
+    from lasscc.interp.check import epilogue_of
+    from lasscc.source import parse_mlir
+
+    shapes = EPILOGUE_SPLIT_SHAPES[:1] if quick else EPILOGUE_SPLIT_SHAPES
+    out = []
+    for (name, ab, d, layouts, kw), (mode, s) in itertools.product(EPILOGUE_SPLIT_DTYPES, EPILOGUE_SPLITS):
+        spec = EpilogueSpec(**kw)
+        split = f'split_k = {s}, split_k_mode = "{mode}"' if mode != "streamk" else 'split_k_mode = "streamk"'
+        what = f"{mode} {s}" if mode != "streamk" else mode
+        cfgs = [configs(ab)[0]] + ([wgmma_config(ab)] if wgmma and mode != "streamk" and wgmma_layouts(ab, layouts)
+                                   else [])
+        for cname, cfg in cfgs:
+            text = mlir(ab, d, None, layouts, f"{cfg}, {split}").replace("beta = 0.5", "beta = 0.0")
+            out.append((f"epi {name}", ab, layouts, f"{cname} {what}", gemm_epilogue_mlir(spec, text),
+                        [fit(sh, ab, layouts) for sh in shapes], spec))
+    bshapes = EPILOGUE_BATCHED_SHAPES[:1] if quick else EPILOGUE_BATCHED_SHAPES
+    for layouts, split in itertools.product((("row", "col", "row"), ("col", "row", "col")),
+                                            ("", ', split_k = 2, split_k_mode = "parallel"', ", split_k = 3")):
+        cfgs = [configs("f16")[0]] + ([wgmma_config("f16")] if wgmma else [])
+        for cname, cfg in cfgs:
+            text = batched_epilogue_mlir("f16", "f16" if split else "f32", layouts, cfg + split)
+            what = split.replace(", split_k = ", " split ").replace(', split_k_mode = "parallel"', " parallel")
+            out.append((f"epi batched x{EPILOGUE_BATCH}", "f16", layouts, f"{cname}{what}", text,
+                        [fit(sh, "f16", layouts) for sh in bshapes], epilogue_of(parse_mlir(text, "<matrix>")),
+                        EPILOGUE_BATCH))
+    return out
+
+
 # serial split-K (lasscc.splitk)
 SPLIT_COUNTS = (2, 3, 7)
 SPLIT_MODES = ("serial", "parallel")
@@ -353,7 +417,7 @@ def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: boo
     if streamk_only:
         return streamk_cases(quick)
     if epilogue_only:
-        return epilogue_cases(EPILOGUE_SHAPES[:2] if quick else EPILOGUE_SHAPES, wgmma)
+        return epilogue_cases(EPILOGUE_SHAPES[:2] if quick else EPILOGUE_SHAPES, wgmma) + epilogue_split_cases(quick, wgmma)
     cases = []  # one kernel per (type, layouts, config, access widths) with the shapes it runs
     if not linalg_only:
         shapes = [] if narrow_only else (SHAPES[:2] if quick else SHAPES)
@@ -371,6 +435,7 @@ def build_cases(quick: bool = False, narrow_only: bool = False, linalg_only: boo
         cases += split_cases(quick, wgmma)
         cases += streamk_cases(quick)
         cases += epilogue_cases(EPILOGUE_SHAPES[:2] if quick else EPILOGUE_SHAPES, wgmma)
+        cases += epilogue_split_cases(quick, wgmma)
     return cases
 
 
@@ -487,7 +552,7 @@ def main() -> int:
         for m, n, k in case_shapes:
             # the lass.gemm cases carry beta 0.5; linalg.matmul's (C += A.B) alpha = beta = 1
             r = run_gemm(ptx, spec, m, n, k, alpha=spec.alpha, beta=spec.beta, check=True, cublas=False,
-                         seed=m * 7 + n, epilogue=epi[0] if epi else None)
+                         seed=m * 7 + n, epilogue=epi[0] if epi else None, batch=epi[1] if len(epi) > 1 else 1)
             ok = "PASS" if r["ok"] else "FAIL"
             rows.append((name, f"A {layouts[0]}, B {layouts[1]}, D {layouts[2]}", m, n, k, cname, r["rel_err"], ok))
             print(f"{name:14s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {m:5d} {n:5d} {k:5d} {cname:29s} "

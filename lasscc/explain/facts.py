@@ -32,6 +32,7 @@ class Facts:
     layouts: tuple[str, str] = ("row", "col")  # the caller's A and B layouts
     epilogue_ops: tuple[str, ...] = ()  # the fused epilogue region's ops (lasscc.epilogue_info)
     epilogue: tuple[tuple[str, str], ...] = ()  # its extra operands (KernelFacts.epilogue)
+    batched: bool = False  # a 3-d (batched) GEMM
 
 
 def _kernel_facts(info):
@@ -48,7 +49,7 @@ def gemm_facts(module, info) -> Facts:
     from lasscc.epilogue_info import region_ops
 
     return Facts(kf.ab_type, kf.acc_type, info.d_dtype, kf.beta, kf.d_layout, kf.swap_ab, kf.kernel_majors,
-                 (kf.a_layout, kf.b_layout), region_ops(info.op), kf.epilogue)
+                 (kf.a_layout, kf.b_layout), region_ops(info.op), kf.epilogue, kf.batched)
 
 
 def kernel_config(info, facts: Facts):

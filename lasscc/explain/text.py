@@ -214,7 +214,8 @@ def epilogue_lines(n: Numbers, cfg, facts: Facts) -> list[str]:
     out = [f"Epilogue (lasscc-warp-mma): D {facts.d_dtype}, {ob} B per element; {math}"]
     from lasscc.epilogue_info import epilogue_summary
 
-    out += epilogue_summary(facts.epilogue_ops, facts.epilogue, tuple(cfg.threadblock[:2]), ob, facts.swap)
+    out += epilogue_summary(facts.epilogue_ops, facts.epilogue, tuple(cfg.threadblock[:2]), ob, facts.swap,
+                            facts.batched, cfg.split_k_mode if cfg.has_workspace else None)
     if facts.d_dtype == "i8":
         out.append("  i8 D: rounded to nearest even and saturated to [-128, 127] (cvt.rni.s32.f32, then clamped)")
     if facts.d_dtype == "i32":

@@ -212,13 +212,17 @@ def epilogue_of(module):
     g = next((o for o in copy.walk() if isinstance(o, GemmOp)), None)
     if g is None or not g.has_epilogue:
         return None
+    from lasscc.dialects.epilogue import fact_kind
+
     types = [x.type if k == "scalar" else x.type.get_element_type() for k, x in zip(g.kinds, g.extras)]
-    return g.epilogue.clone(), g.kinds, types
+    return g.epilogue.clone(), tuple(fact_kind(k, x.type) for k, x in zip(g.kinds, g.extras)), types
 
 
-def _epilogue_extras(epilogue, m: int, n: int, seed: int, d_layout: str):
-    """Random normal extras for a fused epilogue: (the arrays execute_kernel takes, the same
-    broadcast to M x N for the reference)."""
+def _epilogue_extras(epilogue, m: int, n: int, seed: int, d_layout: str, batch: int = 1):
+    """Random normal extras for a fused epilogue (kinds as KernelFacts writes them: a per-batch
+    one with `batch` entries first): (the arrays execute_kernel takes, the same broadcast to
+    [batch,] M x N for the reference)."""
+    from lasscc.dialects.epilogue import BATCH_KINDS, base_kind
     from lasscc.interp.bf16 import store_as
     from lasscc.interp.values import numpy_dtype
 
@@ -231,10 +235,12 @@ def _epilogue_extras(epilogue, m: int, n: int, seed: int, d_layout: str):
             args.append(x)
             elems.append(x)
             continue
+        lead = (batch,) if kind in BATCH_KINDS.values() else ()
+        kind = base_kind(kind)
         shape = {"n": (n,), "m": (m,), "mn": (m, n)}[kind]
-        x = store_as(rng.standard_normal(shape), numpy_dtype(t))
-        args.append(np.ascontiguousarray(x.T) if kind == "mn" and d_layout == "col" else x)
-        elems.append(x.reshape(1, n) if kind == "n" else (x.reshape(m, 1) if kind == "m" else x))
+        x = store_as(rng.standard_normal(lead + shape), numpy_dtype(t))
+        args.append(np.ascontiguousarray(np.swapaxes(x, -1, -2)) if kind == "mn" and d_layout == "col" else x)
+        elems.append(x.reshape(lead + (1, n)) if kind == "n" else (x.reshape(lead + (m, 1)) if kind == "m" else x))
     return args, elems
 
 
@@ -274,7 +280,8 @@ def run_check(module, m, n, k, seed=0, alpha=1.0, beta=0.0, *, report_banks=True
     # a column-major D is handed over as its N x M row-major storage and read back transposed
     d_layout = d_layout_of(module)
     d_arg = np.ascontiguousarray(np.swapaxes(d, -1, -2)) if d_layout == "col" else d
-    extras, elems = _epilogue_extras(epilogue, m, n, seed, d_layout) if epilogue is not None else (None, None)
+    extras, elems = (_epilogue_extras(epilogue, m, n, seed, d_layout, batch if batched else 1)
+                     if epilogue is not None else (None, None))
     t0 = time.perf_counter()
     res = execute_kernel(
         module, m, n, k, a_arg, b_arg, d_arg, alpha, beta, report_banks=report_banks and prog.level > 0,

@@ -607,8 +607,8 @@ def workspace_arg(prog: Program):
 def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "D"), batch: int = 1,
                workspace: np.ndarray | None = None, extras=None) -> list:
     """Kernel arguments by kind and order: memrefs A, B, D; i32 M, N, K; floats alpha, beta; then a
-    split kernel's workspace W (an int32 array, or the f32 / i32 partial sums of parallel split-K)
-    or the fused epilogue's extras (never both).  (m, n, k, a, b, d) are the kernel's own (already
+    split kernel's workspace W (an int32 array, or the f32 / i32 partial sums of parallel split-K),
+    then the fused epilogue's extras.  (m, n, k, a, b, d) are the kernel's own (already
     swapped for a swap_ab kernel); `labels` name the caller's arrays in messages."""
     block = prog.func.body.block
     memrefs = [x for x in block.args[:3 if prog.level == 0 else 8] if isinstance(x.type, MemRefType)]
@@ -682,8 +682,8 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
 
         role = next(tmaps, None)
         out.append(host_tensor_map(prog, rest.pop(0).type, next((b for b in bufs.values() if b.role == role), None)))
-    if w_arg is not None:
-        return out + [w_buf]
+    if w_arg is not None:  # W, then the extras (kernel_params)
+        return out + [w_buf] + _bind_extras(prog, rest[1:], extras, m, n, batch)
     return out + _bind_extras(prog, rest, extras, m, n, batch)
 
 
@@ -708,9 +708,12 @@ def epilogue_kinds(prog: Program) -> tuple[str, ...]:
 
 def _bind_extras(prog: Program, args, extras, m: int, n: int, batch: int) -> list:
     """The fused epilogue's extra operands (the caller's, in declared order: [n] / [m] vectors as
-    1-d arrays, [mn] matrices in D's memory order, scalars as floats) bound to the function's
+    1-d arrays, [mn] matrices in D's memory order, scalars as floats; a batched kernel's per-batch
+    ones batch first) bound to the function's
     parameters after the fixed ones; (m, n) are the function's own (swapped for a swap_ab kernel,
     like D)."""
+    from lasscc.dialects.epilogue import base_kind, is_per_batch
+
     kinds = epilogue_kinds(prog)
     extras = list(extras or ())
     if len(extras) != len(args) or len(kinds) != len(args):
@@ -724,10 +727,11 @@ def _bind_extras(prog: Program, args, extras, m: int, n: int, batch: int) -> lis
                 raise KernelArgumentError(f"expected a number for {label}, got {type(x).__name__}")
             out.append(np.float32(x))
             continue
-        rows, cols = {"n": (1, n), "m": (1, m), "mn": (m, n)}[kind]
+        rows, cols = {"n": (1, n), "m": (1, m), "mn": (m, n)}[base_kind(kind)]
+        lead = batch if is_per_batch(base_kind(kind), arg.type) else 1  # one per batch, or shared
         want = numpy_dtype(arg.type.get_element_type(), f"element type of {label}")
-        flat = _flat_view(x, rows * cols * batch, label, want)
-        out.append(GlobalBuffer(f"E{k}", flat, rows, cols, arg.type, batch))
+        flat = _flat_view(x, rows * cols * lead, label, want)
+        out.append(GlobalBuffer(f"E{k}", flat, rows, cols, arg.type, lead))
     return out
 
 

@@ -165,6 +165,8 @@ def _gmem_check(ex: Executor, op, buf: GlobalBuffer, idx, lanes, what: str, nbyt
 # ---- level 0 -------------------------------------------------------------------------------------
 @handler(lass.GemmOp)
 def _gemm(ex: Executor, op, vals):
+    from lasscc.dialects.epilogue import is_per_batch
+
     a, b, d = (_buffer(ex, op, v, r, f"operand {r}") for v, r in zip(vals, "ABD"))
     m, n, k = ex.launch.m, ex.launch.n, ex.launch.k
     alpha = ex.launch.alpha if ex.launch.alpha is not None else op.alpha_value
@@ -178,15 +180,16 @@ def _gemm(ex: Executor, op, vals):
     fused = None
     if op.has_epilogue:  # the extras as arrays broadcasting over [batch, M, N]
         elems = []
-        for kind, x in zip(op.kinds, vals[3:]):
+        for kind, x, xv in zip(op.kinds, vals[3:], op.extras):
+            lead = nb if is_per_batch(kind, xv.type) else 1  # one per batch, or shared by all
             if kind == "scalar":
                 elems.append(x)
             elif kind == "n":
-                elems.append(x.array.reshape(1, 1, n))
+                elems.append(x.array.reshape(lead, 1, n))
             elif kind == "m":
-                elems.append(x.array.reshape(1, m, 1))
+                elems.append(x.array.reshape(lead, m, 1))
             else:  # in D's layout
-                elems.append(x.array.reshape(1, m, n) if ld == "row" else x.array.reshape(1, n, m).swapaxes(1, 2))
+                elems.append(x.array.reshape(lead, m, n) if ld == "row" else x.array.reshape(lead, n, m).swapaxes(1, 2))
 
         def fused(v):
             return run_region(op.epilogue, v, elems)

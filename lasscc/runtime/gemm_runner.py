@@ -323,7 +323,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         from lasscc.interp.check import _epilogue_extras
         from lasscc.interp.epilogue import run_region
 
-        extra_host, elems = _epilogue_extras(epilogue, m, n, seed or 0, "col" if col else "row")
+        extra_host, elems = _epilogue_extras(epilogue, m, n, seed or 0, "col" if col else "row", bsz)
 
         def epi_ref(ref):
             return run_region(epilogue[0], ref.astype(np.float32), elems).astype(np.float64)

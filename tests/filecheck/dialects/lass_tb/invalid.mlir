@@ -129,11 +129,11 @@ func.func @epilogue_alpha_type(%acc: !lass_tb.acc<128x128xf32>, %D: memref<?x?xf
 
 // ---- lass_tb.batch_view ----
 
-func.func @batch_view_2d(%A: memref<?x?xf16>, %i: i32, %s: i32) {
-  %v = "lass_tb.batch_view"(%A, %i, %s) : (memref<?x?xf16>, i32, i32) -> memref<?xf16>
+func.func @batch_view_1d(%A: memref<?xf16>, %i: i32, %s: i32) {
+  %v = "lass_tb.batch_view"(%A, %i, %s) : (memref<?xf16>, i32, i32) -> memref<?xf16>
   func.return
 }
-// CHECK: expected a 3-d (batch-first) memref, got memref<?x?xf16>
+// CHECK: expected a 3-d (batch-first) memref (2-d: a per-batch vector), got memref<?xf16>
 
 // -----
 
