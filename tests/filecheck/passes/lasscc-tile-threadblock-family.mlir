@@ -32,7 +32,7 @@ func.func @tf32_mn(%a: memref<?x?xf32, strided<[1, ?]>>, %b: memref<?x?xf32, str
 // EXPLAIN:        mbarriers     2 x 4               64 B      at 131072: full[s] at 131072 + 8 s, empty[s] at 131104 + 8 s
 // EXPLAIN:          A: box 64 K x 128 M (128 B lines), swizzle 128B; 1 box per tile at slot offsets 0
 // EXPLAIN:        full[s]   1         32768 B
-// EXPLAIN-NEXT:   empty[s]  256       -
+// EXPLAIN-NEXT:   empty[s]  8         -
 // EXPLAIN:        A (warpgroup 0's 64 rows, K-major, k = 0): 0x4000004000010000, decoded:
 // EXPLAIN:        stride byte offset   32-45  1024 B (field 64)
 // EXPLAIN-NEXT:   base offset          49-51  0
