@@ -5,6 +5,7 @@ cost: a second read and write of D), all in one process, CUDA events, random nor
     python3 scripts/epilogue_bench.py [--sizes 4096,8192] [--arch sm_90a] [--d-dtype f16]
         [--activation gelu|gelu_tanh|...] [--threadblock 256x128x64 --warp 64x64x64 --stages 4 --prefetch 1]
         [--mma wgmma]  (the Hopper path; default tile WGMMA_TILE 128x256x64, 4 stages; no warp / prefetch)
+        [--extra 'epilogue = "tma"']  (more config keys for the wgmma kernels, e.g. the TMA-store epilogue)
         [--dry-run]    (no GPU: compile both kernels, print ptxas's registers and the PTX instructions
                         the epilogue adds, by opcode)
 
@@ -38,7 +39,8 @@ def kernel_texts(args):
         ta, tb, td = "memref<?x?xf16>", "memref<?x?xf16, strided<[1, ?]>>", f"memref<?x?x{args.d_dtype}>"
         plain = (f"func.func @gemm(%a: {ta}, %b: {tb}, %d: {td}) {{\n"
                  f"  lass.gemm {{alpha = 1.0 : f32, beta = 0.0 : f32, config = {{mma = \"wgmma\", "
-                 f"threadblock = [{bm}, {bn}, {bk}], stages = {args.stages}}}}}\n"
+                 f"threadblock = [{bm}, {bn}, {bk}], stages = {args.stages}"
+                 f"{', ' + args.extra if args.extra else ''}}}}}\n"
                  f"      ins(%a, %b : {ta}, {tb}) outs(%d : {td})\n  func.return\n}}\n")
     else:
         plain = gemm_mlir("f16", d_dtype=args.d_dtype, threadblock=_tile(args.threadblock or "256x128x64"),
@@ -90,9 +92,12 @@ def main() -> int:
     p.add_argument("--stages", type=int, default=4)
     p.add_argument("--prefetch", type=int, default=1)
     p.add_argument("--mma", default="mma.sync", choices=("mma.sync", "wgmma"))
+    p.add_argument("--extra", default="", help='more wgmma config keys, e.g. \'epilogue = "tma"\'')
     p.add_argument("--dry-run", action="store_true", help="compile and count instructions only (no GPU)")
     p.add_argument("--iters", type=int, default=30)
     args = p.parse_args()
+    if args.extra and args.mma != "wgmma":
+        p.error("option --extra: config keys for the wgmma kernels; add --mma wgmma")
     if args.mma == "wgmma" and args.arch != "sm_90a":
         p.error(f"option --mma: wgmma needs --arch sm_90a, got --arch {args.arch}")
 
@@ -122,7 +127,8 @@ def main() -> int:
     import torch.nn.functional as F
     torch_act = {"gelu": lambda x: F.gelu(x), "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),
                  "relu": F.relu, "silu": F.silu, "sigmoid": torch.sigmoid, "tanh": torch.tanh}[args.activation]
-    cfg = (f"wgmma {args.threadblock or WGMMA_TILE} / {args.stages} stages" if args.mma == "wgmma" else
+    cfg = (f"wgmma {args.threadblock or WGMMA_TILE} / {args.stages} stages{' / ' + args.extra if args.extra else ''}"
+           if args.mma == "wgmma" else
            f"{args.threadblock or '256x128x64'} / {args.warp} / {args.stages} stages / prefetch {args.prefetch}")
     print(f"config {cfg}, f16 in, D {args.d_dtype}, bias [n] f32 + {args.activation}, {args.arch}")
     print("| size | fused rel. error | fused ms | plain ms | fused overhead | torch matmul+bias+act ms | "
