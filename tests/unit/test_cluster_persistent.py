@@ -177,3 +177,14 @@ def test_128x256_persistent_cluster_assembles_without_spills(d, extra):
                  "mbarrier.arrive.shared::cluster.b64"):
         assert text in res.ptx, text
     print(f"{d} D{extra}: {info.line}")
+
+
+def test_explain_shows_which_cluster_takes_which_tile():
+    import lasscc.explain as ex
+
+    text = ex.explain(parse_mlir(gemm(d="f16", tb=(128, 256, 64), stages=4, extra=TMA), "t.mlir"), "sm_90a",
+                      "t.mlir", resources=False, grid=(5, 3), sms=5)
+    assert "9 cluster tiles of 2 x 1 tiles, 2 clusters = 4 CTAs" in text
+    assert "0    0        0     0, 2, 4, 6, 8  (0, 0), (4, 0), (2, 1), (0, 2), (4, 2)" in text
+    assert "1    0        1     0, 2, 4, 6, 8  (1, 0), (5, 0)*, (3, 1), (1, 2), (5, 2)*" in text
+    assert "3    1        1     1, 3, 5, 7     (3, 0), (1, 1), (5, 1)*, (3, 2)" in text
