@@ -17,6 +17,11 @@ The facts, each written once:
     rank r takes tile (r % CM, r // CM) of its super-tile.  Tiles past M or N (a partial cluster at
     the edge) are computed on zero-filled TMA boxes and not stored (the epilogue's predicates), but
     their CTAs still load and multicast their share of the shared operand.
+  * `persistent = 1` (cooperative schedule): a cluster walks cluster tiles (`super_tiles` of them,
+    numbered in the raster order) from its %clusterid.x in steps of the clusters of the launch,
+    each CTA computing its rank's tile (`rank_tile`) and claiming `claim_tile`; both CTAs of a
+    cluster walk the same count, so k-tile t of one pairs with k-tile t of the peer in the
+    multicasts and remote releases.  The grid: lasscc.schedule.launch_ctas in whole clusters.
   * `multicast_boxes`: the TMA boxes of one rank's share of a tile: the tile's boxes
     (sm90_layout.tile_boxes) with their outer dimension (rows of a K-major tile, K of an MN-major
     one) cut in n parts; rank r lands part r at r * (outer / n) swizzle lines into each box, which

@@ -23,7 +23,10 @@ Output contract (CUTLASS's KernelTmaWarpSpecializedCooperative): the block has 1
 - `persistent = 1`: each role loops over this CTA's tiles (blockIdx.x, + %nctaid.x, ...;
   `lass_sched.cta_count`), the prefix's tile coordinates cloned into each loop, the k-tile number
   carried across tiles (the ring's slots and phases run on); the consumers `lass_sched.claim` each
-  tile.  Rejected: a staged (16-bit D) epilogue, which stages through the ring the producer is
+  tile.  With `cluster` (lasscc.cluster): the loops walk cluster tiles from %clusterid.x to the
+  cluster tiles in steps of %nctaid.x / cluster size, the prefix's coordinates (rank_tile of
+  %clusterid.x and %cluster_ctarank) cloned with the loop's cluster tile; the consumers claim
+  cluster.claim_tile (the rank's tile).  Rejected: a staged (16-bit D) epilogue, which stages through the ring the producer is
   already refilling (the TMA-store epilogue, config epilogue = "tma", stages apart from it), and a
   grid with y or z (split-K, batches).
 - `schedule = "pingpong"` (CUTLASS's KernelTmaWarpSpecializedPingpong, BM = 64): the roles walk
