@@ -428,8 +428,9 @@ def section_schedule(n: HopperNumbers, grid, sms: int | None) -> list[str]:
     if not (walks and clustered):
         out.append(f"  launch for a {tm} x {tn} tile grid (--grid): {tiles} tiles, {ctas} CTAs: {grid_how}; CTA c takes "
                    f"tiles c, c + {ctas}, c + {2 * ctas}, ... in the raster order" if walks else
-                   f"  launch for a {tm} x {tn} tile grid (--grid): {tiles} tiles, {ctas} CTAs: {grid_how} (the CTA's "
-                   "block id is its tile" + (", whole clusters: explain's cluster section" if clustered else "") + ")")
+                   f"  launch for a {tm} x {tn} tile grid (--grid): {tm * tn} tiles, {ctas} CTAs: {grid_how} (the CTA's "
+                   "block id is its tile" + ("; the grid rounded up to whole clusters: the cluster section"
+                                             if clustered else "") + ")")
     if walks and clustered:
         out += _cluster_schedule(n, grid, tiles, ctas, csize, sms)
     elif walks:
