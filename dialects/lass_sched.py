@@ -8,6 +8,8 @@ block id).  Per-thread code:
     %ctas = lass_sched.cta_count                 // %nctaid.x
     lass_sched.claim %tile                       // this CTA computes output tile %tile
 
+A clustered persistent kernel (lasscc.cluster) walks cluster tiles %clusterid.x, + clusters, ...
+(clusters = cta_count / cluster size) and claims cluster.claim_tile (cluster tile x size + rank).
 `claim` states the scheduler's contract for the CPU executor (every tile of the launch claimed by
 exactly one CTA, interp/sched.py) and lowers to nothing.
 """

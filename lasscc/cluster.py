@@ -17,6 +17,11 @@ The facts, each written once:
     rank r takes tile (r % CM, r // CM) of its super-tile.  Tiles past M or N (a partial cluster at
     the edge) are computed on zero-filled TMA boxes and not stored (the epilogue's predicates), but
     their CTAs still load and multicast their share of the shared operand.
+  * `persistent = 1` (cooperative schedule): a cluster walks cluster tiles (`super_tiles` of them,
+    numbered in the raster order) from its %clusterid.x in steps of the clusters of the launch,
+    each CTA computing its rank's tile (`rank_tile`) and claiming `claim_tile`; both CTAs of a
+    cluster walk the same count, so k-tile t of one pairs with k-tile t of the peer in the
+    multicasts and remote releases.  The grid: lasscc.schedule.launch_ctas in whole clusters.
   * `multicast_boxes`: the TMA boxes of one rank's share of a tile: the tile's boxes
     (sm90_layout.tile_boxes) with their outer dimension (rows of a K-major tile, K of an MN-major
     one) cut in n parts; rank r lands part r at r * (outer / n) swizzle lines into each box, which
@@ -69,10 +74,22 @@ def launch_dims(cluster) -> tuple[int, int, int]:
     return (size(cluster), 1, 1)
 
 
+def super_tiles(tiles_m, tiles_n, cluster):
+    """Cluster tiles (super-tiles of CM x CN tiles) covering the tile grid (ints or IR values)."""
+    cm, cn = cluster
+    return ((tiles_m + (cm - 1)) // cm) * ((tiles_n + (cn - 1)) // cn)
+
+
 def cluster_grid(tiles_m: int, tiles_n: int, cluster) -> int:
     """CTAs of a launch: the tile grid rounded up to whole clusters along M and N."""
-    cm, cn = cluster
-    return (-(-tiles_m // cm) * cm) * (-(-tiles_n // cn) * cn)
+    return super_tiles(tiles_m, tiles_n, cluster) * size(cluster)
+
+
+def claim_tile(super_tile, rank, cluster):
+    """The number a persistent clustered kernel claims (lass_sched.claim) for rank `rank`'s tile of
+    cluster tile `super_tile`: the CTA id the non-persistent launch gives that tile (0 ..
+    cluster_grid - 1)."""
+    return super_tile * size(cluster) + rank
 
 
 def cluster_tile(pid, tiles_m, tiles_n, group: int, cluster):
@@ -130,10 +147,9 @@ def config_error(cfg, majors=(K_MAJOR, K_MAJOR)) -> str | None:
                 f"(2 CTAs sharing one operand's TMA loads)")
     if not cfg.is_wgmma:
         return f"cluster = {list(cl)} needs mma = \"wgmma\" (TMA multicast into the cluster's shared memory)"
-    if cfg.persistent or cfg.schedule == "pingpong":
-        what = "persistent = 1" if cfg.persistent else 'schedule = "pingpong"'
-        return (f"cluster = {list(cl)} with {what} is not supported (its tile loop walks single tiles, "
-                f"the cluster's CTAs must load the same k-tiles together)")
+    if cfg.schedule == "pingpong":
+        return (f"cluster = {list(cl)} with schedule = \"pingpong\" is not supported (its consumers walk single "
+                f"tiles of their own, the cluster's CTAs must load the same k-tiles together)")
     if cfg.has_workspace:
         return f"cluster = {list(cl)} with split-K / stream-K is not supported (their grid is not one tile per CTA)"
     bm, bn, bk = cfg.threadblock

@@ -506,7 +506,8 @@ class KernelSpec:
         y the split-K partitions, z the batch.  A stream-K kernel's persistent grid instead: `sms`
         (the device's SM count; None: an H100's) times the CTAs one SM holds (lasscc.streamk).  A
         persistent wgmma kernel (GemmConfig.persistent) gets min(tiles, `sms`) along x (one CTA per
-        SM; None: the tiles), a pingpong one ceil(tiles / 2) when not persistent (lasscc.schedule)."""
+        SM; None: the tiles; with a cluster, whole clusters), a pingpong one ceil(tiles / 2) when not
+        persistent (lasscc.schedule)."""
         if self.is_streamk:
             from lasscc import streamk
 
@@ -514,12 +515,13 @@ class KernelSpec:
                     1, 1)
         from lasscc.schedule import launch_ctas
 
-        x = launch_ctas(self.tiles(m, n), self.persistent, self.tiles_per_cta, sms)
+        tiles, csize = self.tiles(m, n), 1
         if self.cluster != (1, 1):  # whole clusters: the tiles past M / N are computed, not stored
-            from lasscc.cluster import cluster_grid
+            from lasscc.cluster import cluster_grid, size
 
             mm, nn = swap_operands((m, n), self.swap_ab)
-            x = cluster_grid(-(-mm // self.tile_m), -(-nn // self.tile_n), self.cluster)
+            tiles, csize = cluster_grid(-(-mm // self.tile_m), -(-nn // self.tile_n), self.cluster), size(self.cluster)
+        x = launch_ctas(tiles, self.persistent, self.tiles_per_cta, sms, csize)
         return (x, self.split_k, batch if self.batched else 1)
 
     def workspace_bytes(self, m: int, n: int, batch: int = 1) -> int:

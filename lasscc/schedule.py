@@ -44,12 +44,24 @@ def tiles_per_cta(cfg) -> int:
     return PINGPONG_CONSUMERS if is_pingpong(cfg) else 1
 
 
-def launch_ctas(tiles: int, persistent: bool, per_cta: int = 1, sms: int | None = None) -> int:
+def launch_ctas(tiles: int, persistent: bool, per_cta: int = 1, sms: int | None = None, cluster: int = 1) -> int:
     """CTAs along x for `tiles` output tiles: a persistent kernel min(tiles, `sms`) (one CTA per SM,
-    CUTLASS's persistent grid; None: the tiles), else ceil(tiles / `per_cta`) (`tiles_per_cta`)."""
+    CUTLASS's persistent grid; None: the tiles), else ceil(tiles / `per_cta`) (`tiles_per_cta`).
+    With clusters of `cluster` CTAs (lasscc.cluster.size), `tiles` is already a whole number of
+    clusters (cluster.cluster_grid) and a persistent grid is `sms` rounded down to whole clusters
+    (at least one): each cluster walks cluster tiles (`cluster_tiles`)."""
     if persistent:
-        return tiles if sms is None else max(1, min(tiles, int(sms)))
+        if sms is None:
+            return tiles
+        return max(cluster, min(tiles, int(sms) // cluster * cluster))
     return max(1, -(-tiles // per_cta))
+
+
+def cluster_tiles(cluster_id: int, clusters: int, tiles: int, size: int) -> list[int]:
+    """The tiles (cluster tile c's rank r is tile number c * size + r, lasscc.cluster.claim_tile)
+    the CTAs of cluster `cluster_id` of `clusters` walk, in order: cluster tiles cluster_id,
+    + clusters, ... of the tiles / size (every CTA of the cluster the same count, in lockstep)."""
+    return list(range(cluster_id, tiles // size, clusters))
 
 
 def cta_tiles(cta: int, ctas: int, tiles: int) -> list[int]:

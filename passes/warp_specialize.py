@@ -23,7 +23,10 @@ Output contract (CUTLASS's KernelTmaWarpSpecializedCooperative): the block has 1
 - `persistent = 1`: each role loops over this CTA's tiles (blockIdx.x, + %nctaid.x, ...;
   `lass_sched.cta_count`), the prefix's tile coordinates cloned into each loop, the k-tile number
   carried across tiles (the ring's slots and phases run on); the consumers `lass_sched.claim` each
-  tile.  Rejected: a staged (16-bit D) epilogue, which stages through the ring the producer is
+  tile.  With `cluster` (lasscc.cluster): the loops walk cluster tiles from %clusterid.x to the
+  cluster tiles in steps of %nctaid.x / cluster size, the prefix's coordinates (rank_tile of
+  %clusterid.x and %cluster_ctarank) cloned with the loop's cluster tile; the consumers claim
+  cluster.claim_tile (the rank's tile).  Rejected: a staged (16-bit D) epilogue, which stages through the ring the producer is
   already refilling (the TMA-store epilogue, config epilogue = "tma", stages apart from it), and a
   grid with y or z (split-K, batches).
 - `schedule = "pingpong"` (CUTLASS's KernelTmaWarpSpecializedPingpong, BM = 64): the roles walk
@@ -43,8 +46,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lasscc.dialects import lass_nv, lass_pipe, lass_sched, lass_wg
+from lasscc import cluster as CL
 from lasscc import schedule as SCH
+from lasscc.dialects import lass_cluster, lass_nv, lass_pipe, lass_sched, lass_wg
 from lasscc.layout import elem_bytes
 from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type, kernel_arg, kernel_config
 from lasscc.resources import (
@@ -166,11 +170,24 @@ class _Specialize:
     def _scheduler(self, fn: func.FuncOp, ws: Operation) -> dict:
         """The persistent loop's parts, built before the roles: the tile count, this CTA's first
         tile (its block id) and the CTA count (the stride), and the prefix's ops that derive from
-        the block id (the tile's coordinates: cloned into each role's tile loop)."""
+        the block id (the tile's coordinates: cloned into each role's tile loop).  A clustered
+        kernel (lasscc.cluster) walks cluster tiles instead: from %clusterid.x (its super-tile in
+        the prefix's rank_tile) over the super-tiles, stepping by the clusters (CTAs / cluster
+        size); each CTA claims its rank's tile of it (cluster.claim_tile)."""
         body = fn.body.block
-        bid = next((o for o in body.ops if isinstance(o, lass_nv.BlockIdOp) and o.dim.data.value == "x"), None)
+        cl = tuple(self.cfg.cluster)
+        clustered = cl != CL.CLUSTER_NONE
+        src_cls = lass_cluster.ClusterIdOp if clustered else lass_nv.BlockIdOp
+        bid = next((o for o in body.ops if isinstance(o, src_cls)
+                    and (clustered or o.dim.data.value == "x")), None)
         if bid is None or any(isinstance(o, lass_nv.BlockIdOp) and o.dim.data.value != "x" for o in fn.walk()):
-            _fail(ws, f"{self.walker}: expected one grid dimension (blockIdx.x: no batch, no split-K)")
+            _fail(ws, f"{self.walker}: expected one grid dimension ("
+                      + ("%clusterid.x" if clustered else "blockIdx.x") + ": no batch, no split-K)")
+        rank = None
+        if clustered:
+            rank = next((o.results[0] for o in body.ops if isinstance(o, lass_cluster.CtaRankOp)), None)
+            if rank is None:
+                _fail(ws, f"{self.walker}: expected the cluster's %cluster_ctarank in the prefix (lasscc-warp-mma's tile)")
         dep, slice_ops = set(bid.results), []
         for o in body.ops:
             if o is ws:
@@ -183,11 +200,23 @@ class _Specialize:
         bm, bn, _ = self.cfg.threadblock
         b = ArithBuilder(InsertPoint.before(ws))
         M, N = kernel_arg(fn, "M"), kernel_arg(fn, "N")
-        tiles = b.mul(b.div(b.add(M, bm - 1), bm), b.div(b.add(N, bn - 1), bn))
-        tiles.name_hint = "tiles"
+        tm, tn = b.div(b.add(M, bm - 1), bm), b.div(b.add(N, bn - 1), bn)
+        tiles = b.val(CL.super_tiles(b.idx(tm), b.idx(tn), cl)) if clustered else b.mul(tm, tn)
+        tiles.name_hint = "cluster_tiles" if clustered else "tiles"
         ctas = b.emit(lass_sched.CtaCountOp.build(result_types=[i32]))
         ctas.name_hint = "ctas"
-        return {"bid": bid.results[0], "tiles": tiles, "ctas": ctas, "slice": slice_ops}
+        if clustered:  # the clusters of the launch (%nctaid.x / cluster size)
+            ctas = b.div(ctas, CL.size(cl))
+            ctas.name_hint = "clusters"
+        return {"bid": bid.results[0], "tiles": tiles, "ctas": ctas, "slice": slice_ops, "rank": rank}
+
+    def _claim(self, blk: Block, sched: dict, tile) -> None:
+        """`lass_sched.claim` of the tile this CTA computes at loop index `tile` (a clustered
+        kernel's: its rank's tile of cluster tile `tile`)."""
+        if sched["rank"] is not None:
+            b = ArithBuilder(InsertPoint.at_end(blk))
+            tile = b.val(CL.claim_tile(b.idx(tile), b.idx(sched["rank"]), tuple(self.cfg.cluster)))
+        blk.add_op(lass_sched.ClaimOp.build(operands=[tile]))
 
     @staticmethod
     def _tile_loop(blk: Block, sched: dict, before: Operation | None = None, start=None, step=None, inits=None):
@@ -226,7 +255,7 @@ class _Specialize:
         last k-tile's slot is released in the next tile's first iteration, one k-tile late as ever)."""
         ops = list(blk.ops)[1:]
         loop, body, base, mapping = self._tile_loop(blk, sched, before=ops[0])
-        body.add_op(lass_sched.ClaimOp.build(operands=[body.args[0]]))
+        self._claim(body, sched, body.args[0])
         for o in ops:
             o.detach()
             body.add_op(o)

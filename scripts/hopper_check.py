@@ -13,8 +13,9 @@ direct epilogue and `epilogue = "tma"` (default schedule, and cooperative persis
 
 `--list` prints the cases and exits (no GPU needed); `--quick` runs one config per type.
 `--cluster` runs the thread block cluster cases instead (CLUSTER_CASES: 128x256x64 / 4 stages with
-cluster = [2, 1] and [1, 2], TMA multicast, in the default and the cooperative schedule, beside
-the same tile unclustered); with `--quick`, f16 2x1 and its baseline only.
+cluster = [2, 1] and [1, 2], TMA multicast, in the default, the cooperative and the persistent
+cooperative schedule (f32 D, and f16 D with epilogue = "tma"), beside the same tile unclustered);
+with `--quick`, f16 2x1 and its baseline only.
 """
 
 from __future__ import annotations
@@ -51,13 +52,21 @@ TMA_STORE_CASES = [(f"f16 D {d} 128x256x64/4 {name}", "f16", d, (128, 256, 64), 
                                        ("persistent tma", f"{PERSISTENT}, {TMA}"))
                    if not (d == "f16" and extra == PERSISTENT)]  # a persistent 16-bit D needs the TMA store
 CLUSTER_TILE = ((128, 256, 64), 4)
-CLUSTER_CASES = [  # (label, extra config text): lasscc.cluster's shapes, each schedule with its baseline
-    ("", ""),
-    ("cluster 2x1", "cluster = [2, 1]"),
-    ("cluster 1x2", "cluster = [1, 2]"),
-    ("cooperative", 'schedule = "cooperative"'),
-    ("cooperative cluster 2x1", 'schedule = "cooperative", cluster = [2, 1]'),
-    ("cooperative cluster 1x2", 'schedule = "cooperative", cluster = [1, 2]'),
+CLUSTER_CASES = [  # (label, D type, extra config text): lasscc.cluster's shapes, each schedule with its baseline
+    ("", "f32", ""),
+    ("cluster 2x1", "f32", "cluster = [2, 1]"),
+    ("cluster 1x2", "f32", "cluster = [1, 2]"),
+    ("cooperative", "f32", 'schedule = "cooperative"'),
+    ("cooperative cluster 2x1", "f32", 'schedule = "cooperative", cluster = [2, 1]'),
+    ("cooperative cluster 1x2", "f32", 'schedule = "cooperative", cluster = [1, 2]'),
+    # the persistent cooperative kernel walking cluster tiles (cuBLAS's nvjet ..._2x1_v_bz_coopA), beside
+    # the unclustered persistent one; f32 D, and f16 D with the TMA-store epilogue
+    ("persistent", "f32", PERSISTENT),
+    ("persistent cluster 2x1", "f32", f"{PERSISTENT}, cluster = [2, 1]"),
+    ("persistent cluster 1x2", "f32", f"{PERSISTENT}, cluster = [1, 2]"),
+    ("D f16 persistent tma", "f16", f"{PERSISTENT}, {TMA}"),
+    ("D f16 persistent tma cluster 2x1", "f16", f"{PERSISTENT}, {TMA}, cluster = [2, 1]"),
+    ("D f16 persistent tma cluster 1x2", "f16", f"{PERSISTENT}, {TMA}, cluster = [1, 2]"),
 ]
 
 
@@ -141,8 +150,9 @@ def main() -> int:
         cases = TMA_STORE_CASES
     if args.cluster:
         (tb, s), chosen = CLUSTER_TILE, CLUSTER_CASES[:2] if args.quick else CLUSTER_CASES
-        cases = [(f"{ab} {'x'.join(map(str, tb))}/{s}{' ' + label if label else ''}", ab, "f32", tb, s, extra)
-                 for ab in (TYPES[:1] if args.quick else TYPES) for label, extra in chosen]
+        cases = [(f"{ab} {'x'.join(map(str, tb))}/{s}{' ' + label if label else ''}", ab, d, tb, s, extra)
+                 for ab in (TYPES[:1] if args.quick else TYPES) for label, d, extra in chosen
+                 if not (ab == "bf16" and d == "f16")]  # a bf16 kernel's 16-bit D is bf16: f16 in only
     if args.list:
         for name, ab, d, tb, s, extra in cases:
             print(f"{ab} TN D {d} {'x'.join(map(str, tb))} stages {s}{' ' + extra if extra else ''}: check "

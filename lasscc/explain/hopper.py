@@ -398,7 +398,13 @@ def section_schedule(n: HopperNumbers, grid, sms: int | None) -> list[str]:
     pingpong = n.schedule == "pingpong"
     walks = n.persistent or pingpong
     per_cta = PINGPONG_CONSUMERS if pingpong else 1
-    ctas = SCH.launch_ctas(tiles, n.persistent, per_cta, sms if n.persistent else None)
+    clustered = tuple(n.cluster) != (1, 1)
+    csize = 1
+    if clustered:  # tile numbers of whole clusters (lasscc.cluster.cluster_grid / claim_tile)
+        from lasscc import cluster as CL
+
+        tiles, csize = CL.cluster_grid(tm, tn, n.cluster), CL.size(n.cluster)
+    ctas = SCH.launch_ctas(tiles, n.persistent, per_cta, sms if n.persistent else None, csize)
     out = [f"Roles and tile schedule (schedule = \"{n.schedule}\"{', persistent = 1' if n.persistent else ''}; "
            "lasscc-warp-specialize, lasscc.schedule)"]
     if n.roles:
@@ -419,11 +425,15 @@ def section_schedule(n: HopperNumbers, grid, sms: int | None) -> list[str]:
                    "or \"pingpong\" split them)")
     grid_how = (f"min(tiles, SMs = {sms}) CTAs (persistent; --sms)" if n.persistent and sms else
                 "one CTA per tile" if not walks else f"ceil(tiles / {per_cta}) CTAs")
-    out.append(f"  launch for a {tm} x {tn} tile grid (--grid): {tiles} tiles, {ctas} CTAs: {grid_how}; CTA c takes "
-               f"tiles c, c + {ctas}, c + {2 * ctas}, ... in the raster order" if walks else
-               f"  launch for a {tm} x {tn} tile grid (--grid): {tiles} tiles, {ctas} CTAs: {grid_how} (the CTA's "
-               "block id is its tile)")
-    if walks:
+    if not (walks and clustered):
+        out.append(f"  launch for a {tm} x {tn} tile grid (--grid): {tiles} tiles, {ctas} CTAs: {grid_how}; CTA c takes "
+                   f"tiles c, c + {ctas}, c + {2 * ctas}, ... in the raster order" if walks else
+                   f"  launch for a {tm} x {tn} tile grid (--grid): {tm * tn} tiles, {ctas} CTAs: {grid_how} (the CTA's "
+                   "block id is its tile" + ("; the grid rounded up to whole clusters: the cluster section"
+                                             if clustered else "") + ")")
+    if walks and clustered:
+        out += _cluster_schedule(n, grid, tiles, ctas, csize, sms)
+    elif walks:
         shown = list(range(min(ctas, SCHEDULE_CTAS_SHOWN))) + ([ctas - 1] if ctas > SCHEDULE_CTAS_SHOWN else [])
         rows = []
         for c in shown:
@@ -433,6 +443,7 @@ def section_schedule(n: HopperNumbers, grid, sms: int | None) -> list[str]:
             rows.append(row)
         out += _table(rows, ["CTA", "tiles (producer order)"] + ([f"consumer {w}" for w in range(PINGPONG_CONSUMERS)]
                                                                  if pingpong else []))
+    if walks:
         out.append("  the producer's ring runs on from tile to tile (k-tile numbers, slots and phases carried), so it "
                    "loads the next tile while the consumers finish this one")
     if pingpong:
@@ -443,6 +454,32 @@ def section_schedule(n: HopperNumbers, grid, sms: int | None) -> list[str]:
         out.append("  each consumer waits for and releases only its own tiles' k-tiles: consumer c numbers them from "
                    "c x k-tiles on, in steps of 2 tiles, and the ring's empty barriers expect one warpgroup's "
                    f"{n.empty_arrivals} arrivals")
+    return out
+
+
+def _cluster_schedule(n: HopperNumbers, grid, tiles: int, ctas: int, csize: int, sms: int | None) -> list[str]:
+    """The persistent clustered launch (lasscc.cluster, lasscc.schedule): which cluster and rank takes
+    which tile of the example grid."""
+    from lasscc import cluster as CL
+    from lasscc import schedule as SCH
+
+    tm, tn = grid
+    clusters, supers = ctas // csize, tiles // csize
+    how = f"min(cluster tiles, SMs = {sms} rounded down to whole clusters)" if sms else "one cluster per cluster tile"
+    out = [f"  launch for a {tm} x {tn} tile grid (--grid, --sms): {supers} cluster tiles of {n.cluster[0]} x "
+           f"{n.cluster[1]} tiles, {clusters} clusters = {ctas} CTAs: {how}; cluster k walks cluster tiles k, "
+           f"k + {clusters}, ... in the raster order, rank r of it the tile (row, column) of rank r, so both CTAs "
+           "of a cluster walk the same number of tiles in lockstep (their multicasts and remote releases pair "
+           "k-tile t with k-tile t); a tile past M / N is computed on zero-filled boxes and not stored"]
+    shown = list(range(min(ctas, SCHEDULE_CTAS_SHOWN))) + ([ctas - 1] if ctas > SCHEDULE_CTAS_SHOWN else [])
+    rows = []
+    for c in shown:
+        cid, rank = divmod(c, csize)
+        walk = SCH.cluster_tiles(cid, clusters, tiles, csize)
+        coords = [CL.rank_tile(t, rank, tm, tn, n.raster, n.cluster) for t in walk]
+        cells = ", ".join(f"({i}, {j})" + ("*" if i >= tm or j >= tn else "") for i, j in coords[:5])
+        rows.append([str(c), str(cid), str(rank), _tiles(walk), cells + (", ..." if len(coords) > 5 else "")])
+    out += _table(rows, ["CTA", "cluster", "rank", "cluster tiles", "its tiles (row, column; * past M / N)"])
     return out
 
 

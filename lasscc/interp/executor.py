@@ -877,7 +877,7 @@ def execute_kernel(
     if prog.has_claims:  # a tile loop: fewer CTAs than tiles, each walks several (interp/sched.py)
         from lasscc.schedule import launch_ctas, tiles_per_cta
 
-        grid = launch_ctas(tiles, bool(cfg.persistent), tiles_per_cta(cfg), int(ctas or PERSISTENT_CTAS))
+        grid = launch_ctas(tiles, bool(cfg.persistent), tiles_per_cta(cfg), int(ctas or PERSISTENT_CTAS), csize)
     if blocks_per_batch is None:
         blocks_per_batch = max(1, 2048 // prog.threads) if prog.simt else 16
     if prog.has_roles:

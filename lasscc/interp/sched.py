@@ -5,7 +5,9 @@ PERSISTENT_CTAS, so each CTA walks several tiles and carries its pipeline's phas
 `cta_count` is the launch's CTA count along x; every `claim` records which CTA computes which tile:
 a tile claimed by two CTAs, or twice in one CTA (two pingpong consumers), is an InterpError at the
 second claim (both would write its D), and
-after the launch a tile no CTA claimed is one (its D would stay unwritten): `check_claims`.
+after the launch a tile no CTA claimed is one (its D would stay unwritten): `check_claims`.  A
+clustered kernel claims tile numbers of whole clusters (lasscc.cluster.claim_tile: 0 ..
+cluster_grid - 1), so a cluster tile two clusters take, or none, is reported the same way.
 """
 
 from __future__ import annotations

@@ -223,7 +223,7 @@ def test_kernel_spec_grid_and_cluster_dims():
 # ---- config rules and ptxas -------------------------------------------------------------------------
 @pytest.mark.parametrize("extra,arch,msg", [
     (", cluster = [2, 2]", "sm_90a", r"cluster = \[2, 2\]: expected one of"),
-    (", cluster = [2, 1], persistent = 1, schedule = \"cooperative\"", "sm_90a", "persistent = 1 is not supported"),
+    (", cluster = [2, 1], schedule = \"pingpong\"", "sm_90a", "schedule = \"pingpong\" is not supported"),
     (", cluster = [2, 1], split_k = 2", "sm_90a", "split-K / stream-K is not supported"),
     (", cluster = [2]", "sm_90a", "config key 'cluster': expected a list of 2 integers"),
 ])

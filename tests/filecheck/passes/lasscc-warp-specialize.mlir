@@ -12,6 +12,17 @@
 // recomputed per tile), the k-tile numbers (slots, phases) carried across tiles; the consumers claim each tile.
 // RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-persistent.mlir.in | filecheck %s --check-prefix=PERSIST
 //
+// persistent = 1 with cluster = [2, 1] (lasscc.cluster): both roles walk cluster tiles from %clusterid.x
+// to the cluster tiles (ceil(tiles_m / 2) x tiles_n) in steps of the clusters (%nctaid.x / 2), the
+// rank's tile of each recomputed from the loop's cluster tile (rank_tile); the consumers claim tile
+// number cluster tile x 2 + %cluster_ctarank.  Applied twice: left alone.  Rejected: a clustered
+// persistent kernel with a grid z (a batch).
+// RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-persistent-cluster.mlir.in | filecheck %s --check-prefix=CLUSTER
+// RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-persistent-cluster.mlir.in -o %t.cl.mlir
+// RUN: %lasscc opt -p lasscc-warp-specialize %t.cl.mlir -o %t.cl2.mlir
+// RUN: diff %t.cl.mlir %t.cl2.mlir
+// RUN: not %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-persistent-cluster-batch.mlir.in 2>&1 | filecheck %s --check-prefix=CLUSTER-ERR
+//
 // schedule = "pingpong" (64x16x32, 2 stages): the consumers number themselves tid % 128; thread 0
 // initialises the ordering barrier's 4 mbarriers (128 arrivals each) after the ring's, then the
 // block synchronises; the producer loads every tile of the CTA in order; consumer c = tid / 128 - 1
@@ -91,6 +102,31 @@
 // PERSIST:            lass_pipe.consumer_wait
 // PERSIST:          lass_nv.st_global
 // PERSIST:          scf.yield {{%[0-9]+}} : i32
+
+// CLUSTER:      %cluster_id = lass_cluster.cluster_id
+// CLUSTER-NEXT: %cta_rank = lass_cluster.ctarank
+// CLUSTER:      [[TWO:%[0-9]+]] = arith.constant 2 : i32
+// CLUSTER:      %cluster_tiles = arith.muli
+// CLUSTER-NEXT: %ctas = lass_sched.cta_count
+// CLUSTER-NEXT: %clusters = arith.divui %ctas, [[TWO]] : i32
+// CLUSTER-NEXT: lass_wg.warp_specialize {{%[0-9]+}} producer {
+// CLUSTER:        scf.for %tile = %cluster_id to %cluster_tiles step %clusters iter_args(%kt_base = [[Z:%[0-9]+]]) -> (i32) : i32 {
+// CLUSTER:          arith.divui %tile,
+// CLUSTER:          %m0 = arith.muli
+// CLUSTER:          %n0 = arith.muli
+// CLUSTER:          scf.for %kt = [[Z]] to %k_tiles step
+// CLUSTER:            lass_pipe.producer_acquire
+// CLUSTER:            lass_pipe.tma_load A %A[%m0,
+// CLUSTER:            lass_pipe.tma_load B %B[%n0,
+// CLUSTER:      } consumer {
+// CLUSTER:        scf.for %tile_1 = %cluster_id to %cluster_tiles step %clusters iter_args(%kt_base_1 = [[Z]]) -> (i32) : i32 {
+// CLUSTER:          [[FIRST:%[0-9]+]] = arith.muli %tile_1, [[TWO]] : i32
+// CLUSTER-NEXT:     [[MINE:%[0-9]+]] = arith.addi [[FIRST]], %cta_rank : i32
+// CLUSTER-NEXT:     lass_sched.claim [[MINE]]
+// CLUSTER:          lass_pipe.consumer_wait
+// CLUSTER:          lass_nv.st_global
+
+// CLUSTER-ERR: lasscc-warp-specialize-persistent-cluster-batch.mlir.in:{{[0-9]+}}:{{[0-9]+}}: error: persistent = 1: expected one grid dimension (%clusterid.x: no batch, no split-K)
 
 // PING:      %ctid = arith.remui %tid, [[C128:%[0-9]+]] : i32
 // PING:      [[BID:%[0-9]+]] = lass_nv.block_id x
