@@ -3,9 +3,9 @@ the element type and the GPU's SM count, for an input that gives no `config` and
 `lasscc tune` winner (`lasscc run`, `bench`, the API's `gemm(shape=...)`).
 
 The instruction family is decided elsewhere (lasscc.family on sm_90a).  Given a wgmma `base` (the
-family's config), `choose_wgmma` picks the tile, stages and parallel split count by a cost model
-(below, `wgmma_time`: skinny M takes a narrow unsplit tile, SKINNY_TILES); otherwise the mma.sync
-rules, in order:
+family's config), `choose_wgmma` picks the tile and parallel split count by a cost model (below,
+`wgmma_time`; the family's tiles at its stages: the narrow SKINNY_TILES measured slower); otherwise
+the mma.sync rules, in order:
 
 1. Tile: the default 128 x 128 tile (lasscc.config.default_config: BK = 64 bytes of K) -- the
    measured best mma.sync tile, also for skinny M, where the GEMM is bound by reading B and the
@@ -151,34 +151,28 @@ def wgmma_base(ab_type: str, arch: str) -> GemmConfig | None:
 
 
 # The wgmma cost model (`choose_wgmma`), fitted (least squares on log time, the constants marked
-# "fit") to the 71 H100 timings of the tile sweep and the cost-model run (scripts/skinny_bench.py
-# --tile-sweep; BENCHMARKS.md session 8, benchmarks/skinny_tile_sweep_2026-11-24-s8.log and
-# skinny_costmodel_2026-11-24-s8.log) by scripts/fit_costmodel.py --fit: rms error of log time
-# 0.149 (the session-8 model's: 0.467).  A CTA's time is its k-tiles at the slowest of the tensor
-# cores, its share of the memory system and its pipeline's latency floor, plus a fixed cost; the
-# grid runs in waves and is bounded below by all CTAs' loads and by reading A and B once from HBM;
-# parallel split-K adds its partial sums' traffic and the reduction launch.
+# "fit") by scripts/fit_costmodel.py --fit to the 99 H100 timings of session 8 (the tile sweep and
+# the cost-model run: benchmarks/skinny_tile_sweep_2026-11-24-s8.log, skinny_costmodel_2026-11-24-s8.log)
+# and session 9 (benchmarks/skinny-2026-11-24-s9.log): rms error of log time 0.207.  A CTA's time is
+# its k-tiles at the slower of the tensor cores and its share of the memory system, plus a fixed
+# cost; the grid runs in waves and is bounded below by reading A and B once from HBM; parallel
+# split-K adds its partial sums' traffic and the reduction launch.  Its test: on the measured configs
+# it picks the measured fastest (within 3%) for every shape of issue 17's table
+# (tests/unit/test_heuristics.py).  Session 9 tried a per-CTA latency floor (a k-tile's TMA round
+# trip over `stages`) with narrow tiles (BN 64 / 32 / 16) at 6-8 stages: it lowered the rms error on
+# session 8's timings, but the GPU ran its picks 2-35% slower (BENCHMARKS.md, session 9) -- more
+# stages did not buy what the floor promised -- so neither is in the model.
 WG_PEAK_FLOPS_PER_SM = 5.5e12  # dense f16 wgmma per SM, sustained (~730 TFLOP/s / 132 SMs); x 2 / element bytes
-WG_BYTES_PER_SM = 105e9  # operand bytes per second one SM's TMA loads sustain beside the others (fit)
-WG_CTA_FIXED_S = 4.8e-6  # prologue, pipeline fill and epilogue of one CTA (fit)
-WG_REDUCE_BYTES_PER_S = 7e12  # parallel split-K's partial sums written and read back, in L2 (fit)
-WG_REDUCE_LAUNCH_S = 6e-6  # the reduction kernel's launch and the GEMM kernel's drain before it (fit)
-# A k-tile's TMA round trip (issue to full barrier, through the consumers' release of the slot):
-# with `stages` slots in flight a CTA finishes at most one k-tile per LOAD_LATENCY / stages.  The
-# sweep's small tiles sit near 0.3-0.36 us per k-tile at 4 stages whatever their bytes (64x64 and
-# 64x128 at 128 x 4096 x 4096, BENCHMARKS.md session 8) (fit).
-WG_LOAD_LATENCY_S = 1.2e-6
-# Bytes per second all CTAs together load (the operand rows each CTA reads over its K range, from L2
-# or HBM): the most the session-8 timings reached (1024 x 1024 x 16384, 64x128 split 2: 803 MB in
-# 68.6 us), so a floor of the real bound -- it binds none of them, only tiles that move more (a
-# narrow BN re-reads A once per column tile).
-WG_LOAD_BYTES_PER_S = 11.7e12
+WG_BYTES_PER_SM = 80e9  # operand bytes per second one SM's TMA loads sustain beside the others (fit)
+WG_CTA_FIXED_S = 5.6e-6  # prologue, pipeline fill and epilogue of one CTA (fit)
+WG_REDUCE_BYTES_PER_S = 8.8e12  # parallel split-K's partial sums written and read back, in L2 (fit)
+WG_REDUCE_LAUNCH_S = 4.7e-6  # the reduction kernel's launch and the GEMM kernel's drain before it (fit)
 HBM_BYTES_PER_S = 3.35e12  # H100 SXM5 HBM3 (NVIDIA's datasheet): A and B are read at least once
 WG_SPLITS = (1, 2, 4, 8, 16)
-# Narrow tiles for a skinny or small output (besides lasscc.family.DEFAULT_TILES, the default's): a
-# BN of 32 / 16 gives 4096 columns 128 / 256 CTAs without splitting K, so no partial sums and no
-# reduction launch; their stages are small (12 KB at 64x32x64 f16), so they take more of them
-# against the latency floor.  (BM, BN, bytes of a K row.)
+# Narrow tiles for a skinny or small output, (BM, BN, bytes of a K row), and the stage counts they
+# were measured at: valid explicit configs (`lasscc tune`, a config in the input; CPU-checked in
+# tests/unit/test_skinny.py) but not the default's candidates -- on the H100 none beat the
+# family's tiles at any table shape (session 9: 0.31-0.59x cuBLAS at 16 / 128 rows).
 SKINNY_TILES = ((128, 64, 128), (128, 32, 128), (64, 32, 128), (64, 16, 128))
 SKINNY_STAGES = (4, 6, 8)
 
@@ -198,38 +192,28 @@ def wgmma_cost(m: int, n: int, k: int, cfg: GemmConfig, ab_type: str, sms: int) 
     waves = -(-units // (sms * per_sm))
     sharing = min(per_sm, -(-units // sms))  # CTAs sharing one SM's tensor cores and bandwidth
     k_tile, bound = max((2 * bm * bn * bk / (WG_PEAK_FLOPS_PER_SM * 2 / eb / sharing), "tensor cores"),
-                        ((bm + bn) * bk * eb / (WG_BYTES_PER_SM / sharing), "TMA bandwidth"),
-                        (WG_LOAD_LATENCY_S / cfg.stages, f"load latency over {cfg.stages} stages"))
+                        ((bm + bn) * bk * eb / (WG_BYTES_PER_SM / sharing), "TMA bandwidth"))
     k_per_cta = -(-(-(-k // bk)) // cfg.split_k)
     t = waves * (k_per_cta * k_tile + WG_CTA_FIXED_S)
-    # TMA fetches no rows past M / N: each CTA moves its tile's real rows over its K range
-    loaded = units * (min(bm, m) + min(bn, n)) * k_per_cta * bk * eb
-    t, bound = max((t, f"k-tiles bound by {bound}"), (loaded / WG_LOAD_BYTES_PER_S, "all CTAs' loads"),
-                   ((m + n) * k * eb / HBM_BYTES_PER_S, "reading A and B once from HBM"))
+    t, bound = max((t, f"k-tiles bound by {bound}"), ((m + n) * k * eb / HBM_BYTES_PER_S,
+                                                      "reading A and B once from HBM"))
     if cfg.split_k > 1:
         t += (2 * cfg.split_k + 1) * m * n * PARTIAL_BYTES / WG_REDUCE_BYTES_PER_S + WG_REDUCE_LAUNCH_S
     return t, bound
 
 
 def wgmma_candidates(base: GemmConfig, ab_type: str):
-    """The tiles `choose_wgmma` weighs: lasscc.family's default tiles at `base`'s stages and K row,
-    then SKINNY_TILES at each of SKINNY_STAGES (before validation)."""
+    """The tiles `choose_wgmma` weighs: lasscc.family's default tiles at `base`'s stages and K row
+    (not SKINNY_TILES: measured slower, see above)."""
     from lasscc.family import wgmma_configs
-    from lasscc.resources import wgmma_defaults
 
     for tile in wgmma_configs(base, ab_type, keep_stages=True):
         if tile.threadblock[2] == base.threadblock[2]:  # the family's K row (128 bytes: the widest swizzle)
             yield tile
-    for bm, bn, row in SKINNY_TILES:
-        tb = (bm, bn, row // elem_bytes(ab_type))
-        if tb[2] != base.threadblock[2]:
-            continue
-        for st in SKINNY_STAGES:
-            yield replace(base, threadblock=tb, stages=st, **wgmma_defaults(tb, base.instruction[2]))
 
 
 def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base: GemmConfig) -> Choice:
-    """The wgmma tile and stages (`wgmma_candidates`) and parallel split count with the least
+    """The wgmma tile (`wgmma_candidates`) and parallel split count with the least
     `wgmma_time`, among those the rules accept (each partition MIN_SPLIT_KTILES k-tiles); the note
     names the term that bound the modelled time."""
     eb = elem_bytes(ab_type)

@@ -6,7 +6,9 @@ least squares on log time (Nelder-Mead over log-scaled constants, seeded restart
     python3 scripts/fit_costmodel.py --fit [LOG ...]       # refit (scipy), print the constants and each point
 
 Without LOG arguments it reads session 8's logs (BENCHMARKS.md): benchmarks/skinny_tile_sweep_2026-11-24-s8.log
-and benchmarks/skinny_costmodel_2026-11-24-s8.log (71 wgmma timings, f16 TN, H100, 132 SMs).
+and benchmarks/skinny_costmodel_2026-11-24-s8.log (71 wgmma timings), and session 9's
+benchmarks/skinny-2026-11-24-s9.log (28 more): f16 TN, H100, 132 SMs.  It also prints, for each shape of
+issue 17's table, the default's pick beside the fastest measured config (`rank_check`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SESSION8_LOGS = [ROOT / "benchmarks" / "skinny_tile_sweep_2026-11-24-s8.log",
                  ROOT / "benchmarks" / "skinny_costmodel_2026-11-24-s8.log"]
-FITTED = ("WG_BYTES_PER_SM", "WG_CTA_FIXED_S", "WG_REDUCE_BYTES_PER_S", "WG_REDUCE_LAUNCH_S", "WG_LOAD_LATENCY_S")
+SESSION9_LOGS = [ROOT / "benchmarks" / "skinny-2026-11-24-s9.log"]
+ALL_LOGS = SESSION8_LOGS + SESSION9_LOGS
+FITTED = ("WG_BYTES_PER_SM", "WG_CTA_FIXED_S", "WG_REDUCE_BYTES_PER_S", "WG_REDUCE_LAUNCH_S")
+# issue 17's table (f16 TN): the shapes whose default must be the measured fastest
+TABLE_SHAPES = [(16, 4096, 4096), (128, 4096, 4096), (1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 512),
+                (8192, 1024, 8192), (1024, 1024, 16384)]
 SMS = 132  # the H100 the logs were measured on
 SHAPE = re.compile(r"(\d+) x (\d+) x (\d+)$")
 CONFIG = re.compile(r"wgmma (\d+)x(\d+)x(\d+)/s(\d+)(?: split (\d+) parallel)?(?: \([^)]*\))?$")
@@ -62,6 +69,31 @@ def rms_log_error(points, sms: int = SMS) -> float:
     return math.sqrt(sum(e * e for e in errs) / len(errs))
 
 
+def config_key(cfg) -> tuple[int, int, int, int]:
+    """(BM, BN, stages, split_k): what tells two measured wgmma configs of one shape apart."""
+    return (*cfg.threadblock[:2], cfg.stages, cfg.split_k)
+
+
+def rank_check(points, shapes=TABLE_SHAPES, sms: int = SMS):
+    """For each of `shapes`: (shape, the default's pick (heuristics.choose on sm_90a) as config_key,
+    its measured seconds (None: never measured), the fastest measured config_key and its seconds).
+    A config measured more than once counts with its fastest timing."""
+    from lasscc.heuristics import choose, wgmma_base
+
+    base = wgmma_base("f16", "sm_90a")
+    out = []
+    for shape in shapes:
+        measured: dict = {}
+        for s, cfg, t in points:
+            if s == shape:
+                key = config_key(cfg)
+                measured[key] = min(t, measured.get(key, t))
+        pick = config_key(choose(*shape, "f16", sms, "sm_90a", base=base).config)
+        best = min(measured, key=measured.get)
+        out.append((shape, pick, measured.get(pick), best, measured[best]))
+    return out
+
+
 def fit(points, restarts: int = 10, seed: int = 0) -> dict[str, float]:
     """The FITTED constants minimising rms_log_error (set on lasscc.heuristics while searching; left
     at the best found)."""
@@ -90,10 +122,10 @@ def fit(points, restarts: int = 10, seed: int = 0) -> dict[str, float]:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("logs", nargs="*", help="skinny_bench.py output (default: session 8's two logs)")
+    p.add_argument("logs", nargs="*", help="skinny_bench.py output (default: sessions 8 and 9's three logs)")
     p.add_argument("--fit", action="store_true", help="refit the constants (needs scipy)")
     args = p.parse_args()
-    points = measured_points(args.logs or SESSION8_LOGS)
+    points = measured_points(args.logs or ALL_LOGS)
     print(f"{len(points)} timings; rms log error of the model as it stands: {rms_log_error(points):.3f}")
     if args.fit:
         from lasscc.heuristics import wgmma_time
@@ -104,6 +136,11 @@ def main() -> int:
         for shape, cfg, t in points:
             print(f"{'x'.join(map(str, shape)):18s} {'x'.join(map(str, cfg.threadblock))}/s{cfg.stages} "
                   f"split {cfg.split_k}: measured {t * 1e6:7.1f} us, model {wgmma_time(*shape, cfg, 'f16', SMS) * 1e6:7.1f} us")
+    if not args.logs:
+        for shape, pick, t_pick, best, t_best in rank_check(points):
+            ratio = f"{t_pick / t_best:.3f}x the fastest" if t_pick else "never measured"
+            print(f"{'x'.join(map(str, shape)):18s} default {pick} ({ratio}); fastest measured {best} "
+                  f"{t_best * 1e6:.1f} us")
     return 0
 
 

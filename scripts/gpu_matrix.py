@@ -237,7 +237,7 @@ HOPPER_TMA_STORE = ("f16", "f16 D f16", "bf16 D bf16", "s8")  # HOPPER_DTYPES al
 # then two that are not (the kernel's direct-store fallback), and a large one
 HOPPER_TMA_SHAPES = [(40, 136, 40), (136, 264, 1000), (200, 136, 24), (1000, 1000, 200), (33, 129, 40), (129, 65, 136)]
 HOPPER_TMA_LARGE = (2048, 1032, 2056)
-# issue 17's narrow tiles (lasscc.heuristics.SKINNY_TILES at the stages the default gives them), TN,
+# issue 17's narrow tiles (lasscc.heuristics.SKINNY_TILES at the stages session 9 measured them at; explicit configs), TN,
 # at skinny odd shapes (K rounded to the TMA's 16-byte rule by `fit`): (A/B type, D layout, batched)
 HOPPER_SKINNY_TILES = [(64, 32, 8), (64, 16, 8), (128, 32, 8), (128, 64, 6)]
 HOPPER_SKINNY_KINDS = [("f16", "row", False), ("bf16", "col", False), ("f16", "row", True)]

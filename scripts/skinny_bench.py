@@ -29,12 +29,12 @@ H100_SXM_HBM_BYTES_PER_S = 3.35e12  # H100 SXM5 HBM3 bandwidth (NVIDIA's datashe
 B_ONCE_SHAPE = (16, 4096, 4096)
 # issue 17's odd shapes, run unrounded (33 x 4097 x 12345: K odd, so no TMA: mma.sync, 2-byte accesses)
 ODD_SHAPES = [(33, 4097, 12345), (1, 8192, 8192)]
-# the sm_90a default of session 8 (BENCHMARKS.md: the cost-model table) where the refitted model with
-# the narrow tiles chooses otherwise: ((M, N, K), (BM, BN, stages, split_k)), timed beside the new one
+# the sm_90a default of session 8 (BENCHMARKS.md: the cost-model table), timed beside today's default
+# (session 9 measured the narrow-tile refit against it): ((M, N, K), (BM, BN, stages, split_k))
 SESSION8_DEFAULTS = [((16, 4096, 4096), (64, 128, 4, 4)), ((128, 4096, 4096), (64, 64, 4, 1)),
                      ((1024, 1024, 1024), (64, 128, 4, 1)), ((1024, 1024, 16384), (128, 256, 4, 4))]
-# the narrow tiles at other stage counts (the cost model's latency floor, WG_LOAD_LATENCY_S / stages,
-# was fitted at 4 stages only): ((M, N, K), (BM, BN, stages)), unsplit, for scripts/fit_costmodel.py
+# the narrow tiles (heuristics.SKINNY_TILES) at other stage counts (session 9: all slower than the
+# family's tiles): ((M, N, K), (BM, BN, stages)), unsplit, for scripts/fit_costmodel.py
 STAGE_VARIANTS = [((16, 4096, 4096), (64, 32, 4)), ((16, 4096, 4096), (64, 32, 6)), ((16, 4096, 4096), (64, 32, 12)),
                   ((16, 4096, 4096), (64, 16, 8)), ((16, 4096, 4096), (64, 16, 12)),
                   ((128, 4096, 4096), (128, 32, 4)), ((128, 4096, 4096), (128, 64, 6)), ((128, 4096, 4096), (64, 32, 8))]
