@@ -23,41 +23,29 @@ from xdsl.dialects.builtin import ModuleOp
 from lasscc import cluster as CL
 from lasscc import schedule as SCH
 from lasscc.dialects import lass_cluster, lass_sched
-from lasscc.driver import compile_module, make_pass, run_pass
+from lasscc.driver import compile_module
 from lasscc.emit import ptxas_info
 from lasscc.interp import run_check
 from lasscc.interp.errors import DeadlockError
 from lasscc.interp.sched import ScheduleError
 from lasscc.source import parse_mlir
 
-PASSES = ["lasscc-tile-threadblock", "lasscc-pipeline", "lasscc-warp-mma", "lasscc-warpgroup-mma",
-          "lasscc-warp-specialize", "lasscc-hopper-smem"]
+from _wgmma_stages import passes_after, wgmma_gemm  # noqa: E402
+
 PERSIST = ', schedule = "cooperative", persistent = 1'
 TMA = ', epilogue = "tma"'
 CTAS = 4  # two clusters of 2 on the CPU
 
 
 def gemm(ab="f16", d="f32", tb=(128, 64, 64), stages=3, ld="row", cluster=(2, 1), extra="") -> str:
-    ta, tb_ = f"memref<?x?x{ab}>", f"memref<?x?x{ab}, strided<[1, ?]>>"
-    td = f"memref<?x?x{d}>" if ld == "row" else f"memref<?x?x{d}, strided<[1, ?]>>"
-    return (f"func.func @gemm(%a: {ta}, %b: {tb_}, %d: {td}) {{\n"
-            f"  lass.gemm {{alpha = 1.5 : f32, beta = 0.0 : f32, config = {{mma = \"wgmma\", "
-            f"threadblock = [{tb[0]}, {tb[1]}, {tb[2]}], stages = {stages}{PERSIST}, "
-            f"cluster = [{cluster[0]}, {cluster[1]}]{extra}}}}}\n"
-            f"      ins(%a, %b : {ta}, {tb_}) outs(%d : {td})\n  func.return\n}}\n")
+    return wgmma_gemm(ab, d, tb, stages, f"{PERSIST}, cluster = [{cluster[0]}, {cluster[1]}]{extra}", ld=ld)
 
 
 @functools.lru_cache(maxsize=None)
 def stages_of(text: str) -> dict[str, ModuleOp]:
     """The module after lasscc-warp-specialize ("ws") and after lasscc-hopper-smem ("phys")."""
-    mod = parse_mlir(text, "t.mlir")
-    out = {}
-    for name in PASSES:
-        run_pass(mod, make_pass(name, "sm_90a"), "t.mlir")
-        if name == "lasscc-warp-specialize":
-            out["ws"] = mod.clone()
-    out["phys"] = mod
-    return out
+    out = passes_after(text)
+    return {"ws": out["lasscc-warp-specialize"], "phys": out["lasscc-hopper-smem"]}
 
 
 CASES = [  # (id, gemm kwargs, (M, N, K)); the kernel's tiles (a column-major D swaps M and N) in a comment

@@ -19,8 +19,6 @@ lasscc-warp-specialize, lasscc.schedule) on the CPU executor, its rules and its 
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 from xdsl.dialects import arith, scf
@@ -28,7 +26,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from lasscc.diagnostics import LassError
 from lasscc.dialects import lass_nv, lass_pipe, lass_sched, lass_wg
-from lasscc.driver import compile_module, make_pass, run_pass
+from lasscc.driver import compile_module
 from lasscc.emit import ptxas_info
 from lasscc.interp import AsyncHazardError, run_check
 from lasscc.interp.errors import DeadlockError
@@ -37,29 +35,17 @@ from lasscc.resources import CONSUMER_REGS, PRODUCER_REGS, ring_arrivals
 from lasscc.schedule import consumer_tiles, cta_tiles, launch_ctas, order_phase
 from lasscc.source import parse_mlir
 
-PASSES = ["lasscc-tile-threadblock", "lasscc-pipeline", "lasscc-warp-mma", "lasscc-warpgroup-mma",
-          "lasscc-warp-specialize", "lasscc-hopper-smem"]
+from _wgmma_stages import passes_after, wgmma_gemm  # noqa: E402
+
 PP = ', schedule = "pingpong"'
 
 
 def gemm(ab="f16", d="f32", tb=(64, 64, 64), stages=2, beta=0.0, extra=PP, d_col=False) -> str:
-    ta, tb_ = f"memref<?x?x{ab}>", f"memref<?x?x{ab}, strided<[1, ?]>>"
-    td = f"memref<?x?x{d}, strided<[1, ?]>>" if d_col else f"memref<?x?x{d}>"
-    return (f"func.func @gemm(%a: {ta}, %b: {tb_}, %d: {td}) {{\n"
-            f"  lass.gemm {{alpha = 1.5 : f32, beta = {beta} : f32, config = {{mma = \"wgmma\", "
-            f"threadblock = [{tb[0]}, {tb[1]}, {tb[2]}], stages = {stages}{extra}}}}}\n"
-            f"      ins(%a, %b : {ta}, {tb_}) outs(%d : {td})\n  func.return\n}}\n")
+    return wgmma_gemm(ab, d, tb, stages, extra, beta, "col" if d_col else "row")
 
 
-@functools.lru_cache(maxsize=None)
 def stages_of(text: str) -> dict[str, ModuleOp]:
-    mod = parse_mlir(text, "t.mlir")
-    out = {}
-    for name in PASSES:
-        run_pass(mod, make_pass(name, "sm_90a"), "t.mlir")
-        out[name] = mod.clone()
-    return out
-
+    return passes_after(text)
 
 CASES = [  # (gemm kwargs, (M, N, K), execute_kernel kwargs)
     # 4 x 5 tiles (partial in M, N and K), 3 k-tiles on 2 stages, 10 CTAs of 2 tiles

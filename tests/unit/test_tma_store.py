@@ -17,8 +17,6 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
@@ -31,37 +29,20 @@ from lasscc.emit import ptxas_info
 from lasscc.interp import AsyncHazardError, RaceError, run_check
 from lasscc.source import parse_mlir
 
-PASSES = ["lasscc-tile-threadblock", "lasscc-pipeline", "lasscc-warp-mma", "lasscc-warpgroup-mma",
-          "lasscc-warp-specialize", "lasscc-hopper-smem"]
+from _wgmma_stages import WGMMA_PASSES as PASSES, passes_after, wgmma_gemm  # noqa: E402
+
 TMA = ', epilogue = "tma"'
 PERSIST = TMA + ', schedule = "cooperative", persistent = 1'
 
 
 def gemm(ab="f16", d="f16", tb=(128, 64, 64), stages=2, ld="row", extra=TMA, batched=False) -> str:
-    def mr(t, lay):
-        if batched:
-            return f"memref<?x?x?x{t}>"
-        return f"memref<?x?x{t}>" if lay == "row" else f"memref<?x?x{t}, strided<[1, ?]>>"
-
-    ta, tb_, td = mr(ab, "row"), mr(ab, "col"), mr(d, ld)
-    return (f"func.func @gemm(%a: {ta}, %b: {tb_}, %d: {td}) {{\n"
-            f"  lass.gemm {{alpha = 1.5 : f32, beta = 0.0 : f32, config = {{mma = \"wgmma\", "
-            f"threadblock = [{tb[0]}, {tb[1]}, {tb[2]}], stages = {stages}{extra}}}}}\n"
-            f"      ins(%a, %b : {ta}, {tb_}) outs(%d : {td})\n  func.return\n}}\n")
+    return wgmma_gemm(ab, d, tb, stages, extra, ld=ld, batched=batched)
 
 
-@functools.lru_cache(maxsize=None)
 def stages_of(text: str) -> dict[str, ModuleOp]:
     """The module after lasscc-warpgroup-mma / lasscc-warp-specialize ("wg") and lasscc-hopper-smem ("phys")."""
-    mod = parse_mlir(text, "t.mlir")
-    out = {}
-    for name in PASSES:
-        run_pass(mod, make_pass(name, "sm_90a"), "t.mlir")
-        if name == "lasscc-warp-specialize":
-            out["wg"] = mod.clone()
-    out["phys"] = mod
-    return out
-
+    out = passes_after(text)
+    return {"wg": out["lasscc-warp-specialize"], "phys": out["lasscc-hopper-smem"]}
 
 # (id, gemm kwargs, runs: [(M, N, K, beta, batch)])
 CASES = [

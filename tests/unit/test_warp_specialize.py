@@ -16,8 +16,6 @@ its config rules and its kernels assembled by ptxas.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 from xdsl.dialects import arith
@@ -25,7 +23,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from lasscc.diagnostics import LassError
 from lasscc.dialects import lass_pipe, lass_wg
-from lasscc.driver import compile_module, make_pass, run_pass
+from lasscc.driver import compile_module
 from lasscc.emit import ptxas_info
 from lasscc.interp import AsyncHazardError, run_check
 from lasscc.interp.errors import DeadlockError
@@ -33,29 +31,18 @@ from lasscc.interp.sched import ScheduleError
 from lasscc.resources import CONSUMER_REGS, PRODUCER_REGS
 from lasscc.source import parse_mlir
 
-PASSES = ["lasscc-tile-threadblock", "lasscc-pipeline", "lasscc-warp-mma", "lasscc-warpgroup-mma",
-          "lasscc-warp-specialize", "lasscc-hopper-smem"]
+from _wgmma_stages import passes_after, wgmma_gemm  # noqa: E402
+
 COOP = ', schedule = "cooperative"'
 
 
 def gemm(ab="f16", d="f32", tb=(128, 64, 64), stages=3, beta=0.0, extra=COOP) -> str:
-    ta, tb_, td = f"memref<?x?x{ab}>", f"memref<?x?x{ab}, strided<[1, ?]>>", f"memref<?x?x{d}>"
-    return (f"func.func @gemm(%a: {ta}, %b: {tb_}, %d: {td}) {{\n"
-            f"  lass.gemm {{alpha = 1.5 : f32, beta = {beta} : f32, config = {{mma = \"wgmma\", "
-            f"threadblock = [{tb[0]}, {tb[1]}, {tb[2]}], stages = {stages}{extra}}}}}\n"
-            f"      ins(%a, %b : {ta}, {tb_}) outs(%d : {td})\n  func.return\n}}\n")
+    return wgmma_gemm(ab, d, tb, stages, extra, beta)
 
 
-@functools.lru_cache(maxsize=None)
 def stages_of(text: str) -> dict[str, ModuleOp]:
     """The module after each pass of PASSES, by pass name (clones)."""
-    mod = parse_mlir(text, "t.mlir")
-    out = {}
-    for name in PASSES:
-        run_pass(mod, make_pass(name, "sm_90a"), "t.mlir")
-        out[name] = mod.clone()
-    return out
-
+    return passes_after(text)
 
 PERSIST = COOP + ", persistent = 1"
 CASES = [  # (config kwargs, (M, N, K)): two consumer warpgroups with slot reuse; a 16-bit D; persistent
