@@ -20,7 +20,8 @@ STREAMK_* cases run stream-K kernels (lasscc.streamk, "streamk" and "streamk-dp"
 TN, NT and with a column-major D, at shapes whose tiles are split between CTAs, the odd shapes of issue
 17 also unrounded; then STREAMK_BENCH times both modes beside the data-parallel kernel and cuBLAS.
 
-    python3 scripts/gpu_matrix.py [--quick] [--narrow-only | --linalg-only | --split-only | --epilogue-only | --streamk-only] [--arch sm_90a] [--list]
+    python3 scripts/gpu_matrix.py [--quick] [--narrow-only | --linalg-only | --split-only | --epilogue-only | --streamk-only |
+                                                      --epilogue-split-only] [--arch sm_90a] [--list]
     python3 scripts/gpu_matrix.py --hopper [--quick] [--list]
 
 EPILOGUE_DTYPES run fused epilogues (bias / scale / activation / residual, f16 / bf16 / i8 / f32 D,
@@ -502,13 +503,17 @@ def main() -> int:
     p.add_argument("--split-only", action="store_true", help="only the split-K cases and SPLIT_BENCH")
     p.add_argument("--epilogue-only", action="store_true", help="only the fused epilogues (EPILOGUE_DTYPES)")
     p.add_argument("--streamk-only", action="store_true", help="only the stream-K cases and STREAMK_BENCH")
+    p.add_argument("--epilogue-split-only", action="store_true",
+                   help="only the fused epilogues with split-K, stream-K and batches (epilogue_split_cases)")
     p.add_argument("--hopper", action="store_true",
                    help="only the Hopper path (mma = \"wgmma\", --arch sm_90a): every type x layout x D x batched")
     p.add_argument("--list", action="store_true", help="print the cases and exit (no GPU needed)")
     args = p.parse_args()
     if args.hopper:
-        if sum((args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only, args.streamk_only)):
-            p.error("--hopper excludes --narrow-only, --linalg-only, --split-only, --epilogue-only and --streamk-only")
+        if sum((args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only, args.streamk_only,
+                args.epilogue_split_only)):
+            p.error("--hopper excludes --narrow-only, --linalg-only, --split-only, --epilogue-only, --streamk-only "
+                    "and --epilogue-split-only")
         if args.arch not in ("sm_80", "sm_90a"):  # sm_80: the default, not asked for
             p.error(f"--hopper compiles for sm_90a, got --arch {args.arch}")
         args.arch = "sm_90a"
@@ -528,10 +533,13 @@ def main() -> int:
             compiled = list(pool.map(compile_case, [(c[4], args.arch) for c in cases]))
         print(f"compiled {len(cases)} kernels in {time.time() - t0:.0f} s", flush=True)
         return run_hopper(cases, compiled)
-    if sum((args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only, args.streamk_only)) > 1:
-        p.error("--narrow-only, --linalg-only, --split-only, --epilogue-only and --streamk-only exclude each other")
-    cases = build_cases(args.quick, args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only,
-                        args.arch, args.streamk_only)
+    if sum((args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only, args.streamk_only,
+            args.epilogue_split_only)) > 1:
+        p.error("--narrow-only, --linalg-only, --split-only, --epilogue-only, --streamk-only and "
+                "--epilogue-split-only exclude each other")
+    cases = (epilogue_split_cases(args.quick, args.arch == WGMMA_ARCH) if args.epilogue_split_only else
+             build_cases(args.quick, args.narrow_only, args.linalg_only, args.split_only, args.epilogue_only,
+                         args.arch, args.streamk_only))
     if args.list:
         for name, _, layouts, cname, _, shs, *_ in cases:
             print(f"{name:14s} A {layouts[0]:3s} B {layouts[1]:3s} D {layouts[2]:3s} {cname:29s} "
