@@ -31,9 +31,9 @@ Output contract: the program of one thread.
   (f16 / i32 accumulators and C converted to f32 first; an i32 D rounded to nearest even and
   saturated by `lass_nv.cvt_rni_s32`, as CUTLASS's LinearCombinationClamp<int32_t, float> does,
   except that with alpha == 1 and no C the exact i32 accumulator is stored) and stores at the
-  C/D fragment coordinates of mma.m16n8k16 (the same for every shape): for a block wholly inside D (and N
-  even) plain 2-element stores; otherwise predicated ones, 2-element where the pair lies inside D,
-  element by element at the edges (any M, N).  Both tests are uniform branches.  With interleaved
+  C/D fragment coordinates of mma.m16n8k16 (the same for every shape), one predicated path for
+  every block: 2-element where the pair lies inside D (and N even), element by element at the
+  edges (any M, N).  The C test is a uniform branch.  With interleaved
   A fragments the rows of a lane are 2g, 2g + 1 (not g, g + 8); with interleaved B its columns
   are 4t .. 4t+3 of each pair of n8 blocks, stored as pairs of values from the two blocks
   (`store_pairs`).  A 16-bit D without C, for a whole block with N a multiple of 8 and D 16-byte
@@ -43,7 +43,7 @@ Output contract: the program of one thread.
   reads rows back 16 bytes a lane (`lass_nv.ld_shared` x 4, lasscc.layout.epilogue_read_map) and
   stores them with `lass_nv.st_global_v4`: each quarter-warp writes one 128-byte line of D.
 - a fused epilogue (the region of `lass_tb.epilogue`, lasscc.dialects.epilogue) is inlined per
-  accumulator element, in both paths, between alpha * acc + beta * C and D's conversion: `[n]`
+  accumulator element, between alpha * acc + beta * C and D's conversion: `[n]`
   extras loaded as pairs at the pair's column (once per column of the warp tile), `[m]` once per
   row, `[mn]` like C, all predicated at the edges; an i8 D (with an epilogue only) is cvt.rni.s32
   then clamped to [-128, 127].
@@ -571,8 +571,10 @@ class _WarpLowering:
 
         def with_c(c: bool, exact: bool = False):
             def emit(bb: ArithBuilder) -> None:
-                branch(bb, full, lambda x: stores(x, c, False, exact), lambda x: stores(x, c, True, exact))
-                bb.insert(scf.YieldOp())
+                # one predicated path for every tile: a second, unguarded copy for interior tiles
+                # made the epilogue half the kernel's IR (NVPTX's straight-line strength reduction
+                # took 0.9 s on it) for the same ptxas registers (BENCHMARKS.md, session 9, epilogue)
+                stores(bb, c, True, exact)  # ends with its own yield
             return emit
 
         def c_path(bb: ArithBuilder) -> None:

@@ -31,11 +31,15 @@
 // CHECK-NEXT:    [[N0:%[0-9]+]] = arith.addi %n0, %warp_n0 : i32
 // CHECK-NEXT:    [[COL:%[0-9]+]] = arith.addi [[N0]], [[T4]] : i32
 //                first two stores of a row: columns +0 and +2 (values idx 0 / idx 1 of blocks 0 and 1)
+//                (one predicated path for every block: the pair, then each element at the edge)
 // CHECK:         [[OFF:%[0-9]+]] = arith.muli [[ROW]], %N : i32
 // CHECK-NEXT:    [[O0:%[0-9]+]] = arith.addi [[OFF]], [[COL]] : i32
 // CHECK:         lass_nv.st_global %D[[[O0]]], %{{[0-9]+}}, %{{[0-9]+}} if %{{[0-9]+}} : memref<?x?xi32>, i32, i32
+// CHECK-NEXT:    lass_nv.st_global %D[[[O0]]], %{{[0-9]+}} if %{{[0-9]+}} : memref<?x?xi32>, i32
+// CHECK-NEXT:    lass_nv.st_global %D[%{{[0-9]+}}], %{{[0-9]+}} if %{{[0-9]+}} : memref<?x?xi32>, i32
 // CHECK-NEXT:    [[COL2:%[0-9]+]] = arith.addi [[COL]], [[C2]] : i32
-// CHECK-NEXT:    [[O1:%[0-9]+]] = arith.addi [[OFF]], [[COL2]] : i32
+// CHECK:         [[O1:%[0-9]+]] = arith.addi [[OFF]], [[COL2]] : i32
+// CHECK:         lass_nv.st_global %D[[[O1]]], %{{[0-9]+}}, %{{[0-9]+}} if %{{[0-9]+}} : memref<?x?xi32>, i32, i32
 
 // CHECK-LABEL: func.func @gemm_tf32_tt(
 // CHECK:         lass_warp.load_frag_a %ring_a[%slot], %warp_m0, %{{[0-9]+}} : !lass_pipe.ring<2x64x8xf32>

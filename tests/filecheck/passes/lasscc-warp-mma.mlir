@@ -4,9 +4,8 @@
 // Config: threadblock 64x32x32, warp 32x16x32 (2 x 2 warps = 128 threads), mma m16n8k16:
 //   mma.sync per lass_pipe.mma = (WM/16) * (WN/8) * (BK/16) = 2 * 2 * 2 = 8,
 //   load_frag_a per k-group = WM/16 = 2, load_frag_b per k-group = WN/16 = 1 (two n8 blocks each),
-//   accumulator = 2 * 2 * 4 = 16 f32 per thread; epilogue: 2 * 2 * 2 = 8 positions, each one
-//   2-element access (inside a block wholly in D) or a predicated pair plus two predicated
-//   single-element fallbacks (at the edges).
+//   accumulator = 2 * 2 * 4 = 16 f32 per thread; epilogue: 2 * 2 * 2 = 8 positions, each a
+//   predicated pair plus two predicated single-element fallbacks (one path for every block).
 //
 // RUN: %lasscc opt -p lasscc-warp-mma %s | filecheck %s
 // RUN: xdsl-opt -p lasscc-warp-mma %s | xdsl-opt -p cse,dce | filecheck %s
@@ -107,8 +106,8 @@
 // CHECK-NEXT:      scf.yield {{(%[0-9]+, ){15}%[0-9]+}}, [[NA0]], [[NA1]], [[NB]] : {{(f32, ){16}(i32, ){11}i32$}}
 // CHECK-NEXT:    }
 // CHECK-NEXT:    lass_pipe.wait {pending = 0 : i64}
-//                epilogue: C is read only when beta != 0; plain stores when the block is wholly inside D
-//                (and N even), predicated ones otherwise: both uniform branches.  f16 D: extf / truncf.
+//                epilogue: C is read only when beta != 0 (a uniform branch); predicated stores for
+//                every block.  f16 D: extf / truncf.
 // CHECK:         [[HASC:%[0-9]+]] = arith.cmpf one, %beta, [[ZERO]] : f32
 // CHECK-NEXT:    [[MEND:%[0-9]+]] = arith.addi %m0, [[C64]] : i32
 // CHECK-NEXT:    [[MIN:%[0-9]+]] = arith.cmpi ule, [[MEND]], %M : i32
@@ -125,46 +124,17 @@
 // CHECK-NEXT:    [[F1:%[0-9]+]] = arith.andi [[FULL]], [[NV]] : i1
 // CHECK-NEXT:    [[STAGE:%[0-9]+]] = arith.andi [[F1]], [[AL]] : i1
 // CHECK-NEXT:    scf.if [[HASC]] {
-//                  whole block: C is read by the 2-element load alone (no single-element
-//                  fallback loads, no select between them): D = alpha acc + beta C
-// CHECK-NEXT:      scf.if [[FULL]] {
-// CHECK-NEXT:        [[RN0:%[0-9]+]] = arith.muli {{%[0-9]+}}, %N : i32
-// CHECK-NEXT:        [[O0:%[0-9]+]] = arith.addi [[RN0]], {{%[0-9]+}} : i32
-// CHECK-NEXT:        [[AX0:%[0-9]+]] = arith.mulf %alpha, {{%[0-9]+}} : f32
-// CHECK-NEXT:        [[AX1:%[0-9]+]] = arith.mulf %alpha, {{%[0-9]+}} : f32
-// CHECK-NEXT:        [[CV0:%[0-9]+]], [[CV1:%[0-9]+]] = lass_nv.ld_global %D{{\[}}[[O0]]{{\]}} x 2 if %true : memref<?x?xf16>
-// CHECK-NEXT:        [[CX0:%[0-9]+]] = arith.extf [[CV0]] : f16 to f32
-// CHECK-NEXT:        [[CX1:%[0-9]+]] = arith.extf [[CV1]] : f16 to f32
-// CHECK-NEXT:        [[BC0:%[0-9]+]] = arith.mulf %beta, [[CX0]] : f32
-// CHECK-NEXT:        [[Y0:%[0-9]+]] = arith.addf [[AX0]], [[BC0]] : f32
-// CHECK-NEXT:        [[BC1:%[0-9]+]] = arith.mulf %beta, [[CX1]] : f32
-// CHECK-NEXT:        [[Y1:%[0-9]+]] = arith.addf [[AX1]], [[BC1]] : f32
-// CHECK-NEXT:        [[T0:%[0-9]+]] = arith.truncf [[Y0]] : f32 to f16
-// CHECK-NEXT:        [[T1:%[0-9]+]] = arith.truncf [[Y1]] : f32 to f16
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O0]]{{\]}}, [[T0]], [[T1]] if %true : memref<?x?xf16>, f16, f16
-// CHECK-NOT:         {{ x 1 if |arith.select}}
-// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
-// CHECK-NOT:         {{ x 1 if |arith.select}}
-// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
-// CHECK-NOT:         {{ x 1 if |arith.select}}
-// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
-// CHECK-NOT:         {{ x 1 if |arith.select}}
-// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
-// CHECK-NOT:         {{ x 1 if |arith.select}}
-// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
-// CHECK-NOT:         {{ x 1 if |arith.select}}
-// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
-// CHECK-NOT:         {{ x 1 if |arith.select}}
-// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if %true : memref<?x?xf16>
-// CHECK-NOT:         lass_nv.ld_global
-// CHECK-NOT:         arith.select
-// CHECK:           } else {
+//                  one predicated path for every block (no unguarded copy for whole blocks):
+//                  C by a predicated pair load, two single-element fallbacks and selects
+// CHECK-NEXT:      [[P0:%[0-9]+]] = arith.cmpi ult, {{%[0-9]+}}, %M : i32
+// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 1 if {{%[0-9]+}} : memref<?x?xf16>
+// CHECK:             arith.select
 // CHECK:             arith.extf {{%[0-9]+}} : f16 to f32
 // CHECK:             arith.truncf {{%[0-9]+}} : f32 to f16
 // CHECK-COUNT-8:     lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf16>, f16, f16
 // CHECK-NOT:         lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if
-// CHECK:           }
-// CHECK-NEXT:    } else {
+// CHECK-NOT:         scf.if
+// CHECK:         } else {
 //                  staged: bar.sync (every warp is done with the rings), this warp's buffer of
 //                  32 rows x 48 bytes (32 bytes of D + 16 of padding: lasscc.layout.epilogue_stage_stride)
 // CHECK-NEXT:      scf.if [[STAGE]] {
@@ -198,16 +168,11 @@
 // CHECK-NEXT:        [[G1:%[0-9]+]] = arith.addi [[G0]], [[S16]] : i32
 // CHECK-NEXT:        lass_nv.st_global_v4 %D{{\[}}[[G1]]{{\]}}, [[V1]] if %true : memref<?x?xf16>
 // CHECK-NEXT:      } else {
-//                  not staged: the per-thread stores
-// CHECK-NEXT:        scf.if [[FULL]] {
-// CHECK-NOT:           lass_nv.ld_global
-// CHECK-COUNT-8:       lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if %true : memref<?x?xf16>, f16, f16
-// CHECK-NEXT:        } else {
+//                  not staged: the per-thread stores, predicated
 // CHECK-NOT:           lass_nv.ld_global
 // CHECK-COUNT-8:       lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf16>, f16, f16
 // CHECK-NOT:           lass_nv.ld_global
-// CHECK:             }
-// CHECK-NEXT:      }
+// CHECK:           }
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
@@ -286,45 +251,10 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK-NEXT:    [[NODD:%[0-9]+]] = arith.andi %N, %c1 : i32
 // CHECK-NEXT:    [[NEVEN:%[0-9]+]] = arith.cmpi eq, [[NODD]], %c0 : i32
 // CHECK-NEXT:    [[HASC:%[0-9]+]] = arith.cmpf one, %beta, [[ZERO]] : f32
-//                the block is wholly inside D: m0 + BM <= M, n0 + BN <= N, N even
-// CHECK-NEXT:    [[MEND:%[0-9]+]] = arith.addi %m0, {{%[0-9]+}} : i32
-// CHECK-NEXT:    [[MIN:%[0-9]+]] = arith.cmpi ule, [[MEND]], %M : i32
-// CHECK-NEXT:    [[NEND:%[0-9]+]] = arith.addi %n0, {{%[0-9]+}} : i32
-// CHECK-NEXT:    [[NIN:%[0-9]+]] = arith.cmpi ule, [[NEND]], %N : i32
-// CHECK-NEXT:    [[BOTH:%[0-9]+]] = arith.andi [[MIN]], [[NIN]] : i1
-// CHECK-NEXT:    [[FULL:%[0-9]+]] = arith.andi [[BOTH]], [[NEVEN]] : i1
+//                beta != 0, one predicated path for every block (no unguarded copy for whole
+//                blocks): a predicated pair load plus two predicated single-element fallbacks,
+//                merged by selects on the pair predicate
 // CHECK-NEXT:    scf.if [[HASC]] {
-//                  beta != 0, whole block: C by the 2-element load alone, at the store's offset
-// CHECK-NEXT:      scf.if [[FULL]] {
-// CHECK-NEXT:        [[CRN0:%[0-9]+]] = arith.muli [[ROW0]], %N : i32
-// CHECK-NEXT:        [[C000:%[0-9]+]] = arith.addi [[CRN0]], [[COL0]] : i32
-// CHECK-NEXT:        [[AX0:%[0-9]+]] = arith.mulf %alpha, [[R0]] : f32
-// CHECK-NEXT:        [[AX1:%[0-9]+]] = arith.mulf %alpha, [[R1]] : f32
-// CHECK-NEXT:        [[CV0:%[0-9]+]], [[CV1:%[0-9]+]] = lass_nv.ld_global %D{{\[}}[[C000]]{{\]}} x 2 if [[TRUE]] : memref<?x?xf32>
-// CHECK-NEXT:        [[BC0:%[0-9]+]] = arith.mulf %beta, [[CV0]] : f32
-// CHECK-NEXT:        [[Y0:%[0-9]+]] = arith.addf [[AX0]], [[BC0]] : f32
-// CHECK-NEXT:        [[BC1:%[0-9]+]] = arith.mulf %beta, [[CV1]] : f32
-// CHECK-NEXT:        [[Y1:%[0-9]+]] = arith.addf [[AX1]], [[BC1]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[C000]]{{\]}}, [[Y0]], [[Y1]] if [[TRUE]] : memref<?x?xf32>, f32, f32
-// CHECK-NOT:         {{ x 1 if |arith.select}}
-// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
-// CHECK-NOT:         {{ x 1 if |arith.select}}
-// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
-// CHECK-NOT:         {{ x 1 if |arith.select}}
-// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
-// CHECK-NOT:         {{ x 1 if |arith.select}}
-// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
-// CHECK-NOT:         {{ x 1 if |arith.select}}
-// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
-// CHECK-NOT:         {{ x 1 if |arith.select}}
-// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
-// CHECK-NOT:         {{ x 1 if |arith.select}}
-// CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if [[TRUE]] : memref<?x?xf32>
-// CHECK-NOT:         lass_nv.ld_global
-// CHECK-NOT:         arith.select
-//                  beta != 0, edge block (unchanged): a predicated pair load plus two predicated
-//                  single-element fallbacks, merged by selects on the pair predicate
-// CHECK:           } else {
 // CHECK-NEXT:        [[GROWOK:%[0-9]+]] = arith.cmpi ult, [[ROW0]], %M : i32
 // CHECK-NEXT:        [[GCOLOK:%[0-9]+]] = arith.cmpi ult, [[COL0]], %N : i32
 // CHECK-NEXT:        [[GOK0:%[0-9]+]] = arith.andi [[GROWOK]], [[GCOLOK]] : i1
@@ -354,64 +284,12 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[G000B]]{{\]}}, [[GY1]] if [[GSINGLE1]] : memref<?x?xf32>, f32
 // CHECK-COUNT-7:     lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if {{%[0-9]+}} : memref<?x?xf32>
 // CHECK-NOT:         lass_nv.ld_global %D[{{%[0-9]+}}] x 2
-// CHECK:           }
-// CHECK-NEXT:    } else {
-//                  beta == 0, whole block: one 2-element store per (mi, ni, h) at
-//                  (row0 + 16 mi + 8 h, col0 + 8 ni), accumulators 4 (2 mi + ni) + 2 h and + 1
-// CHECK-NEXT:      scf.if [[FULL]] {
+// CHECK:         } else {
+//                  beta == 0: one 2-element store per (mi, ni, h) at (row0 + 16 mi + 8 h, col0 + 8 ni),
+//                  accumulators 4 (2 mi + ni) + 2 h and + 1, every access predicated: the pair
+//                  where (row, col + 1) is inside D and N is even, else each element where it is
+//                  inside D
 //                    (0, 0, 0): row0, col0
-// CHECK-NEXT:        [[RN0:%[0-9]+]] = arith.muli [[ROW0]], %N : i32
-// CHECK-NEXT:        [[O000:%[0-9]+]] = arith.addi [[RN0]], [[COL0]] : i32
-// CHECK-NEXT:        [[V0:%[0-9]+]] = arith.mulf %alpha, [[R0]] : f32
-// CHECK-NEXT:        [[V1:%[0-9]+]] = arith.mulf %alpha, [[R1]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O000]]{{\]}}, [[V0]], [[V1]] if [[TRUE]] : memref<?x?xf32>, f32, f32
-//                    (0, 0, 1): row0 + 8, col0
-// CHECK-NEXT:        [[C8:%[0-9]+]] = arith.constant 8 : i32
-// CHECK-NEXT:        [[ROW8:%[0-9]+]] = arith.addi [[ROW0]], [[C8]] : i32
-// CHECK-NEXT:        [[RN8:%[0-9]+]] = arith.muli [[ROW8]], %N : i32
-// CHECK-NEXT:        [[O001:%[0-9]+]] = arith.addi [[RN8]], [[COL0]] : i32
-// CHECK-NEXT:        [[V2:%[0-9]+]] = arith.mulf %alpha, [[R2]] : f32
-// CHECK-NEXT:        [[V3:%[0-9]+]] = arith.mulf %alpha, [[R3]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O001]]{{\]}}, [[V2]], [[V3]] if [[TRUE]] : memref<?x?xf32>, f32, f32
-//                    (0, 1, 0): row0, col0 + 8
-// CHECK-NEXT:        [[COL8:%[0-9]+]] = arith.addi [[COL0]], [[C8]] : i32
-// CHECK-NEXT:        [[O010:%[0-9]+]] = arith.addi [[RN0]], [[COL8]] : i32
-// CHECK-NEXT:        [[V4:%[0-9]+]] = arith.mulf %alpha, [[R4]] : f32
-// CHECK-NEXT:        [[V5:%[0-9]+]] = arith.mulf %alpha, [[R5]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O010]]{{\]}}, [[V4]], [[V5]] if [[TRUE]] : memref<?x?xf32>, f32, f32
-//                    (0, 1, 1): row0 + 8, col0 + 8
-// CHECK-NEXT:        [[O011:%[0-9]+]] = arith.addi [[RN8]], [[COL8]] : i32
-// CHECK-NEXT:        [[V6:%[0-9]+]] = arith.mulf %alpha, [[R6]] : f32
-// CHECK-NEXT:        [[V7:%[0-9]+]] = arith.mulf %alpha, [[R7]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O011]]{{\]}}, [[V6]], [[V7]] if [[TRUE]] : memref<?x?xf32>, f32, f32
-//                    (1, 0, 0): row0 + 16, col0
-// CHECK-NEXT:        [[ROW16:%[0-9]+]] = arith.addi [[ROW0]], [[C16]] : i32
-// CHECK-NEXT:        [[RN16:%[0-9]+]] = arith.muli [[ROW16]], %N : i32
-// CHECK-NEXT:        [[O100:%[0-9]+]] = arith.addi [[RN16]], [[COL0]] : i32
-// CHECK-NEXT:        [[V8:%[0-9]+]] = arith.mulf %alpha, [[R8]] : f32
-// CHECK-NEXT:        [[V9:%[0-9]+]] = arith.mulf %alpha, [[R9]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O100]]{{\]}}, [[V8]], [[V9]] if [[TRUE]] : memref<?x?xf32>, f32, f32
-//                    (1, 0, 1): row0 + 24, col0
-// CHECK-NEXT:        [[C24:%[0-9]+]] = arith.constant 24 : i32
-// CHECK-NEXT:        [[ROW24:%[0-9]+]] = arith.addi [[ROW0]], [[C24]] : i32
-// CHECK-NEXT:        [[RN24:%[0-9]+]] = arith.muli [[ROW24]], %N : i32
-// CHECK-NEXT:        [[O101:%[0-9]+]] = arith.addi [[RN24]], [[COL0]] : i32
-// CHECK-NEXT:        [[V10:%[0-9]+]] = arith.mulf %alpha, [[R10]] : f32
-// CHECK-NEXT:        [[V11:%[0-9]+]] = arith.mulf %alpha, [[R11]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O101]]{{\]}}, [[V10]], [[V11]] if [[TRUE]] : memref<?x?xf32>, f32, f32
-//                    (1, 1, 0): row0 + 16, col0 + 8
-// CHECK-NEXT:        [[O110:%[0-9]+]] = arith.addi [[RN16]], [[COL8]] : i32
-// CHECK-NEXT:        [[V12:%[0-9]+]] = arith.mulf %alpha, [[R12]] : f32
-// CHECK-NEXT:        [[V13:%[0-9]+]] = arith.mulf %alpha, [[R13]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O110]]{{\]}}, [[V12]], [[V13]] if [[TRUE]] : memref<?x?xf32>, f32, f32
-//                    (1, 1, 1): row0 + 24, col0 + 8
-// CHECK-NEXT:        [[O111:%[0-9]+]] = arith.addi [[RN24]], [[COL8]] : i32
-// CHECK-NEXT:        [[V14:%[0-9]+]] = arith.mulf %alpha, [[R14]] : f32
-// CHECK-NEXT:        [[V15:%[0-9]+]] = arith.mulf %alpha, [[R15]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O111]]{{\]}}, [[V14]], [[V15]] if [[TRUE]] : memref<?x?xf32>, f32, f32
-//                  beta == 0, edge block: every access predicated: the pair where (row, col + 1) is
-//                  inside D and N is even, else each element where it is inside D
-// CHECK-NEXT:      } else {
 // CHECK-NEXT:        [[ROWOK:%[0-9]+]] = arith.cmpi ult, [[ROW0]], %M : i32
 // CHECK-NEXT:        [[COLOK:%[0-9]+]] = arith.cmpi ult, [[COL0]], %N : i32
 // CHECK-NEXT:        [[OK0:%[0-9]+]] = arith.andi [[ROWOK]], [[COLOK]] : i1
@@ -430,9 +308,59 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[E000]]{{\]}}, [[W0]], [[W1]] if [[PAIR]] : memref<?x?xf32>, f32, f32
 // CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[E000]]{{\]}}, [[W0]] if [[SINGLE0]] : memref<?x?xf32>, f32
 // CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[E000B]]{{\]}}, [[W1]] if [[SINGLE1]] : memref<?x?xf32>, f32
-// CHECK-COUNT-7:     lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
+//                    (0, 0, 1): row0 + 8, col0
+// CHECK-NEXT:        [[C8:%[0-9]+]] = arith.constant 8 : i32
+// CHECK-NEXT:        [[ROW8:%[0-9]+]] = arith.addi [[ROW0]], [[C8]] : i32
+// CHECK:             [[RN8:%[0-9]+]] = arith.muli [[ROW8]], %N : i32
+// CHECK-NEXT:        [[O001:%[0-9]+]] = arith.addi [[RN8]], [[COL0]] : i32
+// CHECK-NEXT:        {{%[0-9]+}} = arith.addi [[O001]], %c1 : i32
+// CHECK-NEXT:        [[V2:%[0-9]+]] = arith.mulf %alpha, [[R2]] : f32
+// CHECK-NEXT:        [[V3:%[0-9]+]] = arith.mulf %alpha, [[R3]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O001]]{{\]}}, [[V2]], [[V3]] if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
+//                    (0, 1, 0): row0, col0 + 8
+// CHECK:             [[COL8:%[0-9]+]] = arith.addi [[COL0]], [[C8]] : i32
+// CHECK:             [[O010:%[0-9]+]] = arith.addi [[ERN0]], [[COL8]] : i32
+// CHECK-NEXT:        {{%[0-9]+}} = arith.addi [[O010]], %c1 : i32
+// CHECK-NEXT:        [[V4:%[0-9]+]] = arith.mulf %alpha, [[R4]] : f32
+// CHECK-NEXT:        [[V5:%[0-9]+]] = arith.mulf %alpha, [[R5]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O010]]{{\]}}, [[V4]], [[V5]] if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
+//                    (0, 1, 1): row0 + 8, col0 + 8
+// CHECK:             [[O011:%[0-9]+]] = arith.addi [[RN8]], [[COL8]] : i32
+// CHECK-NEXT:        {{%[0-9]+}} = arith.addi [[O011]], %c1 : i32
+// CHECK-NEXT:        [[V6:%[0-9]+]] = arith.mulf %alpha, [[R6]] : f32
+// CHECK-NEXT:        [[V7:%[0-9]+]] = arith.mulf %alpha, [[R7]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O011]]{{\]}}, [[V6]], [[V7]] if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
+//                    (1, 0, 0): row0 + 16, col0
+// CHECK:             [[ROW16:%[0-9]+]] = arith.addi [[ROW0]], [[C16]] : i32
+// CHECK:             [[RN16:%[0-9]+]] = arith.muli [[ROW16]], %N : i32
+// CHECK-NEXT:        [[O100:%[0-9]+]] = arith.addi [[RN16]], [[COL0]] : i32
+// CHECK-NEXT:        {{%[0-9]+}} = arith.addi [[O100]], %c1 : i32
+// CHECK-NEXT:        [[V8:%[0-9]+]] = arith.mulf %alpha, [[R8]] : f32
+// CHECK-NEXT:        [[V9:%[0-9]+]] = arith.mulf %alpha, [[R9]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O100]]{{\]}}, [[V8]], [[V9]] if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
+//                    (1, 0, 1): row0 + 24, col0
+// CHECK:             [[C24:%[0-9]+]] = arith.constant 24 : i32
+// CHECK-NEXT:        [[ROW24:%[0-9]+]] = arith.addi [[ROW0]], [[C24]] : i32
+// CHECK:             [[RN24:%[0-9]+]] = arith.muli [[ROW24]], %N : i32
+// CHECK-NEXT:        [[O101:%[0-9]+]] = arith.addi [[RN24]], [[COL0]] : i32
+// CHECK-NEXT:        {{%[0-9]+}} = arith.addi [[O101]], %c1 : i32
+// CHECK-NEXT:        [[V10:%[0-9]+]] = arith.mulf %alpha, [[R10]] : f32
+// CHECK-NEXT:        [[V11:%[0-9]+]] = arith.mulf %alpha, [[R11]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O101]]{{\]}}, [[V10]], [[V11]] if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
+//                    (1, 1, 0): row0 + 16, col0 + 8
+// CHECK:             [[O110:%[0-9]+]] = arith.addi [[RN16]], [[COL8]] : i32
+// CHECK-NEXT:        {{%[0-9]+}} = arith.addi [[O110]], %c1 : i32
+// CHECK-NEXT:        [[V12:%[0-9]+]] = arith.mulf %alpha, [[R12]] : f32
+// CHECK-NEXT:        [[V13:%[0-9]+]] = arith.mulf %alpha, [[R13]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O110]]{{\]}}, [[V12]], [[V13]] if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
+//                    (1, 1, 1): row0 + 24, col0 + 8
+// CHECK:             [[O111:%[0-9]+]] = arith.addi [[RN24]], [[COL8]] : i32
+// CHECK-NEXT:        {{%[0-9]+}} = arith.addi [[O111]], %c1 : i32
+// CHECK-NEXT:        [[V14:%[0-9]+]] = arith.mulf %alpha, [[R14]] : f32
+// CHECK-NEXT:        [[V15:%[0-9]+]] = arith.mulf %alpha, [[R15]] : f32
+// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O111]]{{\]}}, [[V14]], [[V15]] if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
+// CHECK-NOT:         lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if
 // CHECK:           }
-// CHECK-NEXT:    }
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 func.func @in_iteration(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
