@@ -35,12 +35,13 @@ def kernel_texts(args):
     from lasscc.epilogue_api import EpilogueSpec, gemm_epilogue_mlir
 
     if args.mma == "wgmma":
+        extra = getattr(args, "extra", "")  # (callers may pass a Namespace without it)
         bm, bn, bk = _tile(args.threadblock or WGMMA_TILE)
         ta, tb, td = "memref<?x?xf16>", "memref<?x?xf16, strided<[1, ?]>>", f"memref<?x?x{args.d_dtype}>"
         plain = (f"func.func @gemm(%a: {ta}, %b: {tb}, %d: {td}) {{\n"
                  f"  lass.gemm {{alpha = 1.0 : f32, beta = 0.0 : f32, config = {{mma = \"wgmma\", "
                  f"threadblock = [{bm}, {bn}, {bk}], stages = {args.stages}"
-                 f"{', ' + args.extra if args.extra else ''}}}}}\n"
+                 f"{', ' + extra if extra else ''}}}}}\n"
                  f"      ins(%a, %b : {ta}, {tb}) outs(%d : {td})\n  func.return\n}}\n")
     else:
         plain = gemm_mlir("f16", d_dtype=args.d_dtype, threadblock=_tile(args.threadblock or "256x128x64"),
