@@ -25,6 +25,14 @@ CONFIGS = {
     "f16-TN-128x256x64s4": ("f16", "f32", ("row", "col", "row"), (128, 256, 64), 4, 1, (300, 520, 264), 0.0),
     "bf16-NT-colD-128x128x64s3": ("bf16", "f32", ("col", "row", "col"), (128, 128, 64), 3, 1, (264, 136, 200), 0.5),
     "tf32-TN-batched-64x128x32s3": ("f32", "f32", ("row", "col", "row"), (64, 128, 32), 3, 3, (130, 200, 100), 0.0),
+    # issue 15's schedules (SCHEDULE_CONFIG's keys added to the config), at a size with more tiles than an
+    # H100's 132 SMs, so the persistent CTAs walk several tiles (partial ones at the edges)
+    "f16-fD-coop-pers-tma-cl2x1": ("f16", "f16", ("row", "col", "row"), (128, 256, 64), 4, 1, (2100, 2100, 264), 0.0),
+    "f16-pingpong-pers-64x256x64s4": ("f16", "f32", ("row", "col", "row"), (64, 256, 64), 4, 1, (2100, 2100, 264), 0.0),
+}
+SCHEDULE_CONFIG = {  # name -> more config keys
+    "f16-fD-coop-pers-tma-cl2x1": ', schedule = "cooperative", persistent = 1, epilogue = "tma", cluster = [2, 1]',
+    "f16-pingpong-pers-64x256x64s4": ', schedule = "pingpong", persistent = 1',
 }
 
 
@@ -39,7 +47,7 @@ def mlir(name: str) -> str:
     ta, tb_, td = mr(ab, layouts[0]), mr(ab, layouts[1]), mr(d, layouts[2])
     return (f"func.func @gemm(%a: {ta}, %b: {tb_}, %d: {td}) {{\n"
             f"  lass.gemm {{alpha = 1.0 : f32, beta = 0.0 : f32, config = {{mma = \"wgmma\", "
-            f"threadblock = [{tb[0]}, {tb[1]}, {tb[2]}], stages = {stages}}}}}\n"
+            f"threadblock = [{tb[0]}, {tb[1]}, {tb[2]}], stages = {stages}{SCHEDULE_CONFIG.get(name, '')}}}}}\n"
             f"      ins(%a, %b : {ta}, {tb_}) outs(%d : {td})\n  func.return\n}}\n")
 
 

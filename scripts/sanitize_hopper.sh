@@ -3,7 +3,8 @@
 # f16 TN 128x256x64/4, bf16 NT 128x128x64/3 with a column-major D (beta 0.5: reads C), tf32
 # 64x128x32/3 batched (3-d tensor maps).  Compiles once (scripts/sanitize_hopper.py compile), then
 # runs each kernel's checked launch under each tool and prints one summary line per (kernel, tool).
-# Usage (GPU machine): scripts/sanitize_hopper.sh            TOOLS="memcheck racecheck" to choose tools
+# Usage (GPU machine): scripts/sanitize_hopper.sh            TOOLS="memcheck racecheck" to choose tools,
+# ONLY="name ..." to choose kernels (scripts/sanitize_hopper.py names)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 work=${OUT:-/tmp}/sanitize_hopper
@@ -14,7 +15,7 @@ command -v compute-sanitizer >/dev/null || { echo "compute-sanitizer not on PATH
 $py scripts/sanitize_hopper.py compile "$work" || exit 1
 summary=()
 fail=0
-for cfg in $($py scripts/sanitize_hopper.py names); do
+for cfg in ${ONLY:-$($py scripts/sanitize_hopper.py names)}; do
   for tool in $tools; do
     log="$work/$cfg.$tool.log"
     start=$SECONDS
