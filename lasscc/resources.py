@@ -422,7 +422,7 @@ PINGPONG_CONSUMERS = 2  # CUTLASS's NumMmaWarpGroups
 ORDER_STAGES = 2
 REGISTER_FILE = 65536  # 32-bit registers per SM (H100: 64K), the bound of a block's setmaxnreg budgets
 SETMAXNREG_MIN, SETMAXNREG_MAX, SETMAXNREG_STEP = 24, 256, 8  # PTX ISA setmaxnreg: imm in 24..256, multiple of 8
-# Registers per thread after setmaxnreg (CUTLASS sm90 cooperative: LoadRegisterRequirement 40,
+# Registers per thread after setmaxnreg (CUTLASS sm90 cooperative and pingpong: LoadRegisterRequirement 40,
 # MmaRegisterRequirement 232): the producer only computes TMA coordinates and barrier addresses.
 PRODUCER_REGS = 40
 CONSUMER_REGS = 232
@@ -471,7 +471,10 @@ def setmaxnreg_error(regs: int) -> str | None:
 
 
 def role_budget(cfg) -> tuple[int, int]:
-    """(producer, consumer) registers per thread after setmaxnreg."""
+    """(producer, consumer) registers per thread after setmaxnreg, for the cooperative and the
+    pingpong schedule alike (CUTLASS's pingpong lowers to 24 / 240 only when a consumer's
+    accumulators reach 208 registers, HeavyRegisterPressure; a 64-row consumer tile holds at most
+    128: 64 x 256 f32 over 128 threads)."""
     return PRODUCER_REGS, CONSUMER_REGS
 
 

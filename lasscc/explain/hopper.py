@@ -353,10 +353,12 @@ def section_descriptors(n: HopperNumbers) -> list[str]:
 
 def section_registers(n: HopperNumbers) -> list[str]:
     acc_what = f"64 x {n.bn} {n.acc_ptx} over 128 threads" + (", two f16 per register" if n.acc == "f16" else "")
-    verdict = "within" if n.reg_estimate <= n.reg_limit else "OVER"
+    # a warp-specialized consumer's bound is its setmaxnreg budget (lasscc.resources.role_budget)
+    limit, whose = (n.roles[-1].regs, "a consumer's after setmaxnreg") if n.roles else (n.reg_limit, "")
+    verdict = "within" if n.reg_estimate <= limit else "OVER"
     return ["Registers (lasscc.resources.wgmma_register_estimate)",
             f"  accumulators: {n.acc_regs} per thread ({acc_what}); + ~{n.other_regs} others (descriptors, addresses, "
-            f"loop state) = {n.reg_estimate}, {verdict} the {n.reg_limit} per thread"]
+            f"loop state) = {n.reg_estimate}, {verdict} the {limit} per thread{' (' + whose + ')' if whose else ''}"]
 
 
 def section_banks(n: HopperNumbers) -> list[str]:
