@@ -142,29 +142,26 @@ def kernel_tensor_maps(tile_m: int, tile_n: int, tile_k: int, ab_type: str, majo
     return maps + (("D", *t.box, t.swizzle_mode, K_MAJOR),)
 
 
-def batch_index(load: lass_pipe.TmaLoadOp):
-    """The batch a TMA load reads: the index of the `lass_tb.batch_view` it loads from (a batched
-    kernel, lasscc-tile-threadblock), or None for a 2-d operand.  A view of another form is
+def _view_batch_index(matrix, op, what: str):
+    """The batch index of `matrix` when it is a `lass_tb.batch_view` (a batched kernel,
+    lasscc-tile-threadblock), or None for a 2-d kernel argument.  A view of another form is
     rejected: its tensor map could not say where the matrix starts."""
-    src = load.source
-    if isinstance(src.owner, lass_tb.BatchViewOp):
-        return src.owner.index
-    if src.type.get_num_dims() != 2:
-        raise PassFailedException(f"{op_location(load)}: error: expected the TMA load's source a kernel argument or a "
-                                  f"lass_tb.batch_view of one, got {src.type}")
+    if isinstance(matrix.owner, lass_tb.BatchViewOp):
+        return matrix.owner.index
+    if matrix.type.get_num_dims() != 2:
+        raise PassFailedException(f"{op_location(op)}: error: expected the {what} a kernel argument or a "
+                                  f"lass_tb.batch_view of one, got {matrix.type}")
     return None
+
+
+def batch_index(load: lass_pipe.TmaLoadOp):
+    """The batch a TMA load reads (`_view_batch_index` of its source)."""
+    return _view_batch_index(load.source, load, "TMA load's source")
 
 
 def store_batch_index(store: lass_wg.TmaStoreOp):
-    """The batch a TMA store writes: the index of the `lass_tb.batch_view` of D it stores to, or
-    None for a 2-d D (as `batch_index` of a load)."""
-    dst = store.dest
-    if isinstance(dst.owner, lass_tb.BatchViewOp):
-        return dst.owner.index
-    if dst.type.get_num_dims() != 2:
-        raise PassFailedException(f"{op_location(store)}: error: expected the TMA store's destination a kernel "
-                                  f"argument or a lass_tb.batch_view of one, got {dst.type}")
-    return None
+    """The batch a TMA store writes (`_view_batch_index` of its destination, D)."""
+    return _view_batch_index(store.dest, store, "TMA store's destination")
 
 
 def insert_tensor_map_param(fn: func.FuncOp, operand: str, t: lass_nv.TensorMapType):

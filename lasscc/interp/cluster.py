@@ -32,7 +32,7 @@ from lasscc import sm90_layout as S
 from lasscc.dialects import lass_cluster
 from lasscc.interp.errors import DeadlockError, DivergenceError, InterpError, MisalignedAccessError, OutOfBoundsError
 from lasscc.interp.executor import EXIT_HOOKS, Executor, handler
-from lasscc.interp.sm90_ops import SHARED_WINDOW_BASE, _state
+from lasscc.interp.sm90_ops import SHARED_WINDOW_BASE, _state, tma_operands
 from lasscc.interp.values import wrap
 
 
@@ -121,16 +121,10 @@ def _sync(ex: Executor, op, vals):
 
 @handler(lass_cluster.TmaLoadMulticastOp)
 def _tma_load_multicast(ex: Executor, op, vals):
-    from lasscc.runtime.tma import HostTensorMap
-
     st = _state(ex)
-    tmap = vals[0]
-    if not isinstance(tmap, HostTensorMap):
-        raise InterpError(f"{ex.where(op)}: expected a tensor-map kernel argument, got {type(tmap).__name__}")
-    spec = tmap.spec
     rank = len(op.coords)
-    lanes = ex.active_lanes()
-    coords = [np.asarray(ex.at(v, lanes), np.int64) for v in vals[1:1 + rank]]
+    tmap, lanes, coords = tma_operands(ex, op, vals, rank, "TMA multicast load of")
+    spec = tmap.spec
     dst = np.asarray(ex.at(vals[1 + rank], lanes), np.int64)
     actors, blocks, addrs = st.lane_bars(op, lanes, vals[2 + rank], "(TMA completion)")
     masks = np.asarray(ex.at(vals[3 + rank], lanes), np.int64)

@@ -473,21 +473,28 @@ def _fence_mbarrier_init(ex: Executor, op, vals):
     return []  # visibility of mbarrier_init: the executor's barriers are visible at once
 
 
-@handler(lass_nv.TmaLoad2dOp, lass_nv.TmaLoad3dOp)
-def _tma_load(ex: Executor, op, vals):
-    """tma_load_2d, and tma_load_3d of a batched map (its third coordinate the batch)."""
+def tma_operands(ex: Executor, op, vals, rank: int, what: str):
+    """(tensor map, active lanes, per-lane coordinates) of a TMA op whose operands start with the map
+    and `rank` coordinates (loads, multicast loads, stores); an argument that is no tensor map, or a
+    map of another rank, is an InterpError (`what`: "TMA load of", "TMA store through")."""
     from lasscc.runtime.tma import HostTensorMap
 
-    st = _state(ex)
     tmap = vals[0]
     if not isinstance(tmap, HostTensorMap):
         raise InterpError(f"{ex.where(op)}: expected a tensor-map kernel argument, got {type(tmap).__name__}")
-    spec = tmap.spec
-    rank = 3 if isinstance(op, lass_nv.TmaLoad3dOp) else 2
-    if spec.rank != rank:
-        raise InterpError(f"{ex.where(op)}: a {rank}-d TMA load of a {spec.rank}-d tensor map")
+    if tmap.spec.rank != rank:
+        raise InterpError(f"{ex.where(op)}: a {rank}-d {what} a {tmap.spec.rank}-d tensor map")
     lanes = ex.active_lanes()
-    coords = [np.asarray(ex.at(v, lanes), np.int64) for v in vals[1:1 + rank]]
+    return tmap, lanes, [np.asarray(ex.at(v, lanes), np.int64) for v in vals[1:1 + rank]]
+
+
+@handler(lass_nv.TmaLoad2dOp, lass_nv.TmaLoad3dOp)
+def _tma_load(ex: Executor, op, vals):
+    """tma_load_2d, and tma_load_3d of a batched map (its third coordinate the batch)."""
+    st = _state(ex)
+    rank = 3 if isinstance(op, lass_nv.TmaLoad3dOp) else 2
+    tmap, lanes, coords = tma_operands(ex, op, vals, rank, "TMA load of")
+    spec = tmap.spec
     dst = np.asarray(ex.at(vals[1 + rank], lanes), np.int64)
     actors, blocks, addrs = st.lane_bars(op, lanes, vals[2 + rank], "(TMA completion)")
     opid = _opid(ex, op)

@@ -26,10 +26,10 @@ import numpy as np
 
 from lasscc import sm90_layout as S
 from lasscc.dialects import lass_nv, lass_wg
-from lasscc.interp.errors import AsyncHazardError, InterpError, MisalignedAccessError
+from lasscc.interp.errors import AsyncHazardError, MisalignedAccessError
 from lasscc.interp.executor import Executor, handler
 from lasscc.interp.lass_ops import _warp_lanes
-from lasscc.interp.sm90_ops import SHARED_WINDOW_BASE, _opid, _state
+from lasscc.interp.sm90_ops import SHARED_WINDOW_BASE, _opid, _state, tma_operands
 from lasscc.interp.bf16 import store_as
 from lasscc.interp.values import numpy_dtype
 
@@ -128,17 +128,9 @@ def _issue(ex: Executor, op, lanes, src, mode, box, elem_bytes: int, write) -> N
 
 @handler(lass_nv.TmaStore2dOp, lass_nv.TmaStore3dOp)
 def _tma_store(ex: Executor, op, vals):
-    from lasscc.runtime.tma import HostTensorMap
-
-    tmap = vals[0]
-    if not isinstance(tmap, HostTensorMap):
-        raise InterpError(f"{ex.where(op)}: expected a tensor-map kernel argument, got {type(tmap).__name__}")
-    spec = tmap.spec
     rank = 3 if isinstance(op, lass_nv.TmaStore3dOp) else 2
-    if spec.rank != rank:
-        raise InterpError(f"{ex.where(op)}: a {rank}-d TMA store through a {spec.rank}-d tensor map")
-    lanes = ex.active_lanes()
-    coords = [np.asarray(ex.at(v, lanes), np.int64) for v in vals[1:1 + rank]]
+    tmap, lanes, coords = tma_operands(ex, op, vals, rank, "TMA store through")
+    spec = tmap.spec
 
     def write(j, data):
         c = tuple(int(x[j]) for x in coords)
