@@ -14,7 +14,7 @@ the host an N x K row-major array `b_nk`; both f16, bf16, f32 (tf32 mma) or i8 (
 alpha * A.B + beta * C.  i8 operands (and an i32 C) are drawn uniform in [-8, 8); the tolerance per
 type (tf32 2e-3, f16 accumulation growing with sqrt(K/16), i8 exact) is
 lasscc.interp.mma_math.tolerance's, whose docstring gives the reasons.  cuBLAS is compared for
-f16 / bf16 inputs only.
+f16 / bf16 inputs only, timed interleaved with the kernel (A B B A blocks, `_interleaved`).
 This is the "TN" GEMM of BLAS terms.  The pointers are to 2-byte elements for f16 and bf16 alike.
 D is row-major (d[i, j] at i*N + j), or column-major for a kernel with KernelSpec.d_layout == "col"
 (d[i, j] at j*M + i: on the host an N x M row-major array `d_nm`).  Such a kernel computes
@@ -179,9 +179,10 @@ def _to_torch(torch, arr: np.ndarray):
     return torch.from_numpy(np.ascontiguousarray(arr)).cuda()
 
 
-def _cublas(torch, a, b_nk, c, alpha, beta, d_dtype, ref, warmup, iters) -> dict:
+def _cublas(torch, a, b_nk, c, alpha, beta, d_dtype, ref) -> tuple | None:
     """Time cuBLAS (torch) on the same problem in TN layouts (whatever the kernel's A / B layouts);
-    f32 output via out_dtype where torch has it.
+    f32 output via out_dtype where torch has it.  (label, the call, its rel_err vs ref), or None;
+    the caller times the call (`_interleaved`).
 
     Inputs are torch.float16 or torch.bfloat16 (bf16 host patterns reinterpreted, not converted);
     without out_dtype the output has the input type.  For a column-major D the caller passes the
@@ -216,9 +217,22 @@ def _cublas(torch, a, b_nk, c, alpha, beta, d_dtype, ref, warmup, iters) -> dict
             continue
         scale = 1.0 if "addmm" in label else alpha  # mm / matmul take no alpha: scale their product
         got = out.float().cpu().numpy() * scale
-        ms = statistics.median(_time_torch(torch, fn, warmup, iters))
-        return {"cublas_op": label, "cublas_ms": ms, "cublas_rel_err": rel_error(got, ref)}
-    return {}
+        return label, fn, rel_error(got, ref)
+    return None
+
+
+def _interleaved(launch, torch, fn, warmup: int, iters: int) -> tuple[list[float], list[float]]:
+    """Time our launch and cuBLAS's call in A B B A order, `iters` launches each in all: half of
+    ours, half of theirs, the other half of theirs, the other half of ours (each block after its
+    own warm-up).  A drift of the GPU's clock or temperature during the measurement (at 8192^3 one
+    side's block takes ~0.1 s) then falls on both sides alike instead of on whichever runs second."""
+    first = max(1, iters // 2)
+    ours = cuda.time_launches(launch, warmup, first)
+    theirs = _time_torch(torch, fn, warmup, first)
+    if iters > first:
+        theirs += _time_torch(torch, fn, warmup, iters - first)
+        ours += cuda.time_launches(launch, warmup, iters - first)
+    return ours, theirs
 
 
 def _release(buffers, module) -> None:
@@ -386,30 +400,32 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
                                           beta) + (_approx_tolerance(epilogue) if epilogue is not None else 0.0)
                 result["rel_err"], result["ok"] = check_output(d, ref, spec.d_dtype, result["tol"])
         if bench:
+            cb = None  # cuBLAS beside it (scripts/epilogue_bench.py times torch's unfused epilogue itself)
+            if torch is not None and epilogue is None:
+                if ref is None:
+                    ref = reference(a, b_nk, c, alpha, beta)
+                if col:  # the same swapped product: N x M row-major output = D column-major
+                    cb = _cublas(torch, b_nk, a, c_store, alpha, beta, spec.d_dtype, np.swapaxes(ref, -1, -2))
+                    if cb:
+                        cb = (cb[0] + " [D^T = B^T.A^T]",) + cb[1:]
+                else:
+                    cb = _cublas(torch, a, b_nk, c, alpha, beta, spec.d_dtype, ref)
             if c is not None:
                 d_buf.upload(c_store)
-            times = cuda.time_launches(launch, warmup, iters)
+            if cb:
+                times, theirs = _interleaved(launch, torch, cb[1], warmup, iters)
+                cuda.context()  # torch may have changed the current context; put ours (the same) back
+            else:
+                times = cuda.time_launches(launch, warmup, iters)
             result["ms_median"] = statistics.median(times)
             result["ms_min"] = min(times)
             result["tflops"] = tflops(m, n, k, result["ms_median"], bsz)
+            if cb:
+                ms = statistics.median(theirs)
+                result.update(cublas_op=cb[0], cublas_ms=ms, cublas_rel_err=cb[2], cublas_tflops=tflops(m, n, k, ms, bsz))
+                result["ratio"] = result["tflops"] / result["cublas_tflops"]
     finally:
         _release(buffers, module)
-
-    if torch is not None and epilogue is None:  # (scripts/epilogue_bench.py times torch's unfused epilogue)
-        if ref is None:
-            ref = reference(a, b_nk, c, alpha, beta)
-        if col:  # the same swapped product: N x M row-major output = D column-major
-            cb = _cublas(torch, b_nk, a, c_store, alpha, beta, spec.d_dtype, np.swapaxes(ref, -1, -2),
-                         warmup, iters)
-            if cb:
-                cb["cublas_op"] += " [D^T = B^T.A^T]"
-        else:
-            cb = _cublas(torch, a, b_nk, c, alpha, beta, spec.d_dtype, ref, warmup, iters)
-        if cb:
-            cb["cublas_tflops"] = tflops(m, n, k, cb["cublas_ms"], bsz)
-            cb["ratio"] = result["tflops"] / cb["cublas_tflops"]
-            result.update(cb)
-        cuda.context()  # torch may have changed the current context; put ours (the same) back
     return result
 
 
