@@ -1,7 +1,7 @@
 """Time any wgmma configs beside cuBLAS in one GPU call (hopper_check's check + bench loop):
 each --case is "A/B type, D type, threadblock MxNxK, stages, extra config text".
 
-    python3 scripts/hopper_variants.py --case 'f16,f16,128x256x64,4,schedule = "cooperative", persistent = 1, raster = 16' ...
+    python3 scripts/hopper_variants.py [--sizes 3072,6144] --case 'f16,f16,128x256x64,4,schedule = "cooperative", persistent = 1, raster = 16' ...
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import hopper_check  # noqa: E402
 from hopper_check import add_options, run_cases  # noqa: E402 -- the check / bench loop and its options
 
 
@@ -28,7 +29,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     add_options(ap, "unused")
     ap.add_argument("--case", action="append", required=True, type=parse_case)
+    ap.add_argument("--sizes", help="M=N=K sizes to time, comma-separated (default hopper_check's 4096,8192)")
     args = ap.parse_args()
+    if args.sizes:
+        hopper_check.BENCH_SHAPES = [(s, s, s) for s in map(int, args.sizes.split(","))]
     if args.list:
         for c in args.case:
             print(c)
