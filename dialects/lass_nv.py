@@ -724,6 +724,21 @@ class SharedAddressOp(IRDLOperation):
 
 
 @irdl_op_definition
+class WarpBroadcastOp(IRDLOperation):
+    """shfl.sync.idx.b32 %r, %x, 0, 0x1f, 0xffffffff (PTX ISA 9.7.9.6 "shfl.sync"): lane 0's value
+    of %x in every lane of the (fully active) warp.  Used on values that are warp-uniform but
+    derive from %tid.x (a warpgroup's index): ptxas then knows the result is uniform and keeps what
+    is computed from it (wgmma descriptors) in uniform registers, not per-thread registers moved
+    over with R2UR before each wgmma (CUTLASS's canonical_warp_group_idx does the same)."""
+
+    name = "lass_nv.warp_broadcast"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())  # warp-collective: never merged or moved
+    value = operand_def(i32)
+    result = result_def(i32)
+    assembly_format = "$value attr-dict"
+
+
+@irdl_op_definition
 class ElectSyncOp(IRDLOperation):
     """elect.sync %r|%p, 0xffffffff (PTX ISA 9.7.13.9 "elect.sync"): true in exactly one lane of
     the (fully active) warp, the lowest-numbered one.  The TMA producer's issuing thread."""
@@ -1144,6 +1159,7 @@ class BulkWaitGroupReadOp(IRDLOperation):
 SM90_OPS = [
     SharedAddressOp,
     ElectSyncOp,
+    WarpBroadcastOp,
     MbarrierInitOp,
     MbarrierArriveOp,
     MbarrierArriveExpectTxOp,

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from lasscc.dialects import lass_nv, lass_smem, lass_tb
 from lasscc.epilogue_math import FORMULAS
 from lasscc.ir_math import Idx
-from lasscc.layout import swizzle
+from lasscc.layout import WARP_SIZE, swizzle
 from lasscc.passes._build import ARITH_BINOPS, KERNEL_ATTR, is_kernel
 from lasscc.passes.lower_sm90 import lower_sm90, tensor_map_arg_attrs
 from lasscc.passes.splitk_reduce import REDUCE_ATTR
@@ -417,6 +417,9 @@ class _Lowerer:
             m[op.result] = self.idx_value(swizzle(Idx(self.lowered(op.logical), self), bits, base, shift))
         elif isinstance(op, lass_nv.ThreadIdOp):
             m[op.result] = self.intrinsic("llvm.nvvm.read.ptx.sreg.tid.x", [], [i32]).results[0]
+        elif isinstance(op, lass_nv.WarpBroadcastOp):  # shfl.sync.idx from lane 0, clamp 0x1f, full mask
+            m[op.result] = self.intrinsic("llvm.nvvm.shfl.sync.idx.i32", [self.const(-1), self.lowered(op.value), self.const(0),
+                                                                        self.const(WARP_SIZE - 1)], [i32]).results[0]
         elif isinstance(op, lass_nv.BlockIdOp):
             m[op.result] = self.intrinsic(f"llvm.nvvm.read.ptx.sreg.ctaid.{op.axis}", [], [i32]).results[0]
         elif isinstance(op, lass_nv.GridDimOp):

@@ -7,7 +7,7 @@ slots, `lass_pipe.producer_acquire` / `tma_load` / `consumer_wait` / `consumer_r
 left alone (lasscc-warp-mma takes the mma.sync ones); a `lass_tb.mma` is rejected.
 
 Output contract: the program of one thread (as lasscc-warp-mma's, which this pass extends).
-- warpgroup wg = tid / 128 computes rows 64 wg .. 64 wg + 63 of the block tile, all BN columns;
+- warpgroup wg = tid / 128 (`lass_nv.warp_broadcast`: uniform for ptxas) computes rows 64 wg .. 64 wg + 63 of the block tile, all BN columns;
 - the accumulator -> BN/2 values per thread (lass_wg: value v of thread t at
   sm90_layout.acc_coord(t % 128, v), the m16n8 C fragment of warp t / 32 at rows 16 (t / 32) of the
   block tile), carried by the loops;
@@ -29,12 +29,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from lasscc.dialects import lass_pipe, lass_tb, lass_wg
+from lasscc.dialects import lass_nv, lass_pipe, lass_tb, lass_wg
 from lasscc.passes._build import ArithBuilder, is_kernel, kernel_config
 from lasscc.passes.warp_mma import _WarpLowering
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
 from xdsl.ir import Block, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
@@ -66,7 +66,10 @@ class _WarpgroupLowering(_WarpLowering):
         super().__init__(fn, warp_view(cfg))
         self.wg_cfg = cfg
         b = ArithBuilder(InsertPoint.after(self.tid.owner))
-        self.a_row = b.mul(b.shr(self.tid, 7), WGMMA_M)
+        # the warpgroup index broadcast from lane 0: warp-uniform for ptxas, so the wgmma descriptors
+        # built from this row offset stay in uniform registers (no R2UR before each wgmma)
+        wg = b.emit(lass_nv.WarpBroadcastOp.build(operands=[b.shr(self.tid, 7)], result_types=[i32]))
+        self.a_row = b.mul(wg, WGMMA_M)
         self.a_row.name_hint = "wg_m0"
 
     def mma(self, op: lass_pipe.MmaOp) -> None:

@@ -634,6 +634,16 @@ def _thread_id(ex: Executor, op, vals):
     return [ex.thread_ids]
 
 
+@handler(lass_nv.WarpBroadcastOp)
+def _warp_broadcast(ex: Executor, op, vals):
+    """shfl.sync.idx from lane 0: each lane gets its warp's lane-0 value (the whole warp active)."""
+    ex.full_warps(op)
+    x = vals[0]
+    if np.ndim(x) == 0:
+        return [x]
+    return [x[np.arange(ex.L) // Lay.WARP_SIZE * Lay.WARP_SIZE]]
+
+
 @handler(lass_nv.BlockIdOp)
 def _block_id(ex: Executor, op, vals):
     """%ctaid.x: the block's linear index; %ctaid.z: its batch (grid z); %ctaid.y: its split-K

@@ -167,6 +167,37 @@ def test_planted_plain_arrive_instead_of_expect_tx():
         run_check(mod, 64, 64, 256, seed=1, report_banks=False)
 
 
+def _broadcast_of(mod: ModuleOp, operand):
+    """mod with the warpgroup index's lass_nv.warp_broadcast reading operand(op, its old operand, a builder)."""
+    from lasscc.passes._build import ArithBuilder
+    from xdsl.rewriter import InsertPoint
+
+    mod = mod.clone()
+    (op,) = [o for o in mod.walk() if isinstance(o, lass_nv.WarpBroadcastOp)]
+    op.operands[0] = operand(op, op.value, ArithBuilder(InsertPoint.before(op)))
+    return mod
+
+
+def test_warp_broadcast_takes_lane_0s_value():
+    """The executor's shfl.sync.idx: each lane gets lane 0's value, so adding the lane number to the
+    operand changes nothing (an executor passing each lane's own value through would compute rows
+    64 wg + lane); broadcasting %tid itself instead of tid / 128 (a planted bug) gives wrong rows."""
+    two_wg = stages_of(gemm(ab="f16", tb=(128, 64, 64), stages=3))[3]
+
+    def tid(x):  # the operand is tid >> 7
+        return x.owner.operands[0]
+
+    lanes = _broadcast_of(two_wg, lambda op, x, b: b.add(x, b.and_(tid(x), 31)))
+    r = run_check(lanes, 130, 66, 64, seed=1, report_banks=False)
+    assert r["ok"], r["rel_err"]
+    bad = _broadcast_of(two_wg, lambda op, x, b: tid(x))
+    try:
+        r = run_check(bad, 130, 66, 64, seed=1, report_banks=False)
+        assert not r["ok"]
+    except InterpError:
+        pass  # rows past the A slot: the executor's bounds check
+
+
 # ---- config rules -------------------------------------------------------------------------------
 @pytest.mark.parametrize("kw,arch,msg", [
     (dict(tb=(128, 128, 64)), "sm_80", "needs --arch sm_90a"),

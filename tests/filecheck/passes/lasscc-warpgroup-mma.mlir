@@ -19,7 +19,8 @@
 // CHECK-LABEL: func.func @gemm(
 // CHECK-NEXT:    %tid = lass_nv.thread_id
 // CHECK-NEXT:    [[C7:%[0-9]+]] = arith.constant 7 : i32
-// CHECK-NEXT:    [[WG:%[0-9]+]] = arith.shrui %tid, [[C7]] : i32
+// CHECK-NEXT:    [[WGT:%[0-9]+]] = arith.shrui %tid, [[C7]] : i32
+// CHECK-NEXT:    [[WG:%[0-9]+]] = lass_nv.warp_broadcast [[WGT]]
 // CHECK-NEXT:    [[C64:%[0-9]+]] = arith.constant 64 : i32
 // CHECK-NEXT:    %wg_m0 = arith.muli [[WG]], [[C64]] : i32
 // CHECK:         %bars = lass_pipe.tma_pipeline {offset = 10240 : i64, arrivals = 128 : i64}
