@@ -81,7 +81,9 @@ def test_streamk_numerics_every_pass(mode, stage, order, ctas):
     # 150 x 45 on 32 x 32 tiles: 10 tiles; K = 304: 10 k-tiles, the last partial; 3 CTAs: the
     # hybrid runs 6 tiles data-parallel, then 4 tiles' 40 iterations split 14 / 13 / 13
     r = check("f16", 1, stage, 150, 45, 304, 0.75, 0.5, 3, order, mode=mode, ctas=ctas)
-    assert r["result"].workspace is not None and not r["result"].workspace.any(), "the finisher resets each word"
+    ws = r["result"].workspace
+    assert ws is not None and ws.size * 4 == streamk.workspace_bytes(ctas, (32, 32))
+    assert not ws[streamk.flag_word(0, ctas, (32, 32)):].any(), "the finisher resets each flag"
     assert r["result"].grid == ctas
 
 
