@@ -378,17 +378,26 @@ def _streamk_body(b: ArithBuilder, cfg, k_loop, W, D, M, N, K, alpha, beta, fuse
     # the finisher: its predecessors' partials in K order (slots cta - seg .. cta - 1), then D once
     fin = Block()
     fb = ArithBuilder(InsertPoint.at_end(fin))
-    add = Block(arg_types=[i32, acc.type])
-    add.args[0].name_hint, add.args[1].name_hint = "j", "sum"
-    ab = ArithBuilder(InsertPoint.at_end(add))
-    pred = ab.val(ab.idx(cta_u.value) - ab.idx(seg_v) + ab.idx(add.args[0]))
-    pred.name_hint = "pred_cta"
-    flag = ab.val(streamk.flag_word(ab.idx(pred), ab.idx(ctas_u.value), tile_bn))
-    ab.insert(lass_tb.SemaphoreWaitOp.build(operands=[W, flag, ab.const(streamk.FLAG_SET)]))
-    total = ab.emit(lass_tb.PartialAddOp(add.args[1], W, pred))
-    ab.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, flag, ab.const(0)]))  # left zero for the next launch
-    ab.insert(scf.YieldOp(total))
-    acc_sum = fb.insert(scf.ForOp(fb.const(0), seg_v, fb.const(1), [acc], Region(add))).results[0]
+    def over_preds(fn, carried=None):
+        """scf.for j in [0, seg) over the predecessors' CTAs cta - seg + j: fn(builder, cta, flag word, carried)."""
+        blk = Block(arg_types=[i32] + ([carried.type] if carried is not None else []))
+        blk.args[0].name_hint = "j"
+        lb = ArithBuilder(InsertPoint.at_end(blk))
+        p = lb.val(lb.idx(cta_u.value) - lb.idx(seg_v) + lb.idx(blk.args[0]))
+        p.name_hint = "pred_cta"
+        flag = lb.val(streamk.flag_word(lb.idx(p), lb.idx(ctas_u.value), tile_bn))
+        out = fn(lb, p, flag, blk.args[1] if carried is not None else None)
+        lb.insert(scf.YieldOp(*([out] if carried is not None else [])))
+        loop = fb.insert(scf.ForOp(fb.const(0), seg_v, fb.const(1), [carried] if carried is not None else [],
+                                   Region(blk)))
+        return loop.results[0] if carried is not None else None
+
+    # three loops: every flag acquired, then the adds alone (the accumulator's registers carried
+    # through a loop with no spin loop inside), then the flags reset for the next launch
+    over_preds(lambda lb, p, flag, _: lb.insert(lass_tb.SemaphoreWaitOp.build(
+        operands=[W, flag, lb.const(streamk.FLAG_SET)])))
+    acc_sum = over_preds(lambda lb, p, flag, total: lb.emit(lass_tb.PartialAddOp(total, W, p)), acc)
+    over_preds(lambda lb, p, flag, _: lb.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, flag, lb.const(0)])))
     _epilogue(fb, acc_sum, D, m0, n0, alpha, beta, fused)
     fb.insert(scf.YieldOp())
     # the others: the partial to this CTA's slot, then its flag

@@ -334,6 +334,10 @@ class _WarpLowering:
         base = b.val(b.idx(streamk.partial_word(b.idx(op.slot), tuple(self.cfg.threadblock[:2]))) + b.idx(self.tid) * 4)
         base.name_hint = "partial"
         true = b.const(1, i1)
+        if isinstance(op, lass_tb.PartialAddOp):
+            # a runtime-true guard keeps each load in place (a predicated asm load): plain loads are all
+            # hoisted ahead of the adds, 2 x the accumulator's registers live (sm_80 spills at 128 x 128)
+            true = b.emit(arith.CmpiOp(self.tid, b.const(self.cfg.threads), "ult"))
         out = []
         for q in range(len(acc) // 4):
             off = b.add(base, 4 * q * self.cfg.threads)

@@ -113,22 +113,30 @@ def test_bad_grid_is_an_argument_error():
 def _planted(stage: str, bug: str):
     mod = stage_modules("f16", 1, mode="streamk")[stage].clone()
     ops = list(mod.walk())
-    if bug == "no-wait":  # a segment adds its partial before its predecessor's is visible
+    if bug == "no-wait":  # the finisher reads a predecessor's partial before its flag is set
         w = next(o for o in ops if isinstance(o, (lass_tb.SemaphoreWaitOp, lass_nv.SpinAcquireOp)))
         w.detach()
         w.erase()
-    elif bug == "no-increment":  # the flag for the next segment is never set: it waits forever
-        rel = next(o for o in ops if isinstance(o, (lass_tb.SemaphoreReleaseOp, lass_nv.StReleaseOp)))
-        sel = rel.value.owner
-        rel.operands = [rel.sem, rel.offset if hasattr(rel, "offset") else rel.index, sel.operands[2].owner.lhs]
+    elif bug == "no-flag":  # a partial's flag is never set: its finisher waits forever
+        rel = next(o for o in ops if isinstance(o, (lass_tb.SemaphoreReleaseOp, lass_nv.StReleaseOp))
+                   and o.value.owner.value.value.data == streamk.FLAG_SET)
+        zero = next(o for o in ops if isinstance(o, (lass_tb.SemaphoreReleaseOp, lass_nv.StReleaseOp))
+                    and o.value.owner.value.value.data == 0)
+        rel.operands = [*rel.operands[:2], zero.value]
+    elif bug == "wrong-slot":  # the finisher adds CTA 0's slot whoever its predecessor is
+        add = next(o for o in ops if isinstance(o, lass_tb.PartialAddOp))
+        loop = add.parent_op()
+        add.operands = [*add.operands[:2], loop.lb]
     return mod
 
 
 @pytest.mark.parametrize("stage,bug,error", [
     ("lasscc-tile-threadblock", "no-wait", RaceError),
     ("lasscc-swizzle-smem", "no-wait", RaceError),
-    ("lasscc-tile-threadblock", "no-increment", DeadlockError),
-    ("lasscc-swizzle-smem", "no-increment", DeadlockError),
+    ("lasscc-tile-threadblock", "wrong-slot", RaceError),
+    ("lasscc-pipeline", "wrong-slot", RaceError),
+    ("lasscc-tile-threadblock", "no-flag", DeadlockError),
+    ("lasscc-swizzle-smem", "no-flag", DeadlockError),
 ])
 def test_planted_fixup_bug_is_caught_in_every_order(stage, bug, error):
     mod = _planted(stage, bug)
@@ -137,7 +145,7 @@ def test_planted_fixup_bug_is_caught_in_every_order(stage, bug, error):
             run_check(mod, 70, 45, 304, seed=1, alpha=0.75, beta=0.5, report_banks=False, order=order, ctas=4)
         msg = str(e.value)
         if error is RaceError:
-            assert msg.count("'lass_") >= 2 and "no release / acquire" in msg
+            assert "of W" in msg and "a race between CTAs" in msg and "'lass_" in msg
         else:
             assert "waits for W[" in msg
 
@@ -175,7 +183,9 @@ def test_spec_grid_is_persistent_and_workspace_per_tile():
     assert per_sm == 2  # 128 threads x 255 registers: two CTAs' registers fit 65536
     assert spec.grid(16, 4096, sms=132) == (264, 1, 1) and spec.grid(16, 4096) == (264, 1, 1)
     assert spec.grid(1024, 1024, sms=114) == (228, 1, 1)
-    assert spec.workspace_bytes(1024, 1024) == 4 * 64
+    # a 128 x 128 f32 partial slot and a flag word per CTA of the persistent grid
+    assert spec.workspace_bytes(1024, 1024) == 264 * (128 * 128 * 4 + 4) == streamk.workspace_bytes(264, (128, 128))
+    assert spec.workspace_bytes(16, 4096, sms=114) == 228 * (128 * 128 * 4 + 4)
     with pytest.raises(LassError, match="needs a zeroed workspace"):
         spec.launch_args(0, 0, 0, 16, 16, 16, 1.0, 0.0)
 
@@ -192,7 +202,8 @@ def test_explain_decomposition_lines():
     text = "\n".join(lines)
     # 12 tiles on 5 CTAs: one full wave data-parallel, 7 tiles (224 iterations) stream-K
     assert "data-parallel tiles: 5 (1 per CTA)" in text and "stream-K: 7 tiles, 224 iterations" in text
-    assert "workspace: 48 bytes" in text and "persistent grid (5, 1, 1)" in text
+    assert "workspace: 327700 bytes (5 CTAs x (128 x 128 x 4 partial bytes + 4 flag bytes))" in text
+    assert "persistent grid (5, 1, 1)" in text
     assert lines[4].split()[0] == "0" and "t0 [0,32)->K[0,1000) s0*" in lines[4]
 
 
@@ -218,7 +229,7 @@ def test_explain_cli_shows_the_stream_k_section(tmp_path, capsys):
     assert main(["explain", str(src), "--stage", "threadblock", "--grid", "3x4", "--k", "1000", "--sms", "5"]) == 0
     out = capsys.readouterr().out
     assert "Stream-K (lasscc.streamk), split_k_mode = streamk-dp: 12 tiles of 64 x 64" in out
-    assert "persistent grid (10, 1, 1) (5 SMs x 2 CTAs per SM" in out and "workspace: 48 bytes" in out
+    assert "persistent grid (10, 1, 1) (5 SMs x 2 CTAs per SM" in out and "workspace: 163880 bytes" in out
     assert "     1  t2 [0,14)->K[0,448) s0; t1 [7,32)->K[224,1000) s1*" in out
     assert main(["explain", str(src), "--sms", "0"]) == 2
     assert "option --sms: expected a positive SM count, got 0" in capsys.readouterr().err
@@ -241,7 +252,7 @@ def test_runner_launches_the_persistent_grid(monkeypatch):
     def launch(func, grid, block, smem, args):
         launches.append(tuple(grid))
         A, B, D, M, N, K, alpha, beta, W = args
-        assert not W.mem.any() and W.mem.size == spec.workspace_bytes(int(M), int(N))
+        assert not W.mem.any() and W.mem.size == spec.workspace_bytes(int(M), int(N), sms=2)
         execute_kernel(stages["lasscc-swizzle-smem"], int(M), int(N), int(K), A.mem.view(np.float16),
                        B.mem.view(np.float16), D.mem.view(np.float32), float(alpha), float(beta),
                        workspace=W.mem.view(np.int32), order="reverse", ctas=grid[0])
@@ -255,7 +266,8 @@ def test_runner_launches_the_persistent_grid(monkeypatch):
     r = gemm_runner.run_gemm(res.ptx, spec, 150, 45, 200, alpha=0.5, beta=1.5, check=True, cublas=False, seed=3)
     assert r["ok"], r["rel_err"]
     per_sm = streamk.ctas_per_sm(spec.threads, spec.smem_bytes)
-    assert launches == [(2 * per_sm, 1, 1)] and r["workspace_bytes"] == 4 * 10  # 5 x 2 tiles of 32 x 32
+    # a 32 x 32 partial slot and a flag per CTA of the grid
+    assert launches == [(2 * per_sm, 1, 1)] and r["workspace_bytes"] == 2 * per_sm * (32 * 32 * 4 + 4)
 
 
 def test_column_major_d():
