@@ -386,6 +386,7 @@ def _streamk_body(b: ArithBuilder, cfg, k_loop, W, D, M, N, K, alpha, beta, fuse
         p = lb.val(lb.idx(cta_u.value) - lb.idx(seg_v) + lb.idx(blk.args[0]))
         p.name_hint = "pred_cta"
         flag = lb.val(streamk.flag_word(lb.idx(p), lb.idx(ctas_u.value), tile_bn))
+        flag.name_hint = "flag"
         out = fn(lb, p, flag, blk.args[1] if carried is not None else None)
         lb.insert(scf.YieldOp(*([out] if carried is not None else [])))
         loop = fb.insert(scf.ForOp(fb.const(0), seg_v, fb.const(1), [carried] if carried is not None else [],
@@ -397,6 +398,7 @@ def _streamk_body(b: ArithBuilder, cfg, k_loop, W, D, M, N, K, alpha, beta, fuse
     over_preds(lambda lb, p, flag, _: lb.insert(lass_tb.SemaphoreWaitOp.build(
         operands=[W, flag, lb.const(streamk.FLAG_SET)])))
     acc_sum = over_preds(lambda lb, p, flag, total: lb.emit(lass_tb.PartialAddOp(total, W, p)), acc)
+    acc_sum.name_hint = "sum"
     over_preds(lambda lb, p, flag, _: lb.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, flag, lb.const(0)])))
     _epilogue(fb, acc_sum, D, m0, n0, alpha, beta, fused)
     fb.insert(scf.YieldOp())
@@ -404,9 +406,9 @@ def _streamk_body(b: ArithBuilder, cfg, k_loop, W, D, M, N, K, alpha, beta, fuse
     part = Block()
     pb = ArithBuilder(InsertPoint.at_end(part))
     pb.insert(lass_tb.PartialStoreOp.build(operands=[acc, W, cta_u.value]))
-    pb.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, pb.val(streamk.flag_word(pb.idx(cta_u.value),
-                                                                                      pb.idx(ctas_u.value), tile_bn)),
-                                                         pb.const(streamk.FLAG_SET)]))
+    own_flag = pb.val(streamk.flag_word(pb.idx(cta_u.value), pb.idx(ctas_u.value), tile_bn))
+    own_flag.name_hint = "flag"
+    pb.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, own_flag, pb.const(streamk.FLAG_SET)]))
     pb.insert(scf.YieldOp())
     ub.insert(scf.IfOp(finish, [], Region(fin), Region(part)))
     ub.insert(scf.YieldOp())
