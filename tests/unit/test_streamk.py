@@ -274,3 +274,34 @@ def test_column_major_d():
     """A column-major D: the kernel computes D^T (M and N swapped), the schedule over its tiles."""
     check("f16", 1, "lasscc-swizzle-smem", 70, 100, 256, 0.5, 1.5, 6, "shuffle:4", d_col=True, mode="streamk-dp",
           ctas=3)
+
+
+# ---- the workspace fix-up: accumulator and D types, beta, odd shapes ------------------------------
+
+@pytest.mark.parametrize("acc,d", [("f16", "f16"), ("f32", "f16")])
+def test_workspace_fixup_f16_types_beta_odd_shape(acc, d):
+    """f16 accumulators (partials widened to f32 in the workspace, rounded once per add) and a 16-bit
+    D with beta != 0 on an odd shape, at the last executable stage, against float64."""
+    from lasscc.driver import make_pass, run_pass
+    from lasscc.interp.check import reference_scale
+    from lasscc.interp.mma_math import elementwise_bound
+    from lasscc.source import parse_mlir
+    from test_splitk import EXEC_PASSES
+
+    a_t, b_t, d_t = "memref<?x?xf16>", "memref<?x?xf16, strided<[1, ?]>>", f"memref<?x?x{d}>"
+    text = (f"func.func @gemm(%a: {a_t}, %b: {b_t}, %d: {d_t}) {{\n"
+            f"  lass.gemm {{alpha = 1.0 : f32, beta = 0.0 : f32, acc = {acc}, config = {{threadblock = [32, 32, 32], "
+            f"warp = [32, 32, 32], stages = 3, split_k_mode = \"streamk\"}}}}\n"
+            f"      ins(%a, %b : {a_t}, {b_t}) outs(%d : {d_t})\n  func.return\n}}\n")
+    mod = parse_mlir(text, "<sk-f16>")
+    for name in EXEC_PASSES:
+        run_pass(mod, make_pass(name, "sm_80"))
+    m, n, k, ctas = 67, 45, 296, 5  # 6 tiles, 10 k-tiles (the last partial): 60 iterations on 5 CTAs
+    r = run_check(mod, m, n, k, seed=7, alpha=0.75, beta=0.5, report_banks=False, order="shuffle:2", ctas=ctas)
+    a, b, c = r["inputs"]
+    out = np.asarray(r["d"], np.float64)
+    bound = elementwise_bound(np.asarray(r["d"]).dtype, "f16", acc, k, reference_scale(a, b, c, 0.75, 0.5), r["ref"],
+                              0.75, 0.5, ctas)
+    assert np.isfinite(out).all() and (np.abs(out - r["ref"]) <= bound).all()
+    assert not r["result"].workspace[streamk.flag_word(0, ctas, (32, 32)):].any()
+    assert any(s > 0 for units in streamk.schedule(ctas, 6, 10, False) for _, _, _, s in units)  # tiles were split
