@@ -38,6 +38,10 @@ SESSION8_DEFAULTS = [((16, 4096, 4096), (64, 128, 4, 4)), ((128, 4096, 4096), (6
 STAGE_VARIANTS = [((16, 4096, 4096), (64, 32, 4)), ((16, 4096, 4096), (64, 32, 6)), ((16, 4096, 4096), (64, 32, 12)),
                   ((16, 4096, 4096), (64, 16, 8)), ((16, 4096, 4096), (64, 16, 12)),
                   ((128, 4096, 4096), (128, 32, 4)), ((128, 4096, 4096), (128, 64, 6)), ((128, 4096, 4096), (64, 32, 8))]
+# stream-K (workspace fix-up, lasscc.streamk; mma.sync only) on narrower mma.sync tiles than the
+# default's 128 x 128 for the variant shapes: ((BM, BN), (WM, WN), stages); "streamk" only (their
+# tiles are under one wave: "streamk-dp" would be the same schedule)
+STREAMK_TILES = [((64, 64), (32, 32), 4), ((128, 64), (64, 32), 4), ((64, 128), (32, 64), 4)]
 ELEM_BYTES = 2  # f16 A and B
 
 
@@ -95,6 +99,11 @@ def plan(sms: int, arch: str) -> list[tuple[str, tuple[int, int, int], object]]:
             for s, mode in VARIANTS:
                 if not (base.is_wgmma and mode.startswith("streamk")):  # (stream-K: mma.sync only)
                     runs.append(("variant", shape, replace(base, split_k=s, split_k_mode=mode), ""))
+        mma_sync = choose(*shape, "f16", sms, arch).config
+        for (bm, bn), (wm, wn), st in STREAMK_TILES:
+            runs.append(("streamk", shape, replace(mma_sync, threadblock=(bm, bn, mma_sync.threadblock[2]),
+                                                   warp=(wm, wn, mma_sync.warp[2]), stages=st, split_k=1,
+                                                   split_k_mode="streamk"), "stream-K, narrower mma.sync tile"))
     return runs
 
 
@@ -229,7 +238,7 @@ def main() -> int:
         if kind == "default":
             by_shape[shape] = r
         label = {"default": " (default)", "odd": " (default, odd shape)", "s8": " (session 8 default)",
-                 "stages": " (stage variant)"}.get(kind, "")
+                 "stages": " (stage variant)", "streamk": " (stream-K tile)"}.get(kind, "")
         print(f"| {' x '.join(map(str, shape))} | {config_text(cfg)}{label} | "
               f"{why} | {r['rel_err']:.1e}{'' if r['ok'] else ' FAIL'} | {r['tflops']:.1f} | "
               f"{ref or float('nan'):.1f} | {ratio:.2f} |", flush=True)
