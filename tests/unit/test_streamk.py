@@ -1,6 +1,7 @@
 """Stream-K (lasscc.streamk): the schedule's formulas (every iteration once, segments in K order,
-the inverse owner), the CPU executor running the persistent grid with real semaphores in permuted
-CTA orders against float64, planted fix-up bugs (a race, a flag never set: deadlock), ptxas on
+the inverse owner), the CPU executor running the persistent grid with the real workspace fix-up
+(partial slots, flags) in permuted CTA orders against float64, planted fix-up bugs (a partial read
+before its flag or from the wrong slot: race; a flag never set: deadlock), ptxas on
 the default-tile kernels, the launch facts (grid from the SM count, workspace) and explain.
 
 Kernels are small (32 x 32 threadblock, one warp) and built once per (type, mode) by
@@ -236,8 +237,8 @@ def test_explain_cli_shows_the_stream_k_section(tmp_path, capsys):
 
 
 def test_runner_launches_the_persistent_grid(monkeypatch):
-    """run_gemm on a fake driver with 2 SMs: grid (2 x CTAs per SM, 1, 1), W a zeroed semaphore
-    word per tile; the launch runs on the CPU executor with that grid (in reverse order)."""
+    """run_gemm on a fake driver with 2 SMs: grid (2 x CTAs per SM, 1, 1), W zeroed: a partial slot
+    and a flag per CTA; the launch runs on the CPU executor with that grid (in reverse order)."""
     from lasscc.driver import compile_module
     from lasscc.interp import execute_kernel
     from lasscc.runtime import cuda, gemm_runner
