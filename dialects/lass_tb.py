@@ -390,9 +390,49 @@ class SemaphoreReleaseOp(_SemaphoreOpBase):
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
 
+# ---- stream-K's fix-up through the workspace (lasscc.streamk) ------------------------------------
+
+
+class _PartialOpBase(IRDLOperation):
+    acc = operand_def(AccType)
+    sem = operand_def(MemRefType)
+    slot = operand_def(i32)
+
+    def verify_(self) -> None:
+        t = self.sem.type
+        if t.get_num_dims() != 1 or str(t.get_element_type()) != "i32":
+            raise VerifyException(f"expected a 1-d i32 memref (the stream-K workspace), got {t}")
+
+
+@irdl_op_definition
+class PartialStoreOp(_PartialOpBase):
+    """The block's raw accumulator to partial-sum slot `slot` of the stream-K workspace (words
+    lasscc.streamk.partial_word(slot) .. + BM*BN, as f32 bits; i32 for an i32 accumulator, an f16
+    one widened to f32), in an order of the lowering's choosing: only the same kernel's
+    `lass_tb.partial_add` reads it."""
+
+    name = "lass_tb.partial_store"
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "$acc `,` $sem `[` $slot `]` attr-dict `:` type($acc) `,` type($sem)"
+
+
+@irdl_op_definition
+class PartialAddOp(_PartialOpBase):
+    """acc + the partial sum in slot `slot` (written by `lass_tb.partial_store`), added in f32 (i32
+    for an i32 accumulator; an f16 accumulator rounded once after the add)."""
+
+    name = "lass_tb.partial_add"
+    traits = traits_def(MemoryReadEffect())
+    result = result_def(AccType)
+    assembly_format = "$acc `,` $sem `[` $slot `]` attr-dict `:` type($acc) `,` type($sem) `->` type($result)"
+
+    def __init__(self, acc, sem, slot):
+        super().__init__(operands=[acc, sem, slot], result_types=[acc.type])
+
+
 LassTB = Dialect(
     "lass_tb",
     [BlockTileOp, ZeroAccOp, LoadTileOp, MmaOp, EpilogueOp, BatchIndexOp, BatchViewOp, KPartitionOp, PersistentCtaOp,
-     SemaphoreWaitOp, SemaphoreReleaseOp],
+     SemaphoreWaitOp, SemaphoreReleaseOp, PartialStoreOp, PartialAddOp],
     [TileType, AccType],
 )

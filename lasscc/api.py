@@ -629,17 +629,19 @@ class Kernel:
             raise LaunchError(f"d: expected M x N row-major (element strides ({n}, 1)), got strides {D.strides}")
         return A, B, D, m, n, k
 
-    def workspace_bytes(self, m: int, n: int) -> int:
+    def workspace_bytes(self, m: int, n: int, sms: int | None = None) -> int:
         """Bytes of global workspace a call with an M x N D needs (split-K's semaphores,
-        lasscc.splitk; 0 without a split)."""
-        return self.spec.workspace_bytes(m, n)
+        lasscc.splitk; stream-K's partial slots and flags for the persistent grid of a GPU with
+        `sms` SMs, None: an H100's, lasscc.streamk; 0 without a split)."""
+        return self.spec.workspace_bytes(m, n, sms=sms)
 
     def __call__(self, a, b, d, alpha: float | None = None, beta: float | None = None, *, target: str = "gpu",
                  sync: bool | None = None, workspace=None):
         """D = alpha * A.B + beta * C (C = d on entry).  Returns d.
 
         workspace: a split-K kernel's semaphores (`workspace_bytes(M, N)` bytes, zero before its
-        first use; each call leaves it zero): a device pointer (int) on the GPU, an int32 numpy
+        first use; each call leaves it zero; stream-K: `workspace_bytes(M, N, sms)`, its flags
+        zero before the first use and left zero): a device pointer (int) on the GPU, an int32 numpy
         array on the CPU; None: the call allocates a zeroed one.
 
         target='gpu' launches the PTX (numpy operands copied in and D copied back; CUDA arrays used in
@@ -718,7 +720,8 @@ class Kernel:
             ws = None
             if "W" in spec.params:  # split-K's / stream-K's semaphores: the caller's, or zeroed here
                 if workspace is None:
-                    wbuf = cuda.DeviceBuffer.from_array(np.zeros(spec.workspace_bytes(m, n) // 4, np.int32))
+                    wbuf = cuda.DeviceBuffer.from_array(np.zeros(spec.workspace_bytes(
+                        m, n, sms=cuda.sm_count() if spec.is_streamk else None) // 4, np.int32))
                     buffers.insert(0, wbuf)  # D's buffer stays last
                     ws = np.uint64(wbuf.ptr)
                 else:

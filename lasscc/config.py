@@ -524,14 +524,15 @@ class KernelSpec:
         x = launch_ctas(tiles, self.persistent, self.tiles_per_cta, sms, csize)
         return (x, self.split_k, batch if self.batched else 1)
 
-    def workspace_bytes(self, m: int, n: int, batch: int = 1) -> int:
-        """Bytes of the zeroed global workspace the kernel needs (lasscc.splitk / lasscc.streamk)."""
+    def workspace_bytes(self, m: int, n: int, batch: int = 1, sms: int | None = None) -> int:
+        """Bytes of the zeroed global workspace the kernel needs (lasscc.splitk / lasscc.streamk: a
+        stream-K kernel's grows with its persistent grid, `grid(m, n, sms=sms)`; None: an H100's)."""
         from lasscc.splitk import workspace_bytes
 
         if self.is_streamk:
             from lasscc import streamk
 
-            return streamk.workspace_bytes(self.tiles(m, n), batch if self.batched else 1)
+            return streamk.workspace_bytes(self.grid(m, n, sms=sms)[0], (self.tile_m, self.tile_n))
         return workspace_bytes(self.split_k, self.tiles(m, n), batch if self.batched else 1, self.split_k_mode,
                                swap_operands((m, n), self.swap_ab))
 

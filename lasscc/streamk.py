@@ -18,13 +18,24 @@ whole k-tiles [lo, hi) of that tile and its segment number: the segments of a ti
 K order (segment s is CTA `owner(first iteration) + s`), so a tile's segment 0 is the start of its
 CTA's range (done first) and the segment that finishes it (hi = KT) is its CTA's last unit.
 
-The fix-up is serial split-K's (lasscc.splitk), per tile: the segment s waits until the tile's
-semaphore word = s, then D = alpha * acc + (s == 0 ? beta : 1) * D, then sets the word to s + 1,
-or to 0 by the segment that finishes the tile (the workspace is left zero).  So the partial sums of
-a tile meet in D in K order, deterministically; the CTA that finishes a tile waits on the flag for
-its predecessors' partials.  Waits go only to lower CTAs' first units, so with the GPU dispatching
-CTAs in increasing order (as split-K assumes) there is no deadlock.  The workspace is one 32-bit
-word per tile (`workspace_bytes`).
+The fix-up goes through an f32 workspace (CUTLASS's stream-K fix-up; i32 partials for i8 inputs):
+each CTA's range ends inside at most one tile it does not finish (its first unit, the highest tile),
+so the workspace holds one partial-sum slot of BM x BN words and one flag word per CTA
+(`workspace_bytes`, `partial_word`, `flag_word`):
+
+  - a segment that does not finish its tile (hi < KT) stores its raw accumulator to its CTA's slot
+    (`lass_tb.partial_store`; in the kernel's own order, coalesced: only the same kernel reads it),
+    then releases its flag = 1 (bar.sync; st.release.gpu) and never touches D;
+  - the segment that finishes the tile (hi = KT, segment s) waits (acquire) for the flags of its s
+    predecessors, CTAs cta - s .. cta - 1, and adds their partials to its accumulator in that fixed
+    order (`lass_tb.partial_add`: deterministic, whatever order the CTAs ran in), resetting each
+    flag to 0 (the workspace's flags are left zero for the next launch); then it applies alpha,
+    beta * C and a fused epilogue once, on the full sum, and stores D.
+
+Only the finisher waits, and only on lower CTAs' first units, so there is no serial chain through
+D and, with the GPU dispatching CTAs in increasing order (the persistent grid is resident at once
+anyway), no deadlock.  The partial slots need no initial value; the flags must be zero before the
+first launch.
 
 Every formula takes ints, numpy arrays or IR values (lasscc.ir_math.Idx): lasscc-tile-threadblock
 emits them, `lasscc explain` and the tests evaluate them.  They are branch-free (a 0/1 `is_sk`
@@ -102,7 +113,7 @@ def cta_units(cta, ctas, tiles, kt, hybrid: bool):
 def unit(cta, ctas, u, tiles, kt, hybrid: bool):
     """(tile, lo, hi, segment) of unit u < cta_units of CTA `cta`: the output tile (linear, before
     rasterization), its k-tiles [lo, hi) (of KT = kt) and the segment's place in the tile's K
-    order (0: it writes alpha * acc + beta * C)."""
+    order (the finisher, hi = KT, adds the partials of segments 0 .. seg - 1 from the workspace)."""
     dp = dp_tiles(tiles, ctas, hybrid)
     n_dp = dp // ctas
     if isinstance(n_dp, int) and n_dp == 0:  # "streamk": no data-parallel units (and no 0 - Idx)
@@ -122,9 +133,26 @@ def unit(cta, ctas, u, tiles, kt, hybrid: bool):
     return ((u * ctas + cta) * keep + (dp + t) * is_sk, lo * is_sk, kt * keep + hi * is_sk, seg * is_sk)
 
 
-def workspace_bytes(tiles: int, batch: int = 1) -> int:
-    """A semaphore word per output tile (and batch)."""
-    return SEMAPHORE_BYTES * tiles * batch
+PARTIAL_BYTES = 4  # a partial-sum element: the f32 accumulator (i32 for i8 inputs; an f16 one widened)
+FLAG_SET = 1  # a flag word: 1 from a partial's release until its finisher has read it, else 0
+
+
+def partial_word(slot, tile: tuple[int, int]):
+    """First word of CTA `slot`'s partial-sum slot in the workspace (the slots come first: 16-byte
+    aligned for vector stores)."""
+    return slot * (tile[0] * tile[1])
+
+
+def flag_word(slot, ctas, tile: tuple[int, int]):
+    """Word of CTA `slot`'s flag: after the `ctas` partial slots."""
+    return ctas * (tile[0] * tile[1]) + slot
+
+
+def workspace_bytes(ctas: int, tile: tuple[int, int]) -> int:
+    """Bytes of a stream-K launch's workspace on a persistent grid of `ctas` CTAs with BM x BN =
+    `tile`: a partial-sum slot and a flag word per CTA (a CTA leaves at most one tile unfinished,
+    so the split tiles' partials never need more slots than the grid has CTAs)."""
+    return ctas * (PARTIAL_BYTES * tile[0] * tile[1] + SEMAPHORE_BYTES)
 
 
 def schedule(ctas: int, tiles: int, kt: int, hybrid: bool) -> list[list[tuple[int, int, int, int]]]:
@@ -151,8 +179,8 @@ def decomposition_lines(mode: str, tile: tuple[int, int, int], grid: tuple[int, 
            f"  persistent grid ({ctas}, 1, 1) ({src}; the runner takes the SM count from the device)",
            f"  data-parallel tiles: {dp} ({dp // ctas} per CTA); stream-K: {tiles - dp} tiles, "
            f"{(tiles - dp) * kt} iterations, {(tiles - dp) * kt // ctas}-{-(-(tiles - dp) * kt // ctas)} per CTA",
-           "  CTA   units in order: tile [k-tiles) -> K range, segment (s0 writes alpha*acc + beta*C; the finisher "
-           "is marked *)"]
+           "  CTA   units in order: tile [k-tiles) -> K range, segment (the finisher, marked *, stores D; the others "
+           "their partial)"]
     for c, units in enumerate(schedule(ctas, tiles, kt, hybrid)[:limit]):
         parts = []
         for t, lo, hi, s in units:
@@ -161,8 +189,10 @@ def decomposition_lines(mode: str, tile: tuple[int, int, int], grid: tuple[int, 
         out.append(f"  {c:>4}  " + ("; ".join(parts) if parts else "(no work)"))
     if ctas > limit:
         out.append(f"  ... {ctas - limit} more CTAs")
-    out.append("  fix-up per tile, in K order: segment s waits until the tile's semaphore = s, adds alpha*acc to D "
-               "(s0: alpha*acc + beta*C), sets it to s + 1; the finisher resets it to 0")
-    out.append(f"  workspace: {workspace_bytes(tiles)} bytes ({SEMAPHORE_BYTES} per tile), zero before the first "
-               "launch, left zero by every launch")
+    out.append("  fix-up per tile: a segment that does not finish its tile stores its f32 partial to its CTA's slot "
+               "and sets its CTA's flag; the finisher (segment s) waits for the flags of CTAs cta-s..cta-1, adds their "
+               "partials in that order (deterministic), resets the flags and stores alpha*sum + beta*C once")
+    out.append(f"  workspace: {workspace_bytes(ctas, (bm, bn))} bytes ({ctas} CTAs x ({bm} x {bn} x "
+               f"{PARTIAL_BYTES} partial bytes + {SEMAPHORE_BYTES} flag bytes)), flags zero before the first launch, "
+               "left zero by every launch")
     return out

@@ -403,6 +403,8 @@ class _Lowerer:
             m[op.result] = self.emit(llvm.SIToFPOp(self.lowered(op.input), op.result.type))
         elif isinstance(op, arith.TruncFOp):
             m[op.result] = self.emit(llvm.FPTruncOp(self.lowered(op.input), op.result.type))
+        elif isinstance(op, arith.BitcastOp):  # f32 <-> i32 bits (stream-K's workspace partials)
+            m[op.result] = self.emit(llvm.BitcastOp(self.lowered(op.input), op.result.type))
         elif isinstance(op, arith.SelectOp):
             m[op.result] = self.emit(llvm.SelectOp(self.lowered(op.cond), self.lowered(op.lhs), self.lowered(op.rhs)))
         elif isinstance(op, cf.BranchOp):

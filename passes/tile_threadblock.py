@@ -28,14 +28,16 @@ inside, then `lass_tb.epilogue`.  Each tile is stored the way its operand is con
 Split-K (`split_k > 1`, lasscc.splitk) adds the workspace W after beta and the K partition; a
 stream-K config (`split_k_mode = "streamk"` / `"streamk-dp"`, lasscc.streamk) adds W and makes the
 body `lass_tb.persistent_cta` and an `scf.for` over the CTA's units, each a K loop over its range of
-its tile and the fix-up (`lass_tb.semaphore_wait` / `epilogue` / `semaphore_release` on the tile's word).
-A fused epilogue runs once per element, on the fully reduced value: serial split-K and stream-K
-gate the region on the last partition / the unit that ends the tile (dialects.epilogue.gated_region:
-the others store raw partial sums), parallel split-K's reduction kernel applies it (splitk_reduce).
+its tile and the workspace fix-up (an `scf.if` on "the unit ends its tile": `lass_tb.partial_store` +
+`semaphore_release` of its CTA's flag, or a loop of `semaphore_wait` / `partial_add` /
+`semaphore_release` over its predecessors' slots, then `epilogue`).
+A fused epilogue runs once per element, on the fully reduced value: serial split-K gates the
+region on the last partition (dialects.epilogue.gated_region: the others store raw partial sums),
+stream-K's finisher holds the full sum, parallel split-K's reduction kernel applies it (splitk_reduce).
 
 Rejected (PassFailedException naming file:line:col): other element types, a layout that is
 neither row- nor column-major, stream-K with a batched GEMM, an i8 D with a fused epilogue and
-serial split-K or stream-K (D holds the partial sums), a config that
+serial split-K (D holds the partial sums), a config that
 fails GemmConfig.validate, a `lass.gemm` not on the function's arguments.
 """
 
@@ -212,7 +214,7 @@ class TileThreadblockPass(ModulePass):
         if cfg.is_streamk and facts.batched:  # lasscc.streamk: one GEMM
             raise PassFailedException(f"{where}: error: config: expected a 2-d GEMM with split_k_mode = "
                                       f"\"{cfg.split_k_mode}\" (stream-K: not batched)")
-        if g.has_epilogue and cfg.has_workspace and cfg.split_k_mode != "parallel" and facts.d_type == "i8":
+        if g.has_epilogue and cfg.split_k > 1 and cfg.split_k_mode == "serial" and facts.d_type == "i8":
             # the partial sums live in D between the partitions' (units') turns: an i8 D saturates them
             raise PassFailedException(f"{where}: error: config: expected split_k_mode = \"parallel\" for an i8 D "
                                       f"with a fused epilogue and split_k_mode = \"{cfg.split_k_mode}\" (its partial "
@@ -340,9 +342,11 @@ class TileThreadblockPass(ModulePass):
 
 def _streamk_body(b: ArithBuilder, cfg, k_loop, W, D, M, N, K, alpha, beta, fused: Fused | None = None) -> None:
     """A stream-K kernel's body (lasscc.streamk): CTA %ctaid.x of the %nctaid.x persistent CTAs runs
-    its units; each is a main loop over its K range of its tile, then serial split-K's fix-up with
-    the unit's segment as the partition and its tile's semaphore word.  A fused epilogue applies in
-    the fix-up of the unit that ends the tile's K range (the last in the tile's order)."""
+    its units; each is a main loop over its K range of its tile, then the workspace fix-up: a unit
+    that does not end its tile's K range stores its partial to its CTA's slot and sets its flag
+    (`lass_tb.partial_store`, `semaphore_release` 1); the one that ends it waits for its `seg`
+    predecessors' flags in K order, adds their partials (`lass_tb.partial_add`), resets the flags,
+    and runs the epilogue (a fused one too) once on the full sum."""
     bm, bn, bk = cfg.threadblock
     hybrid = cfg.split_k_mode == "streamk-dp"
     cta, ctas = (b.idx(v) for v in b.insert(lass_tb.PersistentCtaOp()).results)
@@ -367,16 +371,45 @@ def _streamk_body(b: ArithBuilder, cfg, k_loop, W, D, M, N, K, alpha, beta, fuse
     for v, name in ((m0, "m0"), (n0, "n0"), (k_lo, "k_begin"), (k_hi, "k_end"), (tile_v, "tile"), (seg_v, "seg")):
         v.name_hint = name
     acc = k_loop(ub, m0, n0, k_lo, k_hi)
-    ub.insert(lass_tb.SemaphoreWaitOp.build(operands=[W, tile_v, seg_v]))
-    first = ub.emit(arith.CmpiOp(seg_v, ub.const(0), "eq"))
-    beta_s = ub.emit(arith.SelectOp(first, beta, ub.const_float(1.0, f32)))
-    def ends_tile():
-        return ub.emit(arith.CmpiOp(hi_v, ub.val(kt_u), "eq"))
+    finish = ub.emit(arith.CmpiOp(hi_v, ub.val(kt_u), "eq"))
+    finish.name_hint = "finisher"
+    tile_bn = (bm, bn)
 
-    finish = ends_tile() if fused is not None else None  # (a plain kernel's IR as before: after the epilogue)
-    _epilogue(ub, acc, D, m0, n0, alpha, beta_s, fused, finish)
-    finish = ends_tile() if finish is None else finish
-    ub.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, tile_v, ub.emit(arith.SelectOp(finish, ub.const(0),
-                                                                                           ub.add(seg_v, 1)))]))
+    # the finisher: its predecessors' partials in K order (slots cta - seg .. cta - 1), then D once
+    fin = Block()
+    fb = ArithBuilder(InsertPoint.at_end(fin))
+    def over_preds(fn, carried=None):
+        """scf.for j in [0, seg) over the predecessors' CTAs cta - seg + j: fn(builder, cta, flag word, carried)."""
+        blk = Block(arg_types=[i32] + ([carried.type] if carried is not None else []))
+        blk.args[0].name_hint = "j"
+        lb = ArithBuilder(InsertPoint.at_end(blk))
+        p = lb.val(lb.idx(cta_u.value) - lb.idx(seg_v) + lb.idx(blk.args[0]))
+        p.name_hint = "pred_cta"
+        flag = lb.val(streamk.flag_word(lb.idx(p), lb.idx(ctas_u.value), tile_bn))
+        flag.name_hint = "flag"
+        out = fn(lb, p, flag, blk.args[1] if carried is not None else None)
+        lb.insert(scf.YieldOp(*([out] if carried is not None else [])))
+        loop = fb.insert(scf.ForOp(fb.const(0), seg_v, fb.const(1), [carried] if carried is not None else [],
+                                   Region(blk)))
+        return loop.results[0] if carried is not None else None
+
+    # three loops: every flag acquired, then the adds alone (the accumulator's registers carried
+    # through a loop with no spin loop inside), then the flags reset for the next launch
+    over_preds(lambda lb, p, flag, _: lb.insert(lass_tb.SemaphoreWaitOp.build(
+        operands=[W, flag, lb.const(streamk.FLAG_SET)])))
+    acc_sum = over_preds(lambda lb, p, flag, total: lb.emit(lass_tb.PartialAddOp(total, W, p)), acc)
+    acc_sum.name_hint = "sum"
+    over_preds(lambda lb, p, flag, _: lb.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, flag, lb.const(0)])))
+    _epilogue(fb, acc_sum, D, m0, n0, alpha, beta, fused)
+    fb.insert(scf.YieldOp())
+    # the others: the partial to this CTA's slot, then its flag
+    part = Block()
+    pb = ArithBuilder(InsertPoint.at_end(part))
+    pb.insert(lass_tb.PartialStoreOp.build(operands=[acc, W, cta_u.value]))
+    own_flag = pb.val(streamk.flag_word(pb.idx(cta_u.value), pb.idx(ctas_u.value), tile_bn))
+    own_flag.name_hint = "flag"
+    pb.insert(lass_tb.SemaphoreReleaseOp.build(operands=[W, own_flag, pb.const(streamk.FLAG_SET)]))
+    pb.insert(scf.YieldOp())
+    ub.insert(scf.IfOp(finish, [], Region(fin), Region(part)))
     ub.insert(scf.YieldOp())
     b.insert(scf.ForOp(b.const(0), n_units, b.const(1), [], Region(body)))

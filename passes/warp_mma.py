@@ -57,6 +57,7 @@ from lasscc.dialects import lass_cluster, lass_nv, lass_pipe, lass_tb, lass_warp
 from lasscc.dialects.epilogue import clone_region_into
 from lasscc.passes._epilogue_build import d_from_f32
 from lasscc.splitk import partition_range
+from lasscc import streamk
 from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type, kernel_acc_type, kernel_arg, kernel_config
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
@@ -197,6 +198,8 @@ class _WarpLowering:
             self.epilogue(op)
         elif isinstance(op, (lass_tb.KPartitionOp, lass_tb.SemaphoreWaitOp, lass_tb.SemaphoreReleaseOp)):
             self.split_k(op)
+        elif isinstance(op, (lass_tb.PartialStoreOp, lass_tb.PartialAddOp)):
+            self.partial(op)
         else:
             for region in op.regions:
                 for blk in region.blocks:
@@ -318,6 +321,41 @@ class _WarpLowering:
         b.insert(scf.IfOp(thread0, [], Region(then_b), None))
         if isinstance(op, lass_tb.SemaphoreWaitOp):
             b.insert(lass_nv.BarSyncOp())
+        self.dead.append(op)
+
+    def partial(self, op: Operation) -> None:
+        """Stream-K's workspace partials (lasscc.streamk) per thread: accumulator values 4q .. 4q + 3
+        at words partial_word(slot) + 4 * (q * threads + tid) of W, one 16-byte access each (a warp
+        covers 512 contiguous bytes), as f32 bits (an f16 accumulator widened; i32 as it is).
+        partial_add adds them in f32 (i32), an f16 accumulator rounded once after."""
+        acc = self.accumulator(op.acc, op)
+        b = ArithBuilder(InsertPoint.before(op))
+        et = acc[0].type
+        base = b.val(b.idx(streamk.partial_word(b.idx(op.slot), tuple(self.cfg.threadblock[:2]))) + b.idx(self.tid) * 4)
+        base.name_hint = "partial"
+        true = b.const(1, i1)
+        if isinstance(op, lass_tb.PartialAddOp):
+            # a runtime-true guard keeps each load in place (a predicated asm load): plain loads are all
+            # hoisted ahead of the adds, 2 x the accumulator's registers live (sm_80 spills at 128 x 128)
+            true = b.emit(arith.CmpiOp(self.tid, b.const(self.cfg.threads), "ult"))
+        out = []
+        for q in range(len(acc) // 4):
+            off = b.add(base, 4 * q * self.cfg.threads)
+            vals = acc[4 * q: 4 * q + 4]
+            if isinstance(op, lass_tb.PartialStoreOp):
+                bits = [v if isinstance(et, IntegerType) else
+                        b.emit(arith.BitcastOp(v if et == f32 else b.emit(arith.ExtFOp(v, f32)), i32)) for v in vals]
+                b.insert(lass_nv.StGlobalOp.build(operands=[op.sem, off, true, bits]))
+                continue
+            got = b.insert(lass_nv.LdGlobalOp(op.sem, off, true, 4)).results
+            for v, g in zip(vals, got):
+                if isinstance(et, IntegerType):
+                    out.append(b.emit(arith.AddiOp(v, g)))
+                    continue
+                s_ = b.emit(arith.AddfOp(v if et == f32 else b.emit(arith.ExtFOp(v, f32)), b.emit(arith.BitcastOp(g, f32))))
+                out.append(s_ if et == f32 else b.emit(arith.TruncFOp(s_, et)))
+        if isinstance(op, lass_tb.PartialAddOp):
+            self.acc[op.result] = out
         self.dead.append(op)
 
     def prefetchable(self, loop: scf.ForOp) -> lass_pipe.MmaOp | None:

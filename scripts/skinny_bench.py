@@ -6,6 +6,7 @@ shapes, and 16 x 4096 x 4096 as a fraction of the HBM bandwidth needed to read B
     python3 scripts/skinny_bench.py [--arch sm_90a] [--iters 30]    # on the GPU
     python3 scripts/skinny_bench.py --dry-run [--compile]           # CPU: the plan (and ptxas of every kernel)
     python3 scripts/skinny_bench.py --tile-sweep [--dry-run]         # wgmma tiles x split counts (the heuristic's data)
+    python3 scripts/skinny_bench.py --only default,variant,streamk   # a subset of the runs, by kind
 
 f16 in, f32 D, TN, beta 0.  The default config is what `lasscc run` / `bench` apply to an input without
 `config` when `lasscc tune` stored none (lasscc.cli._apply_tuned -> lasscc.heuristics.choose, with the
@@ -38,7 +39,12 @@ SESSION8_DEFAULTS = [((16, 4096, 4096), (64, 128, 4, 4)), ((128, 4096, 4096), (6
 STAGE_VARIANTS = [((16, 4096, 4096), (64, 32, 4)), ((16, 4096, 4096), (64, 32, 6)), ((16, 4096, 4096), (64, 32, 12)),
                   ((16, 4096, 4096), (64, 16, 8)), ((16, 4096, 4096), (64, 16, 12)),
                   ((128, 4096, 4096), (128, 32, 4)), ((128, 4096, 4096), (128, 64, 6)), ((128, 4096, 4096), (64, 32, 8))]
+# stream-K (workspace fix-up, lasscc.streamk; mma.sync only) on narrower mma.sync tiles than the
+# default's 128 x 128 for the variant shapes: ((BM, BN), (WM, WN), stages); "streamk" only (their
+# tiles are under one wave: "streamk-dp" would be the same schedule)
+STREAMK_TILES = [((64, 64), (32, 32), 4), ((128, 64), (64, 32), 4), ((64, 128), (32, 64), 4)]
 ELEM_BYTES = 2  # f16 A and B
+RUN_KINDS = ("default", "odd", "s8", "stages", "variant", "streamk")  # plan()'s kinds of run (--only)
 
 
 def module_text(cfg) -> str:
@@ -95,6 +101,11 @@ def plan(sms: int, arch: str) -> list[tuple[str, tuple[int, int, int], object]]:
             for s, mode in VARIANTS:
                 if not (base.is_wgmma and mode.startswith("streamk")):  # (stream-K: mma.sync only)
                     runs.append(("variant", shape, replace(base, split_k=s, split_k_mode=mode), ""))
+        mma_sync = choose(*shape, "f16", sms, arch).config
+        for (bm, bn), (wm, wn), st in STREAMK_TILES:
+            runs.append(("streamk", shape, replace(mma_sync, threadblock=(bm, bn, mma_sync.threadblock[2]),
+                                                   warp=(wm, wn, mma_sync.warp[2]), stages=st, split_k=1,
+                                                   split_k_mode="streamk"), "stream-K, narrower mma.sync tile"))
     return runs
 
 
@@ -183,7 +194,11 @@ def main() -> int:
     p.add_argument("--dry-run", action="store_true", help="print the plan without a GPU")
     p.add_argument("--compile", action="store_true", help="with --dry-run: compile every kernel (ptxas, spills)")
     p.add_argument("--tile-sweep", action="store_true", help="wgmma tiles x split counts for the small grids")
+    p.add_argument("--only", default=None, help=f"comma-separated kinds of run to keep, of {', '.join(RUN_KINDS)}")
     args = p.parse_args()
+    only = None if args.only is None else set(args.only.split(","))
+    if only is not None and (not only or not only <= set(RUN_KINDS)):
+        p.error(f"option --only: expected comma-separated kinds of {', '.join(RUN_KINDS)}, got {args.only!r}")
     if args.tile_sweep:
         from lasscc.runtime import cuda
 
@@ -192,7 +207,7 @@ def main() -> int:
         from lasscc import streamk
 
         arch = args.arch or "sm_80"
-        runs = plan(args.sms or streamk.H100_SMS, arch)
+        runs = [r for r in plan(args.sms or streamk.H100_SMS, arch) if only is None or r[0] in only]
         for kind, shape, cfg, why in runs:
             print(f"{kind:8s} {'x'.join(map(str, shape)):18s} {config_text(cfg):32s} {why}")
         if args.compile:
@@ -217,7 +232,7 @@ def main() -> int:
     print("| M x N x K | config | why | rel. error | TFLOP/s | cuBLAS | ratio |\n|---|---|---|---|---|---|---|")
     from concurrent.futures import ProcessPoolExecutor
 
-    runs = plan(sms, arch)
+    runs = [r for r in plan(sms, arch) if only is None or r[0] in only]
     with ProcessPoolExecutor() as pool:  # compiles are pure CPU: all at once, then the runs one by one
         compiled = list(pool.map(compile_text, [(module_text(c), arch, c.split_k, c.split_k_mode) for _, _, c, _ in runs]))
     fails, by_shape = 0, {}
@@ -229,12 +244,14 @@ def main() -> int:
         if kind == "default":
             by_shape[shape] = r
         label = {"default": " (default)", "odd": " (default, odd shape)", "s8": " (session 8 default)",
-                 "stages": " (stage variant)"}.get(kind, "")
+                 "stages": " (stage variant)", "streamk": " (stream-K tile)"}.get(kind, "")
         print(f"| {' x '.join(map(str, shape))} | {config_text(cfg)}{label} | "
               f"{why} | {r['rel_err']:.1e}{'' if r['ok'] else ' FAIL'} | {r['tflops']:.1f} | "
               f"{ref or float('nan'):.1f} | {ratio:.2f} |", flush=True)
     m, n, k = B_ONCE_SHAPE
-    r = by_shape[B_ONCE_SHAPE]
+    r = by_shape.get(B_ONCE_SHAPE)
+    if r is None:  # (--only without "default")
+        return 1 if fails else 0
     seconds = 2 * m * n * k / (r["tflops"] * 1e12)
     frac = n * k * ELEM_BYTES / seconds / H100_SXM_HBM_BYTES_PER_S
     print(f"\n{m} x {n} x {k} (default config): {seconds * 1e6:.1f} us, reading B once "

@@ -352,7 +352,7 @@ def _bitcast(op):
         ut = np.dtype(f"uint{sw}")
 
         def run(ex, op, vals):
-            r = np.asarray(unsigned(vals[0], sw)).astype(ut).view(dfd)
+            r = np.asarray(unsigned(np.asarray(vals[0]).astype(np.int64), sw)).astype(ut).view(dfd)  # (narrower ints: a loaded i32)
             return [r if is_lanes(vals[0]) else dfd(r[()])]
 
         return run

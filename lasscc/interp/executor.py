@@ -858,20 +858,25 @@ def execute_kernel(
         grid, csize = cluster_grid(-(-m // bm), -(-n // bn), cfg.cluster), size(cfg.cluster)
     split = cfg.split_k
     parallel = split > 1 and cfg.split_k_mode == "parallel"
+    if cfg.is_streamk and ctas is not None and (isinstance(ctas, bool) or not isinstance(ctas, (int, np.integer))
+                                                or ctas < 1):
+        raise KernelArgumentError(f"expected a positive stream-K grid (ctas), got {ctas!r}")
     if cfg.has_workspace and workspace is None:
         from lasscc.splitk import workspace_bytes
 
         w_type = workspace_arg(prog).type
-        nbytes = (workspace_bytes(split, grid, batch, cfg.split_k_mode, (m, n)) if not cfg.is_streamk
-                  else SK.workspace_bytes(grid, batch))
-        workspace = np.zeros(nbytes // 4, numpy_dtype(w_type.get_element_type(), "element type of W"))
+        dtype = numpy_dtype(w_type.get_element_type(), "element type of W")
+        if cfg.is_streamk:  # flags zero, partial slots NaN-poisoned: a slot read before its write shows
+            sk_ctas, tile = int(ctas or SK.CPU_CTAS), (bm, bn)
+            workspace = np.zeros(SK.workspace_bytes(sk_ctas, tile) // 4, dtype)
+            workspace[:SK.flag_word(0, sk_ctas, tile)] = np.array([np.nan], np.float32).view(np.int32)[0]
+        else:
+            workspace = np.zeros(workspace_bytes(split, grid, batch, cfg.split_k_mode, (m, n)) // 4, dtype)
     args = _bind_args(prog, m, n, k, a, b, d, alpha, beta, labels, batch, workspace if cfg.has_workspace else None,
                       extras)
     if cfg.is_streamk:
         # the persistent grid (lasscc.streamk), one CTA per slice: each CTA runs its own units and
         # may wait on another's fix-up
-        if ctas is not None and (isinstance(ctas, bool) or not isinstance(ctas, (int, np.integer)) or ctas < 1):
-            raise KernelArgumentError(f"expected a positive stream-K grid (ctas), got {ctas!r}")
         grid, blocks_per_batch = int(ctas or SK.CPU_CTAS), 1
     tiles = grid
     if prog.has_claims:  # a tile loop: fewer CTAs than tiles, each walks several (interp/sched.py)

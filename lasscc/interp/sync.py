@@ -20,7 +20,8 @@ acquire (the load of a wait that sees its value) gives that to the acquiring thr
 the rest of its CTA at its next barrier.  A read or a write of an element last written by another
 CTA whose write is not visible to the accessing thread this way is a RaceError naming both ops
 (a read-after-write or write-after-write race; reads followed by an unordered write are not
-tracked).  So a split-K kernel whose wait is missing, or whose epilogue runs before the wait's
+tracked; a read of a workspace word no CTA has written in the launch, a stream-K partial read
+before it exists, is one too).  So a split-K kernel whose wait is missing, or whose epilogue runs before the wait's
 barrier, is reported in the orders that expose it, whatever values D happens to get.
 """
 
@@ -200,6 +201,12 @@ class GridSync:
         cta = ex.cta_of(lanes)
         thread = ex.thread_ids[lanes]
         w = writer[flat]
+        if not write and buf.role == "W" and (w < 0).any():  # stream-K's partials: no CTA wrote it yet
+            j = int(np.argmax(w < 0))
+            raise RaceError(
+                f"{ex.where(op)}: {ex.actor(int(lanes[j]))} reads element {int(flat[j])} of W (a stream-K partial "
+                f"slot), which no CTA has written in this launch (a race between CTAs: the partial is read before "
+                f"its producer's write and flag release, or from the wrong slot)")
         other = (w >= 0) & (w != cta)
         if other.any():
             j_all = np.nonzero(other)[0]

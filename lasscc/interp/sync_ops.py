@@ -88,3 +88,59 @@ def _spin_acquire(ex: Executor, op, vals):
 @handler(lass_nv.StReleaseOp)
 def _st_release(ex: Executor, op, vals):
     return _release(ex, op, vals, False)
+
+
+# ---- stream-K's workspace partials (lasscc.streamk) -----------------------------------------------
+
+def _partial_words(ex: Executor, op, acc, sem, slot):
+    """(buffer, lanes, [n, BM * BN] word indices) of the partial-sum slot of each active lane, at
+    the block level: element (r, c) of the tile at word partial_word(slot) + r * BN + c."""
+    from lasscc.interp.lass_ops import _block_level
+    from lasscc.streamk import partial_word
+
+    _block_level(ex, op)
+    if not isinstance(sem, GlobalBuffer):
+        raise InterpError(f"{ex.where(op)}: expected the workspace memref argument, got {type(sem).__name__}")
+    lanes = ex.active_lanes()
+    bm, bn = acc.shape[1:]
+    first = np.asarray(partial_word(np.asarray(ex.at(slot, lanes), np.int64), (bm, bn)), np.int64)
+    idx = first[:, None] + np.arange(bm * bn)[None, :]
+    bad = (idx < 0) | (idx >= sem.array.size)
+    if bad.any():
+        j = int(np.argmax(bad.any(axis=1)))
+        raise OutOfBoundsError(f"{ex.where(op)}: {ex.actor(int(lanes[j]))} accesses partial slot {int(ex.at(slot, lanes)[j])} "
+                               f"(words {int(idx[j, 0])}..{int(idx[j, -1])}) of {sem.role}, which has {sem.array.size} "
+                               f"words (too small a workspace?)")
+    return sem, lanes, idx
+
+
+def _partial_bits(acc: np.ndarray, dtype) -> np.ndarray:
+    """The workspace words of accumulator tiles: f32 bits (an f16 accumulator widened), i32 as is."""
+    if acc.dtype.kind == "i":
+        return acc.astype(np.int32).astype(dtype)
+    return acc.astype(np.float32).view(np.int32).astype(dtype)
+
+
+@handler(lass_tb.PartialStoreOp)
+def _partial_store(ex: Executor, op, vals):
+    acc, sem, slot = vals
+    sem, lanes, idx = _partial_words(ex, op, acc, sem, slot)
+    if ex.sync is not None:
+        ex.sync.access(ex, op, sem, idx, lanes, True)
+    sem.array[idx.reshape(-1)] = _partial_bits(acc[lanes], sem.array.dtype).reshape(-1)
+    return []
+
+
+@handler(lass_tb.PartialAddOp)
+def _partial_add(ex: Executor, op, vals):
+    acc, sem, slot = vals
+    sem, lanes, idx = _partial_words(ex, op, acc, sem, slot)
+    if ex.sync is not None:
+        ex.sync.access(ex, op, sem, idx, lanes, False)
+    words = sem.array[idx].astype(np.int32).reshape(len(lanes), *acc.shape[1:])
+    out = acc.copy()
+    if acc.dtype.kind == "i":
+        out[lanes] = (acc[lanes].astype(np.int64) + words).astype(np.int32)  # i32 wraps, as add.s32
+    else:
+        out[lanes] = (acc[lanes].astype(np.float32) + words.view(np.float32)).astype(acc.dtype)
+    return [out]

@@ -358,7 +358,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
                    cuda.DeviceBuffer.alloc(bsz * m * n * np.dtype(d_np).itemsize)]
         d_buf = buffers[2]
         # a split-K kernel's semaphores (lasscc.splitk): zeroed once; every launch leaves them zero
-        ws_bytes = spec.workspace_bytes(m, n, bsz) if "W" in spec.params else 0
+        ws_bytes = spec.workspace_bytes(m, n, bsz, sms) if "W" in spec.params else 0
         result["workspace_bytes"] = ws_bytes
         if ws_bytes:
             buffers.append(cuda.DeviceBuffer.from_array(np.zeros(ws_bytes // 4, np.int32)))

@@ -82,6 +82,9 @@ CASES = {
         0.5, 0.0, (129, 200, 72), 1),
     "sm80_streamk_bias_silu": ("sm_80", _spec_text("sm_80", EpilogueSpec("n", None, "silu"), cfg=STREAMK),
                                1.0, 0.0, (67, 136, 72), 1),
+    # stream-K's partial sums stay i32 in its workspace: an i8 D takes a fused epilogue
+    "sm80_streamk_bias_m_relu_i8d": ("sm_80", _spec_text("sm_80", EpilogueSpec("m", None, "relu"), d="i8", cfg=STREAMK,
+                                                         alpha=16.0), 16.0, 0.0, (67, 136, 256), 1),
     "sm80_batched_serial2_colD": ("sm_80", batched_text("sm_80", "col", SERIAL2), 1.0, 0.0, (65, 72, 72), 3),
     # wgmma
     "sm90_serial2_bias_gelu_tanh_f16d": ("sm_90a", _spec_text("sm_90a", EpilogueSpec("n", None, "gelu_tanh"),
@@ -139,15 +142,19 @@ def _assemble(name: str, arch: str, ptx: str) -> None:
 
 
 def test_partial_sums_stay_raw():
-    """The serial / stream-K epilogue gates the region on the partition that completes the sum: the
-    threadblock level's region yields the value as it is unless the flag is set."""
+    """The serial epilogue gates the region on the partition that completes the sum: the
+    threadblock level's region yields the value as it is unless the flag is set.  Stream-K's one
+    epilogue is the finisher's, on the full sum (the other units write workspace partials): not gated."""
     from lasscc.dialects import lass_tb
 
-    for name in ("sm80_serial3_bias_gelu_f16d_beta", "sm80_streamk_bias_silu", "sm90_serial2_bias_gelu_tanh_f16d"):
+    for name in ("sm80_serial3_bias_gelu_f16d_beta", "sm90_serial2_bias_gelu_tanh_f16d"):
         (ep,) = [o for o in compiled(name)[1].walk() if isinstance(o, lass_tb.EpilogueOp)]
         assert ep.kinds[-1] == "scalar" and ep.epilogue.block.args[-1].name_hint == "last"
         ops = [o.name for o in ep.epilogue.block.ops]
         assert ops[-3:] == ["arith.cmpf", "arith.select", "lass.yield"]
+    (ep,) = [o for o in compiled("sm80_streamk_bias_silu")[1].walk() if isinstance(o, lass_tb.EpilogueOp)]
+    assert ep.kinds == ("n",) and all(a.name_hint != "last" for a in ep.epilogue.block.args)
+    assert any(isinstance(o, lass_tb.PartialStoreOp) for o in compiled("sm80_streamk_bias_silu")[1].walk())
     par = [o for o in compiled("sm80_parallel2_scale_relu_residual_colD")[1].walk() if isinstance(o, lass_tb.EpilogueOp)]
     assert len(par) == 1 and not par[0].has_epilogue  # the GEMM kernel writes raw partial sums
 
@@ -204,8 +211,6 @@ def test_rejected_with_locations(tmp_path):
     cases = [
         (_spec_text("sm_80", EpilogueSpec("n", None, "relu"), d="i8", cfg=SERIAL2),
          'config: expected split_k_mode = "parallel" for an i8 D with a fused epilogue'),
-        (_spec_text("sm_80", EpilogueSpec("n", None, "relu"), d="i8", cfg=STREAMK),
-         'expected split_k_mode = "parallel" for an i8 D'),
         (batched_text("sm_80", "row", STREAMK), 'config: expected a 2-d GEMM with split_k_mode = "streamk"'),
         (batched_text("sm_80", "row", "").replace("%bias: memref<?x?xf32>", "%bias: memref<?x?x?xf32>").replace(
             "%bias [n], %s [m], %r [mn] : memref<?x?xf32>", "%bias [n], %s [m], %r [mn] : memref<?x?x?xf32>"),

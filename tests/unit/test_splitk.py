@@ -74,7 +74,11 @@ def check(dt: str, split: int, stage: str, m: int, n: int, k: int, alpha: float,
     assert (err <= bound).all(), f"{stage}: max excess {np.max(err - bound):.3g} at {np.unravel_index(np.argmax(err - bound), err.shape)}"
     ws = r["result"].workspace
     assert (ws is None) == (split == 1 and not GemmConfig(split_k_mode=kw.get("mode", "serial")).is_streamk)
-    if kw.get("mode", "serial") != "parallel":
+    if GemmConfig(split_k_mode=kw.get("mode", "serial")).is_streamk:  # the flags after the partial slots
+        from lasscc import streamk
+
+        assert not ws[streamk.flag_word(0, ctas or streamk.CPU_CTAS, (32, 32)):].any(), "the finisher resets each flag"
+    elif kw.get("mode", "serial") != "parallel":
         assert ws is None or not ws.any(), "the last partition of every tile resets its semaphore to 0"
     return r
 

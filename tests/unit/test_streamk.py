@@ -1,6 +1,7 @@
 """Stream-K (lasscc.streamk): the schedule's formulas (every iteration once, segments in K order,
-the inverse owner), the CPU executor running the persistent grid with real semaphores in permuted
-CTA orders against float64, planted fix-up bugs (a race, a flag never set: deadlock), ptxas on
+the inverse owner), the CPU executor running the persistent grid with the real workspace fix-up
+(partial slots, flags) in permuted CTA orders against float64, planted fix-up bugs (a partial read
+before its flag or from the wrong slot: race; a flag never set: deadlock), ptxas on
 the default-tile kernels, the launch facts (grid from the SM count, workspace) and explain.
 
 Kernels are small (32 x 32 threadblock, one warp) and built once per (type, mode) by
@@ -81,7 +82,9 @@ def test_streamk_numerics_every_pass(mode, stage, order, ctas):
     # 150 x 45 on 32 x 32 tiles: 10 tiles; K = 304: 10 k-tiles, the last partial; 3 CTAs: the
     # hybrid runs 6 tiles data-parallel, then 4 tiles' 40 iterations split 14 / 13 / 13
     r = check("f16", 1, stage, 150, 45, 304, 0.75, 0.5, 3, order, mode=mode, ctas=ctas)
-    assert r["result"].workspace is not None and not r["result"].workspace.any(), "the finisher resets each word"
+    ws = r["result"].workspace
+    assert ws is not None and ws.size * 4 == streamk.workspace_bytes(ctas, (32, 32))
+    assert not ws[streamk.flag_word(0, ctas, (32, 32)):].any(), "the finisher resets each flag"
     assert r["result"].grid == ctas
 
 
@@ -111,22 +114,30 @@ def test_bad_grid_is_an_argument_error():
 def _planted(stage: str, bug: str):
     mod = stage_modules("f16", 1, mode="streamk")[stage].clone()
     ops = list(mod.walk())
-    if bug == "no-wait":  # a segment adds its partial before its predecessor's is visible
+    if bug == "no-wait":  # the finisher reads a predecessor's partial before its flag is set
         w = next(o for o in ops if isinstance(o, (lass_tb.SemaphoreWaitOp, lass_nv.SpinAcquireOp)))
         w.detach()
         w.erase()
-    elif bug == "no-increment":  # the flag for the next segment is never set: it waits forever
-        rel = next(o for o in ops if isinstance(o, (lass_tb.SemaphoreReleaseOp, lass_nv.StReleaseOp)))
-        sel = rel.value.owner
-        rel.operands = [rel.sem, rel.offset if hasattr(rel, "offset") else rel.index, sel.operands[2].owner.lhs]
+    elif bug == "no-flag":  # a partial's flag is never set: its finisher waits forever
+        rel = next(o for o in ops if isinstance(o, (lass_tb.SemaphoreReleaseOp, lass_nv.StReleaseOp))
+                   and o.value.owner.value.value.data == streamk.FLAG_SET)
+        zero = next(o for o in ops if isinstance(o, (lass_tb.SemaphoreReleaseOp, lass_nv.StReleaseOp))
+                    and o.value.owner.value.value.data == 0)
+        rel.operands = [*rel.operands[:2], zero.value]
+    elif bug == "wrong-slot":  # the finisher adds CTA 0's slot whoever its predecessor is
+        add = next(o for o in ops if isinstance(o, lass_tb.PartialAddOp))
+        loop = add.parent_op()
+        add.operands = [*add.operands[:2], loop.lb]
     return mod
 
 
 @pytest.mark.parametrize("stage,bug,error", [
     ("lasscc-tile-threadblock", "no-wait", RaceError),
     ("lasscc-swizzle-smem", "no-wait", RaceError),
-    ("lasscc-tile-threadblock", "no-increment", DeadlockError),
-    ("lasscc-swizzle-smem", "no-increment", DeadlockError),
+    ("lasscc-tile-threadblock", "wrong-slot", RaceError),
+    ("lasscc-pipeline", "wrong-slot", RaceError),
+    ("lasscc-tile-threadblock", "no-flag", DeadlockError),
+    ("lasscc-swizzle-smem", "no-flag", DeadlockError),
 ])
 def test_planted_fixup_bug_is_caught_in_every_order(stage, bug, error):
     mod = _planted(stage, bug)
@@ -135,7 +146,7 @@ def test_planted_fixup_bug_is_caught_in_every_order(stage, bug, error):
             run_check(mod, 70, 45, 304, seed=1, alpha=0.75, beta=0.5, report_banks=False, order=order, ctas=4)
         msg = str(e.value)
         if error is RaceError:
-            assert msg.count("'lass_") >= 2 and "no release / acquire" in msg
+            assert "of W" in msg and "a race between CTAs" in msg and "'lass_" in msg
         else:
             assert "waits for W[" in msg
 
@@ -173,7 +184,9 @@ def test_spec_grid_is_persistent_and_workspace_per_tile():
     assert per_sm == 2  # 128 threads x 255 registers: two CTAs' registers fit 65536
     assert spec.grid(16, 4096, sms=132) == (264, 1, 1) and spec.grid(16, 4096) == (264, 1, 1)
     assert spec.grid(1024, 1024, sms=114) == (228, 1, 1)
-    assert spec.workspace_bytes(1024, 1024) == 4 * 64
+    # a 128 x 128 f32 partial slot and a flag word per CTA of the persistent grid
+    assert spec.workspace_bytes(1024, 1024) == 264 * (128 * 128 * 4 + 4) == streamk.workspace_bytes(264, (128, 128))
+    assert spec.workspace_bytes(16, 4096, sms=114) == 228 * (128 * 128 * 4 + 4)
     with pytest.raises(LassError, match="needs a zeroed workspace"):
         spec.launch_args(0, 0, 0, 16, 16, 16, 1.0, 0.0)
 
@@ -190,7 +203,8 @@ def test_explain_decomposition_lines():
     text = "\n".join(lines)
     # 12 tiles on 5 CTAs: one full wave data-parallel, 7 tiles (224 iterations) stream-K
     assert "data-parallel tiles: 5 (1 per CTA)" in text and "stream-K: 7 tiles, 224 iterations" in text
-    assert "workspace: 48 bytes" in text and "persistent grid (5, 1, 1)" in text
+    assert "workspace: 327700 bytes (5 CTAs x (128 x 128 x 4 partial bytes + 4 flag bytes))" in text
+    assert "persistent grid (5, 1, 1)" in text
     assert lines[4].split()[0] == "0" and "t0 [0,32)->K[0,1000) s0*" in lines[4]
 
 
@@ -216,15 +230,15 @@ def test_explain_cli_shows_the_stream_k_section(tmp_path, capsys):
     assert main(["explain", str(src), "--stage", "threadblock", "--grid", "3x4", "--k", "1000", "--sms", "5"]) == 0
     out = capsys.readouterr().out
     assert "Stream-K (lasscc.streamk), split_k_mode = streamk-dp: 12 tiles of 64 x 64" in out
-    assert "persistent grid (10, 1, 1) (5 SMs x 2 CTAs per SM" in out and "workspace: 48 bytes" in out
+    assert "persistent grid (10, 1, 1) (5 SMs x 2 CTAs per SM" in out and "workspace: 163880 bytes" in out
     assert "     1  t2 [0,14)->K[0,448) s0; t1 [7,32)->K[224,1000) s1*" in out
     assert main(["explain", str(src), "--sms", "0"]) == 2
     assert "option --sms: expected a positive SM count, got 0" in capsys.readouterr().err
 
 
 def test_runner_launches_the_persistent_grid(monkeypatch):
-    """run_gemm on a fake driver with 2 SMs: grid (2 x CTAs per SM, 1, 1), W a zeroed semaphore
-    word per tile; the launch runs on the CPU executor with that grid (in reverse order)."""
+    """run_gemm on a fake driver with 2 SMs: grid (2 x CTAs per SM, 1, 1), W zeroed: a partial slot
+    and a flag per CTA; the launch runs on the CPU executor with that grid (in reverse order)."""
     from lasscc.driver import compile_module
     from lasscc.interp import execute_kernel
     from lasscc.runtime import cuda, gemm_runner
@@ -239,7 +253,7 @@ def test_runner_launches_the_persistent_grid(monkeypatch):
     def launch(func, grid, block, smem, args):
         launches.append(tuple(grid))
         A, B, D, M, N, K, alpha, beta, W = args
-        assert not W.mem.any() and W.mem.size == spec.workspace_bytes(int(M), int(N))
+        assert not W.mem.any() and W.mem.size == spec.workspace_bytes(int(M), int(N), sms=2)
         execute_kernel(stages["lasscc-swizzle-smem"], int(M), int(N), int(K), A.mem.view(np.float16),
                        B.mem.view(np.float16), D.mem.view(np.float32), float(alpha), float(beta),
                        workspace=W.mem.view(np.int32), order="reverse", ctas=grid[0])
@@ -253,10 +267,42 @@ def test_runner_launches_the_persistent_grid(monkeypatch):
     r = gemm_runner.run_gemm(res.ptx, spec, 150, 45, 200, alpha=0.5, beta=1.5, check=True, cublas=False, seed=3)
     assert r["ok"], r["rel_err"]
     per_sm = streamk.ctas_per_sm(spec.threads, spec.smem_bytes)
-    assert launches == [(2 * per_sm, 1, 1)] and r["workspace_bytes"] == 4 * 10  # 5 x 2 tiles of 32 x 32
+    # a 32 x 32 partial slot and a flag per CTA of the grid
+    assert launches == [(2 * per_sm, 1, 1)] and r["workspace_bytes"] == 2 * per_sm * (32 * 32 * 4 + 4)
 
 
 def test_column_major_d():
     """A column-major D: the kernel computes D^T (M and N swapped), the schedule over its tiles."""
     check("f16", 1, "lasscc-swizzle-smem", 70, 100, 256, 0.5, 1.5, 6, "shuffle:4", d_col=True, mode="streamk-dp",
           ctas=3)
+
+
+# ---- the workspace fix-up: accumulator and D types, beta, odd shapes ------------------------------
+
+@pytest.mark.parametrize("acc,d", [("f16", "f16"), ("f32", "f16")])
+def test_workspace_fixup_f16_types_beta_odd_shape(acc, d):
+    """f16 accumulators (partials widened to f32 in the workspace, rounded once per add) and a 16-bit
+    D with beta != 0 on an odd shape, at the last executable stage, against float64."""
+    from lasscc.driver import make_pass, run_pass
+    from lasscc.interp.check import reference_scale
+    from lasscc.interp.mma_math import elementwise_bound
+    from lasscc.source import parse_mlir
+    from test_splitk import EXEC_PASSES
+
+    a_t, b_t, d_t = "memref<?x?xf16>", "memref<?x?xf16, strided<[1, ?]>>", f"memref<?x?x{d}>"
+    text = (f"func.func @gemm(%a: {a_t}, %b: {b_t}, %d: {d_t}) {{\n"
+            f"  lass.gemm {{alpha = 1.0 : f32, beta = 0.0 : f32, acc = {acc}, config = {{threadblock = [32, 32, 32], "
+            f"warp = [32, 32, 32], stages = 3, split_k_mode = \"streamk\"}}}}\n"
+            f"      ins(%a, %b : {a_t}, {b_t}) outs(%d : {d_t})\n  func.return\n}}\n")
+    mod = parse_mlir(text, "<sk-f16>")
+    for name in EXEC_PASSES:
+        run_pass(mod, make_pass(name, "sm_80"))
+    m, n, k, ctas = 67, 45, 296, 5  # 6 tiles, 10 k-tiles (the last partial): 60 iterations on 5 CTAs
+    r = run_check(mod, m, n, k, seed=7, alpha=0.75, beta=0.5, report_banks=False, order="shuffle:2", ctas=ctas)
+    a, b, c = r["inputs"]
+    out = np.asarray(r["d"], np.float64)
+    bound = elementwise_bound(np.asarray(r["d"]).dtype, "f16", acc, k, reference_scale(a, b, c, 0.75, 0.5), r["ref"],
+                              0.75, 0.5, ctas)
+    assert np.isfinite(out).all() and (np.abs(out - r["ref"]) <= bound).all()
+    assert not r["result"].workspace[streamk.flag_word(0, ctas, (32, 32)):].any()
+    assert any(s > 0 for units in streamk.schedule(ctas, 6, 10, False) for _, _, _, s in units)  # tiles were split

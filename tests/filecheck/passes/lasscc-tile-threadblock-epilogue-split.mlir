@@ -2,7 +2,8 @@
 // the region runs once per element, on the fully reduced value.
 // Serial split-K: the last partition's epilogue applies the region (gated on a flag, the others
 // store raw partial sums); parallel split-K: the reduction kernel applies it (the GEMM kernel's
-// partial sums stay raw); stream-K: the unit that ends the tile's K range.
+// partial sums stay raw); stream-K: not gated, the finisher holds the full sum (the others store
+// workspace partials).
 // RUN: %lasscc opt -p lasscc-tile-threadblock %s | filecheck %s --check-prefix=SER
 // RUN: %lasscc opt -p lasscc-tile-threadblock --split-k-mode parallel %s | filecheck %s --check-prefix=PAR
 // RUN: %lasscc opt -p lasscc-tile-threadblock --split-k 1 --split-k-mode streamk %s | filecheck %s --check-prefix=SK
@@ -68,11 +69,11 @@ func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: m
 
 // SK-LABEL: func.func @gemm(
 // SK-SAME:    %W: memref<?xi32>, %bias: memref<?xf32>)
-// SK:           lass_tb.semaphore_wait %W[%tile], %seg
-// SK:           [[FIN:%[0-9]+]] = arith.cmpi eq, {{%[0-9]+}}, %k_tiles : i32
-// SK:           [[FLAG:%[0-9]+]] = arith.select [[FIN]], {{%[0-9]+}}, %c0 : f32
-// SK-NEXT:      lass_tb.epilogue {{.*}} epilogue(%bias [n], [[FLAG]] : memref<?xf32>, f32) {
-// SK:             arith.cmpf one, %last, %c0 : f32
+// SK:           lass_tb.partial_add
+// SK:           lass_tb.epilogue %sum, %D[%m0, %n0], %alpha, %beta : !lass_tb.acc<64x64xf32>, memref<?x?xf16> epilogue(%bias [n] : memref<?xf32>) {
+// SK-NOT:         %last
+// SK:           } else {
+// SK-NEXT:        lass_tb.partial_store
 
 // BAT-LABEL: func.func @gemm(
 // BAT-SAME:    %bias: memref<?x?xf32>, %s: memref<?xf16>)

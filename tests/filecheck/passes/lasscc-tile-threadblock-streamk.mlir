@@ -1,8 +1,11 @@
 // Stream-K (lasscc.streamk, config `split_k_mode = "streamk"` / `"streamk-dp"`) through the passes
 // that build it: lasscc-tile-threadblock (the persistent CTA, the loop over its units with the
-// schedule's tile / K range / segment, serial split-K's fix-up on the tile's semaphore word, W),
+// schedule's tile / K range / segment, the workspace fix-up: a unit that does not finish its tile
+// stores its partial to its CTA's slot and sets its flag; the finisher waits for its predecessors'
+// flags, adds their partials in K order, resets the flags and runs the epilogue once, W),
 // lasscc-pipeline (the pipeline over each unit's [k_begin, k_end)), lasscc-warp-mma (%ctaid.x of
-// %nctaid.x, the spin / release of thread 0) and lasscc-lower-to-llvm (%nctaid.x).
+// %nctaid.x, the spin / release of thread 0, the partials as 16-byte f32-bit accesses) and
+// lasscc-lower-to-llvm (%nctaid.x, the f32 <-> i32 bitcasts).
 // RUN: %lasscc opt -p lasscc-tile-threadblock %s | filecheck %s --check-prefix=TB
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline %s | filecheck %s --check-prefix=PIPE
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma %s | filecheck %s --check-prefix=WARP
@@ -16,10 +19,12 @@
 // RUN: diff %t.once.mlir %t.twice.mlir
 // RUN: %lasscc opt -p lasscc-tile-threadblock --split-k-mode serial %s | filecheck %s --check-prefix=ONE
 //
-// Rejected, located: stream-K with a split count, a batched stream-K GEMM, an unknown mode.
+// Rejected, located: stream-K with a split count, a batched stream-K GEMM, an unknown mode; a
+// partial op on a workspace that is not a 1-d i32 memref (the dialect's verifier).
 // RUN: not %lasscc opt -p lasscc-tile-threadblock --split-k 2 %s 2>&1 | filecheck %s --check-prefix=ERR-SPLIT
 // RUN: not %lasscc opt -p lasscc-tile-threadblock %S/Inputs/lasscc-tile-threadblock-streamk-batched.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-BATCH
 // RUN: not %lasscc opt -p lasscc-tile-threadblock --split-k-mode streamy %s 2>&1 | filecheck %s --check-prefix=ERR-MODE
+// RUN: not %lasscc opt %S/Inputs/lasscc-tile-threadblock-streamk-partial-f32.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-W
 
 func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf32>) {
   lass.gemm {alpha = 1.0 : f32, beta = 0.5 : f32,
@@ -44,14 +49,26 @@ func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: m
 // TB:           %k_end = arith.minui {{%[0-9]+}}, %K : i32
 // TB:           [[ACC:%[0-9]+]] = lass_tb.zero_acc
 // TB-NEXT:      [[R:%[0-9]+]] = scf.for %k0 = %k_begin to %k_end step {{%[0-9]+}} iter_args(%acc = [[ACC]])
-// TB:           lass_tb.semaphore_wait %W[%tile], %seg : memref<?xi32>
-// TB-NEXT:      [[FIRST:%[0-9]+]] = arith.cmpi eq, %seg, {{%[0-9]+}} : i32
-// TB-NEXT:      {{%[0-9]+}} = arith.constant 1.000000e+00 : f32
-// TB-NEXT:      [[BETA:%[0-9]+]] = arith.select [[FIRST]], %beta, {{%[0-9]+}} : f32
-// TB-NEXT:      lass_tb.epilogue [[R]], %D[%m0, %n0], %alpha, [[BETA]]
-// TB-NEXT:      [[FIN:%[0-9]+]] = arith.cmpi eq, {{%[0-9]+}}, %k_tiles : i32
-// TB:           [[NEXT:%[0-9]+]] = arith.select [[FIN]], {{%[0-9]+}}, {{%[0-9]+}} : i32
-// TB-NEXT:      lass_tb.semaphore_release %W[%tile], [[NEXT]] : memref<?xi32>
+// TB:           %finisher = arith.cmpi eq, {{%[0-9]+}}, %k_tiles : i32
+// TB-NEXT:      scf.if %finisher {
+// TB-NEXT:        scf.for %j = {{%[0-9]+}} to %seg step
+// TB:               %pred_cta = arith.addi {{%[0-9]+}}, %j : i32
+// TB:               %flag = arith.addi {{%[0-9]+}}, %pred_cta : i32
+// TB-NEXT:          lass_tb.semaphore_wait %W[%flag], [[SET:%[0-9]+]] : memref<?xi32>
+// TB:             %sum = scf.for %j_1 = {{%[0-9]+}} to %seg step {{%[0-9]+}} iter_args([[S:%[0-9]+]] = [[R]])
+// TB:               %pred_cta_1 = arith.addi {{%[0-9]+}}, %j_1 : i32
+// TB-NEXT:          [[T:%[0-9]+]] = lass_tb.partial_add [[S]], %W[%pred_cta_1] : !lass_tb.acc<64x64xf32>, memref<?xi32> -> !lass_tb.acc<64x64xf32>
+// TB-NEXT:          scf.yield [[T]]
+// TB:             scf.for %j_2 = {{%[0-9]+}} to %seg step
+// TB:               lass_tb.semaphore_release %W[%flag_1], [[ZERO:%[0-9]+]] : memref<?xi32>
+// TB:             lass_tb.epilogue %sum, %D[%m0, %n0], %alpha, %beta
+// TB-NEXT:      } else {
+// TB-NEXT:        lass_tb.partial_store [[R]], %W[%cta] : !lass_tb.acc<64x64xf32>, memref<?xi32>
+// TB-NEXT:        [[SLOT:%[0-9]+]] = arith.constant 4096 : i32
+// TB-NEXT:        [[FL:%[0-9]+]] = arith.muli %ctas, [[SLOT]] : i32
+// TB-NEXT:        %flag_2 = arith.addi [[FL]], %cta : i32
+// TB-NEXT:        lass_tb.semaphore_release %W[%flag_2], [[SET]] : memref<?xi32>
+// TB-NEXT:      }
 // TB-NEXT:    }
 // TB-NEXT:    func.return
 
@@ -64,14 +81,25 @@ func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: m
 // WARP:       %cta = lass_nv.block_id x
 // WARP-NEXT:  %ctas = lass_nv.grid_dim
 // WARP:       scf.for %unit
-// WARP:         lass_nv.spin_acquire %W[%tile], %seg : memref<?xi32>
-// WARP:         lass_nv.st_release %W[%tile], {{%[0-9]+}} : memref<?xi32>
+// WARP:         scf.if %finisher {
+// WARP:           lass_nv.spin_acquire %W[%flag], {{%[0-9]+}} : memref<?xi32>
+// WARP:           %partial = arith.addi
+// WARP:           lass_nv.ld_global %W[%partial] x 4 if {{%[0-9]+}} : memref<?xi32>
+// WARP-NEXT:      arith.bitcast {{%[0-9]+}} : i32 to f32
+// WARP-NEXT:      arith.addf
+// WARP:           lass_nv.st_release %W[%flag_1], {{%[0-9]+}} : memref<?xi32>
+// WARP:         } else {
+// WARP:           %partial_1 = arith.addi
+// WARP:           arith.bitcast {{%[0-9]+}} : f32 to i32
+// WARP:           lass_nv.st_global %W[%partial_1], {{.*}} : memref<?xi32>, i32, i32, i32, i32
+// WARP:           lass_nv.st_release %W[%flag_2], {{%[0-9]+}} : memref<?xi32>
 // WARP-NOT:   lass_tb.
 
 // LLVM:       llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.ctaid.x"
 // LLVM-NEXT:  llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.nctaid.x"
 // LLVM:       llvm.inline_asm has_side_effects "ld.acquire.gpu.global.b32 $0, [$1];", "=r,l,~{memory}"
 // LLVM:       llvm.inline_asm has_side_effects "st.release.gpu.global.b32 [$0], $1;", "l,r,~{memory}"
+// LLVM:       llvm.bitcast {{%[0-9]+}} : f32 to i32
 
 // the hybrid: the data-parallel tiles (every full wave but the last) before the stream-K ones
 // DP:         split_k_mode = "streamk-dp"}>}
@@ -87,3 +115,4 @@ func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: m
 // ERR-SPLIT: option --split-k: config: expected split_k = 1 with split_k_mode = "streamk" (stream-K splits K by its own schedule), got split_k = 2
 // ERR-BATCH: {{^.*}}Inputs/lasscc-tile-threadblock-streamk-batched.mlir.in:3:3: error: config: expected a 2-d GEMM with split_k_mode = "streamk" (stream-K: not batched)
 // ERR-MODE: option --split-k-mode: expected one of serial, parallel, streamk, streamk-dp, got 'streamy'
+// ERR-W: error: expected a 1-d i32 memref (the stream-K workspace), got memref<?xf32>

@@ -152,3 +152,13 @@ func.func @mma_mixed_tiles(%a: !lass_tb.tile<64x32xf16>, %b: !lass_tb.tile<32x32
   func.return
 }
 // CHECK: Operation does not verify: expected A and B tiles of one element type, got f16 and bf16
+
+// -----
+
+// ---- stream-K's partials: the workspace is the 1-d i32 W ----
+
+func.func @partial_add_2d(%acc: !lass_tb.acc<64x64xf32>, %W: memref<?x?xi32>, %slot: i32) {
+  %sum = lass_tb.partial_add %acc, %W[%slot] : !lass_tb.acc<64x64xf32>, memref<?x?xi32> -> !lass_tb.acc<64x64xf32>
+  func.return
+}
+// CHECK: Operation does not verify: expected a 1-d i32 memref (the stream-K workspace), got memref<?x?xi32>

@@ -71,6 +71,16 @@ func.func @persistent() -> (i32, i32) {
   func.return %cta, %ctas : i32, i32
 }
 
+// Stream-K's workspace fix-up: a partial accumulator to a CTA's slot, and added back from one.
+// CHECK-LABEL: func.func @partials(
+// CHECK-NEXT:    lass_tb.partial_store %acc, %W[%slot] : !lass_tb.acc<64x64xf32>, memref<?xi32>
+// CHECK-NEXT:    %sum = lass_tb.partial_add %acc, %W[%slot] : !lass_tb.acc<64x64xf32>, memref<?xi32> -> !lass_tb.acc<64x64xf32>
+func.func @partials(%acc: !lass_tb.acc<64x64xf32>, %W: memref<?xi32>, %slot: i32) -> !lass_tb.acc<64x64xf32> {
+  lass_tb.partial_store %acc, %W[%slot] : !lass_tb.acc<64x64xf32>, memref<?xi32>
+  %sum = lass_tb.partial_add %acc, %W[%slot] : !lass_tb.acc<64x64xf32>, memref<?xi32> -> !lass_tb.acc<64x64xf32>
+  func.return %sum : !lass_tb.acc<64x64xf32>
+}
+
 // Element types: i8 tiles with an i32 accumulator, f32 (tf32) tiles, f16 tiles with an f16 one.
 // CHECK-LABEL: func.func @mma_types(
 // CHECK-NEXT:    %r = lass_tb.mma %a, %b, %c : !lass_tb.tile<64x64xi8>, !lass_tb.tile<32x64xi8>, !lass_tb.acc<64x32xi32>
