@@ -70,7 +70,8 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None, sms=None) -> No
 
             fam = choose_family(g, args.arch)  # sm_90a: decompose the wgmma tile lasscc.family would take
             choice = choose(m, n, k, str(g.a.type.get_element_type()), sms, args.arch,
-                            base=fam.config if fam.mma == WGMMA else None)
+                            d_type=str(g.d.type.get_element_type()), base=fam.config if fam.mma == WGMMA else None,
+                            d_row=m if memref_layout(g.d.type) == "col" else n)
             found, what = choice.config.as_dict(), f"the shape-aware default ({choice.describe()})"
         if found is not None:
             if g.config is not None and "align" in g.config.data and found.get("mma") != WGMMA:
