@@ -101,3 +101,26 @@ def test_h100_default_kernel_assembles_without_spills(ab, d):
     info = ptxas_info(res.ptx, "sm_90a")  # raises on ptxas's wgmma serialization warnings
     assert (info.spill_stores, info.spill_loads, info.stack_bytes) == (0, 0, 0), info.line
     assert "cp.async.bulk.tensor.2d.global.shared::cta" in res.ptx and "setmaxnreg" in res.ptx
+
+
+def test_api_shape_takes_the_persistent_tma_kernel(monkeypatch):
+    """gemm(shape=...) on sm_90a writes the rule's keys into the lass.gemm; a fused epilogue (measured
+    slower with them: BENCHMARKS.md session 9) or an explicit split keeps the plain kernel."""
+    import lasscc.api as api
+    import lasscc.epilogue_api as epi
+
+    seen = {}
+
+    def fake_compile(text, arch, **kw):
+        seen["text"], seen["kw"] = text, kw
+        return "kernel"
+
+    monkeypatch.setattr(api, "compile", fake_compile)
+    api.gemm(d_dtype="f16", shape=(4096, 4096, 4096), sms=H100, arch="sm_90a")
+    assert 'schedule = "cooperative"' in seen["text"] and "persistent = 1" in seen["text"]
+    assert 'epilogue = "tma"' in seen["text"] and "threadblock = [128 : i64, 256 : i64, 64 : i64]" in seen["text"]
+    api.gemm(d_dtype="f16", shape=(4096, 4096, 4096), sms=H100, arch="sm_90a", split_k=2)
+    assert "persistent" not in seen["text"]
+    monkeypatch.setattr(epi, "epilogue_gemm", lambda text, *a, **kw: seen.update(text=text))
+    api.gemm(d_dtype="f16", shape=(4096, 4096, 4096), sms=H100, arch="sm_90a", bias="n")
+    assert "persistent" not in seen["text"] and "threadblock = [128 : i64, 256 : i64, 64 : i64]" in seen["text"]
