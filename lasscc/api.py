@@ -441,8 +441,10 @@ def _shape_default(shape, a_dtype, sms, arch: str, split_k, split_k_mode, d_dtyp
     d = None if d_dtype is None else _dtype_name(d_dtype, "d_dtype")
     cfg = choose(*shape, ab, sms, arch, d_type=d, base=wgmma_base(ab, arch),
                  d_row=shape[0] if _d_layout_arg(d_layout) == "col" else shape[1]).config
-    kernel = {key: getattr(cfg, key) for key in ("schedule", "persistent", "epilogue")} if (
-        cfg.persistent and split_k is None and split_k_mode is None) else None
+    kernel = None
+    if cfg.is_wgmma:  # written, so the split options below merge into a wgmma config, not an mma.sync one
+        kernel = {"mma": cfg.mma, **({key: getattr(cfg, key) for key in ("schedule", "persistent", "epilogue")} if (
+            cfg.persistent and split_k is None and split_k_mode is None) else {})}
     return (cfg.threadblock, None if cfg.is_wgmma else cfg.warp, cfg.stages, split_k if split_k is not None else cfg.split_k,
             split_k_mode if split_k_mode is not None else cfg.split_k_mode, kernel)
 
