@@ -4,8 +4,9 @@ the element type and the GPU's SM count, for an input that gives no `config` and
 
 The instruction family is decided elsewhere (lasscc.family on sm_90a).  Given a wgmma `base` (the
 family's config), `choose_wgmma` picks the tile and parallel split count by a cost model (below,
-`wgmma_time`; the family's tiles at its stages: the narrow SKINNY_TILES measured slower); otherwise
-the mma.sync rules, in order:
+`wgmma_time`; the family's tiles at its stages: the narrow SKINNY_TILES measured slower), then a
+data-parallel pick whose tiles fill the SMs takes the persistent cooperative TMA-store kernel
+(`data_parallel_kernel`); otherwise the mma.sync rules, in order:
 
 1. Tile: the default 128 x 128 tile (lasscc.config.default_config: BK = 64 bytes of K) -- the
    measured best mma.sync tile, also for skinny M, where the GEMM is bound by reading B and the
