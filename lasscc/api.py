@@ -262,13 +262,14 @@ def _element_type(name: str):
 
 def gemm_module(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0,
                 beta: float = 0.0, threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8,
-                name: str = "gemm", *, d_layout: str = "row", acc=None):
+                name: str = "gemm", *, d_layout: str = "row", acc=None, kernel=None):
     """The `lass.gemm` module (`func.func @name(%a, %b, %d)` of dynamic-size memrefs holding one
     op) for these dtypes, layout and tiling, built with xDSL; CompileError naming the parameter for
     a value that is not a dtype / layout / tile at all (what the compiler supports is the
     compiler's to say, see `gemm`).  d_layout: 'row' (D M x N row-major) or 'col' (column-major:
     element (i, j) at j*M + i).  acc: the accumulator type (None: the default, f32 or i32 for i8;
-    'f16' for f16 inputs accumulated in f16)."""
+    'f16' for f16 inputs accumulated in f16).  kernel: more wgmma config keys ({"schedule": ...,
+    "persistent": ..., "epilogue": ...}: the shape-aware default's, lasscc.heuristics.DP_KERNEL)."""
     a_t = _dtype_name(a_dtype, "a_dtype")
     acc_t = None if acc is None else _dtype_name(acc, "acc")
     b_t = a_t if b_dtype is None else _dtype_name(b_dtype, "b_dtype")
@@ -289,7 +290,7 @@ def gemm_module(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", 
     from xdsl.builder import Builder
     from xdsl.dialects import func
     from xdsl.dialects.builtin import (DYNAMIC_INDEX, ArrayAttr, DictionaryAttr, IntegerAttr, MemRefType,
-                                       ModuleOp, StridedLayoutAttr)
+                                       ModuleOp, StridedLayoutAttr, StringAttr)
     from xdsl.rewriter import InsertPoint
 
     from lasscc.dialects.lass import GemmOp
@@ -308,7 +309,9 @@ def gemm_module(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", 
                              **({"warp": ArrayAttr([IntegerAttr(v, 64) for v in wp]),
                                  "instruction": ArrayAttr([IntegerAttr(v, 64) for v in inst])} if wp else {}),
                              **({"stages": IntegerAttr(stages, 64)} if stages is not None else {}),
-                             **({"raster": IntegerAttr(raster, 64)} if raster is not None else {})})
+                             **({"raster": IntegerAttr(raster, 64)} if raster is not None else {}),
+                             **{key: (IntegerAttr(v, 64) if isinstance(v, int) else StringAttr(v))
+                                for key, v in (kernel or {}).items()}})
     fn = func.FuncOp(str(name), ((memref(a_t, la), memref(b_t, lb), memref(d_t, d_lay)), ()))
     args = fn.body.block.args
     for arg, hint in zip(args, "abd"):
@@ -323,10 +326,10 @@ def gemm_module(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", 
 
 def gemm_mlir(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
               threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8,
-              name: str = "gemm", *, d_layout: str = "row", acc=None) -> str:
+              name: str = "gemm", *, d_layout: str = "row", acc=None, kernel=None) -> str:
     """The MLIR text of `gemm_module` (same parameters, same errors), under a comment naming the GEMM."""
     module = gemm_module(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
-                         d_layout=d_layout, acc=acc)
+                         d_layout=d_layout, acc=acc, kernel=kernel)
     (op,) = [o for o in module.walk() if o.name == "lass.gemm"]
     a_t, b_t, d_t = (str(v.type.get_element_type()) for v in (op.a, op.b, op.d))
     la, lb = LAYOUTS[str(layout).strip().upper()]
@@ -388,15 +391,17 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
     decomposes the wgmma default tile.
     """
     arch = _arch(arch)
+    kernel = None
     if shape is not None:
-        threadblock, warp, stages, split_k, split_k_mode = _shape_default(shape, a_dtype, sms, arch, split_k,
-                                                                          split_k_mode)
+        fused = bias is not None or scale is not None or activation is not None or residual
+        threadblock, warp, stages, split_k, split_k_mode, kernel = _shape_default(
+            shape, a_dtype, sms, arch, split_k, split_k_mode, None if fused else d_dtype, d_layout)
     if arch not in WGMMA_ARCHS or warp is not None:  # the mma.sync defaults (sm_90a: lasscc.family's)
         threadblock = (128, 128, 32) if threadblock is None else threadblock
         warp = (64, 64, 32) if warp is None else warp
         stages, raster = 3 if stages is None else stages, 8 if raster is None else raster
     text = gemm_mlir(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
-                     d_layout=d_layout, acc=acc)
+                     d_layout=d_layout, acc=acc, kernel=kernel)
     try:
         if bias is not None or scale is not None or activation is not None or residual or \
                 _dtype_name(d_dtype, "d_dtype") == "i8":
@@ -419,8 +424,10 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
 compile_gemm = gemm
 
 
-def _shape_default(shape, a_dtype, sms, arch: str, split_k, split_k_mode):
-    """gemm(shape=...)'s tiling: (threadblock, warp, stages, split_k, split_k_mode) of lasscc.heuristics."""
+def _shape_default(shape, a_dtype, sms, arch: str, split_k, split_k_mode, d_dtype=None, d_layout="row"):
+    """gemm(shape=...)'s tiling: (threadblock, warp, stages, split_k, split_k_mode, kernel) of
+    lasscc.heuristics; kernel: the schedule / persistent / epilogue keys of a data-parallel wgmma pick
+    (None: none, or a split given, or `d_dtype` None: a fused epilogue, measured slower with them)."""
     from lasscc.heuristics import choose, wgmma_base
 
     if not isinstance(shape, (tuple, list)) or len(shape) != 3 or not all(
@@ -431,9 +438,15 @@ def _shape_default(shape, a_dtype, sms, arch: str, split_k, split_k_mode):
 
         sms = cuda.sm_count() if cuda.driver_status() is None else None
     ab = _dtype_name(a_dtype, "a_dtype")
-    cfg = choose(*shape, ab, sms, arch, base=wgmma_base(ab, arch)).config
+    d = None if d_dtype is None else _dtype_name(d_dtype, "d_dtype")
+    cfg = choose(*shape, ab, sms, arch, d_type=d, base=wgmma_base(ab, arch),
+                 d_row=shape[0] if _d_layout_arg(d_layout) == "col" else shape[1]).config
+    kernel = None
+    if cfg.is_wgmma:  # written, so the split options below merge into a wgmma config, not an mma.sync one
+        kernel = {"mma": cfg.mma, **({key: getattr(cfg, key) for key in ("schedule", "persistent", "epilogue")} if (
+            cfg.persistent and split_k is None and split_k_mode is None) else {})}
     return (cfg.threadblock, None if cfg.is_wgmma else cfg.warp, cfg.stages, split_k if split_k is not None else cfg.split_k,
-            split_k_mode if split_k_mode is not None else cfg.split_k_mode)
+            split_k_mode if split_k_mode is not None else cfg.split_k_mode, kernel)
 
 
 # ---- the kernel --------------------------------------------------------------------------------

@@ -41,10 +41,10 @@ def _only_align(config) -> bool:
     return set(config.data) <= {"align", "mma"} and (mma is None or getattr(mma, "data", None) == "mma.sync")
 
 
-def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None, sms=None) -> None:
+def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None, sms=None) -> list[str]:
     """A lass.gemm without `config` and no override options takes `lasscc tune`'s stored winner;
-    with none stored and the sizes known (run / bench), the shape-aware default (lasscc.heuristics,
-    for a GPU of `sms` SMs)."""
+    with none stored and the sizes known (run / bench / explain --m --n), the shape-aware default
+    (lasscc.heuristics, for a GPU of `sms` SMs).  Returns the lines printed (on stderr) for them."""
     from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
 
     from lasscc.dialects._common import memref_layout
@@ -53,8 +53,9 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None, sms=None) -> No
     from lasscc.resources import WGMMA, WGMMA_ARCHS
     from lasscc.tune import load_tuned, lookup_tuned
 
+    said: list[str] = []
     if _has_overrides(args) or (not load_tuned() and m is None):  # nothing to apply: the input stays as written
-        return
+        return said
     for g in (o for o in import_gemms(module, args.file) if _only_align(o.config)):
         layout = "".join(memref_layout(v.type) for v in (g.a, g.b, g.d))
         found = lookup_tuned(str(g.a.type.get_element_type()), str(g.d.type.get_element_type()), layout, m, n, k, gpu)
@@ -70,7 +71,8 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None, sms=None) -> No
 
             fam = choose_family(g, args.arch)  # sm_90a: decompose the wgmma tile lasscc.family would take
             choice = choose(m, n, k, str(g.a.type.get_element_type()), sms, args.arch,
-                            base=fam.config if fam.mma == WGMMA else None)
+                            d_type=str(g.d.type.get_element_type()), base=fam.config if fam.mma == WGMMA else None,
+                            d_row=m if memref_layout(g.d.type) == "col" else n)
             found, what = choice.config.as_dict(), f"the shape-aware default ({choice.describe()})"
         if found is not None:
             if g.config is not None and "align" in g.config.data and found.get("mma") != WGMMA:
@@ -80,8 +82,9 @@ def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None, sms=None) -> No
                 key: (ArrayAttr([IntegerAttr(x, 64) for x in v]) if isinstance(v, list) else
                       StringAttr(v) if isinstance(v, str) else IntegerAttr(v, 64))  # split_k_mode: a string
                 for key, v in found.items()})))
-            print(f"lasscc: using {what}: {found}" + (" (lasscc tune)" if what == "the tuned config" else ""),
-                  file=sys.stderr)
+            said.append(f"lasscc: using {what}: {found}" + (" (lasscc tune)" if what == "the tuned config" else ""))
+            print(said[-1], file=sys.stderr)
+    return said
 
 
 def _module_split_note(module, k: int) -> str | None:

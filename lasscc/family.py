@@ -15,6 +15,11 @@ cache hit prints the same notes, and in `lasscc explain`):
   them K-major only; access widths narrower than 16 bytes: TMA needs 16-byte global row strides;
   a threadblock the wgmma rules reject) it stays mma.sync with a note on stderr naming the place and the reason.
 
+Without sizes the kernel stays the plain one (no schedule, not persistent, direct epilogue): whether
+the tiles fill the SMs is unknown here.  Where the sizes are known (`lasscc run` / `bench`, `explain
+--m --n`, the API's shape=), lasscc.heuristics decomposes this tile and gives a data-parallel pick that
+fills the SMs the persistent cooperative TMA-store kernel (`data_parallel_kernel`).
+
 The choice is written into the config (`mma = "wgmma"` with the tiling, or `mma = "mma.sync"`), so
 every dump states it and restarts the same way; a second call finds the key and does nothing.
 `lasscc run` / `bench` / `tune`, which know the sizes, call `size_fallback` first: sizes whose

@@ -4,8 +4,9 @@ the element type and the GPU's SM count, for an input that gives no `config` and
 
 The instruction family is decided elsewhere (lasscc.family on sm_90a).  Given a wgmma `base` (the
 family's config), `choose_wgmma` picks the tile and parallel split count by a cost model (below,
-`wgmma_time`; the family's tiles at its stages: the narrow SKINNY_TILES measured slower); otherwise
-the mma.sync rules, in order:
+`wgmma_time`; the family's tiles at its stages: the narrow SKINNY_TILES measured slower), then a
+data-parallel pick whose tiles fill the SMs takes the persistent cooperative TMA-store kernel
+(`data_parallel_kernel`); otherwise the mma.sync rules, in order:
 
 1. Tile: the default 128 x 128 tile (lasscc.config.default_config: BK = 64 bytes of K) -- the
    measured best mma.sync tile, also for skinny M, where the GEMM is bound by reading B and the
@@ -63,8 +64,9 @@ def wave_efficiency(units: int, slots: int) -> float:
 
 
 def choose(m: int, n: int, k: int, ab_type: str = "f16", sms: int | None = None, arch: str = "sm_80",
-           d_type: str | None = None, base: GemmConfig | None = None) -> Choice:
-    """The shape-aware config for an M x N x K GEMM with A/B elements `ab_type` on a GPU of `sms` SMs
+           d_type: str | None = None, base: GemmConfig | None = None, d_row: int | None = None) -> Choice:
+    """The shape-aware config for an M x N x K GEMM with A/B elements `ab_type` (D: `d_type`, rows of
+    `d_row` elements, None: N; they choose a data-parallel wgmma pick's kernel) on a GPU of `sms` SMs
     (None: an H100's, lasscc.streamk.H100_SMS), decomposing the tile of `base` (None: the mma.sync
     default_config; a wgmma config, lasscc.family's, on sm_90a: split-K but no stream-K, which is
     built on the mma.sync path only: `choose_wgmma` picks its tile and split count by a cost model).
@@ -74,7 +76,7 @@ def choose(m: int, n: int, k: int, ab_type: str = "f16", sms: int | None = None,
             raise LassError(f"lasscc.heuristics: expected a positive integer {name}, got {v!r}")
     sms = int(sms or streamk.H100_SMS)
     if base is not None and base.is_wgmma:
-        return choose_wgmma(m, n, k, ab_type, sms, arch, base)
+        return choose_wgmma(m, n, k, ab_type, sms, arch, base, d_type, d_row)
     base = base or default_config(ab_type)
     bm, bn, bk = base.threadblock
     eb = elem_bytes(ab_type)
@@ -184,12 +186,18 @@ def wgmma_time(m: int, n: int, k: int, cfg: GemmConfig, ab_type: str, sms: int) 
 
 def wgmma_cost(m: int, n: int, k: int, cfg: GemmConfig, ab_type: str, sms: int) -> tuple[float, str]:
     """`wgmma_time`'s seconds and the term that bound them, in words (for `choose_wgmma`'s note)."""
+    from lasscc.schedule import launch_ctas
+
     bm, bn, bk = cfg.threadblock
     eb = elem_bytes(ab_type)
     per_sm = streamk.ctas_per_sm(cfg.threads, cfg.smem_bytes(eb))
     tiles = -(-m // bm) * -(-n // bn)
     units = tiles * cfg.split_k
-    waves = -(-units // (sms * per_sm))
+    if cfg.persistent:  # min(tiles, SMs) CTAs, one per SM, walk the tiles in raster order: the busiest
+        per_sm = 1  # walks ceil(tiles / CTAs) of them, as many as the waves of a one-CTA-per-SM grid
+        waves = -(-units // launch_ctas(units, True, sms=sms))
+    else:
+        waves = -(-units // (sms * per_sm))
     sharing = min(per_sm, -(-units // sms))  # CTAs sharing one SM's tensor cores and bandwidth
     k_tile, bound = max((2 * bm * bn * bk / (WG_PEAK_FLOPS_PER_SM * 2 / eb / sharing), "tensor cores"),
                         ((bm + bn) * bk * eb / (WG_BYTES_PER_SM / sharing), "TMA bandwidth"))
@@ -212,10 +220,12 @@ def wgmma_candidates(base: GemmConfig, ab_type: str):
             yield tile
 
 
-def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base: GemmConfig) -> Choice:
+def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base: GemmConfig,
+                 d_type: str | None = None, d_row: int | None = None) -> Choice:
     """The wgmma tile (`wgmma_candidates`) and parallel split count with the least
-    `wgmma_time`, among those the rules accept (each partition MIN_SPLIT_KTILES k-tiles); the note
-    names the term that bound the modelled time."""
+    `wgmma_time`, among those the rules accept (each partition MIN_SPLIT_KTILES k-tiles), then the
+    kernel of a data-parallel pick (`data_parallel_kernel`, D of MLIR type `d_type`); the notes
+    name the term that bound the modelled time and the kernel's reason."""
     eb = elem_bytes(ab_type)
     best = None
     for tile in wgmma_candidates(base, ab_type):
@@ -238,4 +248,59 @@ def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base
     why = (f"wgmma cost model: {bm}x{bn}x{bk}, {cfg.stages} stages"
            + (f", split-K {cfg.split_k} parallel" if cfg.split_k > 1 else "")
            + f", {tiles * cfg.split_k} CTAs on {sms} SMs, ~{2 * m * n * k / t / 1e12:.0f} TFLOP/s modelled ({bound})")
-    return Choice(cfg, [why], sms * streamk.ctas_per_sm(cfg.threads, cfg.smem_bytes(eb)))
+    cfg, kernel_why = data_parallel_kernel(cfg, m, n, sms, arch, ab_type, d_type, d_row)
+    reasons = [why] + ([kernel_why] if kernel_why else [])
+    return Choice(cfg, reasons, sms * streamk.ctas_per_sm(cfg.threads, cfg.smem_bytes(eb)))
+
+
+# The data-parallel sm_90a kernel (issue 15): a wgmma pick with split_k == 1 whose tiles fill the SMs
+# takes CUTLASS's kernel, a producer warpgroup ("cooperative"), one CTA per SM walking the tiles
+# (persistent: the producer loads the next tile's k-tiles during the epilogue) and the TMA-store
+# epilogue.  Measured on the H100 at 4096³ / 8192³, 128x256x64 / 4 stages (BENCHMARKS.md session 9,
+# benchmarks/hopper-best-2026-11-24-s9.log, hopper-tma-2026-11-24-s9.log): f16 -> f32 0.985 / 1.003x
+# cuBLAS (plain kernel 0.943 / 0.976), f16 -> f16 0.996 / 1.013x (0.964 / 0.896), bf16 -> bf16 0.991 /
+# 1.020x.  The persistent kernel with direct stores measured no better (f32 D 0.963 / 0.924), so the
+# three come together or not at all.  Split-K / stream-K picks keep the plain kernel (the cooperative
+# producer loops over all of K; the TMA store would race their semaphore: resources.epilogue_error).
+DP_KERNEL = {"schedule": "cooperative", "persistent": 1, "epilogue": "tma"}
+# Fewer tiles than SMs: each persistent CTA would walk one tile, with no next tile for the producer
+# to load during the epilogue (the cooperative kernel without the tile walk measured as the plain one,
+# 231.4 vs 233.2 us at 4096³: BENCHMARKS.md session 9's ncu table), and the plain kernel is the one
+# measured there (2048³: 128 tiles of 128x256, 0.94x).
+DP_KERNEL_MIN_TILES_PER_SM = 1
+
+
+def data_parallel_kernel(cfg: GemmConfig, m: int, n: int, sms: int, arch: str, ab_type: str,
+                         d_type: str | None, d_row: int | None = None) -> tuple[GemmConfig, str | None]:
+    """`cfg` (a wgmma pick of `choose_wgmma` for an M x N output on `sms` SMs, D of MLIR type
+    `d_type`) with DP_KERNEL's keys when it is data-parallel, leaves schedule / persistent / epilogue
+    at their defaults, has at least DP_KERNEL_MIN_TILES_PER_SM x `sms` tiles, and the rules
+    (GemmConfig.validate: the cooperative schedule's BM = 128, the TMA store's D type and N, shared
+    memory with the staging buffers) accept it, with D's rows 16-byte multiples (else the kernel
+    takes the direct stores: no TMA store; `d_row`: D's contiguous extent, M for a column-major D,
+    None: N); and the reason, in words (None: nothing to say)."""
+    from lasscc.resources import TMA_STORE_D_TYPES
+    from lasscc.sm90_layout import TMA_GLOBAL_ALIGN
+
+    plain = (cfg.schedule, cfg.persistent, cfg.epilogue) == ("default", 0, "direct")
+    if not cfg.is_wgmma or cfg.split_k != 1 or cfg.is_streamk or not plain:
+        return cfg, None
+    bm, bn, _ = cfg.threadblock
+    tiles = -(-m // bm) * -(-n // bn)
+    keep = "plain kernel (no schedule, not persistent, direct epilogue)"
+    if tiles < DP_KERNEL_MIN_TILES_PER_SM * sms:
+        return cfg, f"{keep}: {tiles} tiles < {sms} SMs, a persistent CTA would walk one tile"
+    row = n if d_row is None else d_row
+    if d_type not in TMA_STORE_D_TYPES or row * TMA_STORE_D_TYPES[d_type] % TMA_GLOBAL_ALIGN:
+        why = ("D's type unknown" if d_type is None else f"a {d_type} D" if d_type not in TMA_STORE_D_TYPES
+               else f"D's rows of {row} elements are not {TMA_GLOBAL_ALIGN}-byte multiples")
+        return cfg, f"{keep}: {why}, no TMA store"
+    new = replace(cfg, **DP_KERNEL)
+    try:
+        new.validate(arch, ab_type=ab_type, d_type=d_type)
+    except LassError as e:
+        return cfg, f"{keep}: {str(e).removeprefix('config: ')}"
+    ctas = min(tiles, sms)
+    return new, (f"schedule = \"cooperative\", persistent = 1, epilogue = \"tma\": data-parallel, {tiles} tiles "
+                 f"walked by {ctas} CTAs (one per SM, up to {-(-tiles // ctas)} tiles each), D stored by TMA "
+                 f"(measured 0.99-1.02x cuBLAS at 4096³ / 8192³, BENCHMARKS.md session 9)")

@@ -446,8 +446,10 @@ def walks_tiles(cfg) -> bool:
 def walking_staged_epilogue(cfg, ab_type: str, out_bytes: int) -> bool:
     """Whether `cfg` walks tiles and stages its D of `out_bytes` elements through shared memory
     (`stage_plan`): the staging reuses the operand ring, which the producer is already refilling for
-    the next tile, so lasscc-warp-specialize rejects it (and `lasscc tune` does not time it)."""
-    return walks_tiles(cfg) and stage_plan(cfg, ab_type, out_bytes) is not None
+    the next tile, so lasscc-warp-specialize rejects it (and `lasscc tune` does not time it).  The
+    TMA-store epilogue (EPILOGUE_TMA) stages in buffers of its own: False."""
+    return (walks_tiles(cfg) and getattr(cfg, "epilogue", EPILOGUE_DIRECT) != EPILOGUE_TMA
+            and stage_plan(cfg, ab_type, out_bytes) is not None)
 
 
 def order_barrier_bytes(cfg) -> int:

@@ -57,8 +57,12 @@ SPLIT_MIN_KTILES = 4
 # consumer warpgroups on each tile, never persistent; cooperative: BM 128, its two consumer
 # warpgroups share a tile; pingpong: BM 64, each consumer its own tiles), x BN 128 or 256 x BK rows
 # of 128 bytes (the 128B swizzle: every fastest config measured, BENCHMARKS.md) x 4 or 5 stages x
-# raster groups of 8 or 16 tile rows; the resource rules (shared memory, registers) prune it.
+# raster groups of 8 or 16 tile rows; the resource rules (shared memory, registers) prune it.  The
+# cooperative schedule is timed with both epilogues (WGMMA_SEARCH_EPILOGUES): its persistent
+# TMA-store kernel is the shape-aware default's for a full grid (lasscc.heuristics.DP_KERNEL), and
+# the TMA store is the only epilogue a tile-walking kernel with a 16-bit D may take.
 WGMMA_SEARCH_SCHEDULES = {"default": ((64, 128), (0,)), "cooperative": ((128,), (0, 1)), "pingpong": ((64,), (0, 1))}
+WGMMA_SEARCH_EPILOGUES = {"cooperative": ("direct", "tma")}  # other schedules: ("direct",)
 WGMMA_SEARCH_BN = (128, 256)
 WGMMA_SEARCH_ROW_BYTES = (128,)
 WGMMA_SEARCH_STAGES = (4, 5)
@@ -74,9 +78,10 @@ def default_family(arch: str) -> str:
     return "wgmma" if arch in WGMMA_ARCHS else "mma.sync"
 
 
-def _check(cfg: GemmConfig, arch: str, ab_type: str, majors, acc_type, ok: list, rejected: list) -> None:
+def _check(cfg: GemmConfig, arch: str, ab_type: str, majors, acc_type, ok: list, rejected: list,
+           d_type: str | None = None) -> None:
     try:
-        cfg.validate(arch, ab_type=ab_type, majors=majors, acc_type=acc_type)
+        cfg.validate(arch, ab_type=ab_type, majors=majors, acc_type=acc_type, d_type=d_type)
         ok.append(cfg)
     except LassError as e:
         rejected.append((cfg, str(e)))
@@ -91,8 +96,8 @@ def candidates(arch: str, ab_type: str = "f16", mma: str = "mma.sync", majors=No
     configs mirror f16 BK 32) and take their own mma.sync shape (lasscc.layout.mma_shape); a D of
     type `d_type` (None: f32) that the epilogue stages through shared memory leaves out the
     schedules that walk tiles (lasscc.resources.walking_staged_epilogue); the
-    wgmma space is WGMMA_SEARCH_* (tile x schedule x persistent x stages x raster), BK in bytes
-    (WGMMA_SEARCH_ROW_BYTES)."""
+    wgmma space is WGMMA_SEARCH_* (tile x schedule x persistent x epilogue x stages x raster), BK in
+    bytes (WGMMA_SEARCH_ROW_BYTES)."""
     from lasscc.layout import K_MAJOR
     from lasscc.explain.facts import type_bytes
     from lasscc.resources import WGMMA, walking_staged_epilogue, wgmma_defaults, wgmma_k
@@ -110,16 +115,17 @@ def candidates(arch: str, ab_type: str = "f16", mma: str = "mma.sync", majors=No
             _check(cfg, arch, ab_type, majors, acc_type, ok, rejected)
     if mma in ("wgmma", "all"):
         for sched, (bms, persist) in WGMMA_SEARCH_SCHEDULES.items():
-            for bm, bn, row, s, p, r in itertools.product(bms, WGMMA_SEARCH_BN, WGMMA_SEARCH_ROW_BYTES,
-                                                          WGMMA_SEARCH_STAGES, persist, WGMMA_SEARCH_RASTER):
+            epilogues = WGMMA_SEARCH_EPILOGUES.get(sched, ("direct",))
+            for bm, bn, row, s, p, e, r in itertools.product(bms, WGMMA_SEARCH_BN, WGMMA_SEARCH_ROW_BYTES,
+                                                             WGMMA_SEARCH_STAGES, persist, epilogues, WGMMA_SEARCH_RASTER):
                 tb = (bm, bn, row // eb)
                 cfg = GemmConfig(threadblock=tb, stages=s, raster=r, mma=WGMMA, schedule=sched, persistent=p,
-                                 **wgmma_defaults(tb, wgmma_k(ab_type)))
+                                 epilogue=e, **wgmma_defaults(tb, wgmma_k(ab_type)))
                 if d_type is not None and walking_staged_epilogue(cfg, ab_type, type_bytes(d_type)):
                     rejected.append((cfg, f"a {d_type} D is staged through the operand ring, which this schedule "
                                           "refills for the next tile meanwhile"))
                     continue
-                _check(cfg, arch, ab_type, majors, acc_type, ok, rejected)
+                _check(cfg, arch, ab_type, majors, acc_type, ok, rejected, d_type)
     return ok, rejected
 
 
@@ -178,7 +184,8 @@ def config_label(cfg: GemmConfig) -> str:
     tb, w = "x".join(map(str, cfg.threadblock)), "x".join(map(str, cfg.warp))
     if cfg.is_wgmma:  # the warp tile is the warpgroup's, nothing to choose
         return (f"wgmma {tb} / s{cfg.stages}" + (f" / {cfg.schedule}" if cfg.schedule != "default" else "")
-                + (" / persistent" if cfg.persistent else "") + (f" / r{cfg.raster}" if cfg.raster != 8 else "")
+                + (" / persistent" if cfg.persistent else "") + (f" / {cfg.epilogue} store" if cfg.epilogue != "direct" else "")
+                + (f" / r{cfg.raster}" if cfg.raster != 8 else "")
                 + (f" / cluster {cfg.cluster[0]}x{cfg.cluster[1]}" if tuple(cfg.cluster) != (1, 1) else "")
                 + (f" / split {cfg.split_k}{' parallel' if cfg.split_k_mode == 'parallel' else ''}"
                    if cfg.split_k > 1 else ""))

@@ -8,7 +8,8 @@ rings (`resources.tma_store_stage_offset`: apart from the ring, which a persiste
 refills meanwhile).  For subtile s, in every thread:
 
     [s >= 2: thread 0 `bulk_wait_group_read {pending = 1}`: the store of subtile s - 2 has read
-     the buffer; s == 0 of a persistent kernel: thread 0 waited at the previous tile's end] bar.sync
+     the buffer; s == 0 of a persistent kernel: thread 0 `bulk_wait_group_read {pending = 0}`:
+     the previous tile's stores have read both buffers] bar.sync
     the subtile's accumulators (alpha * acc through the fused epilogue, in D's type, exactly as the
     direct path computes them) -> the buffer at `sm90_layout.epilogue_stage_offset` (the D map's
     swizzle): `lass_nv.stmatrix_x4` per 16 x 16 block for a 16-bit D (lanes' row addresses
@@ -19,7 +20,9 @@ refills meanwhile).  For subtile s, in every thread:
     map, `tma_store_2d` / `_3d`), `bulk_commit_group`
 
 and after the last subtile thread 0 `bulk_wait_group_read {pending = 0}` (the CTA's shared memory
-outlives the stores' reads).  The TMA clips at D's bounds, so a partial tile needs no predicates
+outlives the stores' reads) -- in a persistent kernel not there but once after the tile loop
+(`store_tail`, lasscc-warp-specialize; CUTLASS's store tail): the next tile's mainloop starts while
+the last stores still read the staging buffers, and its first subtile waits for them (above).  The TMA clips at D's bounds, so a partial tile needs no predicates
 (the fused epilogue's extra operands are still read under them).  The bar.syncs become the
 consumers' named barrier in a cooperative kernel (lasscc-warp-specialize), and thread 0 its first
 consumer thread.  A D whose rows are not 16-byte multiples, or whose address is not 16-byte
@@ -58,6 +61,14 @@ def _branch(bb: ArithBuilder, cond, then_fn, else_fn) -> None:
     bb.insert(scf.IfOp(cond, [], Region(then_b), Region(else_b)))
 
 
+def store_tail(bb: ArithBuilder, tid) -> None:
+    """After a persistent kernel's tile loop: thread `tid` == 0 (the consumers' first, which issued
+    the stores) `bulk_wait_group_read {pending = 0}`, so the CTA's shared memory outlives the last
+    tile's TMA stores' reads (their epilogue deferred this wait: `tma_store_epilogue`)."""
+    _if(bb, bb.emit(arith.CmpiOp(tid, bb.const(0), "eq")),
+        lambda ib: ib.insert(lass_nv.BulkWaitGroupReadOp.build(attributes={"pending": IntegerAttr(0, 64)})))
+
+
 def kernel_operand(dest):
     """The kernel argument under `dest` (a `lass_tb.batch_view` of D, or D)."""
     return dest.owner.source if isinstance(dest.owner, lass_tb.BatchViewOp) else dest
@@ -76,6 +87,7 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0):
     bm, bn, _ = cfg.threadblock
     sub_cols, mode = S90.epilogue_subtile(bn, db)
     eb = elem_bytes(low.ab)
+    deferred = bool(cfg.persistent)  # the wait for the stores' reads: before the buffers' reuse (`store_tail`)
     cells = {(r, c): idx for r, c, idx in low.store_pairs()}
 
     def tma_path(bb: ArithBuilder) -> None:
@@ -92,6 +104,9 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0):
             if s >= S90.EPILOGUE_STAGE_BUFFERS:  # the store of subtile s - 2 has read this buffer
                 _if(bb, is0, lambda ib: ib.insert(lass_nv.BulkWaitGroupReadOp.build(
                     attributes={"pending": IntegerAttr(S90.EPILOGUE_STAGE_BUFFERS - 1, 64)})))
+            elif s == 0 and deferred:  # the previous tile's stores have read both buffers
+                _if(bb, is0, lambda ib: ib.insert(lass_nv.BulkWaitGroupReadOp.build(
+                    attributes={"pending": IntegerAttr(0, 64)})))
             if s >= S90.EPILOGUE_STAGE_BUFFERS or (s == 0 and cfg.persistent):
                 bb.insert(lass_nv.BarSyncOp())
             if db == 2:
@@ -119,7 +134,9 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0):
                 ib.insert(lass_wg.TmaStoreOp.build(operands=[D, op.m0, ib.add(op.n0, c_lo), ib.const(base)]))
                 ib.insert(lass_nv.BulkCommitGroupOp())
             _if(bb, is0, store)
-        _if(bb, is0, lambda ib: ib.insert(lass_nv.BulkWaitGroupReadOp.build(attributes={"pending": IntegerAttr(0, 64)})))
+        if not deferred:  # (a persistent kernel's last tile: the store tail after the tile loop)
+            _if(bb, is0, lambda ib: ib.insert(lass_nv.BulkWaitGroupReadOp.build(
+                attributes={"pending": IntegerAttr(0, 64)})))
         bb.insert(scf.YieldOp())
 
     def emit(bb: ArithBuilder) -> None:

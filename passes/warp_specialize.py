@@ -165,7 +165,7 @@ class _Specialize:
         if pingpong:
             self._pingpong_consumers(cons_blk, loop, sched, tid, self._order_barriers(fn, ws, tid))
         elif sched is not None:
-            self._consumer_tiles(cons_blk, loop, sched)
+            self._consumer_tiles(cons_blk, loop, sched, ctid)
 
     def _scheduler(self, fn: func.FuncOp, ws: Operation) -> dict:
         """The persistent loop's parts, built before the roles: the tile count, this CTA's first
@@ -249,10 +249,11 @@ class _Specialize:
                 if use.operation is not loop and loop.is_ancestor(use.operation) and use.operation is not new.owner:
                     use.operation.operands[use.index] = new
 
-    def _consumer_tiles(self, blk: Block, kloop: scf.ForOp, sched: dict) -> None:
+    def _consumer_tiles(self, blk: Block, kloop: scf.ForOp, sched: dict, ctid) -> None:
         """The consumers' ops after their setmaxnreg, once per tile of this CTA: the K loop over
         the global k-tile index base + lb .. base + ub (slots and phases carried across tiles; the
-        last k-tile's slot is released in the next tile's first iteration, one k-tile late as ever)."""
+        last k-tile's slot is released in the next tile's first iteration, one k-tile late as ever);
+        with the TMA-store epilogue, its store tail after the loop (consumer thread `ctid` 0)."""
         ops = list(blk.ops)[1:]
         loop, body, base, mapping = self._tile_loop(blk, sched, before=ops[0])
         self._claim(body, sched, body.args[0])
@@ -266,6 +267,10 @@ class _Specialize:
         kloop.operands[1] = b.add(base, ub)
         nb = ArithBuilder(InsertPoint.at_end(body))
         nb.insert(scf.YieldOp(nb.add(base, nb.sub(ub, lb))))
+        if self.cfg.epilogue == EPILOGUE_TMA:
+            from lasscc.passes.tma_store import store_tail
+
+            store_tail(ArithBuilder(InsertPoint.after(loop)), ctid)
 
     def _order_barriers(self, fn: func.FuncOp, ws: Operation, tid) -> int:
         """The pingpong ordering barrier, before the roles: thread 0 initialises its mbarriers (one

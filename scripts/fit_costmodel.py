@@ -75,9 +75,12 @@ def config_key(cfg) -> tuple[int, int, int, int]:
 
 
 def rank_check(points, shapes=TABLE_SHAPES, sms: int = SMS):
-    """For each of `shapes`: (shape, the default's pick (heuristics.choose on sm_90a) as config_key,
-    its measured seconds (None: never measured), the fastest measured config_key and its seconds).
-    A config measured more than once counts with its fastest timing."""
+    """For each of `shapes`: (shape, the default's pick (heuristics.choose on sm_90a, f32 D as
+    measured) as config_key, its measured seconds (None: never measured), the fastest measured
+    config_key and its seconds).  A config measured more than once counts with its fastest timing.
+    config_key is the cost model's decision (tile, stages, split): the logs time the plain kernel,
+    and the kernel of a data-parallel pick (heuristics.data_parallel_kernel) is checked against
+    the session 9 kernel timings instead (`kernel_check`)."""
     from lasscc.heuristics import choose, wgmma_base
 
     base = wgmma_base("f16", "sm_90a")
@@ -88,9 +91,70 @@ def rank_check(points, shapes=TABLE_SHAPES, sms: int = SMS):
             if s == shape:
                 key = config_key(cfg)
                 measured[key] = min(t, measured.get(key, t))
-        pick = config_key(choose(*shape, "f16", sms, "sm_90a", base=base).config)
+        pick = config_key(choose(*shape, "f16", sms, "sm_90a", d_type="f32", base=base).config)
         best = min(measured, key=measured.get)
         out.append((shape, pick, measured.get(pick), best, measured[best]))
+    return out
+
+
+# Session 9's timings of the kernel variants at one tile, 128x256x64 / 4 stages (scripts/hopper_best.py,
+# scripts/hopper_check.py --tma-store; H100): the markdown tables at their ends
+KERNEL_LOGS = [ROOT / "benchmarks" / "hopper-best-2026-11-24-s9.log", ROOT / "benchmarks" / "hopper-tma-2026-11-24-s9.log"]
+KERNEL_TILE = ((128, 256, 64), 4)
+KERNEL_ROW = re.compile(r"\| (?P<label>[^|]+?) \| (?P<size>\d+)\^3 \| (?P<tflops>[\d.]+) \| [\d.]+ \| [\d.]+ \|$")
+
+
+def kernel_key(schedule: str = "default", persistent: int = 0, epilogue: str = "direct", cluster=(1, 1)) -> tuple:
+    """(schedule, persistent, epilogue, cluster): what tells two kernels of one tile apart."""
+    return (schedule, int(persistent), epilogue, tuple(cluster))
+
+
+def _kernel_label(label: str):
+    """(A/B type, D type, kernel_key) of a KERNEL_LOGS row label: hopper_best.py's "f16->f32 schedule =
+    \"cooperative\", persistent = 1, ..." / "... default", or hopper_check.py's "f16 D f32
+    128x256x64/4 persistent tma"; None for another tile."""
+    m = re.match(r"(\w+)->(\w+) (.*)$", label)
+    if m:
+        ab, d, rest = m.groups()
+        kv = dict(re.findall(r'(\w+) = ("[^"]*"|\[[^\]]*\]|\d+)', rest))
+        cluster = tuple(int(x) for x in kv.get("cluster", "[1, 1]").strip("[]").split(","))
+        return ab, d, kernel_key(kv.get("schedule", '"default"').strip('"'), int(kv.get("persistent", 0)),
+                                 kv.get("epilogue", '"direct"').strip('"'), cluster)
+    m = re.match(r"(\w+) D (\w+) (\d+)x(\d+)x(\d+)/(\d+) (persistent )?(direct|tma)$", label)
+    if m is None or ((int(m[3]), int(m[4]), int(m[5])), int(m[6])) != KERNEL_TILE:
+        return None
+    return m[1], m[2], kernel_key("cooperative" if m[7] else "default", 1 if m[7] else 0, m[8])
+
+
+def kernel_points(paths=KERNEL_LOGS) -> dict:
+    """{(A/B type, D type, size): {kernel_key: the best TFLOP/s over `paths`}}: runs in separate
+    processes differ in clocks and in cuBLAS's own timing, so a kernel timed twice counts with its
+    fastest run, as `rank_check` does."""
+    out: dict = {}
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            row = KERNEL_ROW.match(line.strip())
+            parsed = row and _kernel_label(row["label"].strip())
+            if parsed:
+                ab, d, key = parsed
+                cell = out.setdefault((ab, d, int(row["size"])), {})
+                cell[key] = max(float(row["tflops"]), cell.get(key, 0.0))
+    return out
+
+
+def kernel_check(points: dict, sms: int = SMS):
+    """For each (A/B type, D type, size) of `kernel_points`: (that, the default's kernel_key for the
+    cube of that size (heuristics.choose on sm_90a; None when its tile is not KERNEL_TILE's), its
+    TFLOP/s (None: never measured), the fastest measured kernel_key and its TFLOP/s)."""
+    from lasscc.heuristics import choose, wgmma_base
+
+    out = []
+    for (ab, d, size), measured in sorted(points.items()):
+        cfg = choose(size, size, size, ab, sms, "sm_90a", d_type=d, base=wgmma_base(ab, "sm_90a")).config
+        pick = (kernel_key(cfg.schedule, cfg.persistent, cfg.epilogue, cfg.cluster)
+                if (tuple(cfg.threadblock), cfg.stages) == KERNEL_TILE and cfg.split_k == 1 else None)
+        best = max(measured, key=measured.get)
+        out.append(((ab, d, size), pick, measured.get(pick), best, measured[best]))
     return out
 
 
@@ -141,6 +205,10 @@ def main() -> int:
             ratio = f"{t_pick / t_best:.3f}x the fastest" if t_pick else "never measured"
             print(f"{'x'.join(map(str, shape)):18s} default {pick} ({ratio}); fastest measured {best} "
                   f"{t_best * 1e6:.1f} us")
+        for what, pick, f_pick, best, f_best in kernel_check(kernel_points()):
+            ratio = f"{f_pick / f_best:.3f}x the fastest" if f_pick else "never measured"
+            print(f"{what[0]}->{what[1]} {what[2]}^3: default kernel {pick} ({ratio}); fastest measured {best} "
+                  f"{f_best:.1f} TFLOP/s")
     return 0
 
 

@@ -1,5 +1,7 @@
 """Issue 17's table: every shape with the shape-aware default config (lasscc.heuristics, no tuning)
-beside cuBLAS in the same process, the session-8 default of the shapes whose default changed since,
+beside cuBLAS in the same process (a default that takes the persistent cooperative TMA-store kernel,
+heuristics.data_parallel_kernel, with the plain kernel of its tile beside it), the session-8 default
+of the shapes whose default changed since,
 the odd shapes (checked against float64 like every run), the split-K and stream-K variants for two
 shapes, and 16 x 4096 x 4096 as a fraction of the HBM bandwidth needed to read B once.
 
@@ -52,8 +54,10 @@ def module_text(cfg) -> str:
     from lasscc.api import gemm_mlir
 
     if cfg.is_wgmma:  # the Hopper path: threadblock / stages with mma = "wgmma" (its warp tiles follow)
-        text = gemm_mlir("f16", None, "f32", "TN", 1.0, 0.0, cfg.threadblock, None, cfg.stages, cfg.raster)
-        return text.replace("config = {", 'config = {mma = "wgmma", ', 1)
+        kernel = {"mma": "wgmma", **({key: getattr(cfg, key) for key in ("schedule", "persistent", "epilogue")}
+                                     if cfg.persistent else {})}  # the data-parallel default's kernel
+        return gemm_mlir("f16", None, "f32", "TN", 1.0, 0.0, cfg.threadblock, None, cfg.stages, cfg.raster,
+                         kernel=kernel)
     text = gemm_mlir("f16", None, "f32", "TN", 1.0, 0.0, cfg.threadblock, cfg.warp, cfg.stages, cfg.raster)
     if cfg.align is not None:
         text = text.replace("config = {", f"config = {{align = [{cfg.align[0]}, {cfg.align[1]}], ", 1)
@@ -62,6 +66,7 @@ def module_text(cfg) -> str:
 
 def config_text(cfg) -> str:
     return (("wgmma " if cfg.is_wgmma else "") + "x".join(map(str, cfg.threadblock)) + f"/s{cfg.stages}"
+            + (f" {cfg.schedule} persistent {cfg.epilogue}" if cfg.persistent else "")
             + (f" split {cfg.split_k} {cfg.split_k_mode}" if cfg.split_k > 1 else
                f" {cfg.split_k_mode}" if cfg.is_streamk else ""))
 
@@ -77,12 +82,15 @@ def plan(sms: int, arch: str) -> list[tuple[str, tuple[int, int, int], object]]:
     wg = wgmma_base("f16", arch)  # sm_90a: the default decomposes lasscc.family's wgmma tile
     runs = []
     for shape in SHAPES:
-        c = choose(*shape, "f16", sms, arch, base=wg)
+        c = choose(*shape, "f16", sms, arch, d_type="f32", base=wg)
         runs.append(("default", shape, c.config, c.describe()))
+        if c.config.persistent:  # the data-parallel kernel (heuristics.data_parallel_kernel): the plain one beside it
+            runs.append(("plain", shape, replace(c.config, schedule="default", persistent=0, epilogue="direct"),
+                         "the plain kernel of the default's tile"))
     for shape in ODD_SHAPES:  # sizes TMA cannot load take mma.sync with the widest accesses they allow
         align = widest_align(*shape, "row", "col", "f16")
         full = align == widest_align(16, 16, 16, "row", "col", "f16")
-        c = choose(*shape, "f16", sms, arch, base=wg if full else None)
+        c = choose(*shape, "f16", sms, arch, d_type="f32", base=wg if full else None)
         cfg = c.config if full else replace(c.config, align=align)
         runs.append(("odd", shape, cfg, c.describe() + ("" if full else f"; mma.sync, align {list(align)}")))
     if wg is not None:

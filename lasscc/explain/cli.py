@@ -22,6 +22,19 @@ def cmd_explain(args) -> int:
     grid = _parse_grid(args.grid) if args.grid else DEFAULT_GRID
     if args.stage is not None:
         sections_for(args.stage)  # reject a bad name before any work
+    if (args.m is None) != (args.n is None) or any(v is not None and v < 1 for v in (args.m, args.n)):
+        from lasscc.diagnostics import LassError
+
+        bad = "--m" if args.m is None or args.m < 1 else "--n"
+        raise LassError(f"option {bad}: expected a positive size, with both --m and --n (the shape-aware default's "
+                        f"M x N; K is --k)")
+    chosen: list[str] = []
+    if args.m is not None:  # the config lasscc run / bench would take for these sizes, and why
+        from lasscc.cli import _apply_tuned
+        from lasscc.streamk import H100_SMS
+
+        chosen = _apply_tuned(module, args, args.m, args.n, args.k if args.k is not None else DEFAULT_K, None,
+                              args.sms or H100_SMS)
     # before explain: compiling for the resources section lowers `module` in place
     from lasscc.driver import select_family
 
@@ -37,7 +50,7 @@ def cmd_explain(args) -> int:
 
         raise LassError(f"option --sms: expected a positive SM count, got {args.sms}")
     text = explain(module, args.arch, args.file, args.stage, grid, use_cache=not args.no_cache,
-                   k=args.k if args.k is not None else DEFAULT_K, sms=args.sms)
+                   k=args.k if args.k is not None else DEFAULT_K, sms=args.sms, chosen=chosen)
     sys.stdout.write(text)
     if args.png:
         try:
@@ -63,6 +76,10 @@ def add_parser(sub, common) -> None:
     e.add_argument("--png", metavar="DIR", help="also draw the maps as PNG files in DIR (needs matplotlib)")
     e.add_argument("--grid", help="tile grid MxN of the rasterization example (default 12x8)")
     e.add_argument("--k", type=int, help=f"K of the split-K / stream-K decomposition (default {DEFAULT_K})")
+    e.add_argument("--m", type=int, help="with --n (and --k): an input without config takes the config `lasscc run` "
+                                         "would for M x N x K (its tuned winner, else the shape-aware default), "
+                                         "and explain says why")
+    e.add_argument("--n", type=int, help="N of --m's sizes")
     e.add_argument("--sms", type=int, help="SM count of the GPU a stream-K kernel's persistent grid fills "
                                            "(default 132, an H100's)")
     e.set_defaults(fn=cmd_explain)

@@ -305,7 +305,9 @@ def epilogue_lines(n: HopperNumbers) -> list[str]:
     out.append(f"    {n.bn // cols} subtile{'s' if n.bn // cols != 1 else ''} of {n.bm} x {cols} {n.d} ({label} swizzle, "
                f"tensor map tmap_D, box {cols} x {n.bm}), alternating between the 2 staging buffers: {how}, "
                "fence.proxy.async, barrier, thread 0 cp.async.bulk.tensor shared -> global (clipped at D's bounds) "
-               "+ commit_group; wait_group.read 1 before a buffer is rewritten, 0 at the end")
+               "+ commit_group; wait_group.read 1 before a buffer is rewritten, "
+               + ("0 before the next tile's first subtile (its mainloop starts at once) and once after the tile loop "
+                  "(the store tail)" if n.persistent else "0 at the end"))
     return out
 
 

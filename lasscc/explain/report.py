@@ -47,8 +47,9 @@ def _resources(module, arch: str, filename: str, use_cache: bool):
 
 def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str | None = None,
             grid: tuple[int, int] = DEFAULT_GRID, use_cache: bool = True, resources: bool = True,
-            k: int = DEFAULT_K, sms: int | None = None) -> str:
-    """The explanation text of the module's GEMM (a lass.gemm or a dump); LassError on a bad config."""
+            k: int = DEFAULT_K, sms: int | None = None, chosen: list[str] | None = None) -> str:
+    """The explanation text of the module's GEMM (a lass.gemm or a dump); LassError on a bad config.
+    `chosen`: how the config was chosen (lasscc.cli._apply_tuned's lines), printed under the head."""
     from lasscc.driver import select_family
     from lasscc.options import resolve_stage
 
@@ -58,8 +59,9 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
     where, ab = info.where, facts.ab
     kcfg = kernel_config(info, facts)
     kcfg.validate(arch, where=f"{where}: error: config", ab_type=ab, majors=facts.majors, acc_type=facts.acc)
+    why = [_chosen_lines(chosen)] if chosen else []
     if kcfg.is_wgmma:
-        return _explain_wgmma(module, kcfg, facts, arch, filename, stage, grid, use_cache, resources, k, sms)
+        return _explain_wgmma(module, kcfg, facts, arch, filename, stage, grid, use_cache, resources, k, sms, why)
     sections = SECTIONS
     if stage is not None:
         name = resolve_stage(stage, "option --stage")
@@ -69,7 +71,7 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
     ld = LAYOUT_NAME.get(facts.d_layout, facts.d_layout)
     head = (f"lasscc explain {filename}  ({arch}; A {ab} {la}, B {ab} {lb}, D {facts.d_dtype} {ld}; "
             f"threadblock {n.bm}x{n.bn}x{n.bk}, warp {n.wm}x{n.wn}x{n.wk}, {n.stages} stages, raster {n.raster})")
-    parts = [[head]]
+    parts = [[head]] + why
     if "hierarchy" in sections:
         parts.append(section_hierarchy(n, facts))
     if "raster" in sections:
@@ -102,7 +104,21 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
     return "\n\n".join("\n".join(p) for p in parts) + "\n"
 
 
-def _explain_wgmma(module, kcfg, facts, arch, filename, stage, grid, use_cache, resources, k, sms=None) -> str:
+def _chosen_lines(chosen: list[str]) -> list[str]:
+    """The config choice section: each of lasscc.cli._apply_tuned's lines, its reasons one a line."""
+    out = ["Config choice (as lasscc run / bench take it for these sizes):"]
+    for line in chosen:
+        head, _, rest = line.removeprefix("lasscc: using ").partition(" (")
+        if head == "the shape-aware default":
+            reasons, _, cfg = rest.rpartition("): ")
+            out += [f"  {head}: {cfg}"] + [f"  - {r}" for r in reasons.split("; ")]
+        else:
+            out.append(f"  {line.removeprefix('lasscc: using ')}")
+    return out
+
+
+def _explain_wgmma(module, kcfg, facts, arch, filename, stage, grid, use_cache, resources, k, sms=None,
+                   why=()) -> str:
     """The explanation of a wgmma kernel (lasscc.explain.hopper)."""
     from lasscc.explain import hopper
 
@@ -119,7 +135,7 @@ def _explain_wgmma(module, kcfg, facts, arch, filename, stage, grid, use_cache, 
 
     from lasscc.streamk import H100_SMS
 
-    parts = [[head]] + hopper.explain_lines(n, facts, arch, sections, grid, k, measured, sms=sms or H100_SMS)
+    parts = [[head], *why] + hopper.explain_lines(n, facts, arch, sections, grid, k, measured, sms=sms or H100_SMS)
     return "\n\n".join("\n".join(p) for p in parts) + "\n"
 
 

@@ -183,3 +183,27 @@ def test_dump_explains_like_its_input():
     run_passes(module, PASS_NAMES[:PASS_NAMES.index("lasscc-hopper-smem") + 1], "sm_90a", "w.mlir")
     got = ex.explain(parse_mlir(str(module), "d"), "sm_90a", "w.mlir", resources=False)
     assert got == want
+
+
+def test_cli_sizes_show_the_config_choice(tmp_path, capsys, monkeypatch):
+    """--m / --n (with --k): an input without config takes the config `lasscc run` would for those
+    sizes, and explain prints why: the cost model's tile, then the data-parallel kernel's rule
+    (lasscc.heuristics.data_parallel_kernel) taken or not."""
+    from lasscc.cli import main
+
+    monkeypatch.setenv("LASSCC_CACHE_DIR", str(tmp_path))  # no tuned.json
+    src = ROOT / "examples" / "gemm_tuned.mlir"
+    assert main(["explain", str(src), "--arch", "sm_90a", "--m", "4096", "--n", "4096", "--k", "4096",
+                 "--stage", "threadblock"]) == 0
+    out = capsys.readouterr().out
+    assert "Config choice (as lasscc run / bench take it for these sizes):" in out
+    assert "  - wgmma cost model: 128x256x64, 4 stages, 512 CTAs on 132 SMs" in out
+    assert '  - schedule = "cooperative", persistent = 1, epilogue = "tma": data-parallel, 512 tiles walked by 132 CTAs' in out
+    assert "one CTA of 384 threads per 128 x 256 tile" in out  # the producer warpgroup: the kernel explained is the choice
+    assert main(["explain", str(src), "--arch", "sm_90a", "--m", "2048", "--n", "2048", "--k", "2048",
+                 "--stage", "threadblock"]) == 0
+    out = capsys.readouterr().out
+    assert "  - plain kernel (no schedule, not persistent, direct epilogue): 128 tiles < 132 SMs" in out
+    assert "one CTA of 256 threads" in out
+    assert main(["explain", str(src), "--arch", "sm_90a", "--m", "4096"]) == 2
+    assert "option --n: expected a positive size, with both --m and --n" in capsys.readouterr().err

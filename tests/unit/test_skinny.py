@@ -163,7 +163,10 @@ def test_scripts_kernels_pass_the_config_checks():
     sb = _script("skinny_bench")
     runs = sb.plan(H100, "sm_90a")
     kinds = {kind for kind, *_ in runs}
-    assert kinds == {"default", "odd", "s8", "stages", "variant"}
+    assert kinds == {"default", "plain", "odd", "s8", "stages", "variant"}
+    # the data-parallel default's kernel (heuristics.data_parallel_kernel) is what the script compiles
+    assert any(kind == "default" and cfg.persistent and 'persistent = 1' in sb.module_text(cfg)
+               for kind, _, cfg, _ in runs)
     assert any(kind == "odd" and not cfg.is_wgmma and cfg.align == (1, 1) for kind, _, cfg, _ in runs)
     for kind, shape, cfg, _ in runs:
         mod = parse_mlir(sb.module_text(cfg), "s.mlir")

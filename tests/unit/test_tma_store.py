@@ -114,6 +114,56 @@ def test_planted_missing_final_wait_is_reported_at_the_kernel_end():
         run_check(mod, 64, 128, 64, seed=1, report_banks=False)
 
 
+# the persistent kernel's deferred wait: 4 subtiles of 32 f32 columns, 2 CTAs walking 3 tiles each
+PERSISTENT_F32 = dict(d="f32", tb=(128, 128, 64), stages=3, extra=PERSIST)
+PERSISTENT_RUN = (300, 200, 136)
+
+
+def _pending0(mod: ModuleOp) -> list:
+    return [o for o in mod.walk() if isinstance(o, lass_nv.BulkWaitGroupReadOp) and o.pending.value.data == 0]
+
+
+def test_persistent_kernel_defers_the_wait_to_the_buffers_reuse_and_the_store_tail():
+    """Persistent: no wait for all stores at a tile's end; thread 0 waits for the previous tile's stores
+    at the next tile's first subtile (inside the tile loop) and once after it (the store tail)."""
+    from xdsl.dialects import scf
+
+    mod = stages_of(gemm(**PERSISTENT_F32))["phys"]
+    waits = _pending0(mod)
+    assert len(waits) == 2
+
+    def in_tile_loop(op) -> bool:
+        p = op.parent_op()
+        while p is not None:
+            if isinstance(p, scf.ForOp) and any(isinstance(x, lass_nv.BulkWaitGroupReadOp) for x in p.walk()) \
+                    and any(x.name == "lass_sched.claim" for x in p.walk()):
+                return True
+            p = p.parent_op()
+        return False
+
+    assert [in_tile_loop(w) for w in waits] == [True, False]
+    r = run_check(mod, *PERSISTENT_RUN, seed=2, alpha=1.5, report_banks=False)
+    assert r["ok"] and not np.isnan(np.asarray(r["d"], np.float64)).any()
+
+
+def test_planted_persistent_missing_wait_before_the_next_tile_rewrites_a_buffer():
+    mod = stages_of(gemm(**PERSISTENT_F32))["phys"].clone()
+    first = _pending0(mod)[0]
+    first.detach()
+    first.erase()
+    with pytest.raises(AsyncHazardError, match="may still be reading it .no bulk_wait_group_read"):
+        run_check(mod, *PERSISTENT_RUN, seed=1, report_banks=False)
+
+
+def test_planted_persistent_missing_store_tail_is_reported_at_the_kernel_end():
+    mod = stages_of(gemm(**PERSISTENT_F32))["phys"].clone()
+    last = _pending0(mod)[-1]
+    last.detach()
+    last.erase()
+    with pytest.raises(AsyncHazardError, match="the kernel ends while this TMA store"):
+        run_check(mod, *PERSISTENT_RUN, seed=1, report_banks=False)
+
+
 def test_planted_missing_proxy_fence():
     mod = _without(stages_of(gemm(**F32_FOUR_SUBTILES))["phys"], lass_nv.FenceProxyAsyncOp)
     with pytest.raises(AsyncHazardError, match="through the async proxy.*no fence.proxy.async"):

@@ -11,6 +11,10 @@
 // persistent = 1: both roles loop over the tiles blockIdx.x, + %nctaid.x, ... (the coordinates
 // recomputed per tile), the k-tile numbers (slots, phases) carried across tiles; the consumers claim each tile.
 // RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-persistent.mlir.in | filecheck %s --check-prefix=PERSIST
+// With epilogue = "tma" (128x64 f32 D: two subtiles): no wait for all stores at a tile's end; the
+// next tile's first subtile waits (pending 0) before its named barrier, and consumer thread 0 waits
+// once after the tile loop (the store tail, passes/tma_store.py store_tail).
+// RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-persistent-tma.mlir.in | filecheck %s --check-prefix=PTMA
 //
 // persistent = 1 with cluster = [2, 1] (lasscc.cluster): both roles walk cluster tiles from %clusterid.x
 // to the cluster tiles (ceil(tiles_m / 2) x tiles_n) in steps of the clusters (%nctaid.x / 2), the
@@ -102,6 +106,26 @@
 // PERSIST:            lass_pipe.consumer_wait
 // PERSIST:          lass_nv.st_global
 // PERSIST:          scf.yield {{%[0-9]+}} : i32
+
+// PTMA:          [[IS0:%[0-9]+]] = arith.cmpi eq, %ctid, {{%[0-9]+}} : i32
+// PTMA:        } consumer {
+// PTMA:          scf.for %tile_1 = {{.*}} -> (i32) : i32 {
+// PTMA:            lass_sched.claim %tile_1
+// PTMA:                lass_nv.bulk_wait_group_read {pending = 0 : i64}
+// PTMA-NEXT:         }
+// PTMA-NEXT:         lass_wg.named_barrier {id = 1 : i64, threads = 256 : i64}
+// PTMA:              lass_wg.tma_store %D[%m0_1, %n0_1]
+// PTMA:              lass_nv.bulk_commit_group
+// PTMA-NOT:          bulk_wait_group_read
+// PTMA:              lass_wg.tma_store %D[%m0_1,
+// PTMA-NOT:          bulk_wait_group_read
+// PTMA:            scf.yield {{%[0-9]+}} : i32
+// PTMA-NEXT:     }
+// PTMA-NEXT:     scf.if [[IS0]] {
+// PTMA-NEXT:       lass_nv.bulk_wait_group_read {pending = 0 : i64}
+// PTMA-NEXT:     }
+// PTMA-NEXT:   }
+// PTMA-NEXT:   func.return
 
 // CLUSTER:      %cluster_id = lass_cluster.cluster_id
 // CLUSTER-NEXT: %cta_rank = lass_cluster.ctarank
