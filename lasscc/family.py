@@ -40,7 +40,7 @@ from lasscc.resources import MMA_SYNC, WGMMA, WGMMA_ARCHS, wgmma_defaults
 # best measured on H100 / H200 (f16 / bf16 TN 0.93-1.01x cuBLAS, BENCHMARKS.md) and fits every type;
 # the smaller ones serve where the rules reject it (e.g. a config's own `stages` that needs less
 # shared memory per stage).
-DEFAULT_TILES = ((128, 256, 128), (128, 256, 64), (128, 128, 128), (64, 256, 128), (128, 128, 64), (64, 256, 64),
+DEFAULT_TILES = ((128, 256, 128), (128, 256, 64), (128, 192, 128), (128, 192, 64), (128, 128, 128), (64, 256, 128), (128, 128, 64), (64, 256, 64),
                  (64, 128, 128), (64, 128, 64), (64, 64, 128), (64, 64, 64))
 DEFAULT_STAGES = (4, 3, 2)  # the most stages of the tile that fit first
 # cuTensorMapEncodeTiled: every global stride a multiple of 16 bytes (sm90_layout.tma_global_error);

@@ -263,11 +263,11 @@ def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base
 # three come together or not at all.  Split-K / stream-K picks keep the plain kernel (the cooperative
 # producer loops over all of K; the TMA store would race their semaphore: resources.epilogue_error).
 DP_KERNEL = {"schedule": "cooperative", "persistent": 1, "epilogue": "tma"}
-# Fewer tiles than SMs: each persistent CTA would walk one tile, with no next tile for the producer
-# to load during the epilogue (the cooperative kernel without the tile walk measured as the plain one,
-# 231.4 vs 233.2 us at 4096³: BENCHMARKS.md session 9's ncu table), and the plain kernel is the one
-# measured there (2048³: 128 tiles of 128x256, 0.94x).
-DP_KERNEL_MIN_TILES_PER_SM = 1
+# Down to half a wave of tiles: with one tile per CTA there is no next tile to load during the epilogue,
+# but the TMA store alone still pays: 2048³ (128 tiles of 128x256 on 132 SMs) measured 0.991 (f16 D) /
+# 0.994 (f32 D) x cuBLAS against the plain kernel's 0.961, one call (BENCHMARKS.md session 10,
+# benchmarks/hopper-variants-sizes-2026-11-24-s10.log).  Fewer tiles than that are unmeasured.
+DP_KERNEL_MIN_TILES_PER_SM = 0.5
 
 
 def data_parallel_kernel(cfg: GemmConfig, m: int, n: int, sms: int, arch: str, ab_type: str,
@@ -289,7 +289,7 @@ def data_parallel_kernel(cfg: GemmConfig, m: int, n: int, sms: int, arch: str, a
     tiles = -(-m // bm) * -(-n // bn)
     keep = "plain kernel (no schedule, not persistent, direct epilogue)"
     if tiles < DP_KERNEL_MIN_TILES_PER_SM * sms:
-        return cfg, f"{keep}: {tiles} tiles < {sms} SMs, a persistent CTA would walk one tile"
+        return cfg, f"{keep}: {tiles} tiles < {DP_KERNEL_MIN_TILES_PER_SM:g} x {sms} SMs (unmeasured there)"
     row = n if d_row is None else d_row
     if d_type not in TMA_STORE_D_TYPES or row * TMA_STORE_D_TYPES[d_type] % TMA_GLOBAL_ALIGN:
         why = ("D's type unknown" if d_type is None else f"a {d_type} D" if d_type not in TMA_STORE_D_TYPES

@@ -200,10 +200,11 @@ def test_cli_sizes_show_the_config_choice(tmp_path, capsys, monkeypatch):
     assert "  - wgmma cost model: 128x256x64, 4 stages, 512 CTAs on 132 SMs" in out
     assert '  - schedule = "cooperative", persistent = 1, epilogue = "tma": data-parallel, 512 tiles walked by 132 CTAs' in out
     assert "one CTA of 384 threads per 128 x 256 tile" in out  # the producer warpgroup: the kernel explained is the choice
-    assert main(["explain", str(src), "--arch", "sm_90a", "--m", "2048", "--n", "2048", "--k", "2048",
+    assert main(["explain", str(src), "--arch", "sm_90a", "--m", "1024", "--n", "1024", "--k", "1024",
                  "--stage", "threadblock"]) == 0
     out = capsys.readouterr().out
-    assert "  - plain kernel (no schedule, not persistent, direct epilogue): 128 tiles < 132 SMs" in out
-    assert "one CTA of 256 threads" in out
+    assert ("  - plain kernel (no schedule, not persistent, direct epilogue): schedule = \"cooperative\": "
+            "threadblock M = 64") in out
+    assert "one CTA of 128 threads" in out
     assert main(["explain", str(src), "--arch", "sm_90a", "--m", "4096"]) == 2
     assert "option --n: expected a positive size, with both --m and --n" in capsys.readouterr().err

@@ -215,8 +215,9 @@ def test_wgmma_default_kernel_is_the_measured_fastest():
 @pytest.mark.parametrize("shape,d,want", [
     ((4096, 4096, 4096), "f16", True),
     ((8192, 8192, 8192), "f32", True),
-    ((3072, 3072, 3072), "bf16", True),  # 128x128 tiles: 576 of them
-    ((2048, 2048, 2048), "f16", False),  # 128 tiles of 128x256 < 132 SMs: one tile per persistent CTA
+    ((3072, 3072, 3072), "bf16", True),  # 128x192 tiles: 384 of them
+    ((2048, 2048, 2048), "f16", True),  # 128 tiles of 128x256: one per persistent CTA, the TMA store still pays
+    ((1024, 1024, 1024), "f16", False),  # 64x128 tiles: the cooperative schedule needs BM = 128
     ((4096, 4099, 4096), "f16", False),  # D's rows 8198 bytes apart: no tensor map, so no TMA store
     ((1024, 1024, 16384), "f32", False),  # split-K
     ((16, 4096, 4096), "f16", False),  # split-K, BM 64

@@ -53,7 +53,8 @@ def test_cli_default_takes_the_persistent_tma_kernel(ab, d, tmp_path, monkeypatc
     assert (cfg.threadblock, cfg.stages, cfg.schedule, cfg.persistent, cfg.epilogue) == (
         (128, 256, 64), 4, "cooperative", 1, "tma")
     assert 'schedule = "cooperative", persistent = 1, epilogue = "tma": data-parallel, 512 tiles' in capsys.readouterr().err
-    plain = _applied(ab, d, 2048, 2048, 2048)  # 128 tiles < 132 SMs
+    assert _applied(ab, d, 2048, 2048, 2048).persistent == 1  # 128 tiles: half a wave is enough
+    plain = _applied(ab, d, 1024, 1024, 1024)  # 64x128 tiles: the cooperative schedule needs BM = 128
     assert (plain.schedule, plain.persistent, plain.epilogue) == ("default", 0, "direct")
 
 
