@@ -1,49 +1,100 @@
-"""Config swap_ab = 1 (issue 17: swap AB for a skinny M on the Hopper path): a row-major D computed as
-D^T = B^T . A^T, the caller's small M the kernel's narrow N, D^T stored column-major into D
-(KernelFacts.kernel_d_layout, lasscc.layout.matrix_offset).  On the CPU executor against float64
-(random normal, D NaN-poisoned, then holding C: beta != 0 reads C transposed too) at M = 1, 16, 33,
-128 with N off the tile and K off BK, f16 / bf16, f32 / f16 / bf16 D, batched, parallel and serial
-split-K, a fused epilogue with [m] / [n] / [mn] operands; every kernel assembled by ptxas for sm_90a
-without spills; the launch contract (KernelSpec) and the rejected configs."""
+"""Config swap_ab = 1 (issue 17: swap AB for a skinny M): a row-major D computed as D^T = B^T . A^T, the
+caller's small M the kernel's narrow N, D^T stored column-major into D (KernelFacts.kernel_d_layout,
+lasscc.layout.matrix_offset).  Each kernel is compiled once (lasscc.driver.compile_module): its last
+executable level runs on the CPU executor against float64 (random normal, D NaN-poisoned, then holding
+C: beta != 0 reads C transposed too) at M = 1, 16, 33, 128 with N odd and K off BK, f16 / bf16, f32 /
+f16 / bf16 D, batched, parallel and serial split-K, fused epilogues with [m] / [n] / [mn] operands
+(directly and in parallel split-K's reduction), the mma.sync path with an odd K; its PTX assembles
+for sm_90a with no spill and no wgmma serialization warning; the launch contract and the rejected
+configs."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from lasscc.driver import compile_module
+from lasscc.diagnostics import LassError
+from lasscc.driver import compile_module, kernel_specs
 from lasscc.emit import ptxas_info
+from lasscc.epilogue_api import EpilogueSpec, gemm_epilogue_mlir
 from lasscc.interp import run_check
+from lasscc.interp.check import epilogue_of
 from lasscc.source import parse_mlir
 
 from test_skinny import gemm
-from test_wgmma_passes import stages_of
 
 SWAP = ", swap_ab = 1"
 PAR = ', split_k = 2, split_k_mode = "parallel"'
+SYNC = ("func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf16>) {\n"
+        "  lass.gemm {alpha = 1.5 : f32, beta = 0.0 : f32, config = {threadblock = [64, 32, 32], warp = [32, 32, 32],"
+        " stages = 3, align = [1, 1], swap_ab = 1}}\n"
+        "      ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf16>)\n"
+        "  func.return\n}\n")
 
-# (name, gemm kwargs, [(M, N, K, batch), ...]): N odd (the kernel's M off its tile), K a multiple of 8
-# (16 bytes: the TMA's global-stride rule) off BK
-CASES = [
-    ("f16-128x16-f32D", dict(tb=(128, 16, 64), stages=4, extra=SWAP), [(1, 131, 200, 1), (16, 257, 136, 1)]),
-    ("f16-64x32-f16D-split2", dict(tb=(64, 32, 64), stages=4, d="f16", extra=SWAP + PAR), [(33, 101, 648, 1)]),
-    ("bf16-128x32-bf16D-batched", dict(ab="bf16", d="bf16", tb=(128, 32, 64), stages=4, batched=True,
-                                       extra=SWAP), [(16, 67, 136, 2)]),
-    ("f16-64x64-f32D-serial2", dict(tb=(64, 64, 64), stages=4, extra=SWAP + ", split_k = 2"), [(128, 75, 264, 1)]),
-]
+# name -> (input text, arch, [(M, N, K, batch), ...]): N odd (the kernel's M off its tile), K off BK
+# and, for TMA (wgmma), a multiple of 8 (16 bytes: the global-stride rule)
+CASES = {
+    "f16-128x16-f32D": (gemm(tb=(128, 16, 64), stages=4, extra=SWAP), "sm_90a",
+                        [(1, 131, 200, 1), (16, 257, 136, 1)]),
+    "f16-64x32-f16D-split2": (gemm(tb=(64, 32, 64), stages=4, d="f16", extra=SWAP + PAR), "sm_90a",
+                              [(33, 101, 648, 1)]),
+    "bf16-128x32-bf16D-batched": (gemm(ab="bf16", d="bf16", tb=(128, 32, 64), stages=4, batched=True, extra=SWAP),
+                                  "sm_90a", [(16, 67, 136, 2)]),
+    "f16-64x64-f32D-serial2": (gemm(tb=(64, 64, 64), stages=4, extra=SWAP + ", split_k = 2"), "sm_90a",
+                               [(128, 75, 264, 1)]),
+    "bf16-scale-m-bias-n-silu-residual": (
+        gemm_epilogue_mlir(EpilogueSpec("n", "m", "silu", True, "bf16"),
+                           gemm(ab="bf16", tb=(64, 16, 64), stages=4, extra=SWAP)), "sm_90a", [(16, 77, 136, 1)]),
+    "f16-bias-m-gelu-residual-split2": (
+        gemm_epilogue_mlir(EpilogueSpec("m", None, "gelu", True, "f16"),
+                           gemm(tb=(64, 32, 64), stages=4, extra=SWAP + PAR)), "sm_90a", [(33, 69, 520, 1)]),
+    "mma.sync-f16D-oddK": (SYNC, "sm_80", [(16, 45, 77, 1)]),
+}
+LAST = {"sm_90a": "lasscc-hopper-smem", "sm_80": "lasscc-swizzle-smem"}  # the last executable level
 
 
 @pytest.fixture(scope="module")
 def compiled():
-    """The module after the last pass of each case (compiled once)."""
-    return {name: stages_of(gemm(**kw))[-1] for name, kw, _ in CASES}
+    """Each case compiled once: its CompileResult (the IR after every pass, the PTX)."""
+    return {name: compile_module(parse_mlir(text, "t.mlir"), arch=arch) for name, (text, arch, _) in CASES.items()}
 
 
-@pytest.mark.parametrize("name,kw,shapes", CASES, ids=[c[0] for c in CASES])
-def test_swapped_kernels_match_float64(name, kw, shapes, compiled):
+@pytest.mark.parametrize("name", list(CASES))
+def test_swapped_kernels_match_float64(name, compiled):
+    text, arch, shapes = CASES[name]
+    res = compiled[name]
+    level = res.stages[LAST[arch]]
+    epi = epilogue_of(parse_mlir(text, "t.mlir"))
     for m, n, k, batch in shapes:
         for beta in (0.0, -0.5):  # D NaN-poisoned; then D holding C
-            r = run_check(compiled[name], m, n, k, seed=7, alpha=1.5, beta=beta, report_banks=False, batch=batch)
+            r = run_check(level, m, n, k, seed=7, alpha=1.5, beta=beta, report_banks=False, batch=batch, epilogue=epi)
             assert r["ok"], (name, (m, n, k), beta, r["rel_err"], r["tolerance"])
             d = np.asarray(r["d"], np.float64)
-            assert d.shape == ((batch,) if kw.get("batched") else ()) + (m, n) and np.isfinite(d).all()
+            assert d.shape == ((batch,) if batch > 1 else ()) + (m, n) and np.isfinite(d).all()
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_swapped_kernels_assemble_without_spills(name, compiled):
+    info = ptxas_info(compiled[name].ptx, CASES[name][1])  # raises on a wgmma serialization warning (C7510/C7517/C7519)
+    if info is None:
+        pytest.skip("ptxas not on PATH")
+    assert info.spill_stores == 0 and info.spill_loads == 0 and info.stack_bytes == 0, info.line
+
+
+def test_swapped_launch_contract(compiled):
+    """The kernel takes (B, A, D, N, M, K): N x M tiles, the caller's row-major D as it is."""
+    spec = kernel_specs(compiled["f16-64x32-f16D-split2"].module)[0]
+    assert spec.swap_ab and spec.d_layout == "row" and (spec.tile_m, spec.tile_n) == (64, 32)
+    assert spec.grid(16, 4096) == (64, 2, 1)  # 4096 / 64 kernel rows x 1 tile of 32 columns, split 2
+    assert spec.launch_args("a", "b", "d", 16, 4096, 512, 1.0, 0.0, workspace="w")[:6] == ["b", "a", "d", 4096, 16, 512]
+    assert spec.workspace_bytes(16, 4096) == 2 * 16 * 4096 * 4
+
+
+@pytest.mark.parametrize("extra,arch,want", [
+    (SWAP + ', epilogue = "tma"', "sm_90a", "epilogue = \"tma\" with swap_ab = 1 is not supported"),
+    (", swap_ab = 2", "sm_90a", "expected swap_ab = 0 or 1, got 2"),
+])
+def test_swapped_rejected_configs(extra, arch, want):
+    with pytest.raises(LassError) as e:
+        compile_module(parse_mlir(gemm(tb=(128, 64, 64), stages=4, extra=extra), "t.mlir"), arch=arch)
+    assert want in str(e.value) and "t.mlir:" in str(e.value)
