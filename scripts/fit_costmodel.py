@@ -69,9 +69,10 @@ def rms_log_error(points, sms: int = SMS) -> float:
     return math.sqrt(sum(e * e for e in errs) / len(errs))
 
 
-def config_key(cfg) -> tuple[int, int, int, int]:
-    """(BM, BN, stages, split_k): what tells two measured wgmma configs of one shape apart."""
-    return (*cfg.threadblock[:2], cfg.stages, cfg.split_k)
+def config_key(cfg) -> tuple:
+    """(BM, BN, stages, split_k): what tells two measured wgmma configs of one shape apart; a swapped
+    config (swap_ab = 1: BM x BN tiles of D^T) adds "swap_ab"."""
+    return (*cfg.threadblock[:2], cfg.stages, cfg.split_k) + (("swap_ab",) if getattr(cfg, "swap_ab", 0) else ())
 
 
 def rank_check(points, shapes=TABLE_SHAPES, sms: int = SMS):
