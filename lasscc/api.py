@@ -389,14 +389,22 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
     """
     arch = _arch(arch)
     if shape is not None:
-        threadblock, warp, stages, split_k, split_k_mode = _shape_default(shape, a_dtype, sms, arch, split_k,
-                                                                          split_k_mode)
+        threadblock, warp, stages, split_k, split_k_mode, swap_ab = _shape_default(shape, a_dtype, sms, arch, split_k,
+                                                                                   split_k_mode)
     if arch not in WGMMA_ARCHS or warp is not None:  # the mma.sync defaults (sm_90a: lasscc.family's)
         threadblock = (128, 128, 32) if threadblock is None else threadblock
         warp = (64, 64, 32) if warp is None else warp
         stages, raster = 3 if stages is None else stages, 8 if raster is None else raster
     text = gemm_mlir(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
                      d_layout=d_layout, acc=acc)
+    if shape is not None and arch in WGMMA_ARCHS and warp is None:
+        # the wgmma default's split and operand swap (lasscc.heuristics.choose_swap_ab) go into the
+        # config itself: as options they would write a whole mma.sync config over the family's choice
+        keys = (["swap_ab = 1"] if swap_ab else []) + ([f'split_k = {split_k}, split_k_mode = "{split_k_mode}"']
+                                                       if split_k is not None and split_k > 1 else [])
+        if keys:
+            text = text.replace("config = {", "config = {" + ", ".join(keys) + ", ", 1)
+        split_k = split_k_mode = None
     try:
         if bias is not None or scale is not None or activation is not None or residual or \
                 _dtype_name(d_dtype, "d_dtype") == "i8":
@@ -420,7 +428,7 @@ compile_gemm = gemm
 
 
 def _shape_default(shape, a_dtype, sms, arch: str, split_k, split_k_mode):
-    """gemm(shape=...)'s tiling: (threadblock, warp, stages, split_k, split_k_mode) of lasscc.heuristics."""
+    """gemm(shape=...)'s tiling: (threadblock, warp, stages, split_k, split_k_mode, swap_ab) of lasscc.heuristics."""
     from lasscc.heuristics import choose, wgmma_base
 
     if not isinstance(shape, (tuple, list)) or len(shape) != 3 or not all(
@@ -433,7 +441,7 @@ def _shape_default(shape, a_dtype, sms, arch: str, split_k, split_k_mode):
     ab = _dtype_name(a_dtype, "a_dtype")
     cfg = choose(*shape, ab, sms, arch, base=wgmma_base(ab, arch)).config
     return (cfg.threadblock, None if cfg.is_wgmma else cfg.warp, cfg.stages, split_k if split_k is not None else cfg.split_k,
-            split_k_mode if split_k_mode is not None else cfg.split_k_mode)
+            split_k_mode if split_k_mode is not None else cfg.split_k_mode, cfg.swap_ab)
 
 
 # ---- the kernel --------------------------------------------------------------------------------

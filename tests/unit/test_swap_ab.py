@@ -98,3 +98,34 @@ def test_swapped_rejected_configs(extra, arch, want):
     with pytest.raises(LassError) as e:
         compile_module(parse_mlir(gemm(tb=(128, 64, 64), stages=4, extra=extra), "t.mlir"), arch=arch)
     assert want in str(e.value) and "t.mlir:" in str(e.value)
+
+
+def test_api_shape_default_swaps_on_the_cpu():
+    """lasscc.api.gemm(shape=...) on sm_90a takes the swapped default for 16 x 4096 x 4096 (heuristics.
+    choose_swap_ab) with its keys in the config (not as options, which would write an mma.sync config
+    over the family's wgmma one); the kernel runs on the CPU executor at other sizes against float64."""
+    import lasscc.api as api
+
+    k = api.gemm(shape=(16, 4096, 4096), sms=132, arch="sm_90a", cache=False, beta=0.5)
+    assert k.spec.swap_ab and k.spec.d_layout == "row" and (k.spec.tile_m, k.spec.tile_n) == (64, 16)
+    rng = np.random.default_rng(3)
+    m, n, kk = 16, 77, 136
+    a, b = (rng.standard_normal(s).astype(np.float16) for s in ((m, kk), (kk, n)))
+    c = rng.standard_normal((m, n)).astype(np.float32)
+    d = k(a, b, c.copy(), alpha=1.5, beta=0.5, target="cpu")
+    ref = 1.5 * (a.astype(np.float64) @ b.astype(np.float64)) + 0.5 * c
+    assert np.abs(d - ref).max() <= 1e-3 * np.abs(ref).max()
+
+
+def test_api_shape_default_keeps_wgmma_with_a_split(monkeypatch):
+    """The wgmma default's split goes into the config text, not the options (before, an sm_90a
+    gemm(shape=...) compiled an mma.sync config and failed: 'expected warp K (32) to equal ...')."""
+    import lasscc.api as api
+
+    seen = {}
+    monkeypatch.setattr(api, "compile", lambda text, arch, **kw: seen.update(text=text, kw=kw) or "kernel")
+    api.gemm(shape=(1024, 1024, 16384), sms=132, arch="sm_90a")
+    assert seen["kw"]["split_k"] is None and seen["kw"]["split_k_mode"] is None
+    assert 'config = {split_k = 4, split_k_mode = "parallel", threadblock' in seen["text"] and "warp" not in seen["text"]
+    api.gemm(shape=(128, 4096, 4096), sms=132, arch="sm_90a")
+    assert "config = {threadblock = [64 : i64, 64 : i64, 64 : i64]" in seen["text"] and "swap_ab" not in seen["text"]
