@@ -183,7 +183,11 @@ def wgmma_time(m: int, n: int, k: int, cfg: GemmConfig, ab_type: str, sms: int) 
 
 
 def wgmma_cost(m: int, n: int, k: int, cfg: GemmConfig, ab_type: str, sms: int) -> tuple[float, str]:
-    """`wgmma_time`'s seconds and the term that bound them, in words (for `choose_wgmma`'s note)."""
+    """`wgmma_time`'s seconds and the term that bound them, in words (for `choose_wgmma`'s note).  A
+    swapped config (swap_ab = 1) is priced on the kernel's N x M x K problem (its tiles are D^T's)."""
+    from lasscc.config import swap_operands
+
+    m, n = swap_operands((m, n), bool(cfg.swap_ab))
     bm, bn, bk = cfg.threadblock
     eb = elem_bytes(ab_type)
     per_sm = streamk.ctas_per_sm(cfg.threads, cfg.smem_bytes(eb))
@@ -284,7 +288,7 @@ def choose_swap_ab(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, ba
             cfg.validate(arch, ab_type=ab_type)
         except LassError:
             continue
-        t, bound = wgmma_cost(n, m, k, cfg, ab_type, sms)
+        t, bound = wgmma_cost(m, n, k, cfg, ab_type, sms)  # (priced on the swapped N x M x K problem)
         if best is None or t < best[0]:
             best = (t, cfg, bound)
     if best is None or best[0] >= unswapped_s:

@@ -226,7 +226,11 @@ def test_swap_ab_rule(monkeypatch):
     plain = choose(16, 4096, 4096, "f16", H100, "sm_90a", base=base).config
     assert not plain.swap_ab and plain.threadblock[:2] == (64, 256)
     # the swapped problem is priced as N x M x K with D^T's tiles: cheaper than the unswapped pick
-    assert wgmma_time(4096, 16, 4096, c.config, "f16", H100) < wgmma_time(16, 4096, 4096, plain, "f16", H100)
+    assert wgmma_time(16, 4096, 4096, c.config, "f16", H100) < wgmma_time(16, 4096, 4096, plain, "f16", H100)
+    from dataclasses import replace
+
+    unswapped = replace(c.config, swap_ab=0)
+    assert wgmma_time(16, 4096, 4096, c.config, "f16", H100) == wgmma_time(4096, 16, 4096, unswapped, "f16", H100)
     monkeypatch.setattr(heuristics, "SWAP_AB_MAX_M", SWAP_AB_MAX_M)
     for shape in ((SWAP_AB_MAX_M + 1, 4096, 4096), (16, 16, 4096), (1024, 1024, 1024), (8192, 1024, 8192)):
         assert not choose(*shape, "f16", H100, "sm_90a", base=base).config.swap_ab, shape
