@@ -129,3 +129,23 @@ def test_api_shape_default_keeps_wgmma_with_a_split(monkeypatch):
     assert 'config = {split_k = 4, split_k_mode = "parallel", threadblock' in seen["text"] and "warp" not in seen["text"]
     api.gemm(shape=(128, 4096, 4096), sms=132, arch="sm_90a")
     assert "config = {threadblock = [64 : i64, 64 : i64, 64 : i64]" in seen["text"] and "swap_ab" not in seen["text"]
+
+
+def test_cli_explains_and_rejects(tmp_path, capsys):
+    """`lasscc explain` says the kernel computes D^T and why; a config swap_ab cannot serve is a located
+    error, exit 2, with no output file."""
+    from pathlib import Path
+
+    from lasscc.cli import main
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "gemm_skinny_swap.mlir"
+    assert main(["explain", "--arch", "sm_90a", "--stage", "threadblock", str(example)]) == 0
+    out = capsys.readouterr().out
+    assert "64 x 16 tile of D^T" in out and "swap_ab = 1: the kernel computes D^T = B^T . A^T (swap AB" in out
+    bad = tmp_path / "bad.mlir"
+    bad.write_text(gemm(tb=(128, 64, 64), stages=4, extra=SWAP + ', epilogue = "tma"'))
+    ptx = tmp_path / "out.ptx"
+    assert main(["compile", "--arch", "sm_90a", str(bad), "-o", str(ptx)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:2:3: error: config: epilogue = \"tma\" with swap_ab = 1 is not supported" in err
+    assert "Traceback" not in err and not ptx.exists()
