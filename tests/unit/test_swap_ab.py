@@ -149,3 +149,18 @@ def test_cli_explains_and_rejects(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"{bad}:2:3: error: config: epilogue = \"tma\" with swap_ab = 1 is not supported" in err
     assert "Traceback" not in err and not ptx.exists()
+
+
+@pytest.mark.parametrize("col_major", [False, True])
+def test_matrix_offset_and_coord(col_major):
+    """lasscc.layout.matrix_offset is numpy's C (row-major) / F (column-major) order, matrix_coord its inverse."""
+    from lasscc.layout import matrix_coord, matrix_offset
+
+    rows, cols = 5, 7
+    r, c = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    off = matrix_offset(r, c, rows, cols, col_major)
+    want = np.arange(rows * cols).reshape((rows, cols), order="F" if col_major else "C")
+    np.testing.assert_array_equal(off, want)
+    rr, cc = matrix_coord(off, rows, cols, col_major)
+    np.testing.assert_array_equal(rr, r)
+    np.testing.assert_array_equal(cc, c)
