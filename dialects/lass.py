@@ -262,7 +262,7 @@ class GemmOp(IRDLOperation):
 # ---- the kernel's facts ---------------------------------------------------------------------------
 
 CONFIG_KEYS = ("threadblock", "warp", "instruction", "stages", "raster", "prefetch", "align", "split_k", "split_k_mode",
-               "mma", "schedule", "persistent", "epilogue", "cluster")
+               "mma", "schedule", "persistent", "epilogue", "cluster", "swap_ab")
 
 
 def config_to_attr(cfg: GemmConfig) -> DictionaryAttr:
@@ -307,7 +307,7 @@ def config_from_attr(attr: DictionaryAttr | None, base: GemmConfig = GemmConfig(
                 raise ValueError(f"config key 'split_k_mode': expected a string (serial, parallel, streamk, "
                                  f"streamk-dp), got {val}")
             kw[key] = val.data
-        elif key in ("stages", "raster", "prefetch", "split_k", "persistent"):
+        elif key in ("stages", "raster", "prefetch", "split_k", "persistent", "swap_ab"):
             if not isinstance(val, IntegerAttr) or val.type == i1:  # `true` is an i1 -1, not a count
                 got = ("true" if val.value.data else "false") if isinstance(val, IntegerAttr) else val
                 raise ValueError(f"config key '{key}': expected an integer, got {got}")
@@ -391,7 +391,8 @@ class KernelFacts:
         defaults filled in: the caller's operand order)."""
         a_layout, b_layout, d_layout = (memref_layout(v.type) for v in (op.a, op.b, op.d))
         if config.align is not None:
-            config = GemmConfig(**{**config.__dict__, "align": swap_operands(config.align, d_layout == "col")})
+            config = GemmConfig(**{**config.__dict__,
+                                   "align": swap_operands(config.align, d_layout == "col" or bool(config.swap_ab))})
         from lasscc.dialects.epilogue import fact_kind
 
         extras = tuple((fact_kind(k, x.type), str(x.type) if k == "scalar" else str(x.type.get_element_type()))
@@ -410,8 +411,15 @@ class KernelFacts:
 
     @property
     def swap_ab(self) -> bool:
-        """A column-major D: the kernel computes the row-major D^T = B^T . A^T (lasscc.config.swap_operands)."""
-        return self.d_layout == "col"
+        """The kernel computes D^T = B^T . A^T (lasscc.config.swap_operands): for a column-major D
+        (stored as the row-major D^T), or when the config asks (GemmConfig.swap_ab)."""
+        return self.d_layout == "col" or bool(self.config.swap_ab)
+
+    @property
+    def kernel_d_layout(self) -> str:
+        """The layout of the kernel's own M x N D: "row", or "col" for a row-major D that the
+        kernel computes transposed (config swap_ab = 1: D^T is D's memory read column-major)."""
+        return "col" if self.swap_ab and self.d_layout == "row" else "row"
 
     @property
     def kernel_layouts(self) -> tuple[str, str]:

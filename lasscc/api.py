@@ -426,7 +426,8 @@ compile_gemm = gemm
 
 def _shape_default(shape, a_dtype, sms, arch: str, split_k, split_k_mode, d_dtype=None, d_layout="row"):
     """gemm(shape=...)'s tiling: (threadblock, warp, stages, split_k, split_k_mode, kernel) of
-    lasscc.heuristics; kernel: the schedule / persistent / epilogue keys of a data-parallel wgmma pick
+    lasscc.heuristics; kernel: the wgmma config keys (mma, swap_ab of a skinny pick, and the schedule /
+    persistent / epilogue keys of a data-parallel pick
     (None: none, or a split given, or `d_dtype` None: a fused epilogue, measured slower with them)."""
     from lasscc.heuristics import choose, wgmma_base
 
@@ -444,7 +445,8 @@ def _shape_default(shape, a_dtype, sms, arch: str, split_k, split_k_mode, d_dtyp
     kernel = None
     if cfg.is_wgmma:  # written, so the split options below merge into a wgmma config, not an mma.sync one
         kernel = {"mma": cfg.mma, **({key: getattr(cfg, key) for key in ("schedule", "persistent", "epilogue")} if (
-            cfg.persistent and split_k is None and split_k_mode is None) else {})}
+            cfg.persistent and split_k is None and split_k_mode is None) else {}),
+            **({"swap_ab": 1} if cfg.swap_ab else {})}  # lasscc.heuristics.choose_swap_ab
     return (cfg.threadblock, None if cfg.is_wgmma else cfg.warp, cfg.stages, split_k if split_k is not None else cfg.split_k,
             split_k_mode if split_k_mode is not None else cfg.split_k_mode, kernel)
 

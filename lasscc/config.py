@@ -63,6 +63,11 @@ class GemmConfig:
     # threadblock); the CTAs of a cluster share one operand's tiles through TMA multicast
     # (lasscc.cluster); [1, 1]: none
     cluster: tuple[int, int] = (1, 1)
+    # 1: the kernel computes the transposed product D^T = B^T . A^T (swap AB, as CUTLASS / cuBLAS do
+    # for a skinny M): the caller's small M becomes the kernel's N (a narrow wgmma N) and its large N
+    # the kernel's M; a row-major D is then stored as the column-major D^T (lasscc.swap_ab).  0: the
+    # operands are swapped only for a column-major D (KernelFacts.swap_ab), which 1 leaves as it is
+    swap_ab: int = 0
 
     @property
     def is_wgmma(self) -> bool:
@@ -138,6 +143,7 @@ class GemmConfig:
             **({"persistent": self.persistent} if self.persistent else {}),
             **({"epilogue": self.epilogue} if self.epilogue != "direct" else {}),
             **({"cluster": list(self.cluster)} if tuple(self.cluster) != (1, 1) else {}),
+            **({"swap_ab": self.swap_ab} if self.swap_ab else {}),
         }
 
     def validate(self, arch: str = "sm_80", where: str = "config", ab_type: str = "f16",
@@ -159,6 +165,8 @@ class GemmConfig:
 
         if self.mma not in MMA_FAMILIES:
             fail(f"expected mma one of {', '.join(repr(m) for m in MMA_FAMILIES)}, got {self.mma!r}")
+        if self.swap_ab not in (0, 1) or isinstance(self.swap_ab, bool):
+            fail(f"expected swap_ab = 0 or 1, got {self.swap_ab!r}")
         if self.persistent and not self.is_wgmma:
             fail("persistent = 1 needs mma = \"wgmma\" and schedule = \"cooperative\"")
         if self.schedule != "default" and not self.is_wgmma:

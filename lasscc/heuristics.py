@@ -185,9 +185,12 @@ def wgmma_time(m: int, n: int, k: int, cfg: GemmConfig, ab_type: str, sms: int) 
 
 
 def wgmma_cost(m: int, n: int, k: int, cfg: GemmConfig, ab_type: str, sms: int) -> tuple[float, str]:
-    """`wgmma_time`'s seconds and the term that bound them, in words (for `choose_wgmma`'s note)."""
+    """`wgmma_time`'s seconds and the term that bound them, in words (for `choose_wgmma`'s note).  A
+    swapped config (swap_ab = 1) is priced on the kernel's N x M x K problem (its tiles are D^T's)."""
+    from lasscc.config import swap_operands
     from lasscc.schedule import launch_ctas
 
+    m, n = swap_operands((m, n), bool(cfg.swap_ab))
     bm, bn, bk = cfg.threadblock
     eb = elem_bytes(ab_type)
     per_sm = streamk.ctas_per_sm(cfg.threads, cfg.smem_bytes(eb))
@@ -242,6 +245,9 @@ def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base
                 best = (t, cfg, bound)
     if best is None:
         return choose(m, n, k, ab_type, sms, arch)  # no wgmma tile fits: the mma.sync default
+    swapped = choose_swap_ab(m, n, k, ab_type, sms, arch, base, best[0])  # small M: see "swap AB" below
+    if swapped is not None:
+        return swapped
     t, cfg, bound = best
     bm, bn, bk = cfg.threadblock
     tiles = -(-m // bm) * -(-n // bn)
@@ -304,3 +310,63 @@ def data_parallel_kernel(cfg: GemmConfig, m: int, n: int, sms: int, arch: str, a
     return new, (f"schedule = \"cooperative\", persistent = 1, epilogue = \"tma\": data-parallel, {tiles} tiles "
                  f"walked by {ctas} CTAs (one per SM, up to {-(-tiles // ctas)} tiles each), D stored by TMA "
                  f"(measured 0.99-1.02x cuBLAS at 4096³ / 8192³, BENCHMARKS.md session 9)")
+
+
+# ---- swap AB: a skinny M on the wgmma path (issue 17) -------------------------------------------
+# wgmma's M is 64 rows per instruction, so M = 16 leaves 3/4 of every MMA idle and M = 128 makes
+# few CTAs.  CUTLASS / cuBLAS / TensorRT-LLM swap the operands: D^T = B^T . A^T (config swap_ab = 1),
+# the small M the kernel's N (a wgmma N of 16 .. 128) and the large N its M (many 64 / 128-row
+# tiles, and split-K for more CTAs).  `choose_swap_ab` prices the swapped problem (N x M x K) by the
+# same cost model over SWAP_AB_TILES and WG_SPLITS and takes it only when strictly cheaper than the
+# best unswapped config: the model was fitted on unswapped timings, so a tie keeps a measured kind.
+# To be measured on the H100 (scripts/skinny_bench.py --swap); SWAP_AB_MAX_M = 0 turns it off.
+SWAP_AB_MAX_M = 128  # M up to two wgmma M-steps: beyond, the unswapped grid has rows enough
+SWAP_AB_TILES = ((128, 16), (128, 32), (64, 16), (64, 32), (128, 64), (64, 64), (128, 128))  # kernel (BM, BN)
+
+
+def swap_ab_candidates(base: GemmConfig, ab_type: str):
+    """The swapped configs `choose_swap_ab` weighs: SWAP_AB_TILES at `base`'s K row and stages, each
+    split count of WG_SPLITS (parallel), swap_ab = 1; those the rules reject are left out."""
+    from lasscc.resources import wgmma_defaults
+
+    for bm, bn in SWAP_AB_TILES:
+        tb = (bm, bn, base.threadblock[2])
+        for s in WG_SPLITS:
+            yield replace(base, threadblock=tb, split_k=s, split_k_mode="parallel" if s > 1 else "serial", swap_ab=1,
+                          **wgmma_defaults(tb, base.instruction[2]))
+
+
+def choose_swap_ab(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base: GemmConfig,
+                   unswapped_s: float) -> Choice | None:
+    """For M <= SWAP_AB_MAX_M < N: the swapped config (`swap_ab_candidates`, each partition
+    MIN_SPLIT_KTILES k-tiles) whose modelled time on the N x M x K problem is least, when below
+    `unswapped_s` (the best unswapped config's), else None; the note says it swapped and why."""
+    if not m <= SWAP_AB_MAX_M < n:
+        return None
+    eb = elem_bytes(ab_type)
+    best = None
+    for cfg in swap_ab_candidates(base, ab_type):
+        if cfg.split_k > 1 and -(-k // cfg.threadblock[2]) // cfg.split_k < MIN_SPLIT_KTILES:
+            continue
+        try:
+            cfg.validate(arch, ab_type=ab_type)
+        except LassError:
+            continue
+        t, bound = wgmma_cost(m, n, k, cfg, ab_type, sms)  # (priced on the swapped N x M x K problem)
+        if best is None or t < best[0]:
+            best = (t, cfg, bound)
+    if best is None or best[0] >= unswapped_s:
+        return None
+    t, cfg, bound = best
+    bm, bn, bk = cfg.threadblock
+    tiles = -(-n // bm) * -(-m // bn)
+    from lasscc.resources import WGMMA_M
+
+    idle = 1 - m / (-(-m // WGMMA_M) * WGMMA_M)  # of the unswapped kernel's wgmma rows
+    why = (f"wgmma cost model: swap AB (D^T = B^T . A^T): M = {m} is the kernel's N, {bn}-wide wgmma N tiles "
+           f"(unswapped, {idle:.0%} of each 64-row wgmma M idle, {-(-m // WGMMA_M)} tile row(s)); "
+           f"{bm}x{bn}x{bk}, {cfg.stages} stages"
+           + (f", split-K {cfg.split_k} parallel" if cfg.split_k > 1 else "")
+           + f", {tiles * cfg.split_k} CTAs on {sms} SMs, ~{2 * m * n * k / t / 1e12:.0f} TFLOP/s modelled ({bound}; "
+           f"unswapped ~{2 * m * n * k / unswapped_s / 1e12:.0f})")
+    return Choice(cfg, [why], sms * streamk.ctas_per_sm(cfg.threads, cfg.smem_bytes(eb)))

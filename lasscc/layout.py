@@ -445,6 +445,20 @@ def warp_tile_coord(warp, warps_m):
     return warp % warps_m, warp // warps_m
 
 
+# ---- an M x N matrix in global memory ---------------------------------------------------------
+def matrix_offset(row, col, rows, cols, col_major=False):
+    """Element offset of (row, col) in a packed `rows` x `cols` matrix: row-major row * cols + col,
+    column-major (`col_major`, a compile-time bool) col * rows + row.  The kernel's D, its C, an
+    [mn] epilogue operand and parallel split-K's partial sums are stored so (col_major: a row-major
+    D computed transposed, config swap_ab = 1: the kernel's D^T is D's memory read column-major)."""
+    return col * rows + row if col_major else row * cols + col
+
+
+def matrix_coord(offset, rows, cols, col_major=False):
+    """(row, col) of element `offset` of a packed `rows` x `cols` matrix: `matrix_offset` inverted."""
+    return (offset % rows, offset // rows) if col_major else (offset // cols, offset % cols)
+
+
 # ---- threadblock rasterization ----------------------------------------------------------------
 def raster_tile(pid, tiles_m, tiles_n, group):
     """(tile_m, tile_n) of linear block id `pid` under grouped (swizzled) rasterization.

@@ -543,6 +543,9 @@ def epilogue_error(cfg, d_type: str | None) -> str | None:
         return f"expected epilogue one of {', '.join(repr(e) for e in EPILOGUES)}, got {epi!r}"
     if epi == EPILOGUE_DIRECT:
         return None
+    if getattr(cfg, "swap_ab", 0):
+        return ("epilogue = \"tma\" with swap_ab = 1 is not supported (the transposed D^T is stored column-major "
+                "by per-thread stores; a column-major D is computed as D^T without swap_ab); use epilogue = \"direct\"")
     if cfg.mma != "wgmma":
         return "epilogue = \"tma\" needs mma = \"wgmma\" (TMA stores are sm_90a's)"
     if is_pingpong(cfg):

@@ -2,7 +2,8 @@
 GEMM kernel it belongs to.
 
 The GEMM kernel of `split_k_mode = "parallel"` writes partition p's raw accumulator (f32; i32 for
-i8 inputs) as an M x N row-major matrix (the kernel's M, N) at index (batch * S + p) of its
+i8 inputs) as an M x N matrix in the kernel's D layout (the kernel's M, N; row-major, or column-major
+for config swap_ab = 1: KernelFacts.kernel_d_layout) at index (batch * S + p) of its
 workspace W (`memref<?x?x?xf32>`, S * batch partial matrices).  The reduction kernel takes the same
 parameters (A, B, D, M, N, K, alpha, beta, W: lasscc.config.kernel_params; a wgmma GEMM's tensor
 maps too, unused, which lasscc-hopper-smem adds to both), one thread per element e of one batch's D (grid x
@@ -30,6 +31,7 @@ from xdsl.rewriter import InsertPoint
 
 from lasscc.dialects import lass, lass_nv, lass_tb
 from lasscc.config import kernel_params
+from lasscc.layout import matrix_coord
 from lasscc.passes._build import ArithBuilder
 from lasscc.passes._epilogue_build import batch_extras, d_from_f32, fused_element
 
@@ -93,7 +95,8 @@ def build_reduce_kernel(gemm: func.FuncOp, facts: lass.KernelFacts, fused=None) 
         region, kinds = fused
         if z is not None:  # a batched GEMM's per-batch extras: this batch's
             extras = batch_extras(b, extras, kinds, z, M, N)
-        row, col = b.div(e, N), b.rem(e, N)
+        # e runs in D's memory order (the partial sums are stored like D: column-major for swap_ab = 1)
+        row, col = (b.val(x) for x in matrix_coord(b.idx(e), b.idx(M), b.idx(N), facts.kernel_d_layout == "col"))
         row.name_hint, col.name_hint = "row", "col"
         val = fused_element(b, region, kinds, extras, val, row, col, e, ok)
         out = d_from_f32(b, val, out_t)

@@ -98,17 +98,24 @@ def _check_operands(op: lass.GemmOp, where: str) -> None:
             )
 
 
+def _matrix_type(elem, batched: bool, layout: str) -> MemRefType:
+    """A dynamic [batch x] rows x cols memref of `elem`, row-major or column-major (`layout`)."""
+    dyn = [DYNAMIC_INDEX] * (3 if batched else 2)
+    if layout == "col":
+        return MemRefType(elem, dyn, StridedLayoutAttr([None, 1, None] if batched else [1, None]))
+    return MemRefType(elem, dyn)
+
+
 def _kernel_types(facts: lass.KernelFacts, g: lass.GemmOp) -> tuple[MemRefType, MemRefType, MemRefType]:
-    """The kernel's A, B and D memref types: the op's, or for a column-major D (D^T = B^T . A^T)
-    A and B in facts.kernel_layouts (B^T is N x K and A^T K x M, each in the other layout, a
-    transpose of the same memory) and D row-major (D^T is N x M), batch first if any."""
+    """The kernel's A, B and D memref types: the op's, or when it computes D^T = B^T . A^T
+    (facts.swap_ab) A and B in facts.kernel_layouts (B^T is N x K and A^T K x M, each in the other
+    layout, a transpose of the same memory) and D in facts.kernel_d_layout (D^T is N x M: row-major
+    for a column-major D, column-major for a row-major D with config swap_ab = 1), batch first if any."""
     if not facts.swap_ab:
         return g.a.type, g.b.type, g.d.type
     elem, d_elem = g.a.type.get_element_type(), g.d.type.get_element_type()
-    dyn = [DYNAMIC_INDEX] * (3 if facts.batched else 2)
-    col = StridedLayoutAttr([None, 1, None] if facts.batched else [1, None])
-    a, b = (MemRefType(elem, dyn, col) if layout == "col" else MemRefType(elem, dyn) for layout in facts.kernel_layouts)
-    return a, b, MemRefType(d_elem, dyn)
+    a, b = (_matrix_type(elem, facts.batched, layout) for layout in facts.kernel_layouts)
+    return a, b, _matrix_type(d_elem, facts.batched, facts.kernel_d_layout)
 
 
 WORKSPACE_TYPE = MemRefType(i32, [DYNAMIC_INDEX])  # split-K semaphores (lasscc.splitk)
@@ -204,8 +211,8 @@ class TileThreadblockPass(ModulePass):
         except LassError as e:
             raise PassFailedException(str(e)) from None
 
-        # Column-major D: compute D^T = B^T . A^T, a row-major product with the operands (and M, N)
-        # swapped (KernelFacts.swap_ab); the launcher passes (B, A, D, N, M, K).  The config's
+        # Column-major D (or config swap_ab = 1): compute D^T = B^T . A^T, a product with the operands
+        # (and M, N) swapped (KernelFacts.swap_ab); the launcher passes (B, A, D, N, M, K).  The config's
         # access widths follow their operands into the kernel's order (facts.config).
         cfg = facts.config
         if cfg.is_wgmma and cfg.is_streamk:  # lasscc.streamk's persistent grid: the mma.sync path only
@@ -226,12 +233,14 @@ class TileThreadblockPass(ModulePass):
         acc_t = lass_tb.AccType((bm, bn), g.acc_type)
 
         # New kernel body on the fixed parameter list, then the workspace W of a split kernel and the
-        # epilogue's extra operands; a matrix operand in D's layout is, like D, row-major in the kernel
+        # epilogue's extra operands; a matrix operand in D's layout is stored like the kernel's D
         split, parallel = cfg.split_k, cfg.split_k_mode == "parallel"
-        w_t = (MemRefType(i32 if str(g.acc_type) == "i32" else f32, [DYNAMIC_INDEX] * 3) if parallel  # partial sums
+        # (the partial sums, an [mn] operand too, in the kernel's D layout: the reduction is elementwise)
+        d_col = facts.kernel_d_layout
+        w_t = (_matrix_type(i32 if str(g.acc_type) == "i32" else f32, True, d_col) if parallel  # partial sums
                else WORKSPACE_TYPE)  # semaphores
         # (a shared matrix of a batched GEMM: 2-d, one per batch: 3-d like D)
-        extra_t = [MemRefType(x.type.get_element_type(), [DYNAMIC_INDEX] * x.type.get_num_dims()) if k == "mn"
+        extra_t = [_matrix_type(x.type.get_element_type(), x.type.get_num_dims() == 3, d_col) if k == "mn"
                    else x.type for k, x in zip(g.kinds, g.extras)]
         # (the kernel ABI, lasscc.config.kernel_params; a wgmma kernel's tensor maps come with lasscc-hopper-smem)
         names = kernel_params(False, cfg.has_workspace, len(extra_t))

@@ -54,6 +54,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_cluster, lass_nv, lass_pipe, lass_tb, lass_warp
+from lasscc.dialects._common import memref_layout
 from lasscc.dialects.epilogue import clone_region_into
 from lasscc.passes._epilogue_build import d_from_f32
 from lasscc.splitk import partition_range
@@ -88,6 +89,7 @@ from lasscc.layout import (
     elem_bytes,
     epilogue_read_map,
     frag_interleave,
+    matrix_offset,
     mma_c_coord,
     raster_tile,
     warp_tile_coord,
@@ -473,6 +475,41 @@ class _WarpLowering:
         """
         acc = self.accumulator(op.acc, op)
         D, M, N = op.dest, kernel_arg(self.fn, "M"), kernel_arg(self.fn, "N")
+        # a column-major D (config swap_ab = 1: D^T of a row-major D): no two of a thread's values are
+        # adjacent, so each is its own access, and no staged epilogue (its rows are D's rows)
+        d_col = memref_layout(D.type) == "col"
+
+        def offset(bb: ArithBuilder, row, col):
+            """D's (and an [mn] operand's) element offset of (row, col) (lasscc.layout.matrix_offset)."""
+            return bb.val(matrix_offset(bb.idx(row), bb.idx(col), bb.idx(M), bb.idx(N), d_col))
+
+        def access(bb: ArithBuilder, row, col, guarded: bool):
+            """(offsets of (row, col) and (row, col + 1), the pair's predicate or None, each single
+            element's): one 2-element access where the pair is inside D and aligned (row-major D,
+            N even), else single ones, each inside D (`guarded`: checked)."""
+            if guarded:
+                row_ok = bb.ult(row, M)
+                ok = [bb.and_(row_ok, bb.ult(col, N)), bb.and_(row_ok, bb.ult(bb.add(col, 1), N))]
+                if d_col:
+                    pair, single = None, ok
+                else:
+                    pair = bb.and_(ok[1], n_even)
+                    single = [bb.and_(o, bb.emit(arith.XOrIOp(pair, true))) for o in ok]
+            else:
+                pair, single = (None, [true, true]) if d_col else (true, [false, false])
+            off = offset(bb, row, col)
+            return [off, bb.add(off, M) if d_col else bb.add(off, 1)], pair, single
+
+        def load(bb: ArithBuilder, x, offs, pair, single, guarded: bool) -> list:
+            """The pair of elements at `offs` of `x` (D or an [mn] operand), zeros where predicated off."""
+            if pair is None:
+                return [bb.insert(lass_nv.LdGlobalOp(x, offs[j], single[j], 1)).results[0] for j in range(2)]
+            both = list(bb.insert(lass_nv.LdGlobalOp(x, offs[0], pair, 2)).results)
+            if not guarded:
+                return both
+            one = [bb.insert(lass_nv.LdGlobalOp(x, offs[j], single[j], 1)).results[0] for j in range(2)]
+            return [bb.emit(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
+
         out_t = D.type.get_element_type()
         int_d = isinstance(out_t, IntegerType)
         region = op.has_epilogue
@@ -519,22 +556,16 @@ class _WarpLowering:
                         elems.append(cache[key])
                         continue
                     if kind == "n":
-                        off = col
-                        ok = [bb.ult(col, N), bb.ult(bb.add(col, 1), N)] if guarded else None
+                        offs = [col, bb.add(col, 1)]
+                        if guarded:
+                            ok = [bb.ult(col, N), bb.ult(bb.add(col, 1), N)]
+                            pair = bb.and_(ok[1], n_even)
+                            single = [bb.and_(o, bb.emit(arith.XOrIOp(pair, true))) for o in ok]
+                        else:
+                            pair, single = true, [false, false]
                     else:
-                        off = bb.add(bb.mul(row, N), col)
-                        row_ok = bb.ult(row, M) if guarded else None
-                        ok = [bb.and_(row_ok, bb.ult(col, N)), bb.and_(row_ok, bb.ult(bb.add(col, 1), N))] \
-                            if guarded else None
-                    if guarded:
-                        pair = bb.and_(ok[1], n_even)
-                        single = [bb.and_(o, bb.emit(arith.XOrIOp(pair, true))) for o in ok]
-                        both = list(bb.insert(lass_nv.LdGlobalOp(x, off, pair, 2)).results)
-                        one = [bb.insert(lass_nv.LdGlobalOp(x, bb.add(off, j), single[j], 1)).results[0]
-                               for j in range(2)]
-                        got = [bb.emit(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
-                    else:
-                        got = list(bb.insert(lass_nv.LdGlobalOp(x, off, true, 2)).results)
+                        offs, pair, single = access(bb, row, col, guarded)
+                    got = load(bb, x, offs, pair, single, guarded)
                     if key is not None:
                         cache[key] = got
                     elems.append(got)
@@ -571,22 +602,10 @@ class _WarpLowering:
             for row_c, col_c, pair_idx in self.store_pairs():
                 row = bb.add(row0, row_c)
                 col = bb.add(col0, col_c)
-                if guarded:
-                    row_ok = bb.ult(row, M)
-                    ok = [bb.and_(row_ok, bb.ult(col, N)), bb.and_(row_ok, bb.ult(bb.add(col, 1), N))]
-                    pair = bb.and_(ok[1], n_even)
-                    single = [bb.and_(o, bb.emit(arith.XOrIOp(pair, true))) for o in ok]
-                else:
-                    pair, single = true, [false, false]
-                off = bb.add(bb.mul(row, N), col)
-                offs = [off, bb.add(off, 1)]
+                offs, pair, single = access(bb, row, col, guarded)
                 vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, acc[i]))) for i in pair_idx]
                 if with_c:
-                    both = list(bb.insert(lass_nv.LdGlobalOp(D, off, pair, 2)).results)
-                    old = both
-                    if guarded:
-                        one = [bb.insert(lass_nv.LdGlobalOp(D, offs[j], single[j], 1)).results[0] for j in range(2)]
-                        old = [bb.emit(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
+                    old = load(bb, D, offs, pair, single, guarded)
                     if exact:  # split-K's later partitions with alpha = 1: acc + D in i32, exactly
                         vals = [bb.emit(arith.AddiOp(acc[i], d)) for i, d in zip(pair_idx, old)]
                     else:
@@ -595,8 +614,9 @@ class _WarpLowering:
                         vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache)]
                 else:
                     vals = no_c_values(bb, pair_idx, row, col, row_c, col_c, guarded, cache)
-                bb.insert(lass_nv.StGlobalOp.build(operands=[D, off, pair, vals]))
-                if guarded:
+                if pair is not None:
+                    bb.insert(lass_nv.StGlobalOp.build(operands=[D, offs[0], pair, vals]))
+                if guarded or pair is None:
                     for j in range(2):
                         bb.insert(lass_nv.StGlobalOp.build(operands=[D, offs[j], single[j], [vals[j]]]))
             bb.insert(scf.YieldOp())
@@ -625,7 +645,7 @@ class _WarpLowering:
             bb.insert(scf.YieldOp())
 
         ob = out_t.bitwidth // 8
-        plan = stage_plan(self.cfg, self.ab, ob)
+        plan = None if d_col else stage_plan(self.cfg, self.ab, ob)
 
         def staged(bb: ArithBuilder) -> None:
             """Whole block, no C: each warp writes its pairs (alpha * acc, converted) to its staging

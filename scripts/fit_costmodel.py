@@ -31,7 +31,8 @@ TABLE_SHAPES = [(16, 4096, 4096), (128, 4096, 4096), (1024, 1024, 1024), (2048, 
                 (8192, 1024, 8192), (1024, 1024, 16384)]
 SMS = 132  # the H100 the logs were measured on
 SHAPE = re.compile(r"(\d+) x (\d+) x (\d+)$")
-CONFIG = re.compile(r"wgmma (\d+)x(\d+)x(\d+)/s(\d+)(?: split (\d+) parallel)?(?: \([^)]*\))?$")
+# (a swapped config, skinny_bench's "wgmma swap_ab 64x16x64/s4 ...", is priced on D^T's problem)
+CONFIG = re.compile(r"wgmma (swap_ab )?(\d+)x(\d+)x(\d+)/s(\d+)(?: split (\d+) parallel)?(?: \([^)]*\))?$")
 
 
 def measured_points(paths) -> list[tuple[tuple[int, int, int], object, float]]:
@@ -51,12 +52,13 @@ def measured_points(paths) -> list[tuple[tuple[int, int, int], object, float]]:
             if not (shape and cfg):
                 continue
             m, n, k = map(int, shape.groups())
-            bm, bn, bk, st = map(int, cfg.groups()[:4])
-            s = int(cfg.group(5) or 1)
+            swap = int(cfg.group(1) is not None)
+            bm, bn, bk, st = map(int, cfg.groups()[1:5])
+            s = int(cfg.group(6) or 1)
             tflops = float((cols[2] if len(cols) == 5 else cols[4]).split()[0])
             tb = (bm, bn, bk)
             c = replace(base, threadblock=tb, stages=st, split_k=s, split_k_mode="parallel" if s > 1 else "serial",
-                        **wgmma_defaults(tb, base.instruction[2]))
+                        swap_ab=swap, **wgmma_defaults(tb, base.instruction[2]))
             out.append(((m, n, k), c, 2 * m * n * k / (tflops * 1e12)))
     return out
 
@@ -69,9 +71,10 @@ def rms_log_error(points, sms: int = SMS) -> float:
     return math.sqrt(sum(e * e for e in errs) / len(errs))
 
 
-def config_key(cfg) -> tuple[int, int, int, int]:
-    """(BM, BN, stages, split_k): what tells two measured wgmma configs of one shape apart."""
-    return (*cfg.threadblock[:2], cfg.stages, cfg.split_k)
+def config_key(cfg) -> tuple:
+    """(BM, BN, stages, split_k): what tells two measured wgmma configs of one shape apart; a swapped
+    config (swap_ab = 1: BM x BN tiles of D^T) adds "swap_ab"."""
+    return (*cfg.threadblock[:2], cfg.stages, cfg.split_k) + (("swap_ab",) if getattr(cfg, "swap_ab", 0) else ())
 
 
 def rank_check(points, shapes=TABLE_SHAPES, sms: int = SMS):

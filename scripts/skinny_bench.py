@@ -9,6 +9,7 @@ shapes, and 16 x 4096 x 4096 as a fraction of the HBM bandwidth needed to read B
     python3 scripts/skinny_bench.py --dry-run [--compile]           # CPU: the plan (and ptxas of every kernel)
     python3 scripts/skinny_bench.py --tile-sweep [--dry-run]         # wgmma tiles x split counts (the heuristic's data)
     python3 scripts/skinny_bench.py --only default,variant,streamk   # a subset of the runs, by kind
+    python3 scripts/skinny_bench.py --swap [--dry-run]               # swap AB (swap_ab = 1) tiles x splits, skinny M
 
 f16 in, f32 D, TN, beta 0.  The default config is what `lasscc run` / `bench` apply to an input without
 `config` when `lasscc tune` stored none (lasscc.cli._apply_tuned -> lasscc.heuristics.choose, with the
@@ -46,7 +47,7 @@ STAGE_VARIANTS = [((16, 4096, 4096), (64, 32, 4)), ((16, 4096, 4096), (64, 32, 6
 # tiles are under one wave: "streamk-dp" would be the same schedule)
 STREAMK_TILES = [((64, 64), (32, 32), 4), ((128, 64), (64, 32), 4), ((64, 128), (32, 64), 4)]
 ELEM_BYTES = 2  # f16 A and B
-RUN_KINDS = ("default", "odd", "s8", "stages", "variant", "streamk")  # plan()'s kinds of run (--only)
+RUN_KINDS = ("default", "plain", "odd", "s8", "stages", "variant", "streamk")  # plan()'s kinds of run (--only)
 
 
 def module_text(cfg) -> str:
@@ -55,7 +56,8 @@ def module_text(cfg) -> str:
 
     if cfg.is_wgmma:  # the Hopper path: threadblock / stages with mma = "wgmma" (its warp tiles follow)
         kernel = {"mma": "wgmma", **({key: getattr(cfg, key) for key in ("schedule", "persistent", "epilogue")}
-                                     if cfg.persistent else {})}  # the data-parallel default's kernel
+                                     if cfg.persistent else {}),  # the data-parallel default's kernel
+                  **({"swap_ab": 1} if cfg.swap_ab else {})}
         return gemm_mlir("f16", None, "f32", "TN", 1.0, 0.0, cfg.threadblock, None, cfg.stages, cfg.raster,
                          kernel=kernel)
     text = gemm_mlir("f16", None, "f32", "TN", 1.0, 0.0, cfg.threadblock, cfg.warp, cfg.stages, cfg.raster)
@@ -65,7 +67,8 @@ def module_text(cfg) -> str:
 
 
 def config_text(cfg) -> str:
-    return (("wgmma " if cfg.is_wgmma else "") + "x".join(map(str, cfg.threadblock)) + f"/s{cfg.stages}"
+    return (("wgmma " if cfg.is_wgmma else "") + ("swap_ab " if cfg.swap_ab else "")
+            + "x".join(map(str, cfg.threadblock)) + f"/s{cfg.stages}"
             + (f" {cfg.schedule} persistent {cfg.epilogue}" if cfg.persistent else "")
             + (f" split {cfg.split_k} {cfg.split_k_mode}" if cfg.split_k > 1 else
                f" {cfg.split_k_mode}" if cfg.is_streamk else ""))
@@ -143,11 +146,53 @@ def sweep_plan(arch: str) -> list[tuple[tuple[int, int, int], object]]:
     return out
 
 
-def tile_sweep(arch: str, dry: bool, iters: int) -> int:
-    """Time every (shape, wgmma tile, split) of sweep_plan beside cuBLAS; compiles in worker processes."""
+# --swap: swap AB (config swap_ab = 1, lasscc.heuristics.choose_swap_ab) for the skinny shapes: the kernel
+# computes D^T (N x M) in (BM, BN) tiles of D^T, BN the caller's M side; each beside the fastest
+# unswapped config measured (session 9) and the heuristic's unswapped pick
+SWAP_SHAPES = [(16, 4096, 4096), (128, 4096, 4096), (1, 8192, 8192)]
+SWAP_TILES = [(128, 16, 4), (128, 32, 4), (64, 16, 4), (64, 32, 4), (64, 64, 4), (128, 64, 4), (128, 128, 4),
+              (64, 16, 8), (128, 16, 8), (128, 32, 8)]  # (BM, BN of D^T, stages)
+SWAP_SPLITS = [1, 2, 4, 8]
+
+
+def swap_plan(arch: str) -> list[tuple[tuple[int, int, int], object]]:
+    """(shape, config) of --swap: SWAP_TILES x SWAP_SPLITS swapped where the tile's BN is at most twice
+    the caller's M rounded up to 16 (a wider BN only computes zeros), then the unswapped pick."""
+    from dataclasses import replace
+
+    from lasscc import heuristics
+    from lasscc.heuristics import wgmma_base
+    from lasscc.resources import wgmma_defaults
+
+    base = wgmma_base("f16", arch)
+    out = []
+    for shape in SWAP_SHAPES:
+        m = shape[0]
+        for bm, bn, st in SWAP_TILES:
+            if bn > 2 * max(16, -(-m // 16) * 16):
+                continue
+            tb = (bm, bn, base.threadblock[2])
+            for s in SWAP_SPLITS:
+                out.append((shape, replace(base, threadblock=tb, stages=st, split_k=s, swap_ab=1,
+                                           split_k_mode="parallel" if s > 1 else "serial",
+                                           **wgmma_defaults(tb, base.instruction[2]))))
+        saved, heuristics.SWAP_AB_MAX_M = heuristics.SWAP_AB_MAX_M, 0  # the unswapped pick beside them
+        try:
+            out.append((shape, heuristics.choose(*shape, "f16", SWEEP_SMS, arch, base=base).config))
+        finally:
+            heuristics.SWAP_AB_MAX_M = saved
+    return out
+
+
+SWEEP_SMS = 132  # the H100 the cost model was fitted on (the unswapped picks of swap_plan)
+
+
+def tile_sweep(arch: str, dry: bool, iters: int, swap: bool = False) -> int:
+    """Time every (shape, wgmma tile, split) of sweep_plan (`swap`: swap_plan) beside cuBLAS; compiles in
+    worker processes."""
     from concurrent.futures import ProcessPoolExecutor
 
-    runs = sweep_plan(arch)
+    runs = swap_plan(arch) if swap else sweep_plan(arch)
     if dry:
         for shape, cfg in runs:
             print(f"{'x'.join(map(str, shape)):18s} {config_text(cfg)}")
@@ -203,14 +248,16 @@ def main() -> int:
     p.add_argument("--compile", action="store_true", help="with --dry-run: compile every kernel (ptxas, spills)")
     p.add_argument("--tile-sweep", action="store_true", help="wgmma tiles x split counts for the small grids")
     p.add_argument("--only", default=None, help=f"comma-separated kinds of run to keep, of {', '.join(RUN_KINDS)}")
+    p.add_argument("--swap", action="store_true", help="swap AB (swap_ab = 1) tiles x split counts for skinny M")
     args = p.parse_args()
     only = None if args.only is None else set(args.only.split(","))
     if only is not None and (not only or not only <= set(RUN_KINDS)):
         p.error(f"option --only: expected comma-separated kinds of {', '.join(RUN_KINDS)}, got {args.only!r}")
-    if args.tile_sweep:
+    if args.tile_sweep or args.swap:
         from lasscc.runtime import cuda
 
-        return tile_sweep(args.arch or ("sm_90a" if args.dry_run else cuda.device_arch()), args.dry_run, args.iters)
+        return tile_sweep(args.arch or ("sm_90a" if args.dry_run else cuda.device_arch()), args.dry_run, args.iters,
+                          args.swap)
     if args.dry_run:
         from lasscc import streamk
 

@@ -27,12 +27,20 @@ class Facts:
     d_dtype: str = "f32"
     beta: float | None = 0.0  # the op's beta (what `lasscc run` passes); None when unknown
     d_layout: str = "row"  # the caller's D: "row" or "col"
-    swap: bool = False  # column-major D: the kernel computes D^T = B^T . A^T (KernelFacts.swap_ab)
+    swap: bool = False  # the kernel computes D^T = B^T . A^T (KernelFacts.swap_ab: a column-major D or swap_ab = 1)
     majors: tuple[str, str] = (K_MAJOR, K_MAJOR)  # how the kernel's A and B tiles are stored
     layouts: tuple[str, str] = ("row", "col")  # the caller's A and B layouts
     epilogue_ops: tuple[str, ...] = ()  # the fused epilogue region's ops (lasscc.epilogue_info)
     epilogue: tuple[tuple[str, str], ...] = ()  # its extra operands (KernelFacts.epilogue)
     batched: bool = False  # a 3-d (batched) GEMM
+
+
+def swap_note(facts: Facts) -> str:
+    """Why the kernel computes D^T = B^T . A^T (facts.swap), in words."""
+    if facts.d_layout == "col":
+        return "column-major D: the kernel computes D^T = B^T . A^T (KernelFacts.swap_ab)"
+    return ("swap_ab = 1: the kernel computes D^T = B^T . A^T (swap AB for a skinny M: the caller's M is the "
+            "kernel's N, a narrow wgmma / mma N, its N the kernel's M) and stores D^T column-major into the row-major D")
 
 
 def _kernel_facts(info):

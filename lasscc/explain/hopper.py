@@ -252,8 +252,9 @@ def section_hierarchy(n: HopperNumbers, facts: Facts, k: int) -> list[str]:
     if n.ptx_ab == "tf32":
         out.append("  A and B stay f32 in global and shared memory; wgmma reads them as tf32")
     if facts.swap:
-        out.append("  column-major D: the kernel computes D^T = B^T . A^T (KernelFacts.swap_ab); everything below "
-                   "is in the kernel's order")
+        from lasscc.explain.facts import swap_note
+
+        out.append(f"  {swap_note(facts)}; everything below is in the kernel's order")
     return out
 
 

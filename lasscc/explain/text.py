@@ -75,9 +75,10 @@ def section_hierarchy(n: Numbers, facts: Facts | None = None) -> list[str]:
         out.append("  s8 x s8 products summed into s32 accumulators, .satfinite: a sum out of the s32 range clamps "
                    "instead of wrapping")
     if facts.swap:
-        out.append("  column-major D: the kernel computes D^T = B^T . A^T (KernelFacts.swap_ab): its A (BM rows) is the "
-                   "caller's B, its B the caller's A, and its row-major D^T tiles are BM along the caller's N; "
-                   "everything below is in the kernel's order")
+        from lasscc.explain.facts import swap_note
+
+        out.append(f"  {swap_note(facts)}: its A (BM rows) is the caller's B, its B the caller's A, and its D^T tiles "
+                   "are BM along the caller's N; everything below is in the kernel's order")
     return out
 
 
@@ -221,6 +222,11 @@ def epilogue_lines(n: Numbers, cfg, facts: Facts) -> list[str]:
     if facts.d_dtype == "i32":
         out.append("  i32 D: rounded to nearest even and saturated (cvt.rni.s32.f32); with alpha == 1 and beta == 0 "
                    "the exact s32 accumulator is stored")
+    if facts.swap and facts.d_layout == "row":  # config swap_ab = 1: the kernel's D^T is column-major
+        out.append("  D^T is stored column-major into the row-major D (lasscc.layout.matrix_offset: element (r, c) of "
+                   "the kernel's D at c * M + r): each element its own access, C read the same way; no pairs, no "
+                   "staged epilogue")
+        return out
     ilv = [op for op, major in (("A", n.a_major), ("B", n.b_major)) if major == MN_MAJOR and n.elem_bytes != 2]
     pairs = (f"per thread in pairs: each lane stores 2 adjacent columns ({2 * ob} B) per accumulator pair at the "
              "C-fragment coordinates (lasscc.layout.mma_c_coord"

@@ -119,13 +119,14 @@ def ab_layouts_of(module) -> tuple[str, str]:
 
 
 def d_layout_of(module) -> str:
-    """"col" when the kernel writes a column-major D (element (i, j) at j*M + i): a level-0 D memref
-    `strided<[1, ?]>`, or a swap_ab kernel after lasscc-tile-threadblock; else "row"."""
+    """"col" when the caller's D is column-major (element (i, j) at j*M + i): a level-0 D memref
+    `strided<[1, ?]>`, or after lasscc-tile-threadblock the kernel's facts (KernelFacts.d_layout:
+    a swap_ab kernel's D may be either); else "row"."""
     prog = Program(find_kernel(_as_module(module)))
     if prog.level == 0:
         memrefs = [x.type for x in prog.func.body.block.args if isinstance(x.type, MemRefType)]
         return "col" if len(memrefs) >= 3 and memref_layout(memrefs[2]) == "col" else "row"
-    return "col" if swaps_ab(prog) else "row"
+    return (prog.facts or _facts(prog.func)).d_layout
 
 
 def _draw(rng, shape, dtype):

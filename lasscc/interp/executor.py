@@ -575,7 +575,7 @@ def _flat_view(arr, size: int, name: str, dtype=None) -> np.ndarray:
 
 
 def swaps_ab(prog: Program) -> bool:
-    """The kernel computes D^T = B^T . A^T for a column-major D (KernelFacts.swap_ab): it takes
+    """The kernel computes D^T = B^T . A^T (KernelFacts.swap_ab: a column-major D, or config swap_ab = 1): it takes
     (B, A, D, N, M, K) in its (A, B, D, M, N, K) parameters."""
     return prog.facts is not None and prog.facts.swap_ab
 
@@ -642,9 +642,11 @@ def _bind_args(prog: Program, m, n, k, a, b, d, alpha, beta, labels=("A", "B", "
         want = numpy_dtype(t.get_element_type(), f"element type of {role}")
         flat = _flat_view(arr, batch * rows * cols, label, want)
         layout = memref_layout(t)
-        # A and B may be row- or column-major; after the passes D is row-major (swap_ab)
-        if layout not in ("row", "col") or (role == "D" and prog.level > 0 and layout != "row"):
-            expect = "a row-major" if role == "D" else "a row- or column-major"
+        # A and B may be row- or column-major; after the passes D is in KernelFacts.kernel_d_layout
+        # (row-major, or column-major for config swap_ab = 1)
+        d_want = prog.facts.kernel_d_layout if prog.facts is not None else "row"
+        if layout not in ("row", "col") or (role == "D" and prog.level > 0 and layout != d_want):
+            expect = f"a {d_want}-major" if role == "D" else "a row- or column-major"
             raise KernelArgumentError(
                 f"kernel @{prog.name}: expected {role} as {expect} memref, got {t} ({layout})"
             )
@@ -843,11 +845,13 @@ def execute_kernel(
     beta = _launch_scalar(prog, "beta", beta)
     labels = ("A", "B", "D")
     if swaps_ab(prog):
-        # column-major D = (D^T row-major): the kernel's A is our B (N x K), its B our A, its M our N;
-        # d's memory (element (i, j) at j*M + i) is already the kernel's N x M row-major D
+        # D^T = B^T . A^T: the kernel's A is our B (N x K), its B our A, its M our N; d's memory is
+        # already the kernel's N x M D: row-major for a column-major D (element (i, j) at j*M + i),
+        # column-major for a row-major D (config swap_ab = 1)
         m, n, a, b = n, m, b, a
         launch = Launch(m, n, k, alpha, beta, launch.banks, check, batch)
-        labels = ("B (the kernel's A: swap_ab)", "A (the kernel's B: swap_ab)", "D (column-major)")
+        labels = ("B (the kernel's A: swap_ab)", "A (the kernel's B: swap_ab)",
+                  f"D ({'row' if prog.facts.d_layout == 'row' else 'column'}-major)")
     cfg = prog.config
     bm, bn, _ = cfg.threadblock
     grid = (-(-m // bm)) * (-(-n // bn))

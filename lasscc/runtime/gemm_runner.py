@@ -19,7 +19,9 @@ This is the "TN" GEMM of BLAS terms.  The pointers are to 2-byte elements for f1
 D is row-major (d[i, j] at i*N + j), or column-major for a kernel with KernelSpec.d_layout == "col"
 (d[i, j] at j*M + i: on the host an N x M row-major array `d_nm`).  Such a kernel computes
 D^T = B^T . A^T (KernelSpec.swap_ab): it is launched with (B, A, D, N, M, K) and N x M tiles
-(KernelSpec.launch_args / grid), and cuBLAS beside it computes the same swapped product.
+(KernelSpec.launch_args / grid), and cuBLAS beside it computes the same swapped product.  A
+row-major D's kernel with config swap_ab = 1 computes D^T too (launched the same way), storing it
+column-major into the row-major D; cuBLAS computes the plain product beside it.
 
 Batched kernels (KernelSpec.batched: 3-d batch-first operands, packed) run `batch` GEMMs in one
 launch, grid z = batch: the host arrays get a leading batch dimension (a [batch, M, K], b_nk
@@ -114,7 +116,7 @@ def _check_spec(spec, m: int, n: int, k: int, batch: int = 1) -> None:
     for fld, allowed in SUPPORTED.items():
         if getattr(spec, fld) not in allowed:
             raise LassError(f"kernel '{spec.name}': {fld} = {getattr(spec, fld)!r}; the runner supports {', '.join(allowed)}")
-    if (spec.d_layout == "col") != bool(spec.swap_ab):
+    if spec.d_layout == "col" and not spec.swap_ab:
         raise LassError(f"kernel '{spec.name}': d_layout = {spec.d_layout!r} with swap_ab = {spec.swap_ab}; a "
                         f"column-major D is computed as D^T = B^T . A^T (swap_ab) and only so")
     if spec.a_dtype != spec.b_dtype:
