@@ -1,0 +1,41 @@
+"""The NVPTX codegen pipeline of `lasscc.emit.to_ptx` (issue 16): LLVM's straight-line strength
+reduction (`slsr`, ~85% of the NVPTX emit on the mma.sync kernels' long epilogue block) is left out
+through LLVM's pass gate (`-opt-disable`).  BENCHMARKS.md "Compile time (session 10)" has what it
+changes in the examples' PTX (the pipeline prologue's address arithmetic; the K loops alike)."""
+
+from __future__ import annotations
+
+import re
+
+from lasscc.emit import CODEGEN_PASSES_SKIPPED, to_ptx
+
+# b * s, (b + 1) * s and (b + 2) * s: SLSR rewrites the last as (b + 1) * s + s (one `mul.lo`, then
+# two `add`); without it (b + 2) * s stays a multiply (the optimizer folds only (b + 1) * s into b * s + s).
+_SLSR_CANDIDATES = """
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %p, i32 %b, i32 %s) {
+  %b1 = add i32 %b, 1
+  %b2 = add i32 %b, 2
+  %m0 = mul i32 %b, %s
+  %m1 = mul i32 %b1, %s
+  %m2 = mul i32 %b2, %s
+  store volatile i32 %m0, ptr addrspace(1) %p
+  store volatile i32 %m1, ptr addrspace(1) %p
+  store volatile i32 %m2, ptr addrspace(1) %p
+  ret void
+}
+"""
+
+
+def test_straight_line_strength_reduction_is_left_out():
+    assert "slsr" in CODEGEN_PASSES_SKIPPED
+    ptx = to_ptx(_SLSR_CANDIDATES, "sm_80")
+    muls = re.findall(r"^\s*mul\.lo\.s32\s", ptx, re.M)
+    assert len(muls) == 2, ptx
+
+
+def test_the_rest_of_the_pipeline_still_optimizes():
+    """O3 still runs: a value computed twice is computed once."""
+    ir = _SLSR_CANDIDATES.replace("%m2 = mul i32 %b2, %s", "%m2 = mul i32 %b1, %s")
+    ptx = to_ptx(ir, "sm_80")
+    assert len(re.findall(r"^\s*mul\.lo\.s32\s", ptx, re.M)) == 1, ptx
