@@ -336,6 +336,12 @@ BARRIERS_PER_STAGE = 2  # full (TMA transaction bytes) and empty (consumers rele
 # ptxas 13.0 sm_90a (this branch): 128x256x64 / 4 stages f16 -> f32 (128 accumulators) assembles
 # without spills; the budget below leaves the same slack as the mma.sync model.
 WGMMA_OTHER_REGS = 40
+# ... and per further m64 of a warpgroup's tile (a 128-row pingpong consumer: its second wgmma's A
+# descriptors, the other accumulator chain's live ranges in the epilogue).  ptxas 13.0 sm_90a,
+# pingpong 128 x BN x 64 / 4 stages / persistent, f16 -> f32, setmaxnreg 232: BN = 160 and 168
+# (acc 160, 168) no spill, also with the TMA-store epilogue; BN = 176 spilled 64 B, 192 144 B:
+# 24 puts the bound between 168 and 176.
+WGMMA_M_TILE_REGS = 24
 # The types wgmma reads K-major from shared memory here, with their PTX names (tf32, s8: K-major
 # only, PTX ISA "wgmma operand rules"; f16/bf16 MN-major through imm-trans).
 WGMMA_INPUTS = {"f16": "f16", "bf16": "bf16", "f32": "tf32", "i8": "s8"}
@@ -505,14 +511,14 @@ def role_budget_error(cfg, acc_type: str | None) -> str | None:
         rows, bn = warpgroup_rows(cfg), cfg.threadblock[1]
         return (f"schedule = \"{cfg.schedule}\": threadblock = {list(cfg.threadblock)}: a consumer warpgroup's "
                 f"{rows}x{bn} accumulators need ~{wgmma_register_estimate(cfg, acc_type)} registers per thread "
-                f"({wgmma_acc_regs(cfg, acc_type)} + ~{WGMMA_OTHER_REGS} others), more than its {cons} after setmaxnreg; "
+                f"({wgmma_acc_regs(cfg, acc_type)} + ~{wgmma_other_regs(cfg)} others), more than its {cons} after setmaxnreg; "
                 f"use a smaller threadblock N" + (f" (at most {_fitting_n(cfg, acc_type, cons)})" if _fitting_n(cfg, acc_type, cons) else ""))
     return None
 
 
 def _fitting_n(cfg, acc_type: str | None, regs: int) -> int:
-    """The largest multiple of 64 of threadblock N whose accumulators fit `regs` (0: none)."""
-    return max((n for n in range(64, WGMMA_N_MAX + 1, 64)
+    """The largest threadblock N (a multiple of 8, as wgmma's) whose accumulators fit `regs` (0: none)."""
+    return max((n for n in range(8, WGMMA_N_MAX + 1, 8)
                 if wgmma_register_estimate(replace(cfg, threadblock=(cfg.threadblock[0], n, cfg.threadblock[2])),
                                            acc_type) <= regs), default=0)
 
@@ -618,8 +624,13 @@ def wgmma_acc_regs(cfg, acc_type: str | None) -> int:
     return vals // 2 if acc_type == "f16" else vals
 
 
+def wgmma_other_regs(cfg) -> int:
+    """Registers beyond the accumulators per consumer thread (WGMMA_OTHER_REGS, WGMMA_M_TILE_REGS)."""
+    return WGMMA_OTHER_REGS + WGMMA_M_TILE_REGS * (wgmma_m_tiles(cfg) - 1)
+
+
 def wgmma_register_estimate(cfg, acc_type: str | None) -> int:
-    return wgmma_acc_regs(cfg, acc_type) + WGMMA_OTHER_REGS
+    return wgmma_acc_regs(cfg, acc_type) + wgmma_other_regs(cfg)
 
 
 def wgmma_config_error(cfg, arch: str, ab_type: str, majors, acc_type: str | None) -> str | None:
@@ -702,7 +713,7 @@ def wgmma_config_error(cfg, arch: str, ab_type: str, majors, acc_type: str | Non
     regs = wgmma_register_estimate(cfg, acc_type)
     if regs > REGISTER_LIMIT:
         return (f"threadblock N = {bn}: {wgmma_acc_regs(cfg, acc_type)} accumulator registers per thread + "
-                f"~{WGMMA_OTHER_REGS} others exceed {REGISTER_LIMIT}")
+                f"~{wgmma_other_regs(cfg)} others exceed {REGISTER_LIMIT}")
     return None
 
 

@@ -150,7 +150,7 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
     from lasscc.passes.hopper_smem import kernel_tensor_maps, operand_swizzle
     from lasscc.passes.warpgroup_mma import GROUPS_IN_FLIGHT
     from lasscc.resources import empty_barrier_arrivals
-    from lasscc.resources import (REGISTER_LIMIT, SMEM_PER_BLOCK_LIMIT, WGMMA_OTHER_REGS, warpgroups,
+    from lasscc.resources import (REGISTER_LIMIT, SMEM_PER_BLOCK_LIMIT, wgmma_other_regs, warpgroups,
                                   warpgroup_rows, wgmma_m_tiles,
                                   order_barrier_bytes, order_barrier_offset, ring_arrivals, wgmma_acc_regs,
                                   wgmma_barrier_offset, wgmma_k, wgmma_register_estimate, wgmma_smem_bytes,
@@ -182,7 +182,7 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
         barrier_offset=wgmma_barrier_offset(cfg, eb), smem_total=wgmma_smem_bytes(cfg, eb), smem_limit=limit,
         stages_fit=(limit - epi) // per_stage if per_stage else 0, tx_bytes=wgmma_stage_tx_bytes(cfg, eb),
         empty_arrivals=empty_barrier_arrivals(ring_arrivals(cfg), cfg.cluster), acc_regs=wgmma_acc_regs(cfg, acc),
-        other_regs=WGMMA_OTHER_REGS,
+        other_regs=wgmma_other_regs(cfg),
         reg_estimate=wgmma_register_estimate(cfg, acc), reg_limit=REGISTER_LIMIT, groups_in_flight=GROUPS_IN_FLIGHT,
         epi_stage_bytes=epi, epi_offset=tma_store_stage_offset(cfg, eb),
         epi_subtile=(sub[0], sub[1].label) if sub else None, d=d, cluster=tuple(cfg.cluster),

@@ -28,12 +28,18 @@ def test_wgmma_space(ab, k, bk):
     assert {c.stages for c in ok} == set(WGMMA_SEARCH_STAGES) and {c.raster for c in ok} == set(WGMMA_SEARCH_RASTER)
     by = {(c.schedule, c.persistent, c.threadblock[0]) for c in ok}
     assert by == {("default", 0, 64), ("default", 0, 128), ("cooperative", 0, 128), ("cooperative", 1, 128),
-                  ("pingpong", 0, 64), ("pingpong", 1, 64)}
+                  ("pingpong", 0, 64), ("pingpong", 1, 64), ("pingpong", 0, 128), ("pingpong", 1, 128)}
     assert len(ok) + len(rejected) == sum(len(bms) * len(p) for bms, p in WGMMA_SEARCH_SCHEDULES.values()) * len(
         WGMMA_SEARCH_BN) * len(WGMMA_SEARCH_STAGES) * len(WGMMA_SEARCH_RASTER)
-    # 5 stages of the 128 x 256 x 128-byte tile need more than sm_90a's 227 KB: pruned, with the rule's text
-    assert rejected and all("shared memory" in why and c.threadblock[:2] == (128, 256) and c.stages == 5
-                            for c, why in rejected)
+    # 5 stages of the 128 x 256 x 128-byte tile need more than sm_90a's 227 KB: pruned, with the rule's text;
+    # a pingpong consumer's own 128 x 256 tile holds 256 32-bit accumulators per thread: pruned at any stages
+    assert rejected and all(c.threadblock[:2] == (128, 256) for c, _ in rejected)
+    for c, why in rejected:
+        if c.schedule == "pingpong":
+            assert "128x256 accumulators need ~320 registers" in why, why
+        else:
+            assert "shared memory" in why and c.stages == 5, why
+    assert sum(c.schedule == "pingpong" for c, _ in rejected) == len(WGMMA_SEARCH_STAGES) * 2 * len(WGMMA_SEARCH_RASTER)
     tb = (128, 256, bk)
     best = GemmConfig(threadblock=tb, stages=4, mma="wgmma", **wgmma_defaults(tb, k))
     assert best in ok  # the measured best (BENCHMARKS.md)
