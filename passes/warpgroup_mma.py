@@ -75,6 +75,8 @@ class _WarpgroupLowering(_WarpLowering):
         self.m_tiles = wgmma_m_tiles(cfg)
         self.a_row = b.mul(b.shr(self.tid, 7), warpgroup_rows(cfg))
         self.a_row.name_hint = "wg_m0"
+        # the first row of each m64 of the warpgroup's tile (loop-invariant: built once, here)
+        self.a_rows = [self.a_row] + [b.add(self.a_row, i * WGMMA_M) for i in range(1, self.m_tiles)]
         if self.m_tiles > 1:  # warp w: rows 16 w of each m64 of the warpgroup's tile
             self.wm0 = b.mul(b.shr(self.tid, 5), MMA_M)
             self.wm0.name_hint = "warp_m0"
@@ -86,9 +88,8 @@ class _WarpgroupLowering(_WarpLowering):
         kk = wgmma_k(self.ab)
         b.insert(lass_wg.FenceOp())
         per = len(acc) // self.m_tiles  # one m64's accumulators (BN/2 values)
-        rows = [self.a_row] + [b.add(self.a_row, i * WGMMA_M) for i in range(1, self.m_tiles)]
         for k in range(0, self.wg_cfg.threadblock[2], kk):
-            for i, row in enumerate(rows):  # each m64 of the warpgroup's rows per K step (CUTLASS's order)
+            for i, row in enumerate(self.a_rows):  # each m64 of the warpgroup's rows per K step (CUTLASS's order)
                 acc[i * per:(i + 1) * per] = b.insert(lass_wg.MmaOp(op.a, op.slot_a, row, op.b, op.slot_b, k,
                                                                     acc[i * per:(i + 1) * per])).results
         b.insert(lass_wg.CommitOp())
