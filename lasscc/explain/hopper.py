@@ -232,8 +232,8 @@ def section_hierarchy(n: HopperNumbers, facts: Facts, k: int) -> list[str]:
          (f"each consumer warpgroup (128 threads, 4 warps) its own {n.bm} x {n.bn} tile: per wgmma K step one "
           f"wgmma on rows 0..63 and one on rows 64..127, warp w holding rows 16w.. of each"
           if n.wg_rows > 64 else
-          f"{n.warpgroups} consumer warpgroup{'s' if n.warpgroups > 1 else ''} of 128 threads (4 warps)"
-          + ("; warpgroup g owns rows 64g .. 64g+63" if n.warpgroups > 1 or not n.roles else ""))],
+          f"{n.warpgroups} consumer warpgroup{'s' if n.warpgroups > 1 else ''} of 128 threads (4 warps); "
+          f"warpgroup g owns rows 64g .. 64g+63")],
         ["instruction", f"64 x {n.bn} x {n.wgmma_k}", n.wgmma_name],
         ["D", f"{facts.d_dtype} {LAYOUT_NAME.get(facts.d_layout, facts.d_layout)}",
          f"alpha * acc (+ beta * C when beta != 0), {n.acc_ptx} accumulation"],
