@@ -16,7 +16,7 @@ ordering barrier), on the CPU executor, in the rules and in ptxas.
    reads).
 3. Rules and ptxas: 128 x 256 f32 is rejected with the registers named (a located error, exit 2 from
    the CLI, no output file); 128x128x64 / 4 stages assembles without spills or wgmma serialization
-   warnings (f16 -> f32 persistent; bf16 -> bf16 + TMA store persistent), 8 wgmma per k-tile.
+   warnings (bf16 -> bf16 + TMA store, persistent), 8 wgmma per k-tile.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ CASES = [  # (gemm kwargs, (M, N, K), execute_kernel kwargs)
     # three, consumer 1 two); 4 k-tiles on 3 stages
     (dict(ab="bf16", d="bf16", stages=3, extra=PP + TMA + PERSIST), (260, 136, 200), {"ctas": 2}),
     # f16 accumulators and D, 128 x 128 tiles, the TMA store (not persistent: one CTA per two tiles)
-    (dict(ab="f16", d="f16", acc="f16", tb=(128, 128, 64), extra=PP + TMA), (130, 200, 72), {}),
+    (dict(ab="f16", d="f16", acc="f16", tb=(128, 128, 64), extra=PP + TMA), (130, 136, 72), {}),
     # a D row of 130 f16 (260 bytes: no tensor map): the TMA-store kernel's direct fallback
     (dict(ab="f16", d="f16", extra=PP + TMA), (140, 130, 64), {}),
 ]
@@ -163,9 +163,8 @@ def test_register_rule_names_the_tile_and_the_budget(tmp_path):
         assert (wgmma_register_estimate(cfg, acc) <= CONSUMER_REGS) == fits, (tb, acc)
 
 
-@pytest.mark.parametrize("ab,d,extra", [("f16", "f32", PP + PERSIST), ("bf16", "bf16", PP + TMA + PERSIST)],
-                         ids=["f16-f32D-persistent", "bf16-bf16D-tma-persistent"])
-def test_pingpong_128x128_assembles_without_spills(ab, d, extra):
+def test_pingpong_128x128_assembles_without_spills(ab="bf16", d="bf16", extra=PP + TMA + PERSIST):
+    """(f16 -> f32 and the other 128x128 cases: scripts/hopper_ws_check.py --dry-run --only 128x128x64.)"""
     res = compile_module(parse_mlir(gemm(ab=ab, d=d, tb=(128, 128, 64), stages=4, extra=extra), "t.mlir"),
                          arch="sm_90a")
     info = ptxas_info(res.ptx, "sm_90a")  # fails on C7510 / C7517 / C7519 too
