@@ -3,7 +3,7 @@
 128xN pingpong tile), and the pingpong TMA-store epilogue (staging shared by the consumers under the
 ordering barrier), on the CPU executor, in the rules and in ptxas.
 
-1. Numerics: the kernel before lasscc-warp-specialize (one warpgroup on the whole tile), after it
+1. Numerics (and the 64-row tile with the TMA store): the kernel before lasscc-warp-specialize (one warpgroup on the whole tile), after it
    (producer + two consumer roles) and after lasscc-hopper-smem runs on random normal data (D
    NaN-poisoned, C with beta != 0) within the float64 reference's tolerance, the levels bit for
    bit equal: odd sizes (partial tiles in M, N and K), f16 / bf16 in, f32 / f16 D, an f16
@@ -60,8 +60,11 @@ CASES = [  # (gemm kwargs, (M, N, K), execute_kernel kwargs)
     (dict(ab="f16", d="f16", acc="f16", tb=(128, 128, 64), extra=PP + TMA), (130, 136, 72), {}),
     # a D row of 130 f16 (260 bytes: no tensor map): the TMA-store kernel's direct fallback
     (dict(ab="f16", d="f16", extra=PP + TMA), (140, 130, 64), {}),
+    # the 64-row pingpong tile with the TMA store too (persistent on 2 CTAs: 3 x 3 tiles)
+    (dict(ab="f16", d="f16", tb=(64, 64, 64), extra=PP + TMA + PERSIST), (130, 136, 72), {"ctas": 2}),
 ]
-IDS = ["f16-f32D-beta", "bf16-bf16D-tma-persistent-odd", "f16acc-f16D-tma-128x128", "f16D-tma-fallback"]
+IDS = ["f16-f32D-beta", "bf16-bf16D-tma-persistent-odd", "f16acc-f16D-tma-128x128", "f16D-tma-fallback",
+       "64-row-f16D-tma-persistent"]
 
 
 @pytest.mark.parametrize("cfg,shape,kw", CASES, ids=IDS)
@@ -79,7 +82,8 @@ def test_pingpong128_matches_float64_at_every_level(cfg, shape, kw):
     np.testing.assert_array_equal(ds["lasscc-hopper-smem"], ds["lasscc-warp-specialize"])
     wg = mods["lasscc-warpgroup-mma"]
     rows = {str(o.row) for o in wg.walk() if isinstance(o, lass_wg.MmaOp)}
-    assert len(rows) == 2  # rows %wg_m0 and %wg_m0 + 64: one warpgroup, two m64 per K step
+    # 128 rows: %wg_m0 and %wg_m0 + 64, one warpgroup issuing two m64 per K step
+    assert len(rows) == cfg.get("tb", (128,))[0] // 64
     if "tma" in cfg.get("extra", ""):
         bars = [o for o in mods["lasscc-warp-specialize"].walk() if isinstance(o, lass_wg.NamedBarrierOp)]
         assert bars and all(o.threads.value.data == 128 for o in bars)  # one consumer warpgroup's
