@@ -508,11 +508,11 @@ def role_budget_error(cfg, acc_type: str | None) -> str | None:
         return (f"schedule = \"{cfg.schedule}\": {prod} producer + {cons} consumer registers per thread "
                 f"need {total} registers, more than the {REGISTER_FILE} of the register file")
     if wgmma_register_estimate(cfg, acc_type) > cons:
-        rows, bn = warpgroup_rows(cfg), cfg.threadblock[1]
+        rows, bn, fits = warpgroup_rows(cfg), cfg.threadblock[1], _fitting_n(cfg, acc_type, cons)
         return (f"schedule = \"{cfg.schedule}\": threadblock = {list(cfg.threadblock)}: a consumer warpgroup's "
                 f"{rows}x{bn} accumulators need ~{wgmma_register_estimate(cfg, acc_type)} registers per thread "
-                f"({wgmma_acc_regs(cfg, acc_type)} + ~{wgmma_other_regs(cfg)} others), more than its {cons} after setmaxnreg; "
-                f"use a smaller threadblock N" + (f" (at most {_fitting_n(cfg, acc_type, cons)})" if _fitting_n(cfg, acc_type, cons) else ""))
+                f"({wgmma_acc_regs(cfg, acc_type)} + ~{wgmma_other_regs(cfg)} others), more than its {cons} after "
+                f"setmaxnreg; use a smaller threadblock N" + (f" (at most {fits})" if fits else ""))
     return None
 
 

@@ -24,8 +24,9 @@ outlives the stores' reads).  The TMA clips at D's bounds, so a partial tile nee
 consumers' named barrier in a cooperative kernel (lasscc-warp-specialize), and thread 0 its first
 consumer thread; in a pingpong kernel one consumer warpgroup's (its epilogue runs alone, in the
 ordering barrier's turn, and ends with the wait above: the consumers share the staging buffers).
-A warp's m16 bands (two, 64 rows apart, in a 128-row pingpong tile) each take their stmatrix.  A D whose rows are not 16-byte multiples, or whose address is not 16-byte
-aligned, cannot have a tensor map (`sm90_layout.tma_global_error`): the kernel tests both (uniform)
+A warp's m16 bands (two, 64 rows apart, in a 128-row pingpong tile) each take their stmatrix.
+A D whose rows are not 16-byte multiples, or whose address is not 16-byte aligned, cannot have a
+tensor map (`sm90_layout.tma_global_error`): the kernel tests both (uniform)
 and takes the direct stores then; the host builds a placeholder map for it
 (`lasscc.runtime.tma.store_map`).
 """
