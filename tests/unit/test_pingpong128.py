@@ -8,7 +8,8 @@ ordering barrier), on the CPU executor, in the rules and in ptxas.
    NaN-poisoned, C with beta != 0) within the float64 reference's tolerance, the levels bit for
    bit equal: odd sizes (partial tiles in M, N and K), f16 / bf16 in, f32 / f16 D, an f16
    accumulator, epilogue = "tma" (and its direct fallback for a D row no tensor map can
-   describe), persistent with an odd number of tiles per CTA.
+   describe), persistent with an odd number of tiles per CTA; a fused bias[m] + GELU epilogue
+   through the TMA store (`lasscc run --check`).
 2. Planted bugs caught on the 128-row form: a wrong ordering-barrier parity (deadlock), the
    cooperative release rule kept (a consumer releases the other's slot: hazard), both consumers on
    one tile (ScheduleError), and the shared staging buffers handed over before the stores read them
@@ -193,3 +194,19 @@ def test_explain_shows_the_consumer_tile_and_registers():
     assert "accumulators: 128 per thread (128 x 128 f32 over 128 threads); + ~64 others (descriptors, addresses, loop state) = 192, within the 232" in text
     assert "8 wgmma per warpgroup" in text and "the consumer's second wgmma starts at" in text
     assert "the two consumers share the staging buffers" in text
+
+
+def test_fused_row_bias_gelu_through_the_tma_store(tmp_path):
+    """A fused epilogue indexed by row (bias[m] + GELU, issue 18) sees each m16 band's own rows (64
+    apart in a 128-row consumer tile): `lasscc run --check` against float64 on the CPU executor."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "examples" / "gemm_bias_gelu.mlir").read_text()
+    old = "config = {threadblock = [128, 128, 32], warp = [64, 64, 32], stages = 3}"
+    assert old in text and "epilogue(%bias [n]" in text
+    text = text.replace(old, 'config = {mma = "wgmma", threadblock = [128, 64, 64], stages = 3' + PP + PERSIST + TMA + "}")
+    src = tmp_path / "bias_m.mlir"
+    src.write_text(text.replace("epilogue(%bias [n]", "epilogue(%bias [m]"))
+    res = subprocess.run([sys.executable, "-m", "lasscc.cli", "run", str(src), "--arch", "sm_90a", "--target", "cpu",
+                          "--m", "300", "--n", "136", "--k", "136", "--check"], capture_output=True, text=True)
+    assert res.returncode == 0 and "check   PASS" in res.stdout, res.stdout + res.stderr
