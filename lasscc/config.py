@@ -49,9 +49,10 @@ class GemmConfig:
     # the instruction family: "mma.sync" (the warp-level data flow) or "wgmma" (sm_90a: TMA,
     # mbarriers and warpgroup MMA, lasscc.resources); written in the config only when "wgmma"
     mma: str = "mma.sync"
-    # wgmma only: "default" (every thread consumes, thread 0 also loads) or "cooperative" (a
-    # producer warpgroup issues the TMA loads, the consumer warpgroups share one tile:
-    # lasscc-warp-specialize; lasscc.resources SCHEDULES)
+    # wgmma only: "default" (every thread consumes, thread 0 also loads), "cooperative" (a
+    # producer warpgroup issues the TMA loads, the consumer warpgroups share one tile) or
+    # "pingpong" (two consumer warpgroups, each on tiles of its own: `threadblock` is then each
+    # consumer's tile, BM = 64 or 128): lasscc-warp-specialize; lasscc.resources SCHEDULES
     schedule: str = "default"
     # 1: a persistent kernel (cooperative schedule): one CTA per SM walks the output tiles in the
     # rasterized order, its pipeline's phases carried from tile to tile (lass_sched)

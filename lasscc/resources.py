@@ -336,6 +336,12 @@ BARRIERS_PER_STAGE = 2  # full (TMA transaction bytes) and empty (consumers rele
 # ptxas 13.0 sm_90a (this branch): 128x256x64 / 4 stages f16 -> f32 (128 accumulators) assembles
 # without spills; the budget below leaves the same slack as the mma.sync model.
 WGMMA_OTHER_REGS = 40
+# ... and per further m64 of a warpgroup's tile (a 128-row pingpong consumer: its second wgmma's A
+# descriptors, the other accumulator chain's live ranges in the epilogue).  ptxas 13.0 sm_90a,
+# pingpong 128 x BN x 64 / 4 stages / persistent, f16 -> f32, setmaxnreg 232: BN = 160 and 168
+# (acc 160, 168) no spill, also with the TMA-store epilogue; BN = 176 spilled 64 B, 192 144 B:
+# 24 puts the bound between 168 and 176.
+WGMMA_M_TILE_REGS = 24
 # The types wgmma reads K-major from shared memory here, with their PTX names (tf32, s8: K-major
 # only, PTX ISA "wgmma operand rules"; f16/bf16 MN-major through imm-trans).
 WGMMA_INPUTS = {"f16": "f16", "bf16": "bf16", "f32": "tf32", "i8": "s8"}
@@ -355,8 +361,20 @@ def wgmma_n_ok(n: int, ab_type: str) -> bool:
 
 
 def warpgroups(cfg) -> int:
-    """Consumer warpgroups of a wgmma block: one per 64 rows of BM."""
-    return cfg.threadblock[0] // WGMMA_M
+    """Consumer warpgroups sharing one tile of a wgmma block: one per 64 rows of BM, but one in the
+    pingpong schedule, whose consumer warpgroups each compute a whole BM x BN tile of their own."""
+    return 1 if is_pingpong(cfg) else cfg.threadblock[0] // WGMMA_M
+
+
+def warpgroup_rows(cfg) -> int:
+    """Rows of D one consumer warpgroup computes: 64, or the pingpong schedule's whole BM (64 or 128)."""
+    return cfg.threadblock[0] // warpgroups(cfg)
+
+
+def wgmma_m_tiles(cfg) -> int:
+    """wgmma.m64 instructions a warpgroup issues per wgmma K step: one per 64 of its rows (a pingpong
+    consumer on a 128-row tile issues two, rows 0..63 and 64..127, as CUTLASS's 128xN pingpong tile)."""
+    return warpgroup_rows(cfg) // WGMMA_M
 
 
 def unspecialized_threads(cfg) -> int:
@@ -386,7 +404,7 @@ def empty_barrier_arrivals(consumer_arrivals: int, cluster=(1, 1)) -> int:
 
 def consumer_warpgroups(cfg) -> int:
     """Consumer warpgroups of a wgmma block: one per 64 rows of BM, or the pingpong schedule's
-    PINGPONG_CONSUMERS (each on its own BM = 64 tile)."""
+    PINGPONG_CONSUMERS (each on its own BM x BN tile)."""
     return PINGPONG_CONSUMERS if is_pingpong(cfg) else warpgroups(cfg)
 
 
@@ -412,11 +430,14 @@ def wgmma_threads(cfg) -> int:
 SCHEDULE_DEFAULT = "default"  # every thread consumes, thread 0 also produces (no role split)
 SCHEDULE_COOPERATIVE = "cooperative"  # CUTLASS KernelTmaWarpSpecializedCooperative: a producer warpgroup
 # CUTLASS KernelTmaWarpSpecializedPingpong: a producer warpgroup and two consumer warpgroups, each
-# computing its own BM = 64 tiles (the CTA's even / odd ones), their mainloops and epilogues
-# alternating through an ordering barrier (lasscc.schedule)
+# computing its own BM x BN tiles (the CTA's even / odd ones; BM = 64 or 128, PINGPONG_TILE_M),
+# their mainloops and epilogues alternating through an ordering barrier (lasscc.schedule)
 SCHEDULE_PINGPONG = "pingpong"
 SCHEDULES = (SCHEDULE_DEFAULT, SCHEDULE_COOPERATIVE, SCHEDULE_PINGPONG)
 PINGPONG_CONSUMERS = 2  # CUTLASS's NumMmaWarpGroups
+# threadblock M of a pingpong config: each consumer's own tile, one or two wgmma M (CUTLASS's
+# pingpong tiles 64xN and 128xN; 128 x BN f32 accumulators are BN registers per thread)
+PINGPONG_TILE_M = (WGMMA_M, 2 * WGMMA_M)
 # The pingpong ordering barrier (CUTLASS's OrderedSequenceBarrier<2, 2>): one mbarrier per stage
 # (mainloop, epilogue) and consumer, after the ring's barriers
 ORDER_STAGES = 2
@@ -476,7 +497,8 @@ def role_budget(cfg) -> tuple[int, int]:
     """(producer, consumer) registers per thread after setmaxnreg, for the cooperative and the
     pingpong schedule alike (CUTLASS's pingpong lowers to 24 / 240 only when a consumer's
     accumulators reach 208 registers, HeavyRegisterPressure; a 64-row consumer tile holds at most
-    128: 64 x 256 f32 over 128 threads)."""
+    128, 64 x 256 f32 over 128 threads, and a 128-row one BN: `role_budget_error` rejects those
+    whose accumulators do not fit the 232)."""
     return PRODUCER_REGS, CONSUMER_REGS
 
 
@@ -488,9 +510,19 @@ def role_budget_error(cfg, acc_type: str | None) -> str | None:
         return (f"schedule = \"{cfg.schedule}\": {prod} producer + {cons} consumer registers per thread "
                 f"need {total} registers, more than the {REGISTER_FILE} of the register file")
     if wgmma_register_estimate(cfg, acc_type) > cons:
-        return (f"schedule = \"{cfg.schedule}\": threadblock N = {cfg.threadblock[1]} needs "
-                f"~{wgmma_register_estimate(cfg, acc_type)} registers per consumer thread, more than its {cons}")
+        rows, bn, fits = warpgroup_rows(cfg), cfg.threadblock[1], _fitting_n(cfg, acc_type, cons)
+        return (f"schedule = \"{cfg.schedule}\": threadblock = {list(cfg.threadblock)}: a consumer warpgroup's "
+                f"{rows}x{bn} accumulators need ~{wgmma_register_estimate(cfg, acc_type)} registers per thread "
+                f"({wgmma_acc_regs(cfg, acc_type)} + ~{wgmma_other_regs(cfg)} others), more than its {cons} after "
+                f"setmaxnreg; use a smaller threadblock N" + (f" (at most {fits})" if fits else ""))
     return None
+
+
+def _fitting_n(cfg, acc_type: str | None, regs: int) -> int:
+    """The largest threadblock N (a multiple of 8, as wgmma's) whose accumulators fit `regs` (0: none)."""
+    return max((n for n in range(8, WGMMA_N_MAX + 1, 8)
+                if wgmma_register_estimate(replace(cfg, threadblock=(cfg.threadblock[0], n, cfg.threadblock[2])),
+                                           acc_type) <= regs), default=0)
 
 
 def wgmma_tile_align(row_bytes: int) -> int:
@@ -518,7 +550,9 @@ TMA_STORE_D_TYPES = {"f16": 2, "bf16": 2, "f32": 4, "i32": 4}  # type -> bytes
 def tma_store_stage_bytes(cfg) -> int:
     """Shared memory of the TMA-store epilogue's staging buffers (0 for the direct epilogue): two
     subtiles of BM rows x one 128-byte swizzle line, after the rings, apart from them so the
-    producer may refill the ring during the epilogue (persistent = 1)."""
+    producer may refill the ring during the epilogue (persistent = 1).  The pingpong schedule's
+    consumers share them: the ordering barrier runs their epilogues one at a time, and each ends
+    with its stores' reads retired (passes/tma_store.py) before it lets the other's begin."""
     if getattr(cfg, "epilogue", EPILOGUE_DIRECT) != EPILOGUE_TMA:
         return 0
     from lasscc.sm90_layout import EPILOGUE_STAGE_BUFFERS, EPILOGUE_STAGE_ROW_BYTES
@@ -548,9 +582,6 @@ def epilogue_error(cfg, d_type: str | None) -> str | None:
                 "by per-thread stores; a column-major D is computed as D^T without swap_ab); use epilogue = \"direct\"")
     if cfg.mma != "wgmma":
         return "epilogue = \"tma\" needs mma = \"wgmma\" (TMA stores are sm_90a's)"
-    if is_pingpong(cfg):
-        return ("epilogue = \"tma\" with schedule = \"pingpong\" is not supported (the two consumer warpgroups' "
-                "stores would share one staging area and its consumer-wide barrier); use epilogue = \"direct\"")
     if cfg.has_workspace:
         return ("epilogue = \"tma\" takes no split-K or stream-K (their partitions add to D through a semaphore "
                 "that the asynchronous store would race); use epilogue = \"direct\"")
@@ -592,13 +623,19 @@ def wgmma_stage_tx_bytes(cfg, elem_bytes: int) -> int:
 
 
 def wgmma_acc_regs(cfg, acc_type: str | None) -> int:
-    """Accumulator registers per thread: 64 x BN values over 128 threads, f16 ones two per register."""
-    vals = WGMMA_M * cfg.threadblock[1] // WARPGROUP_THREADS
+    """Accumulator registers per thread: a warpgroup's rows (`warpgroup_rows`: 64, or a pingpong
+    consumer's 128) x BN values over its 128 threads, f16 ones two per register."""
+    vals = warpgroup_rows(cfg) * cfg.threadblock[1] // WARPGROUP_THREADS
     return vals // 2 if acc_type == "f16" else vals
 
 
+def wgmma_other_regs(cfg) -> int:
+    """Registers beyond the accumulators per consumer thread (WGMMA_OTHER_REGS, WGMMA_M_TILE_REGS)."""
+    return WGMMA_OTHER_REGS + WGMMA_M_TILE_REGS * (wgmma_m_tiles(cfg) - 1)
+
+
 def wgmma_register_estimate(cfg, acc_type: str | None) -> int:
-    return wgmma_acc_regs(cfg, acc_type) + WGMMA_OTHER_REGS
+    return wgmma_acc_regs(cfg, acc_type) + wgmma_other_regs(cfg)
 
 
 def wgmma_config_error(cfg, arch: str, ab_type: str, majors, acc_type: str | None) -> str | None:
@@ -656,9 +693,10 @@ def wgmma_config_error(cfg, arch: str, ab_type: str, majors, acc_type: str | Non
     if is_warp_specialized(cfg):
         if cfg.split_k != 1:
             return f"schedule = \"{cfg.schedule}\" takes no split_k yet (its producer loops over all of K)"
-        if is_pingpong(cfg) and bm != WGMMA_M:
-            return (f"schedule = \"{SCHEDULE_PINGPONG}\": threadblock M = {bm}: each of the {PINGPONG_CONSUMERS} consumer "
-                    f"warpgroups computes its own tile of one wgmma M, so M must be {WGMMA_M}")
+        if is_pingpong(cfg) and bm not in PINGPONG_TILE_M:
+            return (f"schedule = \"{SCHEDULE_PINGPONG}\": threadblock M = {bm}: it is each of the {PINGPONG_CONSUMERS} "
+                    f"consumer warpgroups' own tile, one or two wgmma M, so M must be "
+                    f"{' or '.join(map(str, PINGPONG_TILE_M))}")
         if not is_pingpong(cfg) and warpgroups(cfg) != WARPGROUPS_MAX:
             return (f"schedule = \"{SCHEDULE_COOPERATIVE}\": threadblock M = {bm}: the cooperative schedule's "
                     f"{WARPGROUPS_MAX} consumer warpgroups share one tile, so M must be {WARPGROUPS_MAX * WGMMA_M} "
@@ -680,7 +718,7 @@ def wgmma_config_error(cfg, arch: str, ab_type: str, majors, acc_type: str | Non
     regs = wgmma_register_estimate(cfg, acc_type)
     if regs > REGISTER_LIMIT:
         return (f"threadblock N = {bn}: {wgmma_acc_regs(cfg, acc_type)} accumulator registers per thread + "
-                f"~{WGMMA_OTHER_REGS} others exceed {REGISTER_LIMIT}")
+                f"~{wgmma_other_regs(cfg)} others exceed {REGISTER_LIMIT}")
     return None
 
 

@@ -55,13 +55,14 @@ SPLIT_MIN_KTILES = 4
 # The Hopper search space (mma = "wgmma", sm_90a), ~40 configs: per schedule (lasscc.resources
 # SCHEDULES) the BMs its rules allow and whether it is timed persistent (default: one or two
 # consumer warpgroups on each tile, never persistent; cooperative: BM 128, its two consumer
-# warpgroups share a tile; pingpong: BM 64, each consumer its own tiles), x BN 128 or 256 x BK rows
+# warpgroups share a tile; pingpong: BM 64 or 128, each consumer its own BM x BN tiles, the register
+# rule leaving out 128 x 256 with 32-bit accumulators), x BN 128 or 256 x BK rows
 # of 128 bytes (the 128B swizzle: every fastest config measured, BENCHMARKS.md) x 4 or 5 stages x
 # raster groups of 8 or 16 tile rows; the resource rules (shared memory, registers) prune it.  The
 # cooperative schedule is timed with both epilogues (WGMMA_SEARCH_EPILOGUES): its persistent
 # TMA-store kernel is the shape-aware default's for a full grid (lasscc.heuristics.DP_KERNEL), and
 # the TMA store is the only epilogue a tile-walking kernel with a 16-bit D may take.
-WGMMA_SEARCH_SCHEDULES = {"default": ((64, 128), (0,)), "cooperative": ((128,), (0, 1)), "pingpong": ((64,), (0, 1))}
+WGMMA_SEARCH_SCHEDULES = {"default": ((64, 128), (0,)), "cooperative": ((128,), (0, 1)), "pingpong": ((64, 128), (0, 1))}
 WGMMA_SEARCH_EPILOGUES = {"cooperative": ("direct", "tma")}  # other schedules: ("direct",)
 WGMMA_SEARCH_BN = (128, 256)
 WGMMA_SEARCH_ROW_BYTES = (128,)

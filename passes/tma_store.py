@@ -25,8 +25,11 @@ outlives the stores' reads) -- in a persistent kernel not there but once after t
 the last stores still read the staging buffers, and its first subtile waits for them (above).  The TMA clips at D's bounds, so a partial tile needs no predicates
 (the fused epilogue's extra operands are still read under them).  The bar.syncs become the
 consumers' named barrier in a cooperative kernel (lasscc-warp-specialize), and thread 0 its first
-consumer thread.  A D whose rows are not 16-byte multiples, or whose address is not 16-byte
-aligned, cannot have a tensor map (`sm90_layout.tma_global_error`): the kernel tests both (uniform)
+consumer thread; in a pingpong kernel one consumer warpgroup's (its epilogue runs alone, in the
+ordering barrier's turn, and ends with the wait above: the consumers share the staging buffers).
+A warp's m16 bands (two, 64 rows apart, in a 128-row pingpong tile) each take their stmatrix.
+A D whose rows are not 16-byte multiples, or whose address is not 16-byte aligned, cannot have a
+tensor map (`sm90_layout.tma_global_error`): the kernel tests both (uniform)
 and takes the direct stores then; the host builds a placeholder map for it
 (`lasscc.runtime.tma.store_map`).
 """
@@ -36,7 +39,7 @@ from __future__ import annotations
 from lasscc import sm90_layout as S90
 from lasscc.dialects import lass_nv, lass_tb, lass_wg
 from lasscc.passes._build import ArithBuilder, kernel_arg
-from lasscc.resources import TMA_STORE_D_TYPES, tma_store_stage_offset
+from lasscc.resources import TMA_STORE_D_TYPES, is_pingpong, tma_store_stage_offset
 from lasscc.layout import elem_bytes
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, i1
@@ -87,8 +90,10 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0):
     bm, bn, _ = cfg.threadblock
     sub_cols, mode = S90.epilogue_subtile(bn, db)
     eb = elem_bytes(low.ab)
-    deferred = bool(cfg.persistent)  # the wait for the stores' reads: before the buffers' reuse (`store_tail`)
+    # the wait for the stores' reads: before the buffers' reuse (`store_tail`); not for pingpong (see below)
+    deferred = bool(cfg.persistent) and not is_pingpong(cfg)
     cells = {(r, c): idx for r, c, idx in low.store_pairs()}
+    bands = low.cfg.warp[0] // S90.STMATRIX_BLOCK  # m16 bands of a warp (lasscc-warpgroup-mma's warp_view)
 
     def tma_path(bb: ArithBuilder) -> None:
         tid, lane = low.tid, low.lane
@@ -110,15 +115,18 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0):
             if s >= S90.EPILOGUE_STAGE_BUFFERS or (s == 0 and cfg.persistent):
                 bb.insert(lass_nv.BarSyncOp())
             if db == 2:
-                for p in range(sub_cols // S90.STMATRIX_BLOCK):
-                    vals = []
-                    for q in range(4):
-                        r0, c0 = S90.stmatrix_matrix_origin(q)
-                        col_c = c_lo + p * S90.STMATRIX_BLOCK + c0
-                        vals += values(bb, cells[(r0, col_c)], bb.add(row0, r0), bb.add(col0, col_c), r0, col_c,
-                                       True, cache)
-                    off = S90.epilogue_stage_offset(st_row, st_col + p * S90.STMATRIX_BLOCK, db, mode) + base
-                    bb.insert(lass_nv.StmatrixX4Op.build(operands=[bb.val(off), vals]))
+                for band in range(bands):  # the warp's m16 bands (two, 64 rows apart, in a 128-row pingpong tile)
+                    r_b = band * low.band_rows
+                    for p in range(sub_cols // S90.STMATRIX_BLOCK):
+                        vals = []
+                        for q in range(4):
+                            r0, c0 = S90.stmatrix_matrix_origin(q)
+                            r0 += r_b
+                            col_c = c_lo + p * S90.STMATRIX_BLOCK + c0
+                            vals += values(bb, cells[(r0, col_c)], bb.add(row0, r0), bb.add(col0, col_c), r0, col_c,
+                                           True, cache)
+                        off = S90.epilogue_stage_offset(st_row + r_b, st_col + p * S90.STMATRIX_BLOCK, db, mode) + base
+                        bb.insert(lass_nv.StmatrixX4Op.build(operands=[bb.val(off), vals]))
             else:
                 for (r_c, col_c), idx in sorted(cells.items()):
                     if not c_lo <= col_c < c_lo + sub_cols:
@@ -134,7 +142,10 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0):
                 ib.insert(lass_wg.TmaStoreOp.build(operands=[D, op.m0, ib.add(op.n0, c_lo), ib.const(base)]))
                 ib.insert(lass_nv.BulkCommitGroupOp())
             _if(bb, is0, store)
-        if not deferred:  # (a persistent kernel's last tile: the store tail after the tile loop)
+        # not deferred: a pingpong consumer's epilogue (the consumers share the staging buffers: this
+        # wait, before the ordering barrier's arrive, is what lets the other consumer's epilogue write
+        # them); the last tile of a cooperative persistent kernel gets the store tail after its loop
+        if not deferred:
             _if(bb, is0, lambda ib: ib.insert(lass_nv.BulkWaitGroupReadOp.build(
                 attributes={"pending": IntegerAttr(0, 64)})))
         bb.insert(scf.YieldOp())

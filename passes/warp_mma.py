@@ -132,6 +132,9 @@ class _WarpLowering:
             if not isinstance(v.owner, arith.ConstantOp):  # one warp along m: 0, shared with other zeros
                 v.name_hint = name
         self.wm0, self.wn0 = wm0, wn0
+        # rows between the warp tile's m16 bands: adjacent here; a 128-row wgmma warpgroup's warp
+        # holds rows 16 w of each m64 (lasscc-warpgroup-mma sets WGMMA_M)
+        self.band_rows = MMA_M
         # warp-tile rows / columns of each fragment, and the k of each k-group
         self.rows_a = [b.add(wm0, mi * MMA_M) for mi in range(self.mi)]
         self.cols_b = [b.add(wn0, nj * 2 * MMA_N) for nj in range(self.ni // 2)]
@@ -450,7 +453,7 @@ class _WarpLowering:
             for ni in range(self.ni):
                 for idx in range(4):
                     r, c = mma_c_coord(0, idx)  # lane 0: g = t = 0 (the lane part is row0 / col0)
-                    row = mi * MMA_M + (frag_interleave(r) if self.ilv_a else r)
+                    row = mi * self.band_rows + (frag_interleave(r) if self.ilv_a else r)
                     c16 = (ni % 2) * MMA_N + c
                     col = (ni // 2) * 2 * MMA_N + (frag_interleave(c16) if self.ilv_b else c16)
                     cells[(row, col)] = (mi * self.ni + ni) * 4 + idx

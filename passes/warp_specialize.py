@@ -29,7 +29,8 @@ Output contract (CUTLASS's KernelTmaWarpSpecializedCooperative): the block has 1
   cluster.claim_tile (the rank's tile).  Rejected: a staged (16-bit D) epilogue, which stages through the ring the producer is
   already refilling (the TMA-store epilogue, config epilogue = "tma", stages apart from it), and a
   grid with y or z (split-K, batches).
-- `schedule = "pingpong"` (CUTLASS's KernelTmaWarpSpecializedPingpong, BM = 64): the roles walk
+- `schedule = "pingpong"` (CUTLASS's KernelTmaWarpSpecializedPingpong, BM = 64 or 128 rows per
+  consumer tile: lasscc-warpgroup-mma already made one warpgroup compute the whole tile): the roles walk
   tiles as persistent (the producer every tile of the CTA); the consumers number themselves
   tid % 128 and each consumer warpgroup c = tid / 128 - 1 runs its own tile loop over the CTA's
   tiles c, c + 2, ... (`lass_wg.warp_specialize {independent_consumers}`), its k-tiles numbered
@@ -148,7 +149,9 @@ class _Specialize:
             o.erase(safe_erase=False)
         p_regs, c_regs = role_budget(self.cfg)
         cons_blk.insert_op_before(lass_wg.SetMaxNRegOp("inc", c_regs), cons_blk.first_op)
-        n_cons = wgmma_consumer_threads(self.cfg)
+        # the barrier's threads: every consumer, but in the pingpong schedule one consumer warpgroup
+        # (the TMA-store epilogue's, run by one consumer at a time in the ordering barrier's turn)
+        n_cons = WARPGROUP_THREADS if pingpong else wgmma_consumer_threads(self.cfg)
         staged = [o for o in cons_blk.walk() if isinstance(o, lass_nv.BarSyncOp)]
         if staged and walks_tiles(self.cfg) and self.cfg.epilogue != EPILOGUE_TMA:  # the TMA store's staging is its own
             what = f"schedule = \"{self.cfg.schedule}\"" if pingpong else "persistent = 1"

@@ -7,7 +7,9 @@ slots, `lass_pipe.producer_acquire` / `tma_load` / `consumer_wait` / `consumer_r
 left alone (lasscc-warp-mma takes the mma.sync ones); a `lass_tb.mma` is rejected.
 
 Output contract: the program of one thread (as lasscc-warp-mma's, which this pass extends).
-- warpgroup wg = tid / 128 (`lass_nv.warp_broadcast`: uniform for ptxas) computes rows 64 wg .. 64 wg + 63 of the block tile, all BN columns;
+- warpgroup wg = tid / 128 (`lass_nv.warp_broadcast`: uniform for ptxas) computes rows 64 wg .. 64 wg + 63
+  of the block tile, all BN columns (a pingpong consumer warpgroup the whole BM: with BM = 128 two wgmma
+  per K step, rows 0..63 and 64..127, each with its own accumulators, `resources.wgmma_m_tiles`);
 - the accumulator -> BN/2 values per thread (lass_wg: value v of thread t at
   sm90_layout.acc_coord(t % 128, v), the m16n8 C fragment of warp t / 32 at rows 16 (t / 32) of the
   block tile), carried by the loops;
@@ -41,7 +43,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
 from lasscc.passes.tma_store import tma_store_epilogue
-from lasscc.resources import EPILOGUE_TMA, WGMMA_M, wgmma_k
+from lasscc.resources import EPILOGUE_TMA, WGMMA_M, warpgroup_rows, wgmma_k, wgmma_m_tiles
 from lasscc.layout import MMA_M
 from lasscc.source import op_location
 
@@ -56,9 +58,13 @@ GROUPS_IN_FLIGHT = 1
 def warp_view(cfg):
     """The mma.sync-shaped config whose warp-level accumulator layout is the warpgroups': warp
     tiles of MMA_M x BN stacked along M (warp w at rows 16 w), so lasscc-warp-mma's epilogue and
-    loop rewriting serve the wgmma accumulator unchanged."""
+    loop rewriting serve the wgmma accumulator unchanged.  A warpgroup of several m64 tiles
+    (`resources.wgmma_m_tiles`: a 128-row pingpong consumer) gives each warp one m16 band per
+    m64, WGMMA_M rows apart (`_WarpgroupLowering` sets the band distance): a warp tile of
+    MMA_M x m-tiles rows, its accumulators m64 by m64 (each wgmma's BN/2 values in turn)."""
     bm, bn, bk = cfg.threadblock
-    return replace(cfg, mma="mma.sync", warp=(MMA_M, bn, bk), instruction=(MMA_M, 8, cfg.instruction[2]))
+    return replace(cfg, mma="mma.sync", warp=(MMA_M * wgmma_m_tiles(cfg), bn, bk),
+                   instruction=(MMA_M, 8, cfg.instruction[2]))
 
 
 class _WarpgroupLowering(_WarpLowering):
@@ -66,19 +72,29 @@ class _WarpgroupLowering(_WarpLowering):
         super().__init__(fn, warp_view(cfg))
         self.wg_cfg = cfg
         b = ArithBuilder(InsertPoint.after(self.tid.owner))
+        self.m_tiles = wgmma_m_tiles(cfg)
         # the warpgroup index broadcast from lane 0: warp-uniform for ptxas, so the wgmma descriptors
         # built from this row offset stay in uniform registers (no R2UR before each wgmma)
         wg = b.emit(lass_nv.WarpBroadcastOp.build(operands=[b.shr(self.tid, 7)], result_types=[i32]))
-        self.a_row = b.mul(wg, WGMMA_M)
+        self.a_row = b.mul(wg, warpgroup_rows(cfg))
         self.a_row.name_hint = "wg_m0"
+        # the first row of each m64 of the warpgroup's tile (loop-invariant: built once, here)
+        self.a_rows = [self.a_row] + [b.add(self.a_row, i * WGMMA_M) for i in range(1, self.m_tiles)]
+        if self.m_tiles > 1:  # warp w: rows 16 w of each m64 of the warpgroup's tile
+            self.wm0 = b.mul(b.shr(self.tid, 5), MMA_M)
+            self.wm0.name_hint = "warp_m0"
+            self.band_rows = WGMMA_M
 
     def mma(self, op: lass_pipe.MmaOp) -> None:
         b = ArithBuilder(InsertPoint.before(op))
         acc = list(self.accumulator(op.acc, op))
         kk = wgmma_k(self.ab)
         b.insert(lass_wg.FenceOp())
+        per = len(acc) // self.m_tiles  # one m64's accumulators (BN/2 values)
         for k in range(0, self.wg_cfg.threadblock[2], kk):
-            acc = list(b.insert(lass_wg.MmaOp(op.a, op.slot_a, self.a_row, op.b, op.slot_b, k, acc)).results)
+            for i, row in enumerate(self.a_rows):  # each m64 of the warpgroup's rows per K step (CUTLASS's order)
+                acc[i * per:(i + 1) * per] = b.insert(lass_wg.MmaOp(op.a, op.slot_a, row, op.b, op.slot_b, k,
+                                                                    acc[i * per:(i + 1) * per])).results
         b.insert(lass_wg.CommitOp())
         b.insert(lass_wg.WaitOp.build(attributes={"pending": IntegerAttr(GROUPS_IN_FLIGHT, 64)}))
         self.acc[op.result] = acc

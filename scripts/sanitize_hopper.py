@@ -29,10 +29,14 @@ CONFIGS = {
     # H100's 132 SMs, so the persistent CTAs walk several tiles (partial ones at the edges)
     "f16-fD-coop-pers-tma-cl2x1": ("f16", "f16", ("row", "col", "row"), (128, 256, 64), 4, 1, (2100, 2100, 264), 0.0),
     "f16-pingpong-pers-64x256x64s4": ("f16", "f32", ("row", "col", "row"), (64, 256, 64), 4, 1, (2100, 2100, 264), 0.0),
+    # 128-row consumer tiles, the TMA-store epilogue's staging shared by the two consumers
+    "f16-fD-pingpong-pers-tma-128x128x64s5": ("f16", "f16", ("row", "col", "row"), (128, 128, 64), 5, 1,
+                                              (2100, 2100, 264), 0.0),
 }
 SCHEDULE_CONFIG = {  # name -> more config keys
     "f16-fD-coop-pers-tma-cl2x1": ', schedule = "cooperative", persistent = 1, epilogue = "tma", cluster = [2, 1]',
     "f16-pingpong-pers-64x256x64s4": ', schedule = "pingpong", persistent = 1',
+    "f16-fD-pingpong-pers-tma-128x128x64s5": ', schedule = "pingpong", persistent = 1, epilogue = "tma"',
 }
 
 

@@ -66,6 +66,7 @@ class HopperNumbers:
     threads: int
     wgmma_k: int
     wgmma_per_ktile: int  # per warpgroup
+    wg_rows: int  # rows of D per consumer warpgroup (resources.warpgroup_rows: 64, a pingpong consumer's BM)
     wgmma_name: str
     ops: tuple  # (Operand A, Operand B)
     stage_bytes: int  # A + B tiles of one stage
@@ -149,7 +150,8 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
     from lasscc.passes.hopper_smem import kernel_tensor_maps, operand_swizzle
     from lasscc.passes.warpgroup_mma import GROUPS_IN_FLIGHT
     from lasscc.resources import empty_barrier_arrivals
-    from lasscc.resources import (REGISTER_LIMIT, SMEM_PER_BLOCK_LIMIT, WGMMA_OTHER_REGS, warpgroups,
+    from lasscc.resources import (REGISTER_LIMIT, SMEM_PER_BLOCK_LIMIT, wgmma_other_regs, warpgroups,
+                                  warpgroup_rows, wgmma_m_tiles,
                                   order_barrier_bytes, order_barrier_offset, ring_arrivals, wgmma_acc_regs,
                                   wgmma_barrier_offset, wgmma_k, wgmma_register_estimate, wgmma_smem_bytes,
                                   wgmma_stage_tx_bytes, TMA_STORE_D_TYPES, tma_store_stage_bytes,
@@ -174,12 +176,13 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
     k = wgmma_k(ab)
     return HopperNumbers(
         bm=bm, bn=bn, bk=bk, stages=cfg.stages, raster=cfg.raster, ab=ab, acc=acc, elem_bytes=eb, ptx_ab=ptx_ab,
-        acc_ptx=acc_ptx, warpgroups=warpgroups(cfg), threads=cfg.threads, wgmma_k=k, wgmma_per_ktile=bk // k,
+        acc_ptx=acc_ptx, warpgroups=warpgroups(cfg), threads=cfg.threads, wgmma_k=k,
+        wgmma_per_ktile=bk // k * wgmma_m_tiles(cfg), wg_rows=warpgroup_rows(cfg),
         wgmma_name=wgmma_instruction(bn, k, ptx_ab, acc_ptx), ops=tuple(ops), stage_bytes=(bm + bn) * bk * eb,
         barrier_offset=wgmma_barrier_offset(cfg, eb), smem_total=wgmma_smem_bytes(cfg, eb), smem_limit=limit,
         stages_fit=(limit - epi) // per_stage if per_stage else 0, tx_bytes=wgmma_stage_tx_bytes(cfg, eb),
         empty_arrivals=empty_barrier_arrivals(ring_arrivals(cfg), cfg.cluster), acc_regs=wgmma_acc_regs(cfg, acc),
-        other_regs=WGMMA_OTHER_REGS,
+        other_regs=wgmma_other_regs(cfg),
         reg_estimate=wgmma_register_estimate(cfg, acc), reg_limit=REGISTER_LIMIT, groups_in_flight=GROUPS_IN_FLIGHT,
         epi_stage_bytes=epi, epi_offset=tma_store_stage_offset(cfg, eb),
         epi_subtile=(sub[0], sub[1].label) if sub else None, d=d, cluster=tuple(cfg.cluster),
@@ -225,8 +228,12 @@ def section_hierarchy(n: HopperNumbers, facts: Facts, k: int) -> list[str]:
     rows = [
         ["threadblock", f"{n.bm} x {n.bn} x {n.bk}", f"one CTA of {n.threads} threads per {n.bm} x {n.bn} tile of D"
          f"{'^T' if facts.swap else ''}; K loop in k-tiles of {n.bk}"],
-        ["warpgroup", f"64 x {n.bn} x {n.bk}", f"{n.warpgroups} consumer warpgroup{'s' if n.warpgroups > 1 else ''} "
-         f"of 128 threads (4 warps); warpgroup g owns rows 64g .. 64g+63"],
+        ["warpgroup", f"{n.wg_rows} x {n.bn} x {n.bk}",
+         (f"each consumer warpgroup (128 threads, 4 warps) its own {n.bm} x {n.bn} tile: per wgmma K step one "
+          f"wgmma on rows 0..63 and one on rows 64..127, warp w holding rows 16w.. of each"
+          if n.wg_rows > 64 else
+          f"{n.warpgroups} consumer warpgroup{'s' if n.warpgroups > 1 else ''} of 128 threads (4 warps); "
+          f"warpgroup g owns rows 64g .. 64g+63")],
         ["instruction", f"64 x {n.bn} x {n.wgmma_k}", n.wgmma_name],
         ["D", f"{facts.d_dtype} {LAYOUT_NAME.get(facts.d_layout, facts.d_layout)}",
          f"alpha * acc (+ beta * C when beta != 0), {n.acc_ptx} accumulation"],
@@ -308,7 +315,10 @@ def epilogue_lines(n: HopperNumbers) -> list[str]:
                "fence.proxy.async, barrier, thread 0 cp.async.bulk.tensor shared -> global (clipped at D's bounds) "
                "+ commit_group; wait_group.read 1 before a buffer is rewritten, "
                + ("0 before the next tile's first subtile (its mainloop starts at once) and once after the tile loop "
-                  "(the store tail)" if n.persistent else "0 at the end"))
+                  "(the store tail)" if n.persistent and n.schedule != "pingpong" else "0 at the end"))
+    if n.schedule == "pingpong":
+        out.append("    the two consumers share the staging buffers and the barrier (one warpgroup's named barrier): "
+                   "the ordering barrier runs their epilogues in turns, each ending with its stores' reads retired")
     return out
 
 
@@ -347,15 +357,16 @@ def section_descriptors(n: HopperNumbers) -> list[str]:
         steps = ", ".join(f"k {k}: +{dd.start_address - d.start_address} B" for k, dd, _ in descs[1:])
         if steps:
             out.append(f"    next wgmma K steps move the start address: {steps}")
-        if o.name == "A" and n.warpgroups > 1:
+        if o.name == "A" and (n.warpgroups > 1 or n.wg_rows > 64):
             d1 = descriptors(n, o, warpgroup=1)[0][1]
-            out.append(f"    warpgroup 1 starts at {d1.start_address:#x} (rows 64..127)")
+            who = "warpgroup 1" if n.warpgroups > 1 else "the consumer's second wgmma"
+            out.append(f"    {who} starts at {d1.start_address:#x} (rows 64..127)")
         out.append(f"    slot s adds {o.tile_bytes} s B")
     return out
 
 
 def section_registers(n: HopperNumbers) -> list[str]:
-    acc_what = f"64 x {n.bn} {n.acc_ptx} over 128 threads" + (", two f16 per register" if n.acc == "f16" else "")
+    acc_what = f"{n.wg_rows} x {n.bn} {n.acc_ptx} over 128 threads" + (", two f16 per register" if n.acc == "f16" else "")
     # a warp-specialized consumer's bound is its setmaxnreg budget (lasscc.resources.role_budget)
     limit, whose = (n.roles[-1].regs, "a consumer's after setmaxnreg") if n.roles else (n.reg_limit, "")
     verdict = "within" if n.reg_estimate <= limit else "OVER"

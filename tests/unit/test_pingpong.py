@@ -14,7 +14,8 @@ lasscc-warp-specialize, lasscc.schedule) on the CPU executor, its rules and its 
    tile: deadlock), the cooperative release rule kept (a consumer releases the other's last slot,
    which it never waited for: hazard), both consumers on one tile (ScheduleError).
 3. Rules (located errors) and ptxas: 64x256x64 / 4 stages f16 and bf16 -> f32 assemble for sm_90a
-   with no spill, 384 threads, setmaxnreg 40 / 232, the grid of the launch.
+   with no spill, 384 threads, setmaxnreg 40 / 232, the grid of the launch.  (128-row consumer
+   tiles: tests/unit/test_pingpong128.py.)
 """
 
 from __future__ import annotations
@@ -150,7 +151,8 @@ def test_planted_both_consumers_on_one_tile():
 
 # ---- rules and ptxas ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("tb,extra,d,msg", [
-    ((128, 64, 64), PP, "f32", "threadblock M = 128: each of the 2 consumer warpgroups computes its own tile"),
+    ((128, 256, 64), PP, "f32", r"threadblock = \[128, 256, 64\]: a consumer warpgroup's 128x256 accumulators "
+                                r"need ~320 registers per thread \(256 \+ ~64 others\), more than its 232"),
     ((64, 64, 64), PP + ", split_k = 2", "f32", 'schedule = "pingpong" takes no split_k yet'),
     ((64, 64, 64), PP, "f16", 'schedule = "pingpong": the staged epilogue of a 16-bit D stages through the '
                               'operand ring'),

@@ -38,6 +38,17 @@
 // RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-pingpong.mlir.in -o %t.ping.mlir
 // RUN: %lasscc opt -p lasscc-warp-specialize %t.ping.mlir -o %t.ping2.mlir
 // RUN: diff %t.ping.mlir %t.ping2.mlir
+// A 128-row pingpong consumer tile with epilogue = "tma" (128x16x32): the TMA-store epilogue's block
+// barriers become named barrier 1 of one consumer warpgroup (128 threads), inside the epilogue's
+// turn of the ordering barrier, its last bulk wait before the arrive that hands the (shared)
+// staging buffers to the other consumer.
+// RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-pingpong128-tma.mlir.in | filecheck %s --check-prefix=PP128
+// RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-pingpong128-tma.mlir.in -o %t.pp128.mlir
+// RUN: %lasscc opt -p lasscc-warp-specialize %t.pp128.mlir -o %t.pp128b.mlir
+// RUN: diff %t.pp128.mlir %t.pp128b.mlir
+// Rejected (the config rule, at the first pass): a 128 x 256 pingpong consumer tile, whose f32
+// accumulators do not fit the consumer's registers.
+// RUN: not %lasscc opt -p lasscc-tile-threadblock --arch sm_90a %S/Inputs/lasscc-warp-specialize-pingpong128-regs.mlir.in 2>&1 | filecheck %s --check-prefix=PP128-ERR
 // Rejected: a pingpong kernel whose 16-bit D epilogue stages through the ring.
 // RUN: not %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-pingpong-f16.mlir.in 2>&1 | filecheck %s --check-prefix=PING-ERR
 //
@@ -192,6 +203,21 @@
 // PING:      } {independent_consumers}
 
 // PING-ERR: lasscc-warp-specialize-pingpong-f16.mlir.in:{{[0-9]+}}:{{[0-9]+}}: error: schedule = "pingpong": the staged epilogue of a 16-bit D stages through the operand ring
+
+// PP128:      %ctid = arith.remui %tid
+// PP128:      } consumer {
+// PP128:        scf.for %tile_1 =
+// PP128:          lass_nv.mbarrier_wait_parity {{%[0-9]+}}, %order
+// PP128:          lass_nv.stmatrix_x4
+// PP128:          lass_nv.fence_proxy_async
+// PP128-NEXT:     lass_wg.named_barrier {id = 1 : i64, threads = 128 : i64}
+// PP128:          lass_wg.tma_store
+// PP128:          lass_nv.bulk_wait_group_read {pending = 0 : i64}
+// PP128:          lass_nv.mbarrier_arrive
+// PP128-NEXT:     {{%[0-9]+}} = arith.addi %kt_base_1
+// PP128:      } {independent_consumers}
+
+// PP128-ERR: lasscc-warp-specialize-pingpong128-regs.mlir.in:3:3: error: config: schedule = "pingpong": threadblock = [128, 256, 64]: a consumer warpgroup's 128x256 accumulators need ~320 registers per thread (256 + ~64 others), more than its 232 after setmaxnreg; use a smaller threadblock N (at most 168)
 
 // DEFAULT-NOT: lass_wg.warp_specialize
 // DEFAULT-NOT: setmaxnreg

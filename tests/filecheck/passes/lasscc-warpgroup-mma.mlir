@@ -13,6 +13,12 @@
 // RUN: diff %t.once.mlir %t.twice.mlir
 // RUN: %lasscc opt -p lasscc-warpgroup-mma %S/Inputs/lasscc-warpgroup-mma-mma-sync.mlir.in | filecheck %s --check-prefix=SYNC
 //
+// schedule = "pingpong" with a 128-row consumer tile (128x16x32, epilogue = "tma"): one warpgroup
+// computes all 128 rows, per wgmma K step one lass_wg.mma on rows %wg_m0 and one on %wg_m0 + 64
+// (each its own 8 accumulators); warp w holds rows 16 w of each m64 (%warp_m0 = warp * 16), and the
+// TMA-store epilogue writes both m16 bands of a warp with their own stmatrix (rows 0.. and 64..).
+// RUN: %lasscc opt -p lasscc-warpgroup-mma %S/Inputs/lasscc-warpgroup-mma-pingpong128.mlir.in | filecheck %s --check-prefix=PP128
+//
 // Rejected: a wgmma kernel that is not pipelined yet.
 // RUN: not %lasscc opt -p lasscc-warpgroup-mma %S/Inputs/lasscc-warpgroup-mma-not-pipelined.mlir.in 2>&1 | filecheck %s --check-prefix=ERR
 
@@ -49,6 +55,25 @@
 // CHECK-NOT:     lass_pipe.mma
 // CHECK:         lass_nv.st_global
 // CHECK:         func.return
+
+// PP128:      %wg_m0 = arith.muli {{%[0-9]+}}, [[C128:%[0-9]+]] : i32
+// PP128-NEXT: [[C64:%[0-9]+]] = arith.constant 64 : i32
+// PP128-NEXT: [[ROW1:%[0-9]+]] = arith.addi %wg_m0, [[C64]] : i32
+// PP128:      %warp = arith.shrui %tid
+// PP128-NEXT: [[C16:%[0-9]+]] = arith.constant 16 : i32
+// PP128-NEXT: %warp_m0 = arith.muli %warp, [[C16]] : i32
+// PP128:      scf.for %kt = {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// PP128:        lass_wg.fence
+// PP128-NEXT:   {{.*}} = lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 0 acc({{(%[0-9]+, ){7}%[0-9]+}}) : !lass_pipe.ring<2x128x32xf16>, !lass_pipe.ring<2x16x32xf16>, f32
+// PP128-NEXT:   {{.*}} = lass_wg.mma %ring_a[%slot] rows [[ROW1]], %ring_b[%slot] k 0 acc(
+// PP128-NEXT:   {{.*}} = lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 16 acc(
+// PP128-NEXT:   {{.*}} = lass_wg.mma %ring_a[%slot] rows [[ROW1]], %ring_b[%slot] k 16 acc(
+// PP128-NEXT:   lass_wg.commit
+// PP128:      lass_wg.wait {pending = 0 : i64}
+// PP128:      lass_nv.stmatrix_x4
+// PP128:      lass_nv.stmatrix_x4
+// PP128-NOT:  lass_nv.stmatrix_x4
+// PP128:      lass_wg.tma_store
 
 // SYNC: lass_pipe.mma
 // SYNC-NOT: lass_wg.
