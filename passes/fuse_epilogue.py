@@ -118,7 +118,8 @@ def analyze(op: Operation, d: SSAValue) -> Fold | str:
             args.append("v")
             continue
         if kind is None:
-            return f"expected an input map {' or '.join(kinds)}, got {m}"
+            results = [km.split(" -> ")[1] for km in kinds]
+            return f"expected an input map {identity}, {', '.join(results[1:-1])} or {results[-1]}, got {m}"
         if not isinstance(x, BlockArgument) or not isinstance(x.owner.parent_op(), func.FuncOp):
             return "an input that is not a function argument (the kernel takes the epilogue's operands as parameters)"
         t = x.type
