@@ -262,14 +262,15 @@ def _element_type(name: str):
 
 def gemm_module(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0,
                 beta: float = 0.0, threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8,
-                name: str = "gemm", *, d_layout: str = "row", acc=None, kernel=None):
+                name: str = "gemm", *, d_layout: str = "row", acc=None, kernel=None, batched: bool = False):
     """The `lass.gemm` module (`func.func @name(%a, %b, %d)` of dynamic-size memrefs holding one
     op) for these dtypes, layout and tiling, built with xDSL; CompileError naming the parameter for
     a value that is not a dtype / layout / tile at all (what the compiler supports is the
     compiler's to say, see `gemm`).  d_layout: 'row' (D M x N row-major) or 'col' (column-major:
     element (i, j) at j*M + i).  acc: the accumulator type (None: the default, f32 or i32 for i8;
     'f16' for f16 inputs accumulated in f16).  kernel: more wgmma config keys ({"schedule": ...,
-    "persistent": ..., "epilogue": ...}: the shape-aware default's, lasscc.heuristics.DP_KERNEL)."""
+    "persistent": ..., "epilogue": ...}: the shape-aware default's, lasscc.heuristics.DP_KERNEL).
+    batched: 3-d batch-first memrefs (grid z = batch; lasscc.batched_call runs it)."""
     a_t = _dtype_name(a_dtype, "a_dtype")
     acc_t = None if acc is None else _dtype_name(acc, "acc")
     b_t = a_t if b_dtype is None else _dtype_name(b_dtype, "b_dtype")
@@ -296,10 +297,13 @@ def gemm_module(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", 
     from lasscc.dialects.lass import GemmOp
     from lasscc.layout import MMA_INPUTS
 
-    def memref(t: str, major: str) -> MemRefType:  # column-major: strided<[1, ?]>
+    lead = [DYNAMIC_INDEX] if batched else []  # a batched GEMM's leading batch dimension
+
+    def memref(t: str, major: str) -> MemRefType:  # column-major: strided<[1, ?]> (batched: [?, 1, ?])
         if major == "col":
-            return MemRefType(_element_type(t), [DYNAMIC_INDEX, DYNAMIC_INDEX], StridedLayoutAttr([1, None]))
-        return MemRefType(_element_type(t), [DYNAMIC_INDEX, DYNAMIC_INDEX])
+            return MemRefType(_element_type(t), [*lead, DYNAMIC_INDEX, DYNAMIC_INDEX],
+                              StridedLayoutAttr([None] * len(lead) + [1, None]))
+        return MemRefType(_element_type(t), [*lead, DYNAMIC_INDEX, DYNAMIC_INDEX])
 
     la, lb = LAYOUTS[lay]
     inst = MMA_INPUTS[a_t][1] if a_t in MMA_INPUTS else (16, 8, 16)  # the type's mma.sync shape
@@ -326,10 +330,10 @@ def gemm_module(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", 
 
 def gemm_mlir(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: float = 1.0, beta: float = 0.0,
               threadblock=(128, 128, 32), warp=(64, 64, 32), stages: int = 3, raster: int = 8,
-              name: str = "gemm", *, d_layout: str = "row", acc=None, kernel=None) -> str:
+              name: str = "gemm", *, d_layout: str = "row", acc=None, kernel=None, batched: bool = False) -> str:
     """The MLIR text of `gemm_module` (same parameters, same errors), under a comment naming the GEMM."""
     module = gemm_module(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
-                         d_layout=d_layout, acc=acc, kernel=kernel)
+                         d_layout=d_layout, acc=acc, kernel=kernel, batched=batched)
     (op,) = [o for o in module.walk() if o.name == "lass.gemm"]
     a_t, b_t, d_t = (str(v.type.get_element_type()) for v in (op.a, op.b, op.d))
     la, lb = LAYOUTS[str(layout).strip().upper()]
@@ -368,7 +372,8 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
          threadblock=None, warp=None, stages: int | None = None, raster: int | None = None, arch: str | None = None,
          *, name: str = "gemm", cache: bool = True, dump_dir=None, d_layout: str = "row", prefetch=None,
          acc=None, align=None, split_k=None, split_k_mode=None, bias=None, scale=None, activation=None,
-         residual: bool = False, epilogue_dtype: str = "f32", shape=None, sms: int | None = None) -> Kernel:
+         residual: bool = False, epilogue_dtype: str = "f32", shape=None, sms: int | None = None,
+         batched: bool = False) -> Kernel:
     """Compile a GEMM from dtypes, layout and tiling, without a file (gemm_module builds it; its
     printed text, `gemm_mlir`, is the kernel's input: `k.ir("input")`, the cache key, and the
     place `<lasscc.gemm>:line:col` of a compiler diagnostic).
@@ -381,6 +386,8 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
     bias / scale ('n' or 'm'), activation, residual, epilogue_dtype: a fused epilogue
     (lasscc.epilogue_api: D = activation(v * scale + bias) + residual; the kernel is called with
     them by name, `k(a, b, d, bias=...)`; an i8 D needs one).
+    batched: a batched GEMM (3-d batch-first operands, one launch, grid z = batch; lasscc.batched_call:
+    k(a [batch, M, K], b [batch, K, N], d [batch, M, N], bias=[N] shared by every batch, ...)).
     arch: None is the GPU's own target (sm_90a on a Hopper GPU), else sm_80.  threadblock / warp /
     stages / raster left None: on sm_80 (or with a warp tile, an mma.sync tiling) 128x128x32 /
     64x64x32 / 3 / 8; on sm_90a lasscc.family chooses (wgmma, 128x256x64 for f16, 4 stages), a
@@ -401,7 +408,7 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
         warp = (64, 64, 32) if warp is None else warp
         stages, raster = 3 if stages is None else stages, 8 if raster is None else raster
     text = gemm_mlir(a_dtype, b_dtype, d_dtype, layout, alpha, beta, threadblock, warp, stages, raster, name,
-                     d_layout=d_layout, acc=acc, kernel=kernel)
+                     d_layout=d_layout, acc=acc, kernel=kernel, batched=bool(batched))
     try:
         if bias is not None or scale is not None or activation is not None or residual or \
                 _dtype_name(d_dtype, "d_dtype") == "i8":
@@ -665,6 +672,11 @@ class Kernel:
         """
         import numpy as np
 
+        if getattr(self.spec, "batched", False):  # 3-d batch-first operands: lasscc.batched_call
+            from lasscc.batched_call import call_batched
+
+            return call_batched(self, a, b, d, self.alpha if alpha is None else float(alpha),
+                                self.beta if beta is None else float(beta), {}, target, sync)
         kern = self.for_operands(a, b, d)
         if kern is not self:
             return kern(a, b, d, alpha if alpha is not None else self.alpha, beta if beta is not None else self.beta,

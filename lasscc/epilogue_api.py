@@ -18,6 +18,7 @@ by the tests, the GPU matrix and scripts/epilogue_bench.py) are written once, in
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -136,6 +137,8 @@ class EpilogueSpec:
             t = f"memref<?x?x{mt}>" if kind == "mn" else f"memref<?x{mt}>"
             if kind == "mn" and d_type.endswith("strided<[1, ?]>>"):
                 t = f"memref<?x?x{mt}, strided<[1, ?]>>"
+            if kind == "mn" and d_type.startswith("memref<?x?x?x"):  # batched D: a residual per batch, D's layout
+                t = re.sub(r"^memref<\?x\?x\?x\w+", f"memref<?x?x?x{mt}", d_type)
             args.append(f"%{name}: {t}")
             ops.append(f"%{name} [{kind}]")
             types.append(t)
@@ -244,9 +247,14 @@ class EpilogueKernel:
         from lasscc.diagnostics import LaunchError
         from lasscc.interop import operand as _operand
 
+        given = {"bias": bias, "scale": scale, "residual": residual}
+        if getattr(self.spec, "batched", False):  # 3-d batch-first operands: lasscc.batched_call
+            from lasscc.batched_call import call_batched
+
+            return call_batched(self, a, b, d, self.alpha if alpha is None else float(alpha),
+                                self.beta if beta is None else float(beta), given, target, sync)
         kern = self.for_operands(a, b, d)
         A, B, D, m, n, k = kern.check_operands(a, b, d)
-        given = {"bias": bias, "scale": scale, "residual": residual}
         extras = []
         col_d = kern.spec.d_layout == "col"
         for name, kind in self.epilogue.operands:

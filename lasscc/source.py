@@ -42,8 +42,9 @@ def parse_mlir(text: str, filename: str = "<stdin>") -> ModuleOp:
     from xdsl.dialects.linalg.ops import MatmulOp
 
     from lasscc.linalg import repair_mixed_precision_body
+    from lasscc.linalg_batch import BatchMatmulOp
 
-    for op in [o for o in module.walk() if isinstance(o, MatmulOp)]:
+    for op in [o for o in module.walk() if isinstance(o, (MatmulOp, BatchMatmulOp))]:
         repair_mixed_precision_body(op)
     with timing.phase("verify input"):
         verify_module(module, filename)

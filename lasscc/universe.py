@@ -86,6 +86,9 @@ def make_context() -> Context:
     ctx = Context()
     for d in (builtin.Builtin, func.Func, arith.Arith, math.Math, scf.Scf, llvm.LLVM, cf.Cf, linalg.Linalg):
         ctx.load_dialect(d)
+    from lasscc.linalg_batch import BatchMatmulOp  # upstream's, missing from xDSL 0.74's linalg
+
+    ctx.load_op(BatchMatmulOp)
     for name, loader in LASSCC_UNIVERSE.all_dialects.items():
         ctx.register_dialect(name, loader)
     return ctx

@@ -10,7 +10,10 @@ output is the GEMM's D with the identity map; each input is D itself (identity m
 value), a vector function argument broadcast along rows or columns (map (d0, d1) -> (d1): one value
 per column, an [n] operand such as a bias; (d0, d1) -> (d0): per row, [m]), a matrix function
 argument of D's shape and layout (identity map: [mn], a residual), or an f32 function argument (map
-(d0, d1) -> (): a scalar).  The body may use the ops of lasscc.dialects.epilogue (arith
+(d0, d1) -> (): a scalar).  A batched GEMM (3-d D, from linalg.batch_matmul) takes the same over
+(d0, d1, d2) with d0 the batch: an input map without d0 ((d2), (d1), (d1, d2)) is an extra shared
+by every batch, one with it ((d0, d2), (d0, d1), (d0, d1, d2)) one per batch (a memref with a
+leading batch dimension).  The body may use the ops of lasscc.dialects.epilogue (arith
 add/sub/mul/div/neg/max/min/cmp/select/extf/truncf/constant, math tanh/erf/exp/absf/sqrt/fma) and
 `arith.constant`s defined outside it (cloned in).  Only `arith.constant`s may stand between the
 GEMM and the ops it folds.
@@ -62,6 +65,19 @@ NAMED_OPS = (AddOp, SubOp, MulOp, MaxOp, MinOp, ExpOp, SqrtOp)
 ELEMENTWISE = (GenericOp, *NAMED_OPS)
 # indexing map (as printed) -> how an input is indexed by D's element (i, j)
 MAP_KINDS = {"(d0, d1) -> (d0, d1)": "mn", "(d0, d1) -> (d1)": "n", "(d0, d1) -> (d0)": "m", "(d0, d1) -> ()": "scalar"}
+# a batched GEMM's D (3-d, batch first; from linalg.batch_matmul): map -> (kind, the memref's rank):
+# shared by every batch (rank of the 2-d case) or one per batch (one more, leading: per-batch extras
+# of lasscc.dialects.epilogue, told apart by the rank)
+BATCH_MAP_KINDS = {"(d0, d1, d2) -> (d0, d1, d2)": ("mn", 3), "(d0, d1, d2) -> (d1, d2)": ("mn", 2),
+                   "(d0, d1, d2) -> (d2)": ("n", 1), "(d0, d1, d2) -> (d0, d2)": ("n", 2),
+                   "(d0, d1, d2) -> (d1)": ("m", 1), "(d0, d1, d2) -> (d0, d1)": ("m", 2),
+                   "(d0, d1, d2) -> ()": ("scalar", 0)}
+_RANKS = {"mn": 2, "n": 1, "m": 1, "scalar": 0}
+
+
+def _map_kinds(rank: int) -> dict[str, tuple[str, int]]:
+    """indexing map -> (kind, memref rank) of an input, for a D of `rank` dimensions."""
+    return BATCH_MAP_KINDS if rank == 3 else {m: (k, _RANKS[k]) for m, k in MAP_KINDS.items()}
 
 
 @dataclass
@@ -88,19 +104,22 @@ def analyze(op: Operation, d: SSAValue) -> Fold | str:
     if not isinstance(dt, Float32Type):
         return (f"D has {dt} elements: the body computes in {dt}, a fused epilogue in f32 (the result would "
                 f"round differently)")
-    if maps[-1] != "(d0, d1) -> (d0, d1)":
+    kinds = _map_kinds(d.type.get_num_dims())
+    identity = next(iter(kinds))
+    if maps[-1] != identity:
         return f"expected the identity map on the output, got {maps[-1]}"
     block = op.regions[0].block
     args: list = []
     for x, m in zip(op.inputs, maps):
-        kind = MAP_KINDS.get(m)
+        kind, rank = kinds.get(m, (None, None))
         if x is d:
-            if kind != "mn":
+            if m != identity:
                 return f"expected D read with the identity map, got {m}"
             args.append("v")
             continue
         if kind is None:
-            return f"expected an input map (d0, d1) -> (d0, d1), (d1), (d0) or (), got {m}"
+            results = [km.split(" -> ")[1] for km in kinds]
+            return f"expected an input map {identity}, {', '.join(results[1:-1])} or {results[-1]}, got {m}"
         if not isinstance(x, BlockArgument) or not isinstance(x.owner.parent_op(), func.FuncOp):
             return "an input that is not a function argument (the kernel takes the epilogue's operands as parameters)"
         t = x.type
@@ -108,8 +127,8 @@ def analyze(op: Operation, d: SSAValue) -> Fold | str:
             if not isinstance(t, Float32Type):
                 return f"expected an f32 scalar input, got {t}"
         else:
-            if not isinstance(t, MemRefType) or t.get_num_dims() != (2 if kind == "mn" else 1):
-                return f"expected a {'2' if kind == 'mn' else '1'}-d memref for map {m}, got {t}"
+            if not isinstance(t, MemRefType) or t.get_num_dims() != rank:
+                return f"expected a {rank}-d memref for map {m}, got {t}"
             if str(t.get_element_type()) not in EXTRA_TYPES:
                 return f"expected f32, f16 or bf16 elements, got {t}"
             if kind == "mn" and memref_layout(t) != memref_layout(d.type):

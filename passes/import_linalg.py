@@ -12,10 +12,14 @@ attribute dictionary in front: `linalg.matmul {indexing_maps = [affine_map<(d0, 
 parser fail (reported at the op).  A transposed operand must be a function argument used only by
 the matmul: its type is rewritten to the M x K (K x N, M x N) view of the same memory with the
 other layout (row-major K x M == column-major M x K), so the maps become the default ones.
+`linalg.batch_matmul` (lasscc.linalg_batch: D[b] += A[b] . B[b], 3-d batch-first memrefs, each
+matrix row- or column-major through its strides) becomes the batched `lass.gemm {alpha = 1.0,
+beta = 1.0}` on the same memrefs; only its default indexing maps are accepted.
 Everything else (including IR without linalg.matmul) is left alone; lasscc-tile-threadblock
 checks the layouts and element types and names the place when it cannot handle them.
 
-Rejected: a linalg.matmul on tensors (expected memrefs), indexing maps other than the default
+Rejected: a linalg.matmul or linalg.batch_matmul on tensors (expected memrefs), a batch_matmul on
+operands that are not 3-d or with other indexing maps, indexing maps other than the default
 ones with any of A, B, C transposed, a transposed operand that is not a function argument used
 only by the matmul.
 """
@@ -35,6 +39,8 @@ from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from lasscc.linalg import TRANSPOSED_MAPS, operand_views, transposed_type
+from lasscc.linalg_batch import DEFAULT_MAPS as BATCH_MAPS
+from lasscc.linalg_batch import BatchMatmulOp
 from lasscc.locations import move_location, op_location
 
 
@@ -43,6 +49,8 @@ class ImportLinalgPass(ModulePass):
     name = "lasscc-import-linalg"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for bm in [o for o in op.walk() if isinstance(o, BatchMatmulOp)]:
+            self._import_batch(bm)
         for mm in [o for o in op.walk() if isinstance(o, MatmulOp)]:
             where = op_location(mm)
             operands = [*mm.inputs, *mm.outputs]
@@ -65,6 +73,24 @@ class ImportLinalgPass(ModulePass):
             gemm = GemmOp(*operands, alpha=1.0, beta=1.0)
             Rewriter.replace_op(mm, gemm)
             move_location(mm, gemm)
+
+    @staticmethod
+    def _import_batch(bm: BatchMatmulOp) -> None:
+        where = op_location(bm)
+        operands = [*bm.inputs, *bm.outputs]
+        if len(operands) != 3 or not all(isinstance(v.type, MemRefType) and v.type.get_num_dims() == 3
+                                         for v in operands):
+            raise PassFailedException(
+                f"{where}: error: expected linalg.batch_matmul on three 3-d memrefs (bufferized, batch first), got "
+                f"{', '.join(str(v.type) for v in operands)}")
+        maps = tuple(str(m.data) for m in bm.get_indexing_maps().data)
+        if maps != BATCH_MAPS:
+            raise PassFailedException(
+                f"{where}: error: expected the default linalg.batch_matmul indexing maps ({', '.join(BATCH_MAPS)}), "
+                f"got {', '.join(maps)}")
+        gemm = GemmOp(*operands, alpha=1.0, beta=1.0)
+        Rewriter.replace_op(bm, gemm)
+        move_location(bm, gemm)
 
     @staticmethod
     def _transpose_argument(mm: MatmulOp, name: str, v, where: str) -> None:

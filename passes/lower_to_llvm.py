@@ -105,7 +105,7 @@ _F32_INTRINSICS = {arith.MaxnumfOp: "llvm.maxnum.f32", arith.MinnumfOp: "llvm.mi
 EX2_ASM = "ex2.approx.ftz.f32 $0, $1;"
 # tanh: PTX tanh.approx.f32 (sm_75+, max relative error 2^-10.987; lasscc.epilogue_math.TANH_FORM)
 TANH_APPROX_ASM = "tanh.approx.f32 $0, $1;"
-# the division inside tanh / erf: div.full.f32 (PTX ISA 9.7.3.8: max error 2 ulp, full range), a few
+# the division inside tanh_rational: div.full.f32 (PTX ISA 9.7.3.8: max error 2 ulp, full range), a few
 # instructions where LLVM's fdiv is div.rn.f32 (IEEE, with a slow path); arith.divf stays div.rn
 DIV_FULL_ASM = "div.full.f32 $0, $1, $2;"
 
@@ -133,6 +133,12 @@ class _LLVMF32:
 
     def neg(self, a):
         return self.lo.emit(llvm.FNegOp(a))
+
+    def fma(self, a, b, c):  # fma.rn.f32: one rounding, as NumpyF32.fma
+        return self.lo.intrinsic("llvm.fma.f32", [a, b, c], [f32]).results[0]
+
+    def copysign(self, a, b):
+        return self.lo.intrinsic("llvm.copysign.f32", [a, b], [f32]).results[0]
 
     def lt(self, a, b):
         return self.lo.emit(llvm.FCmpOp(a, b, "olt"))

@@ -2,9 +2,8 @@
 on f32 values (uniform numpy scalars or per-lane arrays), and of `lass.yield`.
 
 exp / tanh / erf are the formulas the kernel runs (lasscc.epilogue_math, one definition for both);
-absf and sqrt are exact / correctly rounded (abs.f32, sqrt.rn.f32); fma rounds once (fma.rn.f32:
-the f32 product is exact in float64, so float64 a * b + c rounded to f32 is the fused result
-except for a double rounding in rare ties)."""
+absf and sqrt are exact / correctly rounded (abs.f32, sqrt.rn.f32); fma rounds once, exactly as
+fma.rn.f32 (lasscc.epilogue_math.fma_f32)."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ import numpy as np
 from xdsl.dialects import math
 
 from lasscc.dialects.epilogue import YieldOp
-from lasscc.epilogue_math import evaluate
+from lasscc.epilogue_math import evaluate, fma_f32
 from lasscc.interp.executor import handler
 from lasscc.interp.values import is_lanes
 
@@ -45,9 +44,7 @@ def _sqrt(ex, op, vals):
 
 @handler(math.FmaOp)
 def _fma(ex, op, vals):
-    a, b, c = (np.asarray(v, np.float64) for v in vals)
-    with np.errstate(all="ignore"):
-        r = (a * b + c).astype(np.float32)
+    r = fma_f32(*vals)
     return [_f32(r, vals[0] if is_lanes(vals[0]) else (vals[1] if is_lanes(vals[1]) else vals[2]))]
 
 

@@ -137,7 +137,7 @@ def test_kernels_assemble_without_spills(kernels, name):
         assert info.spill_stores == 0 and info.spill_loads == 0, f"{name} {arch}: {info.line}"
     kw = KERNELS[name][0]
     if kw.get("activation") == "gelu":
-        assert "div.full.f32" in ptx  # the rational erf
+        assert "div.full.f32" not in ptx and "fma.rn.f32" in ptx  # erf: polynomials and ex2, no division
     if kw.get("activation") == "gelu_tanh":  # the hardware tanh (epilogue_math.TANH_FORM), no division
         assert "tanh.approx.f32" in ptx and "div.full.f32" not in ptx
     if kw.get("activation") == "silu":
@@ -197,7 +197,7 @@ def test_formula_accuracy():
     ta = tanh(F, x).astype(np.float64)
     assert (np.abs(ta - np.tanh(x64)) <= TANH_APPROX_REL_ERR * np.abs(np.tanh(x64))).all()
     e = erf(F, x).astype(np.float64)
-    assert np.abs(e - np.vectorize(math.erf)(x64)).max() <= 6e-7
+    assert np.abs(e - np.vectorize(math.erf)(x64)).max() <= 7e-8  # ulp: tests/unit/test_erf.py
     xs = x[np.abs(x) <= 80]
     assert (np.abs(exp(F, xs) / np.exp(xs.astype(np.float64)) - 1) <= 2.0 ** -16).all()
     special = np.array([np.nan, np.inf, -np.inf], np.float32)

@@ -110,3 +110,60 @@ func.func @no_gemm(%x: memref<?x?xf32>, %y: memref<?x?xf32>) {
 
 // ERR: {{^.*}}Inputs/lasscc-fuse-epilogue-f16-d.mlir.in:4:3: note: lasscc-fuse-epilogue: left alone: D has f16 elements: the body computes in f16, a fused epilogue in f32 (the result would round differently){{$}}
 // ERR-NEXT: {{^.*}}Inputs/lasscc-fuse-epilogue-f16-d.mlir.in:4:3: error: expected only lass.gemm and func.return in the function, got 'linalg.generic'{{$}}
+
+// ---- batched (linalg.batch_matmul, 3-d D, d0 the batch): a bias shared by every batch (map (d2)),
+// a per-batch row scale (map (d0, d1): a [batch, M] memref) and a per-batch residual ----
+
+// CHECK-LABEL: func.func @batched(
+// CHECK-NEXT:    lass.gemm {alpha = 1.000000e+00 : f32, beta = 1.000000e+00 : f32} ins(%a, %b : memref<?x?x?xf16>, memref<?x?x?xf16, strided<[?, 1, ?]>>) outs(%d : memref<?x?x?xf32>) epilogue(%scale [m], %bias [n], %res [mn] : memref<?x?xf32>, memref<?xf32>, memref<?x?x?xf32>) {
+// CHECK-NEXT:    ^bb0(%0: f32, %scale_e: f32, %bias_e: f32, %res_e: f32):
+// CHECK-NEXT:      %1 = arith.mulf %0, %scale_e : f32
+// CHECK-NEXT:      %2 = arith.addf %1, %bias_e : f32
+// CHECK-NEXT:      %3 = math.erf %2 : f32
+// CHECK-NEXT:      %4 = arith.addf %3, %res_e : f32
+// CHECK-NEXT:      lass.yield %4 : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16, strided<[?, 1, ?]>>, %d: memref<?x?x?xf32>,
+                   %scale: memref<?x?xf32>, %bias: memref<?xf32>, %res: memref<?x?x?xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<?x?x?xf16>, memref<?x?x?xf16, strided<[?, 1, ?]>>) outs(%d : memref<?x?x?xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%scale, %bias : memref<?x?xf32>, memref<?xf32>) outs(%d : memref<?x?x?xf32>) {
+  ^bb0(%s: f32, %bj: f32, %x: f32):
+    %0 = arith.mulf %x, %s : f32
+    %1 = arith.addf %0, %bj : f32
+    %2 = math.erf %1 : f32
+    linalg.yield %2 : f32
+  }
+  linalg.add ins(%d, %res : memref<?x?x?xf32>, memref<?x?x?xf32>) outs(%d : memref<?x?x?xf32>)
+  return
+}
+
+// ---- batched, left alone: a per-batch scalar (map (d0): one value per batch) is no epilogue
+// operand kind; the bias before it folds ----
+
+// CHECK-LABEL: func.func @batched_left_alone(
+// CHECK:         epilogue(%bias [n] : memref<?xf32>) {
+// CHECK:         linalg.generic
+// NOTE: {{^.*}}lasscc-fuse-epilogue.mlir:161:3: note: lasscc-fuse-epilogue: left alone: expected an input map (d0, d1, d2) -> (d0, d1, d2), (d1, d2), (d2), (d0, d2), (d1), (d0, d1) or (), got (d0, d1, d2) -> (d0){{$}}
+func.func @batched_left_alone(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16, strided<[?, 1, ?]>>,
+                              %d: memref<?x?x?xf32>, %bias: memref<?xf32>, %s: memref<?xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<?x?x?xf16>, memref<?x?x?xf16, strided<[?, 1, ?]>>) outs(%d : memref<?x?x?xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%bias : memref<?xf32>) outs(%d : memref<?x?x?xf32>) {
+  ^bb0(%bj: f32, %x: f32):
+    %0 = arith.addf %x, %bj : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : memref<?xf32>) outs(%d : memref<?x?x?xf32>) {
+  ^bb0(%sb: f32, %x: f32):
+    %0 = arith.mulf %x, %sb : f32
+    linalg.yield %0 : f32
+  }
+  return
+}

@@ -10,6 +10,8 @@
 // RUN: not %lasscc opt -p lasscc-import-linalg %S/Inputs/lasscc-import-linalg-upstream-syntax.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-SYNTAX
 // i8 on tensors: the repaired body verifies, the pass names what it expects
 // RUN: not %lasscc opt -p lasscc-import-linalg %S/Inputs/lasscc-import-linalg-i8-tensors.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-TENSOR
+// RUN: not %lasscc opt -p lasscc-import-linalg %S/Inputs/lasscc-import-linalg-batch-tensors.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-BATCH
+// ERR-BATCH: {{^.*}}Inputs/lasscc-import-linalg-batch-tensors.mlir.in:3:3: error: expected linalg.batch_matmul on three 3-d memrefs (bufferized, batch first), got tensor<2x4x8xf32>, tensor<2x8x4xf32>, tensor<2x4x4xf32>{{$}}
 // ERR-TENSOR: {{^.*}}Inputs/lasscc-import-linalg-i8-tensors.mlir.in:3:3: error: expected linalg.matmul on three memrefs (bufferized), got tensor<64x32xi8>, tensor<32x16xi8>, tensor<64x16xi32>{{$}}
 // ERR-MAPS: {{^.*}}Inputs/lasscc-import-linalg-bad-maps.mlir.in:3:3: error: expected the default linalg.matmul indexing maps, with A, B or C at most transposed ((d0, d1, d2) -> (d2, d0), (d0, d1, d2) -> (d1, d2), (d0, d1, d2) -> (d1, d0)), got (d0, d1, d2) -> (d0, d2), (d0, d1, d2) -> (d2, d0), (d0, d1, d2) -> (d0, d1){{$}}
 // ERR-ARG: {{^.*}}Inputs/lasscc-import-linalg-transposed-not-arg.mlir.in:4:3: error: expected the transposed A (indexing_maps) to be a 2-d function argument used only by this linalg.matmul (its type is rewritten to the transposed view){{$}}
@@ -60,5 +62,15 @@ func.func @int8_f32(%a: memref<?x?xi8, strided<[1, ?]>>, %b: memref<?x?xi8>, %c:
 // CHECK-LABEL: func.func @other(%x: memref<?x?xf16, strided<[1, ?]>>) {
 // CHECK-NEXT:    func.return
 func.func @other(%x: memref<?x?xf16, strided<[1, ?]>>) {
+  return
+}
+
+// ---- linalg.batch_matmul (3-d, batch first; B column-major per batch) -> the batched lass.gemm ----
+
+// CHECK-LABEL: func.func @bmm(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16, strided<[?, 1, ?]>>, %d: memref<?x?x?xf32>) {
+// CHECK-NEXT:    lass.gemm {alpha = 1.000000e+00 : f32, beta = 1.000000e+00 : f32} ins(%a, %b : memref<?x?x?xf16>, memref<?x?x?xf16, strided<[?, 1, ?]>>) outs(%d : memref<?x?x?xf32>)
+// CHECK-NEXT:    func.return
+func.func @bmm(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16, strided<[?, 1, ?]>>, %d: memref<?x?x?xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<?x?x?xf16>, memref<?x?x?xf16, strided<[?, 1, ?]>>) outs(%d : memref<?x?x?xf32>)
   return
 }
