@@ -321,6 +321,12 @@ def data_parallel_kernel(cfg: GemmConfig, m: int, n: int, sms: int, arch: str, a
 # best unswapped config: the model was fitted on unswapped timings, so a tie keeps a measured kind.
 # To be measured on the H100 (scripts/skinny_bench.py --swap); SWAP_AB_MAX_M = 0 turns it off.
 SWAP_AB_MAX_M = 128  # M up to two wgmma M-steps: beyond, the unswapped grid has rows enough
+# A swapped grid of fewer CTAs than SMs is latency-bound, which the cost model (no per-CTA latency term,
+# see above) does not see: 16 x 4096 x 4096 as 64x16 tiles of D^T measured 19.9 us unsplit (64 CTAs)
+# against 11.9 us with split 4 parallel (256 CTAs; 0.93-0.95x cuBLAS), split 8 12.3 us (BENCHMARKS.md
+# session 10, benchmarks/skinny-variants-streamk-2026-11-24-s10.log): only swapped grids of at least
+# one CTA per SM are candidates.
+SWAP_AB_MIN_CTAS_PER_SM = 1
 SWAP_AB_TILES = ((128, 16), (128, 32), (64, 16), (64, 32), (128, 64), (64, 64), (128, 128))  # kernel (BM, BN)
 
 
@@ -339,7 +345,7 @@ def swap_ab_candidates(base: GemmConfig, ab_type: str):
 def choose_swap_ab(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base: GemmConfig,
                    unswapped_s: float) -> Choice | None:
     """For M <= SWAP_AB_MAX_M < N: the swapped config (`swap_ab_candidates`, each partition
-    MIN_SPLIT_KTILES k-tiles) whose modelled time on the N x M x K problem is least, when below
+    MIN_SPLIT_KTILES k-tiles, a grid of SWAP_AB_MIN_CTAS_PER_SM x `sms` CTAs or more) whose modelled time on the N x M x K problem is least, when below
     `unswapped_s` (the best unswapped config's), else None; the note says it swapped and why."""
     if not m <= SWAP_AB_MAX_M < n:
         return None
@@ -347,6 +353,8 @@ def choose_swap_ab(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, ba
     best = None
     for cfg in swap_ab_candidates(base, ab_type):
         if cfg.split_k > 1 and -(-k // cfg.threadblock[2]) // cfg.split_k < MIN_SPLIT_KTILES:
+            continue
+        if -(-n // cfg.threadblock[0]) * -(-m // cfg.threadblock[1]) * cfg.split_k < SWAP_AB_MIN_CTAS_PER_SM * sms:
             continue
         try:
             cfg.validate(arch, ab_type=ab_type)

@@ -24,7 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SESSION8_LOGS = [ROOT / "benchmarks" / "skinny_tile_sweep_2026-11-24-s8.log",
                  ROOT / "benchmarks" / "skinny_costmodel_2026-11-24-s8.log"]
 SESSION9_LOGS = [ROOT / "benchmarks" / "skinny-2026-11-24-s9.log"]
-ALL_LOGS = SESSION8_LOGS + SESSION9_LOGS
+SESSION10_LOGS = [ROOT / "benchmarks" / "skinny-variants-streamk-2026-11-24-s10.log",
+                  ROOT / "benchmarks" / "skinny-defaults-2026-11-24-s10.log"]
+ALL_LOGS = SESSION8_LOGS + SESSION9_LOGS + SESSION10_LOGS
 FITTED = ("WG_BYTES_PER_SM", "WG_CTA_FIXED_S", "WG_REDUCE_BYTES_PER_S", "WG_REDUCE_LAUNCH_S")
 # issue 17's table (f16 TN): the shapes whose default must be the measured fastest
 TABLE_SHAPES = [(16, 4096, 4096), (128, 4096, 4096), (1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 512),

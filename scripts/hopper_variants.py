@@ -30,9 +30,12 @@ def main() -> int:
     add_options(ap, "unused")
     ap.add_argument("--case", action="append", required=True, type=parse_case)
     ap.add_argument("--sizes", help="M=N=K sizes to time, comma-separated (default hopper_check's 4096,8192)")
+    ap.add_argument("--shapes", help="MxNxK shapes to time, comma-separated (instead of --sizes)")
     args = ap.parse_args()
     if args.sizes:
         hopper_check.BENCH_SHAPES = [(s, s, s) for s in map(int, args.sizes.split(","))]
+    if args.shapes:
+        hopper_check.BENCH_SHAPES = [tuple(int(x) for x in s.split("x")) for s in args.shapes.split(",")]
     if args.list:
         for c in args.case:
             print(c)
