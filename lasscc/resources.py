@@ -546,9 +546,9 @@ def epilogue_error(cfg, d_type: str | None) -> str | None:
     if is_pingpong(cfg):
         return ("epilogue = \"tma\" with schedule = \"pingpong\" is not supported (the two consumer warpgroups' "
                 "stores would share one staging area and its consumer-wide barrier); use epilogue = \"direct\"")
-    if cfg.has_workspace:
-        return ("epilogue = \"tma\" takes no split-K or stream-K (their partitions add to D through a semaphore "
-                "that the asynchronous store would race); use epilogue = \"direct\"")
+    if cfg.split_k > 1:  # (stream-K's finisher stores D once, after the fix-up: the TMA store serves it)
+        return ("epilogue = \"tma\" takes no split-K (its partitions add to D through a semaphore "
+                "that the asynchronous store would race); use epilogue = \"direct\" or stream-K")
     if d_type is None:
         return None
     if d_type not in TMA_STORE_D_TYPES:

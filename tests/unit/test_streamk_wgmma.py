@@ -1,6 +1,10 @@
 """Stream-K on the Hopper wgmma kernel (lasscc.streamk, schedule = "default"): the persistent grid's
 units through the TMA ring, on the CPU executor against float64 at every Hopper level.
 
+Both the one-role kernel (schedule = "default") and the warp-specialized persistent cooperative one
+(schedule = "cooperative", persistent = 1, optionally epilogue = "tma"), whose producer walks the
+consumers' units (passes/warp_specialize.py).
+
 1. Numerics: f16 / bf16 A and B, f32 / f16 / bf16 D, f16 accumulation, beta != 0, odd M, N and a
    ragged last k-tile, small grids (3-5 CTAs) so CTAs share tiles, forward / reverse / shuffled
    CTA order, "streamk" and the hybrid "streamk-dp"; the flags left zero.
@@ -10,7 +14,8 @@ units through the TMA ring, on the CPU executor against float64 at every Hopper 
    after the K loop missing before partial_store, or only before partial_store and not before
    the finisher's partial_add (AsyncHazardError on the in-flight accumulator).
 4. ptxas for sm_90a (128x256x64 / 4 stages and 128x128x64): no spill, no wgmma serialization;
-   the warp-specialized schedules rejected at the op's place.
+   the pingpong schedule and a ring-staged (16-bit D, direct) epilogue under the producer
+   rejected at the op's place.
 """
 
 from __future__ import annotations
@@ -27,9 +32,11 @@ from lasscc.interp import AsyncHazardError, RaceError, run_check
 from lasscc.interp.check import reference_scale
 from lasscc.interp.mma_math import elementwise_bound
 from lasscc.source import parse_mlir
-from test_wgmma_passes import gemm, stages_of
+from _wgmma_stages import WGMMA_PASSES, passes_after
+from test_wgmma_passes import gemm
 
-LEVEL = {"lasscc-pipeline": 2, "lasscc-warpgroup-mma": 3, "lasscc-hopper-smem": 4}  # stages_of's index
+COOP = ', schedule = "cooperative", persistent = 1'
+COOP_TMA = COOP + ', epilogue = "tma"'
 
 
 def sk_text(mode="streamk", ab="f16", d="f32", acc=None, tb=(64, 64, 64), stages=3, beta=0.5, extra=""):
@@ -38,7 +45,7 @@ def sk_text(mode="streamk", ab="f16", d="f32", acc=None, tb=(64, 64, 64), stages
 
 
 def _check(text, level, m, n, k, ctas, order, alpha=0.75, beta=0.5, ab="f16", acc="f32"):
-    r = run_check(stages_of(text)[LEVEL[level]], m, n, k, seed=5, alpha=alpha, beta=beta, report_banks=False,
+    r = run_check(passes_after(text)[level], m, n, k, seed=5, alpha=alpha, beta=beta, report_banks=False,
                   order=order, ctas=ctas)
     a, b, c = r["inputs"]
     raw = np.asarray(r["d"])
@@ -70,6 +77,15 @@ RUNS = [
      (70, 130, 296)),
     ("streamk-dp", "lasscc-hopper-smem", "forward", 5, dict(d="f16", acc="f16", beta=-1.0), (130, 200, 264)),
     ("streamk", "lasscc-hopper-smem", "forward", 3, dict(tb=(128, 64, 64), d="f16"), (200, 70, 456)),
+    # the warp-specialized persistent cooperative kernel: the producer walks the consumers' units;
+    # the TMA-store epilogue (beta = 0) for the finisher
+    ("streamk-dp", "lasscc-warp-specialize", "reverse", 5, dict(tb=(128, 64, 64), extra=COOP), (300, 250, 328)),
+    ("streamk-dp", "lasscc-hopper-smem", "forward", 5, dict(tb=(128, 64, 64), d="f16", beta=0.0, extra=COOP_TMA),
+     (300, 250, 328)),
+    ("streamk", "lasscc-hopper-smem", "shuffle:3", 4, dict(ab="bf16", tb=(128, 64, 32), stages=4, extra=COOP),
+     (200, 130, 232)),
+    ("streamk", "lasscc-hopper-smem", "reverse", 4, dict(tb=(128, 64, 64), beta=0.0, extra=', epilogue = "tma"'),
+     (200, 130, 328)),
 ]
 
 
@@ -92,8 +108,8 @@ def test_wgmma_streamk_numerics(mode, level, order, ctas, kw, shape):
 
 
 def test_ring_is_carried_across_units():
-    mods = stages_of(sk_text("streamk-dp"))
-    fn = next(o for o in mods[LEVEL["lasscc-pipeline"]].walk() if o.name == "func.func")
+    mods = passes_after(sk_text("streamk-dp"))
+    fn = next(o for o in mods["lasscc-pipeline"].walk() if o.name == "func.func")
     top = list(fn.body.block.ops)
     assert [type(o) for o in top if isinstance(o, (lass_pipe.RingOp, lass_pipe.TmaPipelineOp))] == \
         [lass_pipe.RingOp, lass_pipe.RingOp, lass_pipe.TmaPipelineOp]
@@ -101,7 +117,7 @@ def test_ring_is_carried_across_units():
     assert len(units.iter_args) == 1 and units.body.block.args[1].name_hint == "kt_base"
     assert not any(isinstance(o, lass_pipe.TmaPipelineOp) for o in units.walk())
     # the physical level: the mbarriers initialised once, before the unit loop (3 stages x full / empty)
-    fn = next(o for o in mods[LEVEL["lasscc-hopper-smem"]].walk() if o.name == "func.func")
+    fn = next(o for o in mods["lasscc-hopper-smem"].walk() if o.name == "func.func")
     units = next(o for o in fn.body.block.ops if isinstance(o, scf.ForOp) and o.iter_args)
     inits = [o for o in fn.walk() if isinstance(o, lass_nv.MbarrierInitOp)]
     assert len(inits) == 6 and not any(units.is_ancestor(o) for o in inits)
@@ -122,7 +138,7 @@ def _run(mod, order):
 
 
 def test_planted_finisher_reads_before_the_flag_is_a_race():
-    mod = stages_of(sk_text())[LEVEL["lasscc-hopper-smem"]].clone()
+    mod = passes_after(sk_text())["lasscc-hopper-smem"].clone()
     w = next(o for o in mod.walk() if isinstance(o, lass_nv.SpinAcquireOp))
     w.detach()
     w.erase()
@@ -132,7 +148,7 @@ def test_planted_finisher_reads_before_the_flag_is_a_race():
 
 
 def test_planted_missing_wgmma_wait_before_partial_store():
-    mod = stages_of(sk_text())[LEVEL["lasscc-hopper-smem"]].clone()
+    mod = passes_after(sk_text())["lasscc-hopper-smem"].clone()
     (drain,) = _drains(mod)
     drain.detach()
     drain.erase()
@@ -143,7 +159,7 @@ def test_planted_missing_wgmma_wait_before_partial_store():
 def test_planted_wgmma_wait_only_before_partial_store_misses_partial_add():
     """The wait moved into the partial_store branch: the finisher's partial_add (the first add of
     a predecessor's partial) reads the accumulator in flight."""
-    mod = stages_of(sk_text())[LEVEL["lasscc-hopper-smem"]].clone()
+    mod = passes_after(sk_text())["lasscc-hopper-smem"].clone()
     (drain,) = _drains(mod)
     fin_if = drain.next_op
     while not isinstance(fin_if, scf.IfOp):
@@ -157,37 +173,36 @@ def test_planted_wgmma_wait_only_before_partial_store_misses_partial_add():
 
 # ---- rejections and ptxas ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("extra,msg", [
-    (', schedule = "cooperative"', 'expected schedule = "default" with mma = "wgmma" and split_k_mode = "streamk"'),
-    (', schedule = "cooperative", persistent = 1', 'got schedule = "cooperative"'),
-    (', schedule = "pingpong"', 'got schedule = "pingpong"'),
-    (', epilogue = "tma"', 'epilogue = "tma" takes no split-K or stream-K'),
-])
-def test_rejected_streamk_configs_name_the_place(extra, msg):
-    tb = (64, 64, 64) if "pingpong" in extra else (128, 64, 64)
-    with pytest.raises(LassError, match=msg) as e:
-        run_pass(parse_mlir(sk_text(tb=tb, extra=extra), "t.mlir"), make_pass("lasscc-tile-threadblock", "sm_90a"),
-                 "t.mlir")
+def test_pingpong_streamk_is_rejected_at_the_op():
+    with pytest.raises(LassError, match='expected schedule = "default" or "cooperative" with mma = "wgmma" and '
+                                        'split_k_mode = "streamk"') as e:
+        run_pass(parse_mlir(sk_text(extra=', schedule = "pingpong"'), "t.mlir"),
+                 make_pass("lasscc-tile-threadblock", "sm_90a"), "t.mlir")
     assert str(e.value).startswith("t.mlir:2:3: error: config")
 
 
-def test_cli_rejects_warp_specialized_streamk_with_exit_2(tmp_path, capsys):
+def test_cli_rejects_a_ring_staged_epilogue_under_the_producer_with_exit_2(tmp_path, capsys):
+    """Cooperative stream-K with a 16-bit D and the direct epilogue: the staging would reuse the
+    ring the producer refills for the next unit."""
     from lasscc.cli import main
 
     src = tmp_path / "sk.mlir"
-    src.write_text(sk_text(tb=(128, 64, 64), extra=', schedule = "cooperative", persistent = 1'))
+    src.write_text(sk_text(d="f16", tb=(128, 64, 64), extra=COOP))
     out = tmp_path / "k.ptx"
     assert main(["compile", str(src), "--arch", "sm_90a", "-o", str(out)]) == 2
     err = capsys.readouterr().err
-    assert f"{src}:2:3: error: config" in err and "Traceback" not in err and not out.exists()
+    assert f"{src}:1:1: error:" in err and 'use epilogue = "tma"' in err and "Traceback" not in err
+    assert not out.exists()
 
 
-@pytest.mark.parametrize("tb,d,mode", [((128, 256, 64), "f16", "streamk-dp"), ((128, 128, 64), "f32", "streamk")])
-def test_streamk_wgmma_kernels_assemble_without_spills(tb, d, mode):
+@pytest.mark.parametrize("tb,d,mode,extra", [((128, 256, 64), "f16", "streamk-dp", ""),
+                                              ((128, 128, 64), "f32", "streamk", ""),
+                                              ((128, 256, 64), "f16", "streamk-dp", COOP_TMA)])
+def test_streamk_wgmma_kernels_assemble_without_spills(tb, d, mode, extra):
     from lasscc.driver import compile_module
     from lasscc.emit import ptxas_info
 
-    res = compile_module(parse_mlir(sk_text(mode, d=d, tb=tb, stages=4, beta=0.0), "<sk>"), arch="sm_90a",
+    res = compile_module(parse_mlir(sk_text(mode, d=d, tb=tb, stages=4, beta=0.0, extra=extra), "<sk>"), arch="sm_90a",
                          keep_stages=False)
     spec = res.specs[0]
     assert spec.is_streamk and spec.params[-1] == "W" and "%nctaid.x" in res.ptx and "wgmma.mma_async" in res.ptx
