@@ -582,9 +582,9 @@ def epilogue_error(cfg, d_type: str | None) -> str | None:
                 "by per-thread stores; a column-major D is computed as D^T without swap_ab); use epilogue = \"direct\"")
     if cfg.mma != "wgmma":
         return "epilogue = \"tma\" needs mma = \"wgmma\" (TMA stores are sm_90a's)"
-    if cfg.has_workspace:
-        return ("epilogue = \"tma\" takes no split-K or stream-K (their partitions add to D through a semaphore "
-                "that the asynchronous store would race); use epilogue = \"direct\"")
+    if cfg.split_k > 1:  # (stream-K's finisher stores D once, after the fix-up: the TMA store serves it)
+        return ("epilogue = \"tma\" takes no split-K (its partitions add to D through a semaphore "
+                "that the asynchronous store would race); use epilogue = \"direct\" or stream-K")
     if d_type is None:
         return None
     if d_type not in TMA_STORE_D_TYPES:

@@ -219,7 +219,8 @@ class PipelinePass(ModulePass):
         acc_init = loop.iter_args[0]
         tx = IntegerAttr(wgmma_stage_tx_bytes(cfg, eb), 64)
 
-        b = ArithBuilder(InsertPoint.before(loop))
+        outer = _carry_ktiles(loop)  # a K loop per stream-K unit: one ring for all, k-tiles numbered across units
+        b = ArithBuilder(InsertPoint.before(loop if outer is None else outer[0]))
         ra = b.emit(lass_pipe.RingOp.build(result_types=[ring_a_t], attributes={"offset": IntegerAttr(0, 64)}))
         rb = b.emit(lass_pipe.RingOp.build(result_types=[ring_b_t],
                                         attributes={"offset": IntegerAttr(ring_a_t.tile_bytes() * S, 64)}))
@@ -229,11 +230,19 @@ class PipelinePass(ModulePass):
             attributes={"offset": IntegerAttr(wgmma_barrier_offset(cfg, eb), 64),
                         "arrivals": IntegerAttr(ring_arrivals(cfg), 64)}))
         bars.name_hint = "bars"
+        b = ArithBuilder(InsertPoint.before(loop))
         kt_count = b.div(b.add(loop.ub if k_lo is None else b.sub(loop.ub, k_lo), bk - 1), bk)
         kt_count.name_hint = "k_tiles"
 
+        base = None if outer is None else outer[1]  # k-tiles of the units before this one
+
+        def ring_tile(bld: ArithBuilder, tile):
+            """The k-tile's number in the ring (slot, phase): across the units."""
+            return tile if base is None else bld.add(base, tile)
+
         def produce(bld: ArithBuilder, tile, pred) -> None:
-            slot, phase = bld.rem(tile, S), bld.rem(bld.div(tile, S), 2)
+            g = ring_tile(bld, tile)
+            slot, phase = bld.rem(g, S), bld.rem(bld.div(g, S), 2)
             # k0 before the acquire: the acquire and its loads stay adjacent (lasscc-warpgroup-mma's thread-0 group)
             k0 = bld.mul(tile, bk) if k_lo is None else bld.add(k_lo, bld.mul(tile, bk))
             bld.insert(lass_pipe.ProducerAcquireOp.build(operands=[bars, slot, phase, pred], attributes={"tx": tx}))
@@ -248,17 +257,47 @@ class PipelinePass(ModulePass):
         kt, acc = body.args
         kt.name_hint, acc.name_hint = "kt", "acc"
         bb = ArithBuilder(InsertPoint.at_end(body))
-        slot = bb.rem(kt, S)
+        g = ring_tile(bb, kt)
+        slot = bb.rem(g, S)
         slot.name_hint = "slot"
-        phase = bb.rem(bb.div(kt, S), 2)
+        phase = bb.rem(bb.div(g, S), 2)
         phase.name_hint = "phase"
         bb.insert(lass_pipe.ConsumerWaitOp.build(operands=[bars, slot, phase]))
         acc1 = bb.emit(lass_pipe.MmaOp(ra, slot, rb, slot, acc))
-        prev = bb.rem(bb.add(kt, S - 1), S)
-        bb.insert(lass_pipe.ConsumerReleaseOp.build(operands=[bars, prev, bb.ult(0, kt)]))
+        prev = bb.rem(bb.add(g, S - 1), S)
+        # (across units: the unit before's last k-tile is released in this unit's first iteration)
+        bb.insert(lass_pipe.ConsumerReleaseOp.build(operands=[bars, prev, bb.ult(0, g)]))
         nxt = bb.add(kt, S - 1)
         produce(bb, nxt, bb.ult(nxt, kt_count))
         bb.insert(scf.YieldOp(acc1))
         new_loop = b.insert(scf.ForOp(b.const(0), kt_count, b.const(1), [acc_init], Region(body)))
         loop.results[0].replace_all_uses_with(new_loop.results[0])
         Rewriter.erase_op(loop)
+        if outer is not None:  # the next unit's k-tiles follow this one's
+            yb = ArithBuilder(InsertPoint.before(outer[2]))
+            outer[2].operands = [yb.add(base, kt_count)]
+
+
+def _carry_ktiles(loop: scf.ForOp):
+    """A TMA K loop directly inside another loop of the kernel (stream-K's units, lasscc.streamk):
+    that loop rebuilt with one more i32 carried value, the k-tiles of its iterations before (0 at
+    the start), so that one ring serves every iteration, its slots and phases running on (as the
+    persistent tile loop's, passes/warp_specialize.py): (the new outer loop, its k-tile base, its
+    scf.yield, to be given base + the K loop's k-tiles).  None for a K loop in the function body."""
+    outer = loop.parent_op()
+    if not isinstance(outer, scf.ForOp):
+        return None
+    if outer.iter_args:
+        raise PassFailedException(f"{op_location(outer)}: error: expected the loop around the K loop (stream-K's "
+                                  "units) to carry no values")
+    old = outer.body.block
+    body = Block(arg_types=[old.args[0].type, i32])
+    body.args[0].name_hint, body.args[1].name_hint = old.args[0].name_hint, "kt_base"
+    old.args[0].replace_all_uses_with(body.args[0])
+    for o in list(old.ops):
+        o.detach()
+        body.add_op(o)
+    new = scf.ForOp(outer.lb, outer.ub, outer.step, [ArithBuilder(InsertPoint.before(outer)).const(0)], Region(body))
+    outer.parent_block().insert_op_before(new, outer)
+    Rewriter.erase_op(outer)
+    return new, body.args[1], body.last_op

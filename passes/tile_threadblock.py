@@ -69,6 +69,7 @@ from xdsl.utils.exceptions import PassFailedException
 from lasscc import streamk
 from lasscc.config import KERNEL_FIXED_PARAMS, WORKSPACE_PARAM, default_config, kernel_params
 from lasscc.layout import minimum, raster_tile
+from lasscc.resources import is_pingpong
 from lasscc.diagnostics import LassError
 from lasscc.source import op_location
 
@@ -215,9 +216,11 @@ class TileThreadblockPass(ModulePass):
         # (and M, N) swapped (KernelFacts.swap_ab); the launcher passes (B, A, D, N, M, K).  The config's
         # access widths follow their operands into the kernel's order (facts.config).
         cfg = facts.config
-        if cfg.is_wgmma and cfg.is_streamk:  # lasscc.streamk's persistent grid: the mma.sync path only
-            raise PassFailedException(f"{where}: error: config: expected no stream-K with mma = \"wgmma\" (stream-K "
-                                      f"is built on the mma.sync path; use mma = \"mma.sync\" or split-K)")
+        if cfg.is_wgmma and cfg.is_streamk and is_pingpong(cfg):
+            # lasscc.streamk on wgmma: the default and cooperative kernels (the ring carried across units, lasscc-pipeline)
+            raise PassFailedException(f"{where}: error: config: expected schedule = \"default\" or \"cooperative\" "
+                                      f"with mma = \"wgmma\" and split_k_mode = \"{cfg.split_k_mode}\" (stream-K's "
+                                      f"units are not dealt to two consumers), got schedule = \"{cfg.schedule}\"")
         if cfg.is_streamk and facts.batched:  # lasscc.streamk: one GEMM
             raise PassFailedException(f"{where}: error: config: expected a 2-d GEMM with split_k_mode = "
                                       f"\"{cfg.split_k_mode}\" (stream-K: not batched)")

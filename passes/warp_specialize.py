@@ -51,6 +51,7 @@ from lasscc import cluster as CL
 from lasscc import schedule as SCH
 from lasscc.dialects import lass_cluster, lass_nv, lass_pipe, lass_sched, lass_wg
 from lasscc.layout import elem_bytes
+from lasscc.dialects.lass import kernel_facts
 from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type, kernel_arg, kernel_config
 from lasscc.resources import (
     EPILOGUE_TMA,
@@ -59,6 +60,7 @@ from lasscc.resources import (
     is_warp_specialized,
     order_barrier_offset,
     role_budget,
+    stage_plan,
     walks_tiles,
     wgmma_consumer_threads,
 )
@@ -93,6 +95,9 @@ class _Specialize:
         acq = next((o for o in fn.walk() if isinstance(o, lass_pipe.ProducerAcquireOp)), None)
         if acq is None:
             return  # no TMA ring yet (before lasscc-pipeline): nothing to split
+        if self.cfg.is_streamk:
+            self._streamk(acq)
+            return
         ifs = _producer_ifs(fn)
         loop = next((o for o in body.ops if isinstance(o, scf.ForOp)
                      and any(isinstance(x, lass_pipe.ConsumerWaitOp) for x in o.body.block.ops)), None)
@@ -169,6 +174,130 @@ class _Specialize:
             self._pingpong_consumers(cons_blk, loop, sched, tid, self._order_barriers(fn, ws, tid))
         elif sched is not None:
             self._consumer_tiles(cons_blk, loop, sched, ctid)
+
+    def _split(self, tid, before: Operation, first: Operation):
+        """The roles' op before `before`: the consumers number their threads tid - 128, every op
+        from `before` to the return moves into the consumer block (with its setmaxnreg).
+        Returns (ws, producer block, consumer block)."""
+        b = ArithBuilder(InsertPoint.after(tid.owner))
+        ctid = b.sub(tid, WARPGROUP_THREADS)
+        ctid.name_hint = "ctid"
+        for use in list(tid.uses):
+            if use.operation is not ctid.owner:
+                use.operation.operands[use.index] = ctid
+        b = ArithBuilder(InsertPoint.before(before))
+        is_prod = b.emit(arith.CmpiOp(tid, b.const(WARPGROUP_THREADS), "ult"))
+        ws = lass_wg.WarpSpecializeOp.build(operands=[is_prod], regions=[Region(Block()), Region(Block())])
+        b.insert(ws)
+        cons_blk = ws.consumer.block
+        cur = ws.next_op
+        while cur is not None and not isinstance(cur, func.ReturnOp):
+            nxt = cur.next_op
+            cur.detach()
+            cons_blk.add_op(cur)
+            cur = nxt
+        return ws, ws.producer.block, cons_blk
+
+    def _streamk(self, acq) -> None:
+        """A stream-K kernel (lasscc.streamk; lasscc-pipeline carried its ring across the unit loop):
+        the consumers run the unit loop as it is, less the producer blocks; the producer's thread 0
+        walks the same units (the unit loop's coordinate ops cloned: one formula, lasscc.streamk.unit)
+        and loads every k-tile of each, numbered across the units as the consumers number them."""
+        fn = self.fn
+        body = fn.body.block
+
+        def k_loop_of(blk):
+            return next((k for k in blk.ops if isinstance(k, scf.ForOp)
+                         and any(isinstance(x, lass_pipe.ConsumerWaitOp) for x in k.body.block.ops)), None)
+
+        units = next((o for o in body.ops if isinstance(o, scf.ForOp) and len(o.iter_args) == 1
+                      and k_loop_of(o.body.block) is not None), None)
+        if units is None:
+            _fail(acq, "expected stream-K's unit loop in the function body around the K loop, carrying the ring's "
+                       "k-tile base (lasscc-pipeline)")
+        ublk = units.body.block
+        kloop = k_loop_of(ublk)
+        ifs = _producer_ifs(fn)
+        for o in ifs:
+            if o.parent_block() not in (ublk, kloop.body.block):
+                _fail(o, "expected the producer blocks in the unit loop's prologue and the K loop")
+        first = ifs[0]
+        template = [o for o in first.true_region.block.ops if not isinstance(o, scf.YieldOp)]
+        tmpl_acq, loads = template[0], [o for o in template if isinstance(o, lass_pipe.TmaLoadOp)]
+        if not isinstance(tmpl_acq, lass_pipe.ProducerAcquireOp) or len(loads) != len(template) - 1 or not loads:
+            _fail(first, "expected a producer block of one producer_acquire and its tma_loads")
+        k_lo = loads[0].k0.owner
+        if not isinstance(k_lo, arith.AddiOp):
+            _fail(loads[0], "expected the k-tile's K offset k_begin + t * BK (lasscc-pipeline)")
+        k_lo = k_lo.operands[0]
+        staged = stage_plan(self.cfg, kernel_ab_type(fn), elem_bytes(kernel_facts(fn).d_type)) is not None
+        if staged and self.cfg.epilogue != EPILOGUE_TMA:
+            _fail(units, f"split_k_mode = \"{self.cfg.split_k_mode}\" with schedule = \"{self.cfg.schedule}\": the "
+                         "staged epilogue of a 16-bit D stages through the operand ring, which the producer refills "
+                         "for the next unit meanwhile; use epilogue = \"tma\" (staging buffers of its own) or an f32 D")
+        tid_op = next((o for o in fn.walk() if isinstance(o, lass_nv.ThreadIdOp)), None)
+        if tid_op is None:
+            _fail(fn, "expected lass_nv.thread_id in a per-thread kernel")
+        tid = tid_op.results[0]
+        ws, prod_blk, cons_blk = self._split(tid, units, first)
+        for o in ifs:
+            o.detach()
+            o.erase(safe_erase=False)
+        p_regs, c_regs = role_budget(self.cfg)
+        cons_blk.insert_op_before(lass_wg.SetMaxNRegOp("inc", c_regs), cons_blk.first_op)
+        n_cons = wgmma_consumer_threads(self.cfg)
+        for bar in [o for o in cons_blk.walk() if isinstance(o, lass_nv.BarSyncOp)]:  # the consumers' barriers
+            bar.parent_block().insert_op_before(lass_wg.NamedBarrierOp.build(attributes={
+                "id": IntegerAttr(CONSUMER_BARRIER_ID, 64), "threads": IntegerAttr(n_cons, 64)}), bar)
+            bar.detach()
+            bar.erase()
+        # the producer: the same unit loop, its coordinates cloned from the consumers'
+        prod_blk.add_op(lass_wg.SetMaxNRegOp("dec", p_regs))
+        b = ArithBuilder(InsertPoint.at_end(prod_blk))
+        then = Block()
+        b.insert(scf.IfOp(b.emit(arith.CmpiOp(tid, b.const(0), "eq")), [], Region(then)))
+        ub = Block(arg_types=[i32, i32])
+        ub.args[0].name_hint, ub.args[1].name_hint = "unit", "kt_base"
+        tb = ArithBuilder(InsertPoint.at_end(then))
+        then.add_op(scf.ForOp(units.lb, units.ub, units.step, [tb.const(0)], Region(ub)))
+        then.add_op(scf.YieldOp())
+        need = {l.row0 for l in loads} | {k_lo, kloop.ub}
+        slice_ops = []
+        for o in reversed(list(ublk.ops)[:ublk.get_operation_index(kloop)]):
+            if any(r in need for r in o.results):
+                if o.regions:
+                    _fail(o, "expected the unit's coordinates computed by plain ops")
+                slice_ops.append(o)
+                need.update(o.operands)
+        mapping = {ublk.args[0]: ub.args[0]}
+        for o in reversed(slice_ops):
+            c = o.clone(value_mapper=mapping)
+            for r0, r1 in zip(o.results, c.results):
+                mapping[r0] = r1
+                r1.name_hint = r0.name_hint
+            ub.add_op(c)
+        base = ub.args[1]
+        S = tmpl_acq.barriers.type.count
+        bk = self.cfg.threadblock[2]
+        kbody = Block(arg_types=[i32])
+        kt = kbody.args[0]
+        kt.name_hint = "kt"
+        kt_count = mapping.get(kloop.ub, kloop.ub)
+        ubb = ArithBuilder(InsertPoint.at_end(ub))
+        ubb.insert(scf.ForOp(ubb.const(0), kt_count, ubb.const(1), [], Region(kbody)))
+        ubb.insert(scf.YieldOp(ubb.add(base, kt_count)))
+        kb = ArithBuilder(InsertPoint.at_end(kbody))
+        g = kb.add(base, kt)  # the k-tile's number in the ring, as the consumers number it
+        slot, phase = kb.rem(g, S), kb.rem(kb.div(g, S), 2)
+        k0 = kb.add(mapping.get(k_lo, k_lo), kb.mul(kt, bk))
+        true = kb.emit(arith.ConstantOp.from_int_and_width(1, 1))
+        kb.insert(lass_pipe.ProducerAcquireOp.build(operands=[tmpl_acq.barriers, slot, phase, true],
+                                                    attributes={"tx": tmpl_acq.tx}))
+        for ld in loads:
+            new = ld.clone()
+            new.operands = [ld.source, mapping.get(ld.row0, ld.row0), k0, ld.ring, slot, ld.barriers, true]
+            kb.insert(new)
+        kb.insert(scf.YieldOp())
 
     def _scheduler(self, fn: func.FuncOp, ws: Operation) -> dict:
         """The persistent loop's parts, built before the roles: the tile count, this CTA's first

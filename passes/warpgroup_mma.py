@@ -19,7 +19,9 @@ Output contract: the program of one thread (as lasscc-warp-mma's, which this pas
   before is retired before lasscc-pipeline's one-tile-late consumer_release of its slot;
 - the producer's ops (`producer_acquire` and its `tma_load`s) run in thread 0 only (`scf.if`);
   the consumer ops stay, executed by every thread;
-- before `lass_tb.epilogue`: `lass_wg.wait {pending = 0}`; the epilogue is lasscc-warp-mma's
+- before `lass_tb.epilogue`: `lass_wg.wait {pending = 0}` (stream-K: also right after the K loop,
+  before `lass_tb.partial_store` / `partial_add` read the accumulator, and a block barrier
+  closing each unit: the next unit's prologue refills the ring a 16-bit D's epilogue staged through); the epilogue is lasscc-warp-mma's
   per-thread one at the accumulator coordinates (predicated stores at the edges, beta != 0 branch,
   the staged epilogue for a 16-bit D), since the warpgroup's accumulator layout is that of four
   16 x BN warp tiles; with config `epilogue = "tma"` its no-C branch is the TMA-store epilogue
@@ -37,7 +39,7 @@ from lasscc.passes.warp_mma import _WarpLowering
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
-from xdsl.ir import Block, Region
+from xdsl.ir import Block, OpResult, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
@@ -110,8 +112,30 @@ class _WarpgroupLowering(_WarpLowering):
         ArithBuilder(InsertPoint.before(op)).insert(lass_wg.WaitOp.build(attributes={"pending": IntegerAttr(0, 64)}))
         super().epilogue(op)
 
+    def partial(self, op) -> None:
+        """Stream-K's partial_store / partial_add read the accumulator: the K loop's wgmma groups
+        retired first, by a `lass_wg.wait {pending = 0}` right after it (one for both branches)."""
+        v = self.accumulator(op.acc, op)[0]
+        while not isinstance(v, OpResult) and isinstance(v.owner.parent_op(), scf.ForOp):  # the adds' carried sum
+            v = v.owner.parent_op().iter_args[v.index - 1]
+        kloop = v.owner
+        if not isinstance(kloop, scf.ForOp):
+            raise PassFailedException(f"{op_location(op)}: error: expected the accumulator of a K loop "
+                                      f"(scf.for), got one from '{kloop.name}'")
+        nxt = kloop.next_op
+        if not (isinstance(nxt, lass_wg.WaitOp) and nxt.pending.value.data == 0):
+            ArithBuilder(InsertPoint.after(kloop)).insert(lass_wg.WaitOp.build(attributes={"pending": IntegerAttr(0, 64)}))
+        super().partial(op)
+
     def run(self) -> None:
         super().run()
+        # stream-K's unit loop (the ring carried across its units, lasscc-pipeline): the next unit's
+        # prologue refills the ring, through which a 16-bit D's epilogue stages (resources.stage_plan),
+        # so every thread is past its epilogue first
+        for units in [o for o in self.fn.body.block.ops if isinstance(o, scf.ForOp)]:
+            if any(isinstance(k, scf.ForOp) and any(isinstance(o, lass_pipe.ConsumerWaitOp) for o in k.body.block.ops)
+                   for k in units.body.block.ops):  # (a loop around the K loop)
+                units.body.block.insert_op_before(lass_nv.BarSyncOp(), units.body.block.last_op)
         # the producer's acquire and its TMA loads: thread 0 only
         for acq in [o for o in self.fn.walk() if isinstance(o, lass_pipe.ProducerAcquireOp)]:
             group, cur = [acq], acq.next_op

@@ -596,8 +596,8 @@ def workspace_arg(prog: Program):
     if prog.level == 0 or prog.facts is None or not prog.config.has_workspace:
         return None
     args = prog.func.body.block.args
-    tmaps = any(getattr(a.type, "name", "") == "lass_nv.tensor_map" for a in args)
-    names = kernel_params(tmaps, prog.config.has_workspace, len(prog.facts.epilogue))
+    tmaps = sum(getattr(a.type, "name", "") == "lass_nv.tensor_map" for a in args)  # 3: D's too (epilogue "tma")
+    names = kernel_params(tmaps > 0, prog.config.has_workspace, len(prog.facts.epilogue), d_map=tmaps == 3)
     if len(names) != len(args):
         raise KernelArgumentError(f"kernel @{prog.name}: expected the parameters ({', '.join(names)}), "
                                   f"got {len(args)}")

@@ -226,4 +226,7 @@ def _named_barrier(ex: Executor, op, vals):
         raise DivergenceError(f"{ex.where(op)}: {int(per[b])} threads of {ex.block(b)} reach named barrier "
                               f"{op.id.value.data}, which expects {want} (a barrier that never fills deadlocks)")
     ex.smem.barrier(np.nonzero(per)[0])
+    if ex.sync is not None:  # stream-K's flags (lasscc.streamk): the consumers' acquires shared among them
+        # (the global-memory model is per CTA: the producer, which never touches the workspace, included)
+        ex.sync.barrier(ex.cta_of(np.nonzero(per)[0] * ex.tpl))
     return []

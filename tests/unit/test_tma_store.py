@@ -244,7 +244,7 @@ def test_runner_builds_d_map_by_store_map(monkeypatch):
 
 
 @pytest.mark.parametrize("extra,d,msg", [
-    (', epilogue = "tma", split_k = 2', "f32", 'epilogue = "tma" takes no split-K or stream-K'),
+    (', epilogue = "tma", split_k = 2', "f32", 'epilogue = "tma" takes no split-K'),
     (', epilogue = "smem"', "f32", "config key 'epilogue': expected 'direct' or 'tma'"),
 ])
 def test_rejected_configs_name_the_place(extra, d, msg):
