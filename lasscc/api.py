@@ -755,7 +755,7 @@ class Kernel:
                     ws = np.uint64(int(workspace))
             # the kernel's order: (B, A, D, N, M, K, ...) and N x M tiles for a column-major D
             # parameters by name (lasscc.config.kernel_params); a wgmma kernel's TMA maps built here
-            from lasscc.runtime.gemm_runner import _tensor_map
+            from lasscc.runtime.tma import kernel_tensor_maps as _tensor_map
 
             kargs = spec.param_values(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta, _tensor_map(spec), ws,
                                       list(extras))

@@ -81,7 +81,7 @@ def call_batched(kern, a, b, d, alpha, beta, given: dict, target: str, sync):
 def _run_gpu(kern, a_mem, b_mem, d_work, m, n, k, alpha, beta, batch, extras) -> None:
     """One launch of `batch` GEMMs (grid z), the host arrays copied in and D copied back."""
     from lasscc.runtime import cuda
-    from lasscc.runtime.gemm_runner import _tensor_map
+    from lasscc.runtime.tma import kernel_tensor_maps as _tensor_map
 
     reason = cuda.driver_status()
     if reason is not None:

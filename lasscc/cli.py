@@ -19,7 +19,9 @@ import re
 
 from lasscc.config import ACCESS_ELEMS, access_elems, alignment_error, size_limit_error
 from lasscc.diagnostics import EXIT_USER_ERROR, LassError
-from lasscc.options import ARCHS, TILING, check_scalars, load_input, module_align, set_module_align
+from lasscc.defaults import apply_tuned
+from lasscc.options import (ARCHS, check_scalars, has_overrides, load_input, module_align, only_align,
+                            set_module_align)
 from lasscc.outfile import check_output, output_dir, write_output
 from lasscc.splitk import MODES as SPLIT_K_MODES
 
@@ -27,64 +29,8 @@ from lasscc.splitk import MODES as SPLIT_K_MODES
 _load = load_input  # the input, parsed, with the tiling options and --align applied
 
 
-def _has_overrides(args) -> bool:
-    """A tiling option is given (--align is not one: it leaves the tiling to the config or the tuner)."""
-    return any(getattr(args, k, None) is not None for k in TILING)
-
-
-def _only_align(config) -> bool:
-    """A lass.gemm `config` that gives nothing but `align` and maybe `mma = "mma.sync"` (the family
-    lasscc.family.size_fallback chose for sizes TMA cannot load): the tiling is still open."""
-    if config is None:
-        return True
-    mma = config.data.get("mma")
-    return set(config.data) <= {"align", "mma"} and (mma is None or getattr(mma, "data", None) == "mma.sync")
-
-
-def _apply_tuned(module, args, m=None, n=None, k=None, gpu=None, sms=None) -> list[str]:
-    """A lass.gemm without `config` and no override options takes `lasscc tune`'s stored winner;
-    with none stored and the sizes known (run / bench / explain --m --n), the shape-aware default
-    (lasscc.heuristics, for a GPU of `sms` SMs).  Returns the lines printed (on stderr) for them."""
-    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
-
-    from lasscc.dialects._common import memref_layout
-    from lasscc.dialects.lass import config_from_attr, config_to_attr
-    from lasscc.driver import import_gemms
-    from lasscc.resources import WGMMA, WGMMA_ARCHS
-    from lasscc.tune import load_tuned, lookup_tuned
-
-    said: list[str] = []
-    if _has_overrides(args) or (not load_tuned() and m is None):  # nothing to apply: the input stays as written
-        return said
-    for g in (o for o in import_gemms(module, args.file) if _only_align(o.config)):
-        layout = "".join(memref_layout(v.type) for v in (g.a, g.b, g.d))
-        found = lookup_tuned(str(g.a.type.get_element_type()), str(g.d.type.get_element_type()), layout, m, n, k, gpu)
-        if found is not None and found.get("mma") == WGMMA and (args.arch not in WGMMA_ARCHS or (
-                g.config is not None and "mma" in g.config.data)):
-            # a Hopper winner is no config for this target (`lasscc compile` defaults to sm_80), nor
-            # for a GEMM that must take mma.sync (lasscc.family.size_fallback)
-            found = None
-        what = "the tuned config"
-        if found is None and m is not None and g.a.type.get_num_dims() == 2 and not g.has_epilogue:
-            from lasscc.family import choose as choose_family
-            from lasscc.heuristics import choose
-
-            fam = choose_family(g, args.arch)  # sm_90a: decompose the wgmma tile lasscc.family would take
-            choice = choose(m, n, k, str(g.a.type.get_element_type()), sms, args.arch,
-                            d_type=str(g.d.type.get_element_type()), base=fam.config if fam.mma == WGMMA else None,
-                            d_row=m if memref_layout(g.d.type) == "col" else n)
-            found, what = choice.config.as_dict(), f"the shape-aware default ({choice.describe()})"
-        if found is not None:
-            if g.config is not None and "align" in g.config.data and found.get("mma") != WGMMA:
-                # keep the access widths: they belong to the sizes, not the tiling (TMA has none)
-                found = {**found, "align": [int(v.value.data) for v in g.config.data["align"].data]}
-            g.attributes["config"] = config_to_attr(config_from_attr(DictionaryAttr({
-                key: (ArrayAttr([IntegerAttr(x, 64) for x in v]) if isinstance(v, list) else
-                      StringAttr(v) if isinstance(v, str) else IntegerAttr(v, 64))  # split_k_mode: a string
-                for key, v in found.items()})))
-            said.append(f"lasscc: using {what}: {found}" + (" (lasscc tune)" if what == "the tuned config" else ""))
-            print(said[-1], file=sys.stderr)
-    return said
+# the config choice of an input without one (lasscc.defaults: explain --m --n uses it too)
+_has_overrides, _only_align, _apply_tuned = has_overrides, only_align, apply_tuned
 
 
 def _module_split_note(module, k: int) -> str | None:

@@ -277,3 +277,17 @@ def resolve_stage(stage: str, what: str = "stage") -> str:
             return name
     listing = ", ".join(f"{n} ({', '.join(a)})" if a else n for n, a in names.items())
     raise CompileError(f"{what}: unknown stage '{stage}'; expected one of {listing}")
+
+
+def has_overrides(args) -> bool:
+    """A tiling option is given (--align is not one: it leaves the tiling to the config or the tuner)."""
+    return any(getattr(args, k, None) is not None for k in TILING)
+
+
+def only_align(config) -> bool:
+    """A lass.gemm `config` that gives nothing but `align` and maybe `mma = "mma.sync"` (the family
+    lasscc.family.size_fallback chose for sizes TMA cannot load): the tiling is still open."""
+    if config is None:
+        return True
+    mma = config.data.get("mma")
+    return set(config.data) <= {"align", "mma"} and (mma is None or getattr(mma, "data", None) == "mma.sync")

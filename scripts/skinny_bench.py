@@ -12,7 +12,7 @@ shapes, and 16 x 4096 x 4096 as a fraction of the HBM bandwidth needed to read B
     python3 scripts/skinny_bench.py --swap [--dry-run]               # swap AB (swap_ab = 1) tiles x splits, skinny M
 
 f16 in, f32 D, TN, beta 0.  The default config is what `lasscc run` / `bench` apply to an input without
-`config` when `lasscc tune` stored none (lasscc.cli._apply_tuned -> lasscc.heuristics.choose, with the
+`config` when `lasscc tune` stored none (lasscc.defaults.apply_tuned -> lasscc.heuristics.choose, with the
 device's SM count); tuned.json is not consulted here, so the figures are the untuned default.  Each
 kernel is checked against the float64 reference before it is timed (run_gemm).
 """

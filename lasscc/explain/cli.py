@@ -30,7 +30,7 @@ def cmd_explain(args) -> int:
                         f"M x N; K is --k)")
     chosen: list[str] = []
     if args.m is not None:  # the config lasscc run / bench would take for these sizes, and why
-        from lasscc.cli import _apply_tuned
+        from lasscc.defaults import apply_tuned as _apply_tuned
         from lasscc.streamk import H100_SMS
 
         chosen = _apply_tuned(module, args, args.m, args.n, args.k if args.k is not None else DEFAULT_K, None,

@@ -49,7 +49,7 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
             grid: tuple[int, int] = DEFAULT_GRID, use_cache: bool = True, resources: bool = True,
             k: int = DEFAULT_K, sms: int | None = None, chosen: list[str] | None = None) -> str:
     """The explanation text of the module's GEMM (a lass.gemm or a dump); LassError on a bad config.
-    `chosen`: how the config was chosen (lasscc.cli._apply_tuned's lines), printed under the head."""
+    `chosen`: how the config was chosen (lasscc.defaults.apply_tuned's lines), printed under the head."""
     from lasscc.driver import select_family
     from lasscc.options import resolve_stage
 
@@ -105,7 +105,7 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
 
 
 def _chosen_lines(chosen: list[str]) -> list[str]:
-    """The config choice section: each of lasscc.cli._apply_tuned's lines, its reasons one a line."""
+    """The config choice section: each of lasscc.defaults.apply_tuned's lines, its reasons one a line."""
     out = ["Config choice (as lasscc run / bench take it for these sizes):"]
     for line in chosen:
         head, _, rest = line.removeprefix("lasscc: using ").partition(" (")

@@ -44,6 +44,7 @@ import numpy as np
 from lasscc.diagnostics import LassError
 from lasscc.interp.bf16 import BF16, QNAN, as_f64, store_as
 from lasscc.runtime import cuda
+from lasscc.runtime.tma import kernel_tensor_maps
 
 NP_DTYPE = {"f16": np.float16, "f32": np.float32, "bf16": BF16, "i8": np.int8, "i32": np.int32}  # bf16: uint16 bit patterns
 # Relative Frobenius error allowed against the float64 reference (computed from the exact rounded
@@ -251,25 +252,7 @@ def _release(buffers, module) -> None:
             pass
 
 
-def _tensor_map(spec, batch: int = 1):
-    """KernelSpec.param_values' tensor_map callback: lasscc.runtime.tma.operand_map of the kernel's
-    operand (its order and majors: KernelSpec.tensor_maps), over all `batch` matrices for a batched
-    kernel, encoded by cuTensorMapEncodeTiled; the operand is a DeviceBuffer or a device address.
-    The runner and lasscc.api launch wgmma kernels through it."""
-    from lasscc.runtime import tma
-
-    def build(operand, buf, rows, k, box_rows, box_cols, swizzle, major):
-        address = int(getattr(buf, "ptr", buf))  # a DeviceBuffer, or a device address (the API's)
-        if operand == "D":  # the TMA-store epilogue: rows x k is M x N; a placeholder the kernel never uses
-            tspec, usable = tma.store_map(spec.d_dtype, rows, k, box_rows, box_cols, swizzle,
-                                          batch if spec.batched else None, address)
-            address = address if usable else address & ~(tma.TMA_GLOBAL_ALIGN - 1)
-        else:
-            tspec = tma.operand_map(spec.a_dtype, rows, k, box_rows, box_cols, swizzle, major,
-                                    batch if spec.batched else None)
-        return tma.encode(tspec, address, what=f"kernel '{spec.name}': tensor map of its {operand}")
-
-    return build
+_tensor_map = kernel_tensor_maps  # (lasscc.runtime.tma's; the name the runner's callers know)
 
 
 def _approx_tolerance(epilogue) -> float:

@@ -262,3 +262,23 @@ class HostTensorMap:
         if a.dtype.itemsize != self.spec.elem_bytes:
             raise LassError(f"expected {self.spec.elem_bytes}-byte elements ({self.spec.dtype}), got {a.dtype}")
         self.spec.check("tensor map")
+
+
+def kernel_tensor_maps(spec, batch: int = 1):
+    """KernelSpec.param_values' tensor_map callback: lasscc.runtime.tma.operand_map of the kernel's
+    operand (its order and majors: KernelSpec.tensor_maps), over all `batch` matrices for a batched
+    kernel, encoded by cuTensorMapEncodeTiled; the operand is a DeviceBuffer or a device address.
+    The runner, lasscc.api and lasscc.batched_call launch wgmma kernels through it."""
+
+    def build(operand, buf, rows, k, box_rows, box_cols, swizzle, major):
+        address = int(getattr(buf, "ptr", buf))  # a DeviceBuffer, or a device address (the API's)
+        if operand == "D":  # the TMA-store epilogue: rows x k is M x N; a placeholder the kernel never uses
+            tspec, usable = store_map(spec.d_dtype, rows, k, box_rows, box_cols, swizzle,
+                                      batch if spec.batched else None, address)
+            address = address if usable else address & ~(TMA_GLOBAL_ALIGN - 1)
+        else:
+            tspec = operand_map(spec.a_dtype, rows, k, box_rows, box_cols, swizzle, major,
+                                batch if spec.batched else None)
+        return encode(tspec, address, what=f"kernel '{spec.name}': tensor map of its {operand}")
+
+    return build
