@@ -33,7 +33,7 @@ from lasscc.interp import AsyncHazardError, RaceError, run_check
 from lasscc.interp.check import reference_scale
 from lasscc.interp.mma_math import elementwise_bound
 from lasscc.source import parse_mlir
-from _wgmma_stages import WGMMA_PASSES, passes_after
+from _wgmma_stages import passes_after
 from test_wgmma_passes import gemm
 
 COOP = ', schedule = "cooperative", persistent = 1'
