@@ -288,16 +288,7 @@ class _Specialize:
         ubb.insert(scf.YieldOp(ubb.add(base, kt_count)))
         kb = ArithBuilder(InsertPoint.at_end(kbody))
         g = kb.add(base, kt)  # the k-tile's number in the ring, as the consumers number it
-        slot, phase = kb.rem(g, S), kb.rem(kb.div(g, S), 2)
-        k0 = kb.add(mapping.get(k_lo, k_lo), kb.mul(kt, bk))
-        true = kb.emit(arith.ConstantOp.from_int_and_width(1, 1))
-        kb.insert(lass_pipe.ProducerAcquireOp.build(operands=[tmpl_acq.barriers, slot, phase, true],
-                                                    attributes={"tx": tmpl_acq.tx}))
-        for ld in loads:
-            new = ld.clone()
-            new.operands = [ld.source, mapping.get(ld.row0, ld.row0), k0, ld.ring, slot, ld.barriers, true]
-            kb.insert(new)
-        kb.insert(scf.YieldOp())
+        _issue_ktile(kb, g, lambda b: b.add(mapping.get(k_lo, k_lo), b.mul(kt, bk)), S, tmpl_acq, loads, mapping)
 
     def _scheduler(self, fn: func.FuncOp, ws: Operation) -> dict:
         """The persistent loop's parts, built before the roles: the tile count, this CTA's first
@@ -509,17 +500,21 @@ class _Specialize:
         then.add_op(scf.YieldOp())
         bb = ArithBuilder(InsertPoint.at_end(body))
         g = kt if base is None else bb.add(base, kt)  # the k-tile's number in the ring (as the consumers')
-        slot = bb.rem(g, S)
-        phase = bb.rem(bb.div(g, S), 2)
-        k0 = bb.mul(kt, bk)
-        true = bb.emit(arith.ConstantOp.from_int_and_width(1, 1))
-        bb.insert(lass_pipe.ProducerAcquireOp.build(operands=[acq.barriers, slot, phase, true],
-                                                    attributes={"tx": acq.tx}))
-        for ld in loads:
-            new = ld.clone()
-            new.operands = [ld.source, mapping.get(ld.row0, ld.row0), k0, ld.ring, slot, ld.barriers, true]
-            bb.insert(new)
-        bb.insert(scf.YieldOp())
+        _issue_ktile(bb, g, lambda b: b.mul(kt, bk), S, acq, loads, mapping)
+
+
+def _issue_ktile(b: ArithBuilder, g, k0_of, stages: int, acq, loads, mapping: dict) -> None:
+    """The producer's body for ring k-tile `g` (its K offset `k0_of(b)`): acquire slot g mod stages at
+    its phase (like `acq`), the TMA loads of `loads` into it (their rows through `mapping`), scf.yield."""
+    slot, phase = b.rem(g, stages), b.rem(b.div(g, stages), 2)
+    k0 = k0_of(b)
+    true = b.emit(arith.ConstantOp.from_int_and_width(1, 1))
+    b.insert(lass_pipe.ProducerAcquireOp.build(operands=[acq.barriers, slot, phase, true], attributes={"tx": acq.tx}))
+    for ld in loads:
+        new = ld.clone()
+        new.operands = [ld.source, mapping.get(ld.row0, ld.row0), k0, ld.ring, slot, ld.barriers, true]
+        b.insert(new)
+    b.insert(scf.YieldOp())
 
 
 def lower_roles(fn: func.FuncOp) -> None:
