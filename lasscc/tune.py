@@ -4,7 +4,8 @@ bench: compile once, then for each size check against the float64 reference and 
 events beside cuBLAS (lasscc.runtime.gemm_runner.run_gemm), print a table, optionally plot it.
 
 tune: for each candidate config that GemmConfig.validate accepts, compile and time it at one size,
-then the second round's variants of the fastest (`second_round`: split-K, stream-K, clusters, swap AB), check the winner, and store it in `tuned.json` in the cache folder (lasscc.cache.cache_dir())
+then the second round's variants of the fastest (`second_round`: split-K, stream-K, clusters, swap
+AB), check the winner, and store it in `tuned.json` in the cache folder (lasscc.cache.cache_dir())
 under the key (M x N x K, input type, output type, layout, GPU name).  When the input gives no
 `config`, `lasscc run` / `bench` use the winner for that key, else the newest winner for the same
 types and layout on that GPU; `lasscc compile` (which knows neither size nor GPU) uses the newest
