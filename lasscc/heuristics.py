@@ -342,15 +342,15 @@ def swap_ab_candidates(base: GemmConfig, ab_type: str):
                           **wgmma_defaults(tb, base.instruction[2]))
 
 
-def choose_swap_ab(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base: GemmConfig,
-                   unswapped_s: float) -> Choice | None:
-    """For M <= SWAP_AB_MAX_M < N: the swapped config (`swap_ab_candidates`, each partition
-    MIN_SPLIT_KTILES k-tiles, a grid of SWAP_AB_MIN_CTAS_PER_SM x `sms` CTAs or more) whose modelled time on the N x M x K problem is least, when below
-    `unswapped_s` (the best unswapped config's), else None; the note says it swapped and why."""
+def swap_ab_ranked(m: int, n: int, k: int, ab_type: str, sms: int, arch: str,
+                   base: GemmConfig) -> list[tuple[float, GemmConfig, str]]:
+    """For M <= SWAP_AB_MAX_M < N: [(modelled seconds, swapped config, bound)] of the
+    `swap_ab_candidates` that keep each partition MIN_SPLIT_KTILES k-tiles, make a grid of
+    SWAP_AB_MIN_CTAS_PER_SM x `sms` CTAs or more and pass the rules, fastest first (priced by
+    `wgmma_cost` on the swapped N x M x K problem); else []."""
     if not m <= SWAP_AB_MAX_M < n:
-        return None
-    eb = elem_bytes(ab_type)
-    best = None
+        return []
+    out = []
     for cfg in swap_ab_candidates(base, ab_type):
         if cfg.split_k > 1 and -(-k // cfg.threadblock[2]) // cfg.split_k < MIN_SPLIT_KTILES:
             continue
@@ -360,12 +360,20 @@ def choose_swap_ab(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, ba
             cfg.validate(arch, ab_type=ab_type)
         except LassError:
             continue
-        t, bound = wgmma_cost(m, n, k, cfg, ab_type, sms)  # (priced on the swapped N x M x K problem)
-        if best is None or t < best[0]:
-            best = (t, cfg, bound)
-    if best is None or best[0] >= unswapped_s:
+        t, bound = wgmma_cost(m, n, k, cfg, ab_type, sms)
+        out.append((t, cfg, bound))
+    return sorted(out, key=lambda x: x[0])  # (stable: a tie keeps swap_ab_candidates' order)
+
+
+def choose_swap_ab(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base: GemmConfig,
+                   unswapped_s: float) -> Choice | None:
+    """The fastest of `swap_ab_ranked` when its modelled time is below `unswapped_s` (the best
+    unswapped config's), else None; the note says it swapped and why."""
+    eb = elem_bytes(ab_type)
+    ranked = swap_ab_ranked(m, n, k, ab_type, sms, arch, base)
+    if not ranked or ranked[0][0] >= unswapped_s:
         return None
-    t, cfg, bound = best
+    t, cfg, bound = ranked[0]
     bm, bn, bk = cfg.threadblock
     tiles = -(-n // bm) * -(-m // bn)
     from lasscc.resources import WGMMA_M

@@ -74,6 +74,12 @@ def grid_ctas(sms: int, per_sm: int) -> int:
     return max(1, int(sms) * int(per_sm))
 
 
+def config_ctas(cfg, elem_bytes: int, sms: int) -> int:
+    """The persistent grid of config `cfg` (A/B elements of `elem_bytes` bytes) on a GPU of `sms`
+    SMs: every SM's resident CTAs of its threads and shared memory (KernelSpec.grid's for the same)."""
+    return grid_ctas(sms, ctas_per_sm(cfg.threads, cfg.smem_bytes(elem_bytes)))
+
+
 def maximum(a, b):
     """max(a, b) of non-negative ints, arrays or Idx (through minimum: Idx has no compare)."""
     return a + b - minimum(a, b)

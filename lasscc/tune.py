@@ -4,7 +4,8 @@ bench: compile once, then for each size check against the float64 reference and 
 events beside cuBLAS (lasscc.runtime.gemm_runner.run_gemm), print a table, optionally plot it.
 
 tune: for each candidate config that GemmConfig.validate accepts, compile and time it at one size,
-check the winner, and store it in `tuned.json` in the cache folder (lasscc.cache.cache_dir())
+then the second round's variants of the fastest (`second_round`: split-K, stream-K, clusters, swap
+AB), check the winner, and store it in `tuned.json` in the cache folder (lasscc.cache.cache_dir())
 under the key (M x N x K, input type, output type, layout, GPU name).  When the input gives no
 `config`, `lasscc run` / `bench` use the winner for that key, else the newest winner for the same
 types and layout on that GPU; `lasscc compile` (which knows neither size nor GPU) uses the newest
@@ -50,6 +51,11 @@ SEARCH_SPLITS = (2, 3, 4, 6, 8, 12, 16)
 SPLIT_TOP = 3
 SPLIT_WAVES = 2
 SPLIT_MIN_KTILES = 4
+# swap AB (lasscc.heuristics' "swap AB", issue 17) for M <= heuristics.SWAP_AB_MAX_M < N: of the
+# swapped tiles x split counts the shape-aware default weighs (heuristics.swap_ab_ranked: up to 35,
+# fewer after its rules), the SWAP_TOP the cost model ranks fastest are timed, from the fastest
+# wgmma config's K row and stages
+SWAP_TOP = 4
 
 
 # The Hopper search space (mma = "wgmma", sm_90a), ~40 configs: per schedule (lasscc.resources
@@ -160,24 +166,81 @@ def split_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int) -> list[
     return [s for s in SEARCH_SPLITS if kt // s >= SPLIT_MIN_KTILES and tiles * s <= SPLIT_WAVES * sms]
 
 
-def decomposition_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int, ab_type: str = "f16") -> list[GemmConfig]:
+def decomposition_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int, ab_type: str = "f16",
+                             d_type: str | None = None) -> list[GemmConfig]:
     """`cfg`'s K decompositions worth timing at M x N x K on a GPU of `sms` SMs: serial and parallel
     split-K for each of split_candidates, and stream-K (all tiles shared out; the hybrid when there
     is a full wave to keep data-parallel) when the tiles do not fill whole waves of the resident
-    CTAs and each CTA's share keeps SPLIT_MIN_KTILES k-tiles (lasscc.streamk)."""
+    CTAs and each CTA's share keeps SPLIT_MIN_KTILES k-tiles (lasscc.streamk).  A cooperative config
+    takes stream-K only, persistent = 1 (its producer walks the units; no split-K: the producer
+    loops over all of K), and not with a D of MLIR type `d_type` staged through the ring
+    (resources.walking_staged_epilogue); a pingpong one none (stream-K is not dealt to two consumers)."""
     from dataclasses import replace
 
     from lasscc import streamk
+    from lasscc.explain.facts import type_bytes
+    from lasscc.resources import is_pingpong, walking_staged_epilogue
 
-    out = [replace(cfg, split_k=s, split_k_mode=mode) for s in split_candidates(cfg, m, n, k, sms)
-           for mode in ("serial", "parallel")]
+    if is_pingpong(cfg):
+        return []
+    coop = is_warp_specialized(cfg)
+    out = [] if coop else [replace(cfg, split_k=s, split_k_mode=mode) for s in split_candidates(cfg, m, n, k, sms)
+                           for mode in ("serial", "parallel")]
     bm, bn, bk = cfg.threadblock
     tiles, kt = -(-m // bm) * -(-n // bn), -(-k // bk)
-    slots = streamk.grid_ctas(sms, streamk.ctas_per_sm(cfg.threads, cfg.smem_bytes(elem_bytes(ab_type))))
+    slots = streamk.config_ctas(cfg, elem_bytes(ab_type), sms)
     if tiles % slots and tiles * kt // slots >= SPLIT_MIN_KTILES:
-        out.append(replace(cfg, split_k_mode="streamk"))
+        sk = replace(cfg, persistent=1) if coop else cfg
+        if d_type is not None and walking_staged_epilogue(sk, ab_type, type_bytes(d_type)):
+            return out
+        out.append(replace(sk, split_k_mode="streamk"))
         if tiles > slots:
-            out.append(replace(cfg, split_k_mode="streamk-dp"))
+            out.append(replace(sk, split_k_mode="streamk-dp"))
+    return out
+
+
+def swap_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int, arch: str, ab_type: str = "f16",
+                    d_type: str | None = None) -> list[GemmConfig]:
+    """For M <= heuristics.SWAP_AB_MAX_M < N: the SWAP_TOP swapped configs (swap_ab = 1, split-K
+    parallel or none) the cost model ranks fastest (heuristics.swap_ab_ranked) at the K row and
+    stages of the wgmma config `cfg` (its schedule, epilogue and decomposition left out: a swapped
+    kernel is the plain one with direct stores), that the rules accept for a D of type `d_type`."""
+    from dataclasses import replace
+
+    from lasscc.heuristics import swap_ab_ranked
+    from lasscc.layout import K_MAJOR
+
+    if not cfg.is_wgmma:
+        return []
+    base = replace(cfg, schedule="default", persistent=0, epilogue="direct", cluster=(1, 1), split_k=1,
+                   split_k_mode="serial", swap_ab=0)
+    ok: list = []
+    for _, c, _ in swap_ab_ranked(m, n, k, ab_type, sms, arch, base)[:SWAP_TOP]:
+        _check(c, arch, ab_type, (K_MAJOR, K_MAJOR), None, ok, [], d_type)
+    return ok
+
+
+def second_round(ranked: list[GemmConfig], m: int, n: int, k: int, sms: int, arch: str, ab_type: str = "f16",
+                 majors=None, acc_type: str | None = None, d_type: str | None = None) -> list[GemmConfig]:
+    """What `tune` times after the first round, given its configs fastest first (`ranked`): the K
+    decompositions (decomposition_candidates) of the SPLIT_TOP fastest plain-schedule configs and of
+    the SPLIT_TOP fastest cooperative ones, the clustered variants of the SPLIT_TOP fastest, and the
+    swapped configs (swap_candidates) of the fastest wgmma one; each once, none already timed."""
+    from lasscc.resources import is_pingpong
+
+    plain = [c for c in ranked if not is_warp_specialized(c)][:SPLIT_TOP]
+    coop = [c for c in ranked if is_warp_specialized(c) and not is_pingpong(c)][:SPLIT_TOP]
+    extra = [x for c in plain + coop for x in decomposition_candidates(c, m, n, k, sms, ab_type, d_type)]
+    extra += [x for c in ranked[:SPLIT_TOP] for x in cluster_candidates(c, arch, ab_type, majors, acc_type)]
+    fastest_wgmma = next((c for c in ranked if c.is_wgmma), None)
+    if fastest_wgmma is not None:
+        extra += swap_candidates(fastest_wgmma, m, n, k, sms, arch, ab_type, d_type)
+    seen = set(ranked)
+    out = []
+    for c in extra:
+        if c not in seen:
+            seen.add(c)
+            out.append(c)
     return out
 
 
@@ -188,11 +251,14 @@ def config_label(cfg: GemmConfig) -> str:
                 + (" / persistent" if cfg.persistent else "") + (f" / {cfg.epilogue} store" if cfg.epilogue != "direct" else "")
                 + (f" / r{cfg.raster}" if cfg.raster != 8 else "")
                 + (f" / cluster {cfg.cluster[0]}x{cfg.cluster[1]}" if tuple(cfg.cluster) != (1, 1) else "")
-                + (f" / split {cfg.split_k}{' parallel' if cfg.split_k_mode == 'parallel' else ''}"
-                   if cfg.split_k > 1 else ""))
-    return f"{tb} / {w} / s{cfg.stages} / p{cfg.prefetch}" + (
-        f" / split {cfg.split_k}{' parallel' if cfg.split_k_mode == 'parallel' else ''}" if cfg.split_k > 1 else
-        f" / {cfg.split_k_mode}" if cfg.is_streamk else "")
+                + _decomposition_label(cfg))
+    return f"{tb} / {w} / s{cfg.stages} / p{cfg.prefetch}" + _decomposition_label(cfg)
+
+
+def _decomposition_label(cfg: GemmConfig) -> str:
+    """config_label's split-K / stream-K and swap AB part."""
+    return ((f" / split {cfg.split_k}{' parallel' if cfg.split_k_mode == 'parallel' else ''}" if cfg.split_k > 1 else
+             f" / {cfg.split_k_mode}" if cfg.is_streamk else "") + (" / swap AB" if cfg.swap_ab else ""))
 
 
 def _tune_path() -> Path:
@@ -407,13 +473,10 @@ def tune(module_text: str, filename: str, arch: str, m: int, n: int, k: int, ite
         spent["time"] += time.perf_counter() - t1
 
     compile_and_time(ok, epi)
-    if results:  # split counts and stream-K for the fastest unsplit configs (small grids, long K, tails)
+    if results:  # split counts, stream-K, clusters and swap AB for the fastest configs (second_round)
         results.sort(key=lambda t: -t[0])
-        # (the warp-specialized schedules take no split-K yet: lasscc.resources.wgmma_config_error)
-        splittable = [c for _, c, _ in results if not is_warp_specialized(c)][:SPLIT_TOP]
-        extra = [x for c in splittable for x in decomposition_candidates(c, m, n, k, cuda.sm_count(), ab_type)]
-        extra += [x for _, c, _ in results[:SPLIT_TOP] for x in cluster_candidates(c, arch, ab_type, majors, acc_type)]
-        compile_and_time(extra, None)
+        compile_and_time(second_round([c for _, c, _ in results], m, n, k, cuda.sm_count(), arch, ab_type, majors,
+                                      acc_type, d_type), None)
     _progress(len(ok), len(ok), "done")
     sys.stderr.write("\n")
     if not results:

@@ -93,6 +93,7 @@ class HopperNumbers:
     roles: tuple = ()  # Role per warp-specialized role (none for the default schedule)
     order_offset: int = 0  # the pingpong ordering barrier's byte offset
     order_bytes: int = 0
+    split_k_mode: str = "serial"  # GemmConfig.split_k_mode: "streamk" / "streamk-dp" walk stream-K units
 
     @property
     def reg_parts(self) -> str:  # section_resources' wording
@@ -122,7 +123,7 @@ def roles_of(cfg) -> tuple:
     at_launch = launch_regs(threads)
     prod, cons = role_budget(cfg)
     out = [Role("producer", (0,), at_launch, prod, "thread 0 waits for free slots and issues the TMA loads of every "
-                "k-tile of the CTA's tiles, in order")]
+                "k-tile of the CTA's " + ("stream-K units" if cfg.is_streamk else "tiles") + ", in order")]
     if is_pingpong(cfg):
         for c in range(consumer_warpgroups(cfg)):
             out.append(Role(f"consumer {c}", (1 + c,), at_launch, cons,
@@ -188,6 +189,7 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
         epi_subtile=(sub[0], sub[1].label) if sub else None, d=d, cluster=tuple(cfg.cluster),
         schedule=cfg.schedule, persistent=bool(cfg.persistent), roles=roles_of(cfg),
         order_offset=order_barrier_offset(cfg, eb), order_bytes=order_barrier_bytes(cfg),
+        split_k_mode=cfg.split_k_mode,
     )
 
 
@@ -439,6 +441,18 @@ def section_schedule(n: HopperNumbers, grid, sms: int | None) -> list[str]:
     else:
         out.append(f"  no roles: the {n.threads} threads all consume, thread 0 also loads (schedule = \"cooperative\" "
                    "or \"pingpong\" split them)")
+    from lasscc.streamk import is_streamk
+
+    if is_streamk(n.split_k_mode):  # the units of the stream-K section, not tiles
+        out.append(f"  launch: the stream-K persistent grid (split_k_mode = \"{n.split_k_mode}\"; which CTA computes "
+                   "which K range of which tile: the Stream-K section); "
+                   + ("the consumers run each CTA's unit loop, the producer's thread 0 walks the same units and "
+                      "loads every k-tile of each" if n.roles else
+                      "every thread runs the CTA's unit loop, thread 0 also loading every k-tile of each unit"))
+        out.append("  the ring runs on from unit to unit (k-tile numbers, slots and phases carried: lasscc-pipeline)"
+                   + (", so the producer loads the next unit's k-tiles while the consumers finish this one" if n.roles
+                      else ""))
+        return out
     grid_how = (f"min(tiles, SMs = {sms}) CTAs (persistent; --sms)" if n.persistent and sms else
                 "one CTA per tile" if not walks else f"ceil(tiles / {per_cta}) CTAs")
     if not (walks and clustered):
@@ -500,9 +514,10 @@ def _cluster_schedule(n: HopperNumbers, grid, tiles: int, ctas: int, csize: int,
 
 
 def explain_lines(n: HopperNumbers, facts: Facts, arch: str, sections, grid, k: int, resources,
-                  sms: int | None = None) -> list[list[str]]:
+                  sms: int | None = None, decomposition: list[str] | None = None) -> list[list[str]]:
     """The sections of a wgmma kernel's explanation (`resources`: the ptxas figures or None, with why;
-    `sms`: the SM count a persistent grid fills)."""
+    `sms`: the SM count a persistent grid fills; `decomposition`: the split-K / stream-K section,
+    lasscc.explain.report.section_decomposition, shown with the raster)."""
     from lasscc.explain.text import section_raster, section_resources
 
     parts = []
@@ -514,6 +529,8 @@ def explain_lines(n: HopperNumbers, facts: Facts, arch: str, sections, grid, k: 
             parts.append(section_cluster(n, grid))
     if "raster" in sections:
         parts.append(section_raster(n, grid))
+        if decomposition:
+            parts.append(decomposition)
     if "schedule" in sections:
         parts.append(section_schedule(n, grid, sms))
     if "smem" in sections:

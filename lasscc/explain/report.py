@@ -76,17 +76,9 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
         parts.append(section_hierarchy(n, facts))
     if "raster" in sections:
         parts.append(section_raster(n, grid))
-        if kcfg.split_k > 1:  # the K decomposition of a split kernel (lasscc.splitk)
-            from lasscc.splitk import decomposition_lines
-
-            parts.append(decomposition_lines(kcfg.split_k, kcfg.threadblock, grid, k, kcfg.raster,
-                                             mode=kcfg.split_k_mode, threads=kcfg.threads))
-        elif kcfg.is_streamk:  # the persistent grid's units of a stream-K kernel (lasscc.streamk)
-            from lasscc import streamk
-
-            sms = sms or streamk.H100_SMS
-            ctas = streamk.grid_ctas(sms, streamk.ctas_per_sm(kcfg.threads, kcfg.smem_bytes(n.elem_bytes)))
-            parts.append(streamk.decomposition_lines(kcfg.split_k_mode, kcfg.threadblock, grid, k, ctas, sms))
+        decomposition = section_decomposition(kcfg, n.elem_bytes, facts, grid, k, sms)
+        if decomposition:
+            parts.append(decomposition)
     if "smem" in sections:
         parts.append(section_smem(n, arch, facts.d_dtype))
     if "warp" in sections:
@@ -102,6 +94,32 @@ def explain(module, arch: str = "sm_80", filename: str = "<input>", stage: str |
         why = None if res is not None else "not compiled" if not resources else "no ptxas"
         parts.append(section_resources(n, res, arch, why))
     return "\n\n".join("\n".join(p) for p in parts) + "\n"
+
+
+def section_decomposition(kcfg, elem_bytes: int, facts, grid, k: int, sms: int | None) -> list[str] | None:
+    """The K decomposition of a split-K kernel (lasscc.splitk) or a stream-K one (lasscc.streamk: the
+    persistent grid of `sms` SMs, None: an H100's) for a `grid` of tiles and this K, or None; for
+    both families (mma.sync and wgmma).  The tiles are the kernel's: D^T's for a swapped kernel."""
+    if kcfg.split_k > 1:
+        from lasscc.splitk import decomposition_lines
+
+        out = decomposition_lines(kcfg.split_k, kcfg.threadblock, grid, k, kcfg.raster, mode=kcfg.split_k_mode,
+                                  threads=kcfg.threads)
+    elif kcfg.is_streamk:
+        from lasscc import streamk
+
+        sms = sms or streamk.H100_SMS
+        out = streamk.decomposition_lines(kcfg.split_k_mode, kcfg.threadblock, grid, k,
+                                          streamk.config_ctas(kcfg, elem_bytes, sms), sms)
+    else:
+        return None
+    if facts.swap:
+        from lasscc.explain.facts import swap_note
+
+        bm, bn, _ = kcfg.threadblock
+        out.insert(1, f"  the tiles are D^T's ({bm} rows along the caller's N, {bn} columns along its M; --grid counts "
+                      f"them): {swap_note(facts)}")
+    return out
 
 
 def _chosen_lines(chosen: list[str]) -> list[str]:
@@ -135,7 +153,9 @@ def _explain_wgmma(module, kcfg, facts, arch, filename, stage, grid, use_cache, 
 
     from lasscc.streamk import H100_SMS
 
-    parts = [[head], *why] + hopper.explain_lines(n, facts, arch, sections, grid, k, measured, sms=sms or H100_SMS)
+    decomposition = section_decomposition(kcfg, n.elem_bytes, facts, grid, k, sms)
+    parts = [[head], *why] + hopper.explain_lines(n, facts, arch, sections, grid, k, measured, sms=sms or H100_SMS,
+                                                  decomposition=decomposition)
     return "\n\n".join("\n".join(p) for p in parts) + "\n"
 
 

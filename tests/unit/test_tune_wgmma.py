@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lasscc.config import GemmConfig
+from lasscc.config import GemmConfig, KernelSpec
 from lasscc.layout import K_MAJOR, MN_MAJOR
 from lasscc.resources import wgmma_defaults
 from lasscc.tune import (WGMMA_SEARCH_BN, WGMMA_SEARCH_EPILOGUES, WGMMA_SEARCH_RASTER, WGMMA_SEARCH_SCHEDULES,
@@ -138,3 +138,118 @@ def test_a_stored_wgmma_winner_applies_on_sm90a_only(tmp_path, monkeypatch, caps
                                             raster=None, prefetch=None, split_k=None, split_k_mode=None))
     (g,) = [o for o in module.walk() if isinstance(o, GemmOp)]
     assert set(g.config.data) == {"align", "mma"} and capsys.readouterr().err == ""
+
+
+# ---- the second round: stream-K on the cooperative kernel, swap AB (issue 17) -----------------------
+def _coop(persistent=1, epilogue="tma", schedule="cooperative", tb=(128, 256, 64)):
+    return GemmConfig(threadblock=tb, stages=4, mma="wgmma", schedule=schedule, persistent=persistent,
+                      epilogue=epilogue, **wgmma_defaults(tb, 16))
+
+
+def test_cooperative_stream_k_candidates():
+    """A cooperative config is timed with stream-K (persistent = 1: its producer walks the units), never
+    split-K; 4096³ on 132 SMs: 512 tiles of 128 x 256, 116 past the last full wave, so the hybrid too.
+    A pingpong config takes none; a 16-bit D staged through the ring only with the TMA store."""
+    from dataclasses import replace
+
+    from lasscc.tune import decomposition_candidates
+
+    for base in (_coop(), _coop(persistent=0), _coop(epilogue="direct")):
+        got = decomposition_candidates(base, 4096, 4096, 4096, 132, "f16")
+        want = replace(base, persistent=1)
+        assert got == [replace(want, split_k_mode="streamk"), replace(want, split_k_mode="streamk-dp")]
+        for c in got:
+            c.validate("sm_90a", ab_type="f16", d_type="f32")
+    # 128 tiles at 2048 x 2048: fewer than the 132 CTAs, so no full wave for the hybrid
+    assert [c.split_k_mode for c in decomposition_candidates(_coop(), 2048, 2048, 4096, 132)] == ["streamk"]
+    assert decomposition_candidates(_coop(), 4224, 4096, 4096, 132) == []  # 33 x 16 = 528 tiles: 4 whole waves
+    assert decomposition_candidates(_coop(schedule="pingpong", tb=(64, 128, 64)), 4096, 4096, 4096, 132) == []
+    assert decomposition_candidates(_coop(epilogue="direct"), 4096, 4096, 4096, 132, "f16", "f16") == []
+    assert len(decomposition_candidates(_coop(), 4096, 4096, 4096, 132, "f16", "f16")) == 2
+
+
+def test_swap_candidates():
+    """M <= heuristics.SWAP_AB_MAX_M < N: the SWAP_TOP swapped configs the cost model ranks fastest, the
+    shape-aware default's pick first (16 x 4096 x 4096: 64x16 tiles of D^T, split 4 parallel, the
+    measured fastest); plain kernels with direct stores whatever the base; none for a wide M."""
+    import math
+
+    from lasscc.heuristics import SWAP_AB_MAX_M, choose_swap_ab
+    from lasscc.tune import SWAP_TOP, swap_candidates
+
+    got = swap_candidates(_coop(), 16, 4096, 4096, 132, "sm_90a", "f16", "f32")
+    assert 1 <= len(got) <= SWAP_TOP and len(set(got)) == len(got)
+    assert all(c.swap_ab == 1 and (c.schedule, c.persistent, c.epilogue) == ("default", 0, "direct") for c in got)
+    for c in got:
+        c.validate("sm_90a", ab_type="f16", d_type="f32")
+    plain = GemmConfig(threadblock=(128, 256, 64), stages=4, mma="wgmma", **wgmma_defaults((128, 256, 64), 16))
+    assert got[0] == choose_swap_ab(16, 4096, 4096, "f16", 132, "sm_90a", plain, math.inf).config
+    assert (got[0].threadblock, got[0].split_k, got[0].split_k_mode) == ((64, 16, 64), 4, "parallel")
+    assert config_label(got[0]) == "wgmma 64x16x64 / s4 / split 4 parallel / swap AB"
+    assert swap_candidates(_coop(), SWAP_AB_MAX_M + 1, 4096, 4096, 132, "sm_90a") == []
+    assert swap_candidates(_coop(), 64, 64, 4096, 132, "sm_90a") == []  # N <= SWAP_AB_MAX_M: nothing to swap
+
+
+@pytest.mark.parametrize("m,n,k,d,count", [(16, 4096, 4096, None, 46), (16, 4096, 4096, "f16", 44),
+                                           (4096, 4096, 4096, None, 18), (4096, 4096, 4096, "f16", 14),
+                                           (256, 256, 256, None, 6)])
+def test_second_round(m, n, k, d, count):
+    """The configs `tune` times after the first round (here the first round's ranking is the candidate
+    order): split-K / stream-K of the 3 fastest plain configs, stream-K of the 3 fastest cooperative
+    ones, clusters of the 3 fastest, at most SWAP_TOP swapped ones; each once, none timed before,
+    every one valid for the D type."""
+    from lasscc.tune import SWAP_TOP, second_round
+
+    ok, _ = candidates("sm_90a", "f16", "wgmma", d_type=d)
+    extra = second_round(ok, m, n, k, 132, "sm_90a", "f16", None, None, d)
+    assert len(extra) == count and len(set(extra)) == len(extra) and not set(extra) & set(ok)
+    for c in extra:
+        c.validate("sm_90a", ab_type="f16", d_type=d)
+    coop_sk = [c for c in extra if c.schedule == "cooperative"]
+    assert coop_sk and all(c.is_streamk and c.persistent for c in coop_sk) or m == 256
+    swapped = [c for c in extra if c.swap_ab]
+    assert (1 <= len(swapped) <= SWAP_TOP) == (m == 16) and (swapped == []) == (m != 16)
+    assert not any(c.schedule == "pingpong" for c in extra)
+    if d == "f16":  # the stream-K cooperative kernel under a 16-bit D: TMA store only
+        assert all(c.epilogue == "tma" for c in coop_sk)
+
+
+def test_tune_times_the_second_round(tmp_path, monkeypatch):
+    """tune() on a mocked GPU (compiles and timings faked): the second round's swapped and cooperative
+    stream-K configs are timed beside the first round, and a swapped winner is checked and stored."""
+    import lasscc.tune as T
+    from lasscc.runtime import cuda, gemm_runner
+    from lasscc.tune import second_round
+
+    monkeypatch.setenv("LASSCC_CACHE_DIR", str(tmp_path))
+    spec = KernelSpec(name="gemm", threads=128, smem_bytes=0, tile_m=64, tile_n=16, raster=8)
+
+    class Res:
+        ptx, specs = "", [spec]
+
+    compiled = []
+
+    def fake_compile_all(text, filename, arch, cfgs, jobs, label="compiling"):
+        compiled.extend(cfgs)
+        return [(c, Res(), None) for c in cfgs]
+
+    timings = iter(range(10 ** 6))
+
+    def fake_run_ranked(ptx, spec_, m, n, k, **kw):  # timed in compile order: the 64x16 swapped ones fastest
+        i = next(timings)
+        cfg = compiled[i] if i < len(compiled) else None
+        fast = cfg is not None and cfg.swap_ab and cfg.threadblock[:2] == (64, 16)
+        return {"tflops": 900.0 if fast else 100.0, "ok": True, "rel_err": 0.0}
+
+    monkeypatch.setattr(T, "compile_all", fake_compile_all)
+    monkeypatch.setattr(T, "_epilogue", lambda *a: None)
+    monkeypatch.setattr(gemm_runner, "run_gemm", fake_run_ranked)
+    monkeypatch.setattr(cuda, "sm_count", lambda: 132)
+    monkeypatch.setattr(cuda, "device_name", lambda: "fake H100")
+    out = T.tune("", "g.mlir", "sm_90a", 16, 4096, 4096, ab_type="f16", mma="wgmma", jobs=1, d_type="f32")
+    ok, _ = candidates("sm_90a", "f16", "wgmma", d_type="f32")
+    assert compiled[:len(ok)] == ok and out["compiled"] == len(compiled) == len(ok) + 46
+    assert set(compiled[len(ok):]) == set(second_round(ok, 16, 4096, 4096, 132, "sm_90a", "f16", None, None, "f32"))
+    assert out["best"].swap_ab == 1 and out["best"].threadblock[:2] == (64, 16)
+    assert any(c.schedule == "cooperative" and c.is_streamk for c in compiled)
+    assert "swap AB" in out["ranking"][0][1]
