@@ -46,14 +46,15 @@ def test_deprecated_wrapper_is_the_librarys():
     assert wrapped_coro.__deprecated__ == "old coro" and inspect.iscoroutinefunction(wrapped_coro.__wrapped__)
 
 
-def test_compile_path_imports_neither_asyncio_nor_explain(tmp_path):
-    """`lasscc opt` (the compile's parse, driver and passes; no pass named) in a fresh process."""
+def test_compile_path_imports_no_asyncio_explain_or_linalg(tmp_path):
+    """`lasscc opt` (the compile's parse, driver and its passes' modules) of an input without linalg
+    ops, in a fresh process: neither asyncio, lasscc.explain nor xDSL's linalg dialect is imported."""
     out = tmp_path / "o.mlir"
     code = ("import sys; from lasscc.cli import main; "
-            f"rc = main(['opt', {str(ROOT / 'examples/gemm.mlir')!r}, '-p', 'lasscc-tile-threadblock', "
+            f"rc = main(['opt', {str(ROOT / 'examples/gemm.mlir')!r}, '-p', 'lasscc-import-linalg,lasscc-fuse-epilogue,lasscc-tile-threadblock', "
             f"'-o', {str(out)!r}]); "
             "import lasscc.driver; "
-            "print(rc, sorted(m for m in ('asyncio', 'lasscc.explain') if m in sys.modules))")
+            "print(rc, sorted(m for m in ('asyncio', 'lasscc.explain', 'xdsl.dialects.linalg.ops') if m in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split("\n")[-2] == "0 []"
