@@ -46,9 +46,9 @@ def _locating_xdsl_opt_frontend() -> None:
     """Make `xdsl-opt`'s MLIR frontend record op positions as lasscc's own driver does.
 
     xDSL 0.74's parser sets `Operation.location` only from an explicit `loc(...)`, and
-    `xdsl-opt` has no plugin hook for a frontend; `xdsl-opt` loads this module (the entry point)
-    before it registers its frontends, so wrapping its `register_all_frontends` here swaps in
-    `lasscc.locations.LocatingParser` for `.mlir` input: lasscc's pass errors then name
+    `xdsl-opt` has no plugin hook for a frontend; `xdsl-opt` reads `LASSCC_UNIVERSE` (the entry
+    point; this module's `__getattr__`) when it registers its dialects, before its frontends, so
+    wrapping its `register_all_frontends` then swaps in `lasscc.locations.LocatingParser` for `.mlir` input: lasscc's pass errors then name
     `file:line:col` under both drivers.  Nothing changes for other users of xDSL's parser."""
     from xdsl.tools.command_line_tool import CommandLineTool
 
@@ -72,12 +72,20 @@ def _locating_xdsl_opt_frontend() -> None:
     CommandLineTool.register_all_frontends = register_all_frontends
 
 
-_locating_xdsl_opt_frontend()
-
-LASSCC_UNIVERSE = Universe(
+_UNIVERSE = Universe(
     all_dialects={n: _loader(*v) for n, v in DIALECTS.items()},
     all_passes={n: _loader(*v) for n, v in PASSES.items()},
 )
+
+
+def __getattr__(name: str):
+    """`LASSCC_UNIVERSE`, xdsl-opt's entry point (pyproject.toml): reading it makes xdsl-opt's
+    frontend locating.  Only then: lasscc itself does not need xDSL's command-line tool (~5 ms of
+    imports a compile does not use)."""
+    if name == "LASSCC_UNIVERSE":
+        _locating_xdsl_opt_frontend()
+        return _UNIVERSE
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 LINALG_OPS = "xdsl.dialects.linalg.ops"  # the module of xDSL's linalg ops
@@ -111,7 +119,7 @@ def make_context() -> Context:
     for d in (builtin.Builtin, func.Func, arith.Arith, math.Math, scf.Scf, llvm.LLVM, cf.Cf):
         ctx.load_dialect(d)
     ctx.register_dialect("linalg", _linalg_dialect)
-    for name, loader in LASSCC_UNIVERSE.all_dialects.items():
+    for name, loader in _UNIVERSE.all_dialects.items():
         ctx.register_dialect(name, loader)
     return ctx
 

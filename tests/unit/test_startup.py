@@ -48,14 +48,32 @@ def test_deprecated_wrapper_is_the_librarys():
 
 def test_compile_path_imports_no_asyncio_explain_or_linalg(tmp_path):
     """`lasscc opt` (the compile's parse, driver and its passes' modules) of an input without linalg
-    ops, in a fresh process: neither asyncio, lasscc.explain nor xDSL's linalg dialect is imported."""
+    ops, in a fresh process: neither asyncio, lasscc.explain, xDSL's linalg dialect nor its
+    command-line tool is imported."""
     out = tmp_path / "o.mlir"
     code = ("import sys; from lasscc.cli import main; "
-            f"rc = main(['opt', {str(ROOT / 'examples/gemm.mlir')!r}, '-p', 'lasscc-import-linalg,lasscc-fuse-epilogue,lasscc-tile-threadblock', "
+            f"rc = main(['opt', {str(ROOT / 'examples/gemm.mlir')!r}, "
+            "'-p', 'lasscc-import-linalg,lasscc-fuse-epilogue,lasscc-tile-threadblock', "
             f"'-o', {str(out)!r}]); "
             "import lasscc.driver; "
-            "print(rc, sorted(m for m in ('asyncio', 'lasscc.explain', 'xdsl.dialects.linalg.ops') if m in sys.modules))")
+            "print(rc, sorted(m for m in ('asyncio', 'lasscc.explain', 'xdsl.dialects.linalg.ops', "
+            "'xdsl.tools.command_line_tool') if m in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split("\n")[-2] == "0 []"
     assert "lass_tb" in out.read_text()
+
+
+def test_xdsl_opt_entry_point_makes_its_frontend_locating():
+    """xdsl-opt reads lasscc.universe.LASSCC_UNIVERSE (pyproject.toml's entry point) before it
+    registers its frontends; reading it wraps them (lasscc.universe._locating_xdsl_opt_frontend)."""
+    from importlib.metadata import entry_points
+
+    from xdsl.tools.command_line_tool import CommandLineTool
+    from xdsl.universe import Universe
+
+    ep = next(e for e in entry_points(group="xdsl.universe") if e.name == "lasscc")
+    assert ep.value == "lasscc.universe:LASSCC_UNIVERSE"
+    universe = ep.load()
+    assert isinstance(universe, Universe) and "lasscc-tile-threadblock" in universe.all_passes
+    assert getattr(CommandLineTool.register_all_frontends, "_lasscc", False)
