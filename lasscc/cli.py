@@ -462,7 +462,10 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{self.prog}: error: {message}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The `lasscc` parser.  Given the command line `argv` whose command is another than `explain`,
+    `lasscc explain` is left out: its options live in lasscc.explain, whose import (~40 ms of CPU) a
+    compile does not use, and only the named command's subparser reads the rest of the line."""
     p = _Parser(prog="lasscc", description="GEMM compiler: lass.gemm (MLIR) -> PTX")
     sub = p.add_subparsers(dest="cmd", required=True)
 
@@ -544,9 +547,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="compile N candidates at a time in worker processes (default: one per CPU; 1: in this process)")
     tu.set_defaults(fn=cmd_tune)
 
-    from lasscc.explain import add_parser as add_explain_parser
+    if not argv or argv[0] not in COMMANDS or argv[0] == "explain":
+        from lasscc.explain import add_parser as add_explain_parser
 
-    add_explain_parser(sub, common)
+        add_explain_parser(sub, common)
     return p
 
 
@@ -568,7 +572,16 @@ def _default_arch(args) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    from lasscc.startup import deprecations_without_asyncio
+
+    with deprecations_without_asyncio():  # xDSL's imports without asyncio's (lasscc.startup)
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
         if getattr(args, "arch", "") is None:

@@ -54,7 +54,7 @@ from lasscc.passes.warp_mma import WarpMmaPass
 from lasscc.passes.warp_specialize import WarpSpecializePass
 from lasscc.passes.warpgroup_mma import WarpgroupMmaPass
 from lasscc.source import move_location, verify_module
-from lasscc.universe import make_context
+from lasscc.universe import linalg_loaded, make_context
 
 # The pipeline, in order.  One entry per pass; nothing else lists them.
 PASSES: list[type[ModulePass]] = [
@@ -128,12 +128,13 @@ def import_gemms(module: ModuleOp, filename: str = "<input>") -> list:
     one (a no-op for an input without linalg.matmul).  Whatever edits a GEMM's `config` before the
     pipeline runs (the tiling options, the chosen access widths, the tuned config; CLI, API,
     bench and tune alike) goes through this, so a linalg.matmul input gets the edit too."""
-    from xdsl.dialects.linalg.ops import MatmulOp
-
     from lasscc.dialects.lass import GemmOp
 
-    if any(isinstance(o, MatmulOp) for o in module.walk()):
-        run_pass(module, ImportLinalgPass(), filename)
+    if linalg_loaded():
+        from xdsl.dialects.linalg.ops import MatmulOp
+
+        if any(isinstance(o, MatmulOp) for o in module.walk()):
+            run_pass(module, ImportLinalgPass(), filename)
     return [o for o in module.walk() if isinstance(o, GemmOp)]
 
 
@@ -281,10 +282,12 @@ def operand_layouts(module: ModuleOp) -> tuple[str, str]:
 def is_gemm_function(fn: func.FuncOp | llvm.FuncOp) -> bool:
     """A function lasscc compiles to a kernel: one holding a `lass.gemm` or `linalg.matmul`, or a
     kernel of a dump (`#lass.kernel`)."""
-    from xdsl.dialects.linalg.ops import MatmulOp
-
     from lasscc.dialects.lass import GemmOp
     from lasscc.passes._build import is_kernel
+
+    if not linalg_loaded():  # no linalg.matmul can exist
+        return is_kernel(fn) or any(isinstance(o, GemmOp) for o in fn.walk())
+    from xdsl.dialects.linalg.ops import MatmulOp
 
     return is_kernel(fn) or any(isinstance(o, (GemmOp, MatmulOp)) for o in fn.walk())
 

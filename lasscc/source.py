@@ -39,13 +39,16 @@ def parse_mlir(text: str, filename: str = "<stdin>") -> ModuleOp:
         first = str(e).strip().splitlines()  # a tensor where lass.gemm takes a memref
         raise LassError(f"{_loc_str(parser._current_token.span)}: error: "
                         f"{first[0] if first else 'invalid value'}") from None
-    from xdsl.dialects.linalg.ops import MatmulOp
+    from lasscc.universe import linalg_loaded
 
-    from lasscc.linalg import repair_mixed_precision_body
-    from lasscc.linalg_batch import BatchMatmulOp
+    if linalg_loaded():
+        from xdsl.dialects.linalg.ops import MatmulOp
 
-    for op in [o for o in module.walk() if isinstance(o, (MatmulOp, BatchMatmulOp))]:
-        repair_mixed_precision_body(op)
+        from lasscc.linalg import repair_mixed_precision_body
+        from lasscc.linalg_batch import BatchMatmulOp
+
+        for op in [o for o in module.walk() if isinstance(o, (MatmulOp, BatchMatmulOp))]:
+            repair_mixed_precision_body(op)
     with timing.phase("verify input"):
         verify_module(module, filename)
     return module

@@ -4,6 +4,7 @@ entry point (`xdsl.universe` in pyproject.toml).  Imports are lazy so `xdsl-opt`
 from __future__ import annotations
 
 import importlib
+import sys
 from contextlib import contextmanager
 
 from xdsl.context import Context
@@ -45,9 +46,9 @@ def _locating_xdsl_opt_frontend() -> None:
     """Make `xdsl-opt`'s MLIR frontend record op positions as lasscc's own driver does.
 
     xDSL 0.74's parser sets `Operation.location` only from an explicit `loc(...)`, and
-    `xdsl-opt` has no plugin hook for a frontend; `xdsl-opt` loads this module (the entry point)
-    before it registers its frontends, so wrapping its `register_all_frontends` here swaps in
-    `lasscc.locations.LocatingParser` for `.mlir` input: lasscc's pass errors then name
+    `xdsl-opt` has no plugin hook for a frontend; `xdsl-opt` reads `LASSCC_UNIVERSE` (the entry
+    point; this module's `__getattr__`) when it registers its dialects, before its frontends, so
+    wrapping its `register_all_frontends` then swaps in `lasscc.locations.LocatingParser` for `.mlir` input: lasscc's pass errors then name
     `file:line:col` under both drivers.  Nothing changes for other users of xDSL's parser."""
     from xdsl.tools.command_line_tool import CommandLineTool
 
@@ -71,25 +72,54 @@ def _locating_xdsl_opt_frontend() -> None:
     CommandLineTool.register_all_frontends = register_all_frontends
 
 
-_locating_xdsl_opt_frontend()
-
-LASSCC_UNIVERSE = Universe(
+_UNIVERSE = Universe(
     all_dialects={n: _loader(*v) for n, v in DIALECTS.items()},
     all_passes={n: _loader(*v) for n, v in PASSES.items()},
 )
 
 
+def __getattr__(name: str):
+    """`LASSCC_UNIVERSE`, xdsl-opt's entry point (pyproject.toml): reading it makes xdsl-opt's
+    frontend locating.  Only then: lasscc itself does not need xDSL's command-line tool (~5 ms of
+    imports a compile does not use)."""
+    if name == "LASSCC_UNIVERSE":
+        _locating_xdsl_opt_frontend()
+        return _UNIVERSE
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+LINALG_OPS = "xdsl.dialects.linalg.ops"  # the module of xDSL's linalg ops
+
+
+def linalg_loaded() -> bool:
+    """Whether xDSL's linalg ops have been imported in this process.  While they have not, no IR
+    holds a linalg op (a context of make_context loads the dialect at the first linalg op it
+    parses; whatever builds one imports them), so the code that looks for linalg ops can skip
+    both the look and the import (~0.02 s of CPU) for an input without any."""
+    return LINALG_OPS in sys.modules
+
+
+def _linalg_dialect():
+    """xDSL's linalg dialect with upstream's linalg.batch_matmul (lasscc.linalg_batch), which xDSL
+    0.74's lacks."""
+    from xdsl.dialects.linalg import Linalg
+    from xdsl.ir import Dialect
+
+    from lasscc.linalg_batch import BatchMatmulOp
+
+    return Dialect(Linalg.name, [*Linalg.operations, BatchMatmulOp], [*Linalg.attributes])
+
+
 def make_context() -> Context:
-    """builtin/func/arith/scf/llvm/cf plus every lass dialect, loaded lazily."""
-    from xdsl.dialects import arith, builtin, cf, func, linalg, llvm, math, scf
+    """builtin/func/arith/math/scf/llvm/cf plus linalg and every lass dialect, those two loaded
+    lazily (at the first op of theirs that is parsed)."""
+    from xdsl.dialects import arith, builtin, cf, func, llvm, math, scf
 
     ctx = Context()
-    for d in (builtin.Builtin, func.Func, arith.Arith, math.Math, scf.Scf, llvm.LLVM, cf.Cf, linalg.Linalg):
+    for d in (builtin.Builtin, func.Func, arith.Arith, math.Math, scf.Scf, llvm.LLVM, cf.Cf):
         ctx.load_dialect(d)
-    from lasscc.linalg_batch import BatchMatmulOp  # upstream's, missing from xDSL 0.74's linalg
-
-    ctx.load_op(BatchMatmulOp)
-    for name, loader in LASSCC_UNIVERSE.all_dialects.items():
+    ctx.register_dialect("linalg", _linalg_dialect)
+    for name, loader in _UNIVERSE.all_dialects.items():
         ctx.register_dialect(name, loader)
     return ctx
 

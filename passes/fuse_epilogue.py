@@ -37,21 +37,12 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from functools import cache
+from types import SimpleNamespace
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ArrayAttr, Float32Type, MemRefType, ModuleOp, StringAttr
-from xdsl.dialects.linalg.ops import (
-    AddOp,
-    ExpOp,
-    GenericOp,
-    MaxOp,
-    MinOp,
-    MulOp,
-    SqrtOp,
-    SubOp,
-    YieldOp as LinalgYieldOp,
-)
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
@@ -59,10 +50,28 @@ from lasscc.dialects._common import memref_layout
 from lasscc.dialects import lass
 from lasscc.dialects.epilogue import ARITH_OPS, EXTRA_TYPES, MATH_OPS, YieldOp
 from lasscc.source import op_location
+from lasscc.universe import linalg_loaded
 
-# the named elementwise linalg ops that fold (their bodies are the one arith / math op)
-NAMED_OPS = (AddOp, SubOp, MulOp, MaxOp, MinOp, ExpOp, SqrtOp)
-ELEMENTWISE = (GenericOp, *NAMED_OPS)
+
+
+@cache
+def _linalg() -> SimpleNamespace:
+    """xDSL's linalg ops this pass reads, imported at the first use: an input without linalg ops
+    does not load the dialect (lasscc.universe.linalg_loaded).  NAMED_OPS: the named elementwise
+    ops that fold (their bodies are the one arith / math op); ELEMENTWISE: those and linalg.generic."""
+    from xdsl.dialects.linalg.ops import AddOp, ExpOp, GenericOp, MaxOp, MinOp, MulOp, SqrtOp, SubOp, YieldOp
+
+    named = (AddOp, SubOp, MulOp, MaxOp, MinOp, ExpOp, SqrtOp)
+    return SimpleNamespace(NAMED_OPS=named, ELEMENTWISE=(GenericOp, *named), GenericOp=GenericOp, YieldOp=YieldOp)
+
+
+def __getattr__(name: str):
+    """NAMED_OPS and ELEMENTWISE as module attributes (the CPU executor's linalg ops use them)."""
+    if name in ("NAMED_OPS", "ELEMENTWISE"):
+        return getattr(_linalg(), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 # indexing map (as printed) -> how an input is indexed by D's element (i, j)
 MAP_KINDS = {"(d0, d1) -> (d0, d1)": "mn", "(d0, d1) -> (d1)": "n", "(d0, d1) -> (d0)": "m", "(d0, d1) -> ()": "scalar"}
 # a batched GEMM's D (3-d, batch first; from linalg.batch_matmul): map -> (kind, the memref's rank):
@@ -92,10 +101,11 @@ class Fold:
 
 def analyze(op: Operation, d: SSAValue) -> Fold | str:
     """The Fold of elementwise linalg op `op` on D `d`, or why it does not fold."""
-    if not isinstance(op, ELEMENTWISE):
+    linalg = _linalg()
+    if not isinstance(op, linalg.ELEMENTWISE):
         return f"'{op.name}' is not an elementwise linalg op"
     maps = [str(getattr(m, "data", m)) for m in op.get_indexing_maps()]
-    iters = op.iterator_types.data if isinstance(op, GenericOp) else None
+    iters = op.iterator_types.data if isinstance(op, linalg.GenericOp) else None
     if iters is not None and any(str(t.data) != "parallel" for t in iters):
         return "expected parallel iterators only (a reduction is no epilogue)"
     if len(op.outputs) != 1 or op.outputs[0] is not d:
@@ -138,7 +148,7 @@ def analyze(op: Operation, d: SSAValue) -> Fold | str:
     constants: list[Operation] = []
     inside = set(block.args)
     for body_op in block.ops:
-        if isinstance(body_op, LinalgYieldOp):
+        if isinstance(body_op, linalg.YieldOp):
             if len(body_op.operands) != 1 or not isinstance(body_op.operands[0].type, Float32Type):
                 return "expected linalg.yield of one f32 value"
             break
@@ -180,7 +190,7 @@ def fuse(fn: func.FuncOp, g: lass.GemmOp) -> int:
         if isinstance(cur, arith.ConstantOp):
             cur = cur.next_op
             continue
-        if not isinstance(cur, ELEMENTWISE) and not cur.name.startswith("linalg."):
+        if not isinstance(cur, _linalg().ELEMENTWISE) and not cur.name.startswith("linalg."):
             break
         got = analyze(cur, g.d)
         if isinstance(got, str):
@@ -216,7 +226,7 @@ def fuse(fn: func.FuncOp, g: lass.GemmOp) -> int:
             block.add_op(new_c)
             mapping[c.result] = new_c.result
         bound = [value if a == "v" else ex_arg[a] for a in f.args]
-        value = _inline(body, bound, block, LinalgYieldOp, mapping)
+        value = _inline(body, bound, block, _linalg().YieldOp, mapping)
     block.add_op(YieldOp(value))
     new = lass.GemmOp.create(operands=[g.a, g.b, g.d, *[x for x, _ in have]],
                              attributes={**{k: v for k, v in g.attributes.items() if k != "epilogue_kinds"},
@@ -252,6 +262,8 @@ class FuseEpiloguePass(ModulePass):
     name = "lasscc-fuse-epilogue"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if not linalg_loaded():  # no linalg op in any IR: nothing follows a GEMM to fold
+            return None
         for fn in list(op.walk()):
             if isinstance(fn, func.FuncOp) and fn.body.blocks:
                 for g in [o for o in fn.body.block.ops if isinstance(o, lass.GemmOp)]:

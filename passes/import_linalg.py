@@ -33,15 +33,12 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import BlockArgument
-from xdsl.dialects.linalg.ops import MatmulOp
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from lasscc.linalg import TRANSPOSED_MAPS, operand_views, transposed_type
-from lasscc.linalg_batch import DEFAULT_MAPS as BATCH_MAPS
-from lasscc.linalg_batch import BatchMatmulOp
 from lasscc.locations import move_location, op_location
+from lasscc.universe import linalg_loaded
 
 
 @dataclass(frozen=True)
@@ -49,6 +46,13 @@ class ImportLinalgPass(ModulePass):
     name = "lasscc-import-linalg"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if not linalg_loaded():  # no linalg op in any IR: nothing to import (nor xDSL's linalg to load)
+            return None
+        from xdsl.dialects.linalg.ops import MatmulOp
+
+        from lasscc.linalg import TRANSPOSED_MAPS, operand_views
+        from lasscc.linalg_batch import BatchMatmulOp
+
         for bm in [o for o in op.walk() if isinstance(o, BatchMatmulOp)]:
             self._import_batch(bm)
         for mm in [o for o in op.walk() if isinstance(o, MatmulOp)]:
@@ -76,6 +80,8 @@ class ImportLinalgPass(ModulePass):
 
     @staticmethod
     def _import_batch(bm: BatchMatmulOp) -> None:
+        from lasscc.linalg_batch import DEFAULT_MAPS as BATCH_MAPS
+
         where = op_location(bm)
         operands = [*bm.inputs, *bm.outputs]
         if len(operands) != 3 or not all(isinstance(v.type, MemRefType) and v.type.get_num_dims() == 3
@@ -102,5 +108,7 @@ class ImportLinalgPass(ModulePass):
                 f"{where}: error: expected the transposed {name} (indexing_maps) to be a 2-d function argument "
                 "used only by this linalg.matmul (its type is rewritten to the transposed view)"
             )
+        from lasscc.linalg import transposed_type
+
         Rewriter.replace_value_with_new_type(v, transposed_type(v.type))
         fn.function_type = func.FunctionType.from_lists(list(fn.body.block.arg_types), list(fn.function_type.outputs))
