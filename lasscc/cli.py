@@ -572,13 +572,6 @@ def _default_arch(args) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from lasscc.startup import deprecations_without_asyncio
-
-    with deprecations_without_asyncio():  # xDSL's imports without asyncio's (lasscc.startup)
-        return _main(argv)
-
-
-def _main(argv: list[str] | None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     parser = build_parser(argv)
