@@ -57,6 +57,7 @@ class Choice:
     mma: str
     config: GemmConfig | None = None
     note: str | None = None
+    why_not_wgmma: str | None = None  # the first wgmma rule broken, when sm_90a falls back to mma.sync
 
 
 def _wgmma_reason(op, cfg: GemmConfig, arch: str) -> str | None:
@@ -101,7 +102,7 @@ def choose(op, arch: str) -> Choice:
         if why is None:
             return Choice(WGMMA, cfg)
         first = first or why
-    return Choice(MMA_SYNC, None, _note(op, first))
+    return Choice(MMA_SYNC, None, _note(op, first), first)
 
 
 def wgmma_configs(base: GemmConfig, ab: str, keep_tile: bool = False, keep_stages: bool = False):

@@ -178,6 +178,9 @@ def apply_overrides(module, options: Options, filename: str = "<input>") -> None
         if set(over) == {"align"} and g.config is None:  # the tiling stays open (defaults, or the tuned one)
             g.attributes["config"] = DictionaryAttr({"align": ArrayAttr([IntegerAttr(v, 64) for v in over["align"]])})
             continue
+        why_not_wgmma = _wgmma_overrides(g, over, options.arch)
+        if why_not_wgmma is True:
+            continue
         try:
             cfg = config_from_attr(g.config, default_config(ab))
         except ValueError as e:
@@ -189,8 +192,45 @@ def apply_overrides(module, options: Options, filename: str = "<input>") -> None
         if tiling and merged != cfg:  # a rule the options break is theirs, not the file's
             from lasscc.dialects.lass import KernelFacts
 
-            KernelFacts.of_gemm(g, merged).validate(options.arch, f"option {'/'.join(tiling)}: config")
+            try:
+                KernelFacts.of_gemm(g, merged).validate(options.arch, f"option {'/'.join(tiling)}: config")
+            except LassError as e:
+                if not why_not_wgmma:
+                    raise
+                raise LassError(f"{e} (as mma.sync; sm_90a's wgmma cannot take it either: {why_not_wgmma})") from None
         g.attributes["config"] = config_to_attr(merged)
+
+
+def _wgmma_overrides(g, over: dict, arch: str) -> bool | str | None:
+    """On sm_90a, a lass.gemm that leaves the family open (no `mma`, no `warp` in its config or the
+    options): the options join its config and lasscc.family decomposes them as it would have written
+    them in the file (a wgmma tile keeps wgmma's warp and instruction); True when that gives a wgmma
+    config, now `g`'s.  Else (an mma.sync tiling, or a wgmma rule broken) `g` is left as it was: the
+    mma.sync merge and its checks name the option; returns the wgmma rule broken (or None) for them."""
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
+
+    from lasscc.dialects.lass import config_to_attr
+    from lasscc.family import choose as choose_family
+    from lasscc.resources import WGMMA, WGMMA_ARCHS
+
+    given = dict(g.config.data) if g.config is not None else {}
+    if arch not in WGMMA_ARCHS or "warp" in over or "mma" in given or "warp" in given:
+        return None
+    before = g.attributes.get("config")
+    g.attributes["config"] = DictionaryAttr({**given, **{
+        key: (ArrayAttr([IntegerAttr(x, 64) for x in v]) if isinstance(v, (list, tuple)) else
+              StringAttr(v) if isinstance(v, str) else IntegerAttr(v, 64)) for key, v in over.items()}})
+    try:
+        fam = choose_family(g, arch)
+    finally:
+        if before is None:
+            del g.attributes["config"]
+        else:
+            g.attributes["config"] = before
+    if fam.mma != WGMMA or fam.config is None:
+        return fam.why_not_wgmma
+    g.attributes["config"] = config_to_attr(fam.config)
+    return True
 
 
 def load_input(args):

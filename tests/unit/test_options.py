@@ -63,3 +63,25 @@ def test_interop_reads_dlpack_shape_dtype_and_strides():
     assert not host.on_device and host.dtype == "f32" and host.shape == (2, 3)
     with pytest.raises(LassError, match="d: expected a numpy array or a CUDA array"):
         interop.operand("d", [[1.0]])
+
+
+def test_tiling_options_on_sm90a_without_config_stay_wgmma(tmp_path, capsys):
+    """On sm_90a a lass.gemm without config takes --threadblock / --stages as its own config would
+    (lasscc.family decomposes them into a wgmma tile), not merged into the mma.sync default (which
+    failed: 'expected warp K (32) to equal threadblock K (64)'); a tile wgmma cannot take is an error
+    naming the option and both families' rules, exit 2, no output file."""
+    from pathlib import Path
+
+    from lasscc.cli import main
+
+    src = str(Path(__file__).resolve().parents[2] / "examples" / "gemm_tuned.mlir")
+    out = tmp_path / "k.ptx"
+    assert main(["compile", src, "--arch", "sm_90a", "--threadblock", "128x128x64", "--stages", "4",
+                 "-o", str(out)]) == 0
+    ptx = out.read_text()
+    assert "wgmma.mma_async.sync.aligned.m64n128k16" in ptx and "cp.async.bulk.tensor" in ptx
+    bad = tmp_path / "bad.ptx"
+    assert main(["compile", src, "--arch", "sm_90a", "--threadblock", "128x512x64", "-o", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("option --threadblock: config:") and "wgmma cannot take it either: threadblock N = 512" in err
+    assert "Traceback" not in err and not bad.exists()
