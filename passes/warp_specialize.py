@@ -130,25 +130,7 @@ class _Specialize:
         pingpong = is_pingpong(self.cfg)
         # the consumers number themselves from 0: every existing use of the thread id takes tid - 128
         # (pingpong: tid % 128, each consumer warpgroup computing a whole BM = 64 tile of its own)
-        b = ArithBuilder(InsertPoint.after(tid_op))
-        ctid = b.rem(tid, WARPGROUP_THREADS) if pingpong else b.sub(tid, WARPGROUP_THREADS)
-        ctid.name_hint = "ctid"
-        for use in list(tid.uses):
-            if use.operation is not ctid.owner:
-                use.operation.operands[use.index] = ctid
-        b = ArithBuilder(InsertPoint.before(first))
-        is_prod = b.emit(arith.CmpiOp(tid, b.const(WARPGROUP_THREADS), "ult"))
-        ws = lass_wg.WarpSpecializeOp.build(operands=[is_prod], regions=[Region(Block()), Region(Block())],
-                                            attributes={"independent_consumers": UnitAttr()} if pingpong else {})
-        b.insert(ws)
-        prod_blk, cons_blk = ws.producer.block, ws.consumer.block
-        # the consumer: everything after the split, less the producer blocks
-        cur = ws.next_op
-        while cur is not None and not isinstance(cur, func.ReturnOp):
-            nxt = cur.next_op
-            cur.detach()
-            cons_blk.add_op(cur)
-            cur = nxt
+        ws, prod_blk, cons_blk, ctid = self._split(tid, first, pingpong)
         for o in ifs:
             o.detach()
             o.erase(safe_erase=False)
@@ -175,19 +157,20 @@ class _Specialize:
         elif sched is not None:
             self._consumer_tiles(cons_blk, loop, sched, ctid)
 
-    def _split(self, tid, before: Operation, first: Operation):
-        """The roles' op before `before`: the consumers number their threads tid - 128, every op
-        from `before` to the return moves into the consumer block (with its setmaxnreg).
-        Returns (ws, producer block, consumer block)."""
+    def _split(self, tid, before: Operation, pingpong: bool = False):
+        """The roles' op before `before`: the consumers number their threads tid - 128 (pingpong:
+        tid % 128, with the op's independent_consumers), every op from `before` to the return moves
+        into the consumer block.  Returns (ws, producer block, consumer block, the consumers' tid)."""
         b = ArithBuilder(InsertPoint.after(tid.owner))
-        ctid = b.sub(tid, WARPGROUP_THREADS)
+        ctid = b.rem(tid, WARPGROUP_THREADS) if pingpong else b.sub(tid, WARPGROUP_THREADS)
         ctid.name_hint = "ctid"
         for use in list(tid.uses):
             if use.operation is not ctid.owner:
                 use.operation.operands[use.index] = ctid
         b = ArithBuilder(InsertPoint.before(before))
         is_prod = b.emit(arith.CmpiOp(tid, b.const(WARPGROUP_THREADS), "ult"))
-        ws = lass_wg.WarpSpecializeOp.build(operands=[is_prod], regions=[Region(Block()), Region(Block())])
+        ws = lass_wg.WarpSpecializeOp.build(operands=[is_prod], regions=[Region(Block()), Region(Block())],
+                                            attributes={"independent_consumers": UnitAttr()} if pingpong else {})
         b.insert(ws)
         cons_blk = ws.consumer.block
         cur = ws.next_op
@@ -196,7 +179,7 @@ class _Specialize:
             cur.detach()
             cons_blk.add_op(cur)
             cur = nxt
-        return ws, ws.producer.block, cons_blk
+        return ws, ws.producer.block, cons_blk, ctid
 
     def _streamk(self, acq) -> None:
         """A stream-K kernel (lasscc.streamk; lasscc-pipeline carried its ring across the unit loop):
@@ -239,7 +222,7 @@ class _Specialize:
         if tid_op is None:
             _fail(fn, "expected lass_nv.thread_id in a per-thread kernel")
         tid = tid_op.results[0]
-        ws, prod_blk, cons_blk = self._split(tid, units, first)
+        ws, prod_blk, cons_blk, _ = self._split(tid, units)
         for o in ifs:
             o.detach()
             o.erase(safe_erase=False)
