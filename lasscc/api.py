@@ -716,6 +716,8 @@ class Kernel:
     def _run_gpu(self, cuda, A, B, D, m, n, k, alpha, beta, sync, workspace=None, extras=()):
         import numpy as np
 
+        from lasscc.runtime.launch import free_all, gemm_launcher, grid_sms
+
         cuda.context()
         for op in (A, B, D):
             if op.on_device:
@@ -723,6 +725,7 @@ class Kernel:
                 interop.wait_stream(cuda, op)
         func = self._function(cuda)
         spec = self.spec
+        sms = grid_sms(spec)  # a persistent or stream-K kernel's grid (this GPU's), and its workspace
         col_d = getattr(spec, "d_layout", "row") == "col"  # host D stored N x M row-major
         buffers = []
         any_host = not (A.on_device and B.on_device and D.on_device)
@@ -747,8 +750,7 @@ class Kernel:
             ws = None
             if "W" in spec.params:  # split-K's / stream-K's semaphores: the caller's, or zeroed here
                 if workspace is None:
-                    wbuf = cuda.DeviceBuffer.from_array(np.zeros(spec.workspace_bytes(
-                        m, n, sms=cuda.sm_count() if spec.is_streamk else None) // 4, np.int32))
+                    wbuf = cuda.DeviceBuffer.from_array(np.zeros(spec.workspace_bytes(m, n, sms=sms) // 4, np.int32))
                     buffers.insert(0, wbuf)  # D's buffer stays last
                     ws = np.uint64(wbuf.ptr)
                 else:
@@ -760,13 +762,9 @@ class Kernel:
             kargs = spec.param_values(ptrs[0], ptrs[1], ptrs[2], m, n, k, alpha, beta, _tensor_map(spec), ws,
                                       list(extras))
             args = spec.typed_params(kargs)
-            # stream-K and persistent kernels: the persistent grid of this GPU
-            cuda.launch(func, spec.grid(m, n, sms=cuda.sm_count() if spec.is_streamk or spec.persistent else None), (spec.threads, 1, 1), spec.smem_bytes, args,
-                        **({"cluster": spec.cluster_dims} if spec.cluster_dims else {}))
-            if getattr(spec, "reduce_name", None):  # parallel split-K's reduction, same arguments
-                if self._reduce is None:
-                    self._reduce = cuda.get_function(self._module, spec.reduce_name)
-                cuda.launch(self._reduce, spec.reduce_grid(m, n), (spec.threads, 1, 1), 0, args)
+            if getattr(spec, "reduce_name", None) and self._reduce is None:  # parallel split-K's reduction
+                self._reduce = cuda.get_function(self._module, spec.reduce_name)
+            gemm_launcher(spec, func, self._reduce, args, m, n, sms=sms)()
             if any_host or sync:
                 cuda.synchronize()
             if not D.on_device:
@@ -775,11 +773,7 @@ class Kernel:
                 else:
                     D.host[...] = buffers[-1].download(D.shape, D.host.dtype)
         finally:
-            for buf in buffers:
-                try:
-                    buf.free()
-                except LassError:
-                    pass
+            free_all(buffers)
         return D.obj
 
     def _run_cpu(self, A, B, D, m, n, k, alpha, beta, workspace=None, extras=None):

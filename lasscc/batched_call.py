@@ -81,6 +81,7 @@ def call_batched(kern, a, b, d, alpha, beta, given: dict, target: str, sync):
 def _run_gpu(kern, a_mem, b_mem, d_work, m, n, k, alpha, beta, batch, extras) -> None:
     """One launch of `batch` GEMMs (grid z), the host arrays copied in and D copied back."""
     from lasscc.runtime import cuda
+    from lasscc.runtime.launch import free_all, gemm_launcher, grid_sms
     from lasscc.runtime.tma import kernel_tensor_maps as _tensor_map
 
     reason = cuda.driver_status()
@@ -91,26 +92,23 @@ def _run_gpu(kern, a_mem, b_mem, d_work, m, n, k, alpha, beta, batch, extras) ->
     try:
         cuda.context()
         func = kern._function(cuda)
+        sms = grid_sms(spec)  # a persistent or stream-K kernel's grid, and its workspace
         for host in (a_mem, b_mem, *extras):
             buffers.append(cuda.DeviceBuffer.from_array(host))
         dbuf = cuda.DeviceBuffer.from_array(d_work) if beta != 0 else cuda.DeviceBuffer.alloc(d_work.nbytes)
         buffers.append(dbuf)
         ws = None
         if "W" in spec.params:  # split-K's / stream-K's semaphores, zeroed
-            wbuf = cuda.DeviceBuffer.from_array(np.zeros(max(1, spec.workspace_bytes(m, n, batch) // 4), np.int32))
+            wbuf = cuda.DeviceBuffer.from_array(np.zeros(max(1, spec.workspace_bytes(m, n, batch, sms) // 4), np.int32))
             buffers.append(wbuf)
             ws = np.uint64(wbuf.ptr)
         ptr = [np.uint64(buf.ptr) for buf in buffers]
         kargs = spec.param_values(ptr[0], ptr[1], np.uint64(dbuf.ptr), m, n, k, alpha, beta,
                                   _tensor_map(spec, batch), ws, [buf.ptr for buf in buffers[2:2 + len(extras)]])
         args = spec.typed_params(kargs)
-        sms = cuda.sm_count() if spec.is_streamk or spec.persistent else None
-        cuda.launch(func, spec.grid(m, n, batch, sms), (spec.threads, 1, 1), spec.smem_bytes, args,
-                    **({"cluster": spec.cluster_dims} if spec.cluster_dims else {}))
-        if getattr(spec, "reduce_name", None):  # parallel split-K's reduction, same arguments
-            if kern._reduce is None:
-                kern._reduce = cuda.get_function(kern._module, spec.reduce_name)
-            cuda.launch(kern._reduce, spec.reduce_grid(m, n, batch), (spec.threads, 1, 1), 0, args)
+        if getattr(spec, "reduce_name", None) and kern._reduce is None:  # parallel split-K's reduction
+            kern._reduce = cuda.get_function(kern._module, spec.reduce_name)
+        gemm_launcher(spec, func, kern._reduce, args, m, n, batch, sms)()
         cuda.synchronize()
         d_work[...] = dbuf.download(d_work.shape, d_work.dtype)
     except LaunchError:
@@ -118,8 +116,4 @@ def _run_gpu(kern, a_mem, b_mem, d_work, m, n, k, alpha, beta, batch, extras) ->
     except LassError as e:
         raise LaunchError(str(e)) from None
     finally:
-        for buf in buffers:
-            try:
-                buf.free()
-            except LassError:
-                pass
+        free_all(buffers)

@@ -44,6 +44,7 @@ import numpy as np
 from lasscc.diagnostics import LassError
 from lasscc.interp.bf16 import BF16, QNAN, as_f64, store_as
 from lasscc.runtime import cuda
+from lasscc.runtime.launch import free_all, gemm_launcher, grid_sms
 from lasscc.runtime.tma import kernel_tensor_maps
 
 NP_DTYPE = {"f16": np.float16, "f32": np.float32, "bf16": BF16, "i8": np.int8, "i32": np.int32}  # bf16: uint16 bit patterns
@@ -240,11 +241,7 @@ def _interleaved(launch, torch, fn, warmup: int, iters: int) -> tuple[list[float
 
 def _release(buffers, module) -> None:
     """Best-effort cleanup: after a kernel fault the context is dead and every call fails."""
-    for buf in buffers:
-        try:
-            buf.free()
-        except LassError:
-            pass
+    free_all(buffers)
     if module is not None:
         try:
             cuda.unload_module(module)
@@ -297,8 +294,8 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
     col = spec.d_layout == "col"  # D stored N x M row-major (element (i, j) at j*M + i)
     d_shape = lead + ((n, m) if col else (m, n))
     # a stream-K or persistent kernel's grid: from the device's SM count (lasscc.streamk; one CTA per SM)
-    sms = cuda.sm_count() if getattr(spec, "is_streamk", False) or getattr(spec, "persistent", False) else None
-    grid, block = (spec.grid(m, n, batch, sms) if batched else spec.grid(m, n, sms=sms)), (spec.threads, 1, 1)
+    sms = grid_sms(spec)
+    grid, block = spec.grid(m, n, batch, sms), (spec.threads, 1, 1)
     result: dict = {"name": spec.name, "m": m, "n": n, "k": k, "alpha": alpha, "beta": beta,
                     "ab_dtype": spec.a_dtype, "d_dtype": spec.d_dtype, "d_layout": spec.d_layout, "grid": grid,
                     "block": block, "smem_bytes": spec.smem_bytes, "rel_err": None, "ok": None,
@@ -356,13 +353,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         args = cuda.pack_args(spec.typed_params(kargs))
 
         reduce = cuda.get_function(module, spec.reduce_name) if getattr(spec, "reduce_name", None) else None
-        reduce_grid = spec.reduce_grid(m, n, batch) if reduce is not None else None
-
-        def launch() -> None:
-            cuda.launch(func, grid, block, spec.smem_bytes, args,
-                        **({"cluster": spec.cluster_dims} if spec.cluster_dims else {}))
-            if reduce is not None:  # parallel split-K: sum the partials, apply alpha / beta (same arguments)
-                cuda.launch(reduce, reduce_grid, block, 0, args)
+        launch = gemm_launcher(spec, func, reduce, args, m, n, batch, sms)
 
         if check:
             poison = QNAN if np.dtype(d_np) == BF16 else (np.iinfo(d_np).min if np.dtype(d_np).kind == "i" else np.nan)
