@@ -27,7 +27,7 @@ import sys
 
 import numpy as np
 import pytest
-from xdsl.dialects import arith, scf
+from xdsl.dialects import scf
 
 from lasscc.diagnostics import LassError
 from lasscc.dialects import lass_nv, lass_pipe, lass_sched, lass_wg
@@ -40,6 +40,7 @@ from lasscc.resources import CONSUMER_REGS, PRODUCER_REGS, wgmma_register_estima
 from lasscc.source import parse_mlir
 
 from _wgmma_stages import passes_after, wgmma_gemm  # noqa: E402
+from test_pingpong import _set_operand  # noqa: E402 -- the planted bugs' constant operand
 
 PP = ', schedule = "pingpong"'
 TMA = ', epilogue = "tma"'
@@ -100,12 +101,6 @@ def _bug_module(text: str = BUG, level: str = "lasscc-warp-specialize"):
     loop = next(o for o in mod.walk() if isinstance(o, scf.ForOp)
                 and any(isinstance(x, lass_sched.ClaimOp) for x in o.body.block.ops))
     return mod, loop
-
-
-def _set_operand(op, index: int, value: int) -> None:
-    c = arith.ConstantOp.from_int_and_width(value, 32)
-    op.parent_block().insert_op_before(c, op)
-    op.operands[index] = c.result
 
 
 def test_planted_wrong_order_parity_deadlocks():
