@@ -86,6 +86,11 @@ class GemmConfig:
         """The kernel takes the workspace parameter W (split-K or stream-K)."""
         return self.split_k > 1 or self.is_streamk
 
+    def tiles(self, m: int, n: int) -> int:
+        """Output tiles of the threadblock over the user's M x N (D^T's N x M for swap_ab = 1)."""
+        m, n = swap_operands((m, n), bool(self.swap_ab))
+        return (-(-m // self.threadblock[0])) * (-(-n // self.threadblock[1]))
+
     def access_bytes(self, ab_type: str = "f16") -> tuple[int, int]:
         """Bytes per copy access of (A, B): align * element bytes, or ACCESS_BYTES."""
         from lasscc.layout import ACCESS_BYTES

@@ -291,8 +291,7 @@ def data_parallel_kernel(cfg: GemmConfig, m: int, n: int, sms: int, arch: str, a
     plain = (cfg.schedule, cfg.persistent, cfg.epilogue) == ("default", 0, "direct")
     if not cfg.is_wgmma or cfg.split_k != 1 or cfg.is_streamk or not plain:
         return cfg, None
-    bm, bn, _ = cfg.threadblock
-    tiles = -(-m // bm) * -(-n // bn)
+    tiles = cfg.tiles(m, n)
     keep = "plain kernel (no schedule, not persistent, direct epilogue)"
     if tiles < DP_KERNEL_MIN_TILES_PER_SM * sms:
         return cfg, f"{keep}: {tiles} tiles < {DP_KERNEL_MIN_TILES_PER_SM:g} x {sms} SMs (unmeasured there)"
@@ -354,7 +353,7 @@ def swap_ab_ranked(m: int, n: int, k: int, ab_type: str, sms: int, arch: str,
     for cfg in swap_ab_candidates(base, ab_type):
         if cfg.split_k > 1 and -(-k // cfg.threadblock[2]) // cfg.split_k < MIN_SPLIT_KTILES:
             continue
-        if -(-n // cfg.threadblock[0]) * -(-m // cfg.threadblock[1]) * cfg.split_k < SWAP_AB_MIN_CTAS_PER_SM * sms:
+        if cfg.tiles(m, n) * cfg.split_k < SWAP_AB_MIN_CTAS_PER_SM * sms:
             continue
         try:
             cfg.validate(arch, ab_type=ab_type)
@@ -375,7 +374,7 @@ def choose_swap_ab(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, ba
         return None
     t, cfg, bound = ranked[0]
     bm, bn, bk = cfg.threadblock
-    tiles = -(-n // bm) * -(-m // bn)
+    tiles = cfg.tiles(m, n)
     from lasscc.resources import WGMMA_M
 
     idle = 1 - m / (-(-m // WGMMA_M) * WGMMA_M)  # of the unswapped kernel's wgmma rows
