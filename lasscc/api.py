@@ -725,7 +725,7 @@ class Kernel:
                 interop.wait_stream(cuda, op)
         func = self._function(cuda)
         spec = self.spec
-        sms = grid_sms(spec)  # a persistent or stream-K kernel's grid (this GPU's), and its workspace
+        sms = grid_sms(cuda, spec)  # a persistent or stream-K kernel's grid (this GPU's), and its workspace
         col_d = getattr(spec, "d_layout", "row") == "col"  # host D stored N x M row-major
         buffers = []
         any_host = not (A.on_device and B.on_device and D.on_device)
@@ -764,7 +764,7 @@ class Kernel:
             args = spec.typed_params(kargs)
             if getattr(spec, "reduce_name", None) and self._reduce is None:  # parallel split-K's reduction
                 self._reduce = cuda.get_function(self._module, spec.reduce_name)
-            gemm_launcher(spec, func, self._reduce, args, m, n, sms=sms)()
+            gemm_launcher(cuda, spec, func, self._reduce, args, m, n, sms=sms)()
             if any_host or sync:
                 cuda.synchronize()
             if not D.on_device:

@@ -92,7 +92,7 @@ def _run_gpu(kern, a_mem, b_mem, d_work, m, n, k, alpha, beta, batch, extras) ->
     try:
         cuda.context()
         func = kern._function(cuda)
-        sms = grid_sms(spec)  # a persistent or stream-K kernel's grid, and its workspace
+        sms = grid_sms(cuda, spec)  # a persistent or stream-K kernel's grid, and its workspace
         for host in (a_mem, b_mem, *extras):
             buffers.append(cuda.DeviceBuffer.from_array(host))
         dbuf = cuda.DeviceBuffer.from_array(d_work) if beta != 0 else cuda.DeviceBuffer.alloc(d_work.nbytes)
@@ -108,7 +108,7 @@ def _run_gpu(kern, a_mem, b_mem, d_work, m, n, k, alpha, beta, batch, extras) ->
         args = spec.typed_params(kargs)
         if getattr(spec, "reduce_name", None) and kern._reduce is None:  # parallel split-K's reduction
             kern._reduce = cuda.get_function(kern._module, spec.reduce_name)
-        gemm_launcher(spec, func, kern._reduce, args, m, n, batch, sms)()
+        gemm_launcher(cuda, spec, func, kern._reduce, args, m, n, batch, sms)()
         cuda.synchronize()
         d_work[...] = dbuf.download(d_work.shape, d_work.dtype)
     except LaunchError:

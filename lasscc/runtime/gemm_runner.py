@@ -294,7 +294,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
     col = spec.d_layout == "col"  # D stored N x M row-major (element (i, j) at j*M + i)
     d_shape = lead + ((n, m) if col else (m, n))
     # a stream-K or persistent kernel's grid: from the device's SM count (lasscc.streamk; one CTA per SM)
-    sms = grid_sms(spec)
+    sms = grid_sms(cuda, spec)
     grid, block = spec.grid(m, n, batch, sms), (spec.threads, 1, 1)
     result: dict = {"name": spec.name, "m": m, "n": n, "k": k, "alpha": alpha, "beta": beta,
                     "ab_dtype": spec.a_dtype, "d_dtype": spec.d_dtype, "d_layout": spec.d_layout, "grid": grid,
@@ -353,7 +353,7 @@ def run_gemm(ptx: str, spec, m: int, n: int, k: int, alpha: float = 1.0, beta: f
         args = cuda.pack_args(spec.typed_params(kargs))
 
         reduce = cuda.get_function(module, spec.reduce_name) if getattr(spec, "reduce_name", None) else None
-        launch = gemm_launcher(spec, func, reduce, args, m, n, batch, sms)
+        launch = gemm_launcher(cuda, spec, func, reduce, args, m, n, batch, sms)
 
         if check:
             poison = QNAN if np.dtype(d_np) == BF16 else (np.iinfo(d_np).min if np.dtype(d_np).kind == "i" else np.nan)
