@@ -7,7 +7,10 @@ The Python API (lasscc/api.py) is loaded on first use, so `import lasscc` stays 
     k(a, b, d)
 """
 
+from lasscc import lazy_formats as _lazy_formats
 from lasscc.diagnostics import LassError
+
+_lazy_formats.install()  # before any xDSL dialect is defined: see lasscc/lazy_formats.py
 
 _API = ("compile", "gemm", "compile_gemm", "gemm_mlir", "Kernel", "CompileError", "LaunchError", "stage_names")
 
