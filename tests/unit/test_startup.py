@@ -46,16 +46,18 @@ def _console(tmp_path, *argv):
     Python's teardown ran."""
     code = ("import atexit, sys; atexit.register(lambda: print('teardown ran')); "
             f"sys.argv = ['lasscc', *{list(argv)!r}]; "
-            "from lasscc.cli import console_main; console_main()")
+            "import gc, lasscc.cli; lasscc.cli.main = (lambda m: lambda: print('gc on', gc.isenabled()) or m())(lasscc.cli.main); "
+            "lasscc.cli.console_main()")
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
 
 
 def test_console_compile_commands_exit_without_teardown(tmp_path):
-    """`lasscc opt` / `compile` end with os._exit once the output is written (lasscc.cli.console_main):
-    the exit code and the flushed streams are main's, the atexit handlers and object freeing skipped."""
+    """`lasscc opt` / `compile` run without the garbage collector and end with os._exit once the
+    output is written (lasscc.cli.console_main): the exit code and the flushed streams are main's,
+    the atexit handlers and object freeing skipped."""
     r = _console(tmp_path, "opt", str(ROOT / "examples/gemm.mlir"), "-p", "lasscc-import-linalg", "-o", "-")
     assert r.returncode == 0, r.stderr
-    assert "lass.gemm" in r.stdout and "teardown ran" not in r.stdout
+    assert "lass.gemm" in r.stdout and "teardown ran" not in r.stdout and "gc on False" in r.stdout
     r = _console(tmp_path, "compile", str(tmp_path / "missing.mlir"), "-o", "x.ptx")
     assert r.returncode == 2 and "missing.mlir: error:" in r.stderr and "teardown ran" not in r.stdout
     assert not (tmp_path / "x.ptx").exists()
@@ -63,7 +65,7 @@ def test_console_compile_commands_exit_without_teardown(tmp_path):
 
 def test_console_other_commands_exit_normally(tmp_path):
     r = _console(tmp_path, "run", str(tmp_path / "missing.mlir"), "--m", "8", "--n", "8", "--k", "8")
-    assert r.returncode == 2 and "teardown ran" in r.stdout
+    assert r.returncode == 2 and "teardown ran" in r.stdout and "gc on True" in r.stdout
 
 
 def test_entry_point_is_console_main():
