@@ -57,10 +57,11 @@ def parse_mlir(text: str, filename: str = "<stdin>") -> ModuleOp:
 def verify_module(module: ModuleOp, filename: str = "<input>", after: str | None = None) -> None:
     """Verify; an invalid module is a LassError at the failing op's place, naming the pass `after`
     which the IR was produced by (None: the input, or the end of several passes)."""
-    from lasscc.universe import block_counts_frozen, op_checks_memoized, variadic_sizes_memoized
+    from lasscc.universe import (block_counts_frozen, isolation_checks_by_block, op_checks_memoized,
+                                 variadic_sizes_memoized)
 
     try:
-        with block_counts_frozen(), variadic_sizes_memoized(), op_checks_memoized():
+        with block_counts_frozen(), variadic_sizes_memoized(), op_checks_memoized(), isolation_checks_by_block():
             module.verify()
     except (VerifyException, DiagnosticException) as e:
         # find the op that failed to name its place

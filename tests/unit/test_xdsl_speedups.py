@@ -85,3 +85,45 @@ def test_memoized_verification_checks_parents_every_time():
     fn.body.block.insert_op_before(bad_yield, fn.body.block.last_op)  # a scf.yield in a func
     with pytest.raises(LassError):
         verify_module(module)
+
+
+ISOLATED = """
+func.func @outer(%a: i32) -> i32 {
+  %c = arith.constant 3 : i32
+  func.return %c : i32
+}
+func.func @f(%a: i32, %n: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a) -> (i32) {
+    %y = arith.addi %x, %a : i32
+    scf.yield %y : i32
+  }
+  func.return %r : i32
+}
+"""
+
+
+def test_isolation_check_by_block_accepts_and_rejects_as_xdsl():
+    """universe.isolation_checks_by_block: a valid nest (values from the entry block, a loop's
+    block argument, a nested region) passes; a use of another function's value is rejected with
+    xDSL's own message."""
+    from xdsl.traits import IsolatedFromAbove
+    from xdsl.utils.exceptions import VerifyException
+
+    module = parse_mlir(ISOLATED, "<input>")
+    verify_module(module)
+    outer, f = [o for o in module.ops]
+    addi = next(o for o in f.walk() if o.name == "arith.addi")
+    foreign = outer.body.block.first_op.result  # %c of @outer
+    addi.operands = [addi.operands[0], foreign]
+    with pytest.raises(VerifyException) as xdsl_err:
+        IsolatedFromAbove().verify(f)  # xDSL's check, outside verify_module
+    with universe.isolation_checks_by_block(), pytest.raises(VerifyException) as fast_err:
+        IsolatedFromAbove().verify(f)
+    assert str(fast_err.value) == str(xdsl_err.value)
+    with pytest.raises(LassError, match="IsolatedFromAbove"):
+        verify_module(module)
+    addi.operands = [addi.operands[0], f.body.block.args[0]]
+    with universe.isolation_checks_by_block():
+        IsolatedFromAbove().verify(f)  # valid again
