@@ -49,6 +49,20 @@ def test_short_way_builds_the_same_op(name):
     assert fast.result_types == slow.result_types
     assert fast.properties == slow.properties and fast.attributes == slow.attributes
     assert fast.regions == slow.regions == () and list(fast.successors) == list(slow.successors) == []
+    assert vars(fast).keys() == vars(slow).keys()  # no field left out or added
+    assert fast.location is slow.location and fast.parent is slow.parent is None
+    assert [(r.type, r.op, r.index) for r in fast.results] == [(r.type, fast, r.index) for r in slow.results]
+    assert [r.op for r in slow.results] == [slow] * len(slow.results)
+    assert [(u.operation, u.index) for u in fast._operand_uses] == [(fast, i) for i in range(len(slow.operands))]
+    # each operand lists both ops' uses (the newest first), linked both ways
+    for i, value in enumerate(fast.operands):
+        chain = []
+        use = value.first_use
+        while use is not None:
+            assert use._next_use is None or use._next_use._prev_use is use
+            chain.append((use.operation, use.index))
+            use = use._next_use
+        assert (fast, i) in chain and (slow, i) in chain
 
 
 def test_short_way_still_rejects_a_wrong_count():
