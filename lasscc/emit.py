@@ -29,7 +29,7 @@ NVPTX_DATALAYOUT = "e-p3:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 ARCH_FEATURES = {"sm_80": "+ptx80", "sm_90a": "+ptx80"}
 # LLVM passes (names as `-opt-disable` takes them) left out of the NVPTX pipeline: their cost
 # against what they change in the PTX is in to_ptx
-CODEGEN_PASSES_SKIPPED = ("slsr",)
+CODEGEN_PASSES_SKIPPED = ("slsr", "nary-reassociate")
 
 
 def _convert_gep_keeping_addrspace(op, builder, val_map) -> None:
@@ -151,6 +151,8 @@ def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:
     # The NVPTX codegen's straight-line strength reduction was ~85% of the emit (0.8 of 0.93 s on
     # gemm.mlir: it scans the long epilogue block) and changes only the pipeline prologue's cp.async
     # addresses (BENCHMARKS.md "Compile time (session 10)"); LLVM's pass gate skips it by name.
+    # N-ary reassociation (~10% of the emit on gemm.mlir) then changes nothing in any example's PTX
+    # (BENCHMARKS.md "Session 11: compile time").
     llvm_b.set_option("", f"-opt-disable={','.join(CODEGEN_PASSES_SKIPPED)}")
     with timing.phase("LLVM parse"):
         mod = llvm_b.parse_assembly(llvm_ir)

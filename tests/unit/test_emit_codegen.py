@@ -39,3 +39,20 @@ def test_the_rest_of_the_pipeline_still_optimizes():
     ir = _SLSR_CANDIDATES.replace("%m2 = mul i32 %b2, %s", "%m2 = mul i32 %b1, %s")
     ptx = to_ptx(ir, "sm_80")
     assert len(re.findall(r"^\s*mul\.lo\.s32\s", ptx, re.M)) == 1, ptx
+
+
+def test_the_pass_gate_skips_exactly_the_listed_passes():
+    """LLVM's pass gate, asked to say what it does (`-opt-disable-enable-verbosity`, a process-wide
+    option: a fresh process), skips each pass of CODEGEN_PASSES_SKIPPED (slsr; nary-reassociate, which
+    changed no example's PTX: scripts/codegen_skip_check.py) and nothing else."""
+    import subprocess
+    import sys
+
+    code = ("import llvmlite.binding as b; b.set_option('', '-opt-disable-enable-verbosity'); "
+            "from lasscc.emit import to_ptx; import sys; to_ptx(sys.stdin.read(), 'sm_80')")
+    r = subprocess.run([sys.executable, "-c", code], input=_SLSR_CANDIDATES, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    skipped = set(re.findall(r"OptDisable: NOT running pass (\S+)", r.stderr))
+    assert skipped == set(CODEGEN_PASSES_SKIPPED) == {"slsr", "nary-reassociate"}, r.stderr[-2000:]
+    assert "OptDisable: running pass instcombine" in r.stderr  # the rest runs
