@@ -44,8 +44,10 @@ class _Effects:
     """Memoized `xdsl.traits.get_effects` and the trait queries of one tidy-up step."""
 
     def __init__(self) -> None:
-        self._effects: dict[Operation, frozenset[EffectInstance] | None] = {}
-        self._dead_unused: dict[Operation, bool] = {}
+        # keyed by id(op): an op's own hash is a Python call (xDSL's `id(self)`); every op stays
+        # alive while a tidy-up step runs (erasures are committed at its end)
+        self._effects: dict[int, frozenset[EffectInstance] | None] = {}
+        self._dead_unused: dict[int, bool] = {}
         self._traits: dict[type, tuple[MemoryEffect, ...]] = {}
         self._has: dict[tuple[type, type, bool], bool] = {}
 
@@ -58,10 +60,9 @@ class _Effects:
 
     def of(self, op: Operation) -> frozenset[EffectInstance] | None:
         """get_effects(op): None = unknown effects; a RecursiveMemoryEffect op's children memoized."""
-        try:
-            return self._effects[op]
-        except KeyError:
-            pass
+        result = self._effects.get(id(op), _MISSING)
+        if result is not _MISSING:
+            return result
         cls = type(op)
         traits = self._traits.get(cls)
         if traits is None:
@@ -74,7 +75,7 @@ class _Effects:
                 effects = None
                 break
             effects.update(it_effects)
-        result = self._effects[op] = None if effects is None else frozenset(effects)
+        result = self._effects[id(op)] = None if effects is None else frozenset(effects)
         return result
 
     def _recursive(self, op: Operation) -> set[EffectInstance] | None:
@@ -90,9 +91,9 @@ class _Effects:
 
     def would_be_trivially_dead(self, op: Operation) -> bool:
         """xDSL's `would_be_trivially_dead`: no effect observable beyond its results."""
-        dead = self._dead_unused.get(op)
+        dead = self._dead_unused.get(id(op))
         if dead is None:
-            dead = self._dead_unused[op] = (
+            dead = self._dead_unused[id(op)] = (
                 not self.has_trait(op, IsTerminator, False)
                 and not self.has_trait(op, SymbolOpInterface, False)
                 and self._result_only_effects(op))
