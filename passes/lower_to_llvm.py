@@ -36,6 +36,7 @@ from lasscc.epilogue_math import FORMULAS
 from lasscc.ir_math import Idx
 from lasscc.layout import WARP_SIZE, swizzle
 from lasscc.passes._build import ARITH_BINOPS, KERNEL_ATTR, is_kernel
+from lasscc.passes._rolled import UNROLL_FULL_ATTR
 from lasscc.passes.lower_sm90 import lower_sm90, tensor_map_arg_attrs
 from lasscc.passes.splitk_reduce import REDUCE_ATTR
 from lasscc.passes.warp_specialize import lower_roles
@@ -61,7 +62,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, PatternRewriteWalker, op_type_rewrite_pattern
 from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering
 from xdsl.utils.exceptions import PassFailedException
 
@@ -414,7 +415,10 @@ class _Lowerer:
         elif isinstance(op, arith.SelectOp):
             m[op.result] = self.emit(llvm.SelectOp(self.lowered(op.cond), self.lowered(op.lhs), self.lowered(op.rhs)))
         elif isinstance(op, cf.BranchOp):
-            self.emit(llvm.BrOp(self.block_map[op.successor], *[self.lowered(x) for x in op.arguments]))
+            br = llvm.BrOp(self.block_map[op.successor], *[self.lowered(x) for x in op.arguments])
+            if UNROLL_FULL_ATTR in op.attributes:  # a rolled loop's back edge (_ForLowering)
+                br.attributes[UNROLL_FULL_ATTR] = op.attributes[UNROLL_FULL_ATTR]
+            self.emit(br)
         elif isinstance(op, cf.ConditionalBranchOp):
             self.emit(llvm.CondBrOp(self.lowered(op.cond), self.block_map[op.then_block], [self.lowered(x) for x in op.then_arguments],
                                     self.block_map[op.else_block], [self.lowered(x) for x in op.else_arguments]))
@@ -629,6 +633,22 @@ class _Lowerer:
             )
 
 
+class _ForLowering(ForLowering):
+    """xDSL's scf.for lowering; a loop marked UNROLL_FULL_ATTR (passes/_rolled.py) passes the mark
+    to its back-edge branch, which lasscc.emit turns into `llvm.loop.unroll.full` metadata."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, for_op: scf.ForOp, rewriter: PatternRewriter) -> None:
+        mark = for_op.attributes.get(UNROLL_FULL_ATTR)
+        head = for_op.body.first_block  # becomes the condition block, the back edge's target
+        super().match_and_rewrite(for_op, rewriter)
+        if mark is not None:
+            for use in head.uses:  # the entry branch (lb) and the back edge (iv + step)
+                step = use.operation.operands[0].owner
+                if isinstance(step, arith.AddiOp) and step.lhs is head.args[0]:
+                    use.operation.attributes[UNROLL_FULL_ATTR] = mark
+
+
 def _scf_to_cf(fn: func.FuncOp) -> None:
     """The kernel's scf.for / scf.if as blocks and cf branches (xDSL's convert-scf-to-cf patterns)."""
     for op in fn.walk():
@@ -637,7 +657,7 @@ def _scf_to_cf(fn: func.FuncOp) -> None:
         if isinstance(op, scf.IfOp) and op.results:  # lasscc emits none; rejected as before the cf patterns
             raise PassFailedException(f"{op_location(op)}: error: expected scf.if without results")
     # dce off: an op the lowering rejects is reported even where it is dead (the driver's DCE runs after)
-    applier = GreedyRewritePatternApplier([IfLowering(), ForLowering()], dce_enabled=False)
+    applier = GreedyRewritePatternApplier([IfLowering(), _ForLowering()], dce_enabled=False)
     PatternRewriteWalker(applier).rewrite_region(fn.body)
 
 
