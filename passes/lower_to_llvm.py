@@ -654,6 +654,11 @@ def _scf_to_cf(fn: func.FuncOp) -> None:
     for op in fn.walk():
         if isinstance(op, scf.ForOp) and not isinstance(op.lb.type, IntegerType):
             raise PassFailedException(f"{op_location(op)}: error: expected an integer loop variable, got {op.lb.type}")
+        if isinstance(op, scf.ForOp) and UNROLL_FULL_ATTR in op.attributes and not all(
+                isinstance(v.owner, arith.ConstantOp) for v in (op.lb, op.ub, op.step)):
+            # LLVM unrolls a loop fully only with a trip count it knows: a rolled loop must keep its promise
+            raise PassFailedException(f"{op_location(op)}: error: expected constant bounds and step on an scf.for "
+                                      f"marked {UNROLL_FULL_ATTR} (LLVM unrolls it fully)")
         if isinstance(op, scf.IfOp) and op.results:  # lasscc emits none; rejected as before the cf patterns
             raise PassFailedException(f"{op_location(op)}: error: expected scf.if without results")
     # dce off: an op the lowering rejects is reported even where it is dead (the driver's DCE runs after)
