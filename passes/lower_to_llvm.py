@@ -272,6 +272,7 @@ class _Lowerer:
             self.blocks.append(new)
         self.smem = self.emit(llvm.AddressOfOp(SMEM_SYMBOL, _ptr(SHARED_AS)))
         self.in_types = in_types
+        self.h2_cache: dict[tuple[SSAValue, Block], SSAValue] = {}  # half2
 
     # -- helpers -----------------------------------------------------------------------------
     def emit(self, op: Operation) -> SSAValue | None:
@@ -320,6 +321,14 @@ class _Lowerer:
         for i, x in enumerate(values):
             vec = self.emit(llvm.InsertElementOp(vec, x, self.const(i)))
         return vec
+
+    def half2(self, x: SSAValue) -> SSAValue:
+        """A lowered i32 fragment register as <2 x half>, bitcast once per block: each A / B register
+        feeds WN/8 (WM/16) mma.sync, and one bitcast per use was a quarter of the lowered kernel."""
+        key = (x, self.cur)
+        if key not in self.h2_cache:
+            self.h2_cache[key] = self.emit(llvm.BitcastOp(x, VectorType(f16, [2])))
+        return self.h2_cache[key]
 
     def to_reg(self, x: SSAValue, et) -> SSAValue:
         """A lowered element as its inline-asm register (_reg_of): bitcast floats, widen bytes."""
@@ -507,7 +516,7 @@ class _Lowerer:
             acc_t, ab = op.acc_type, op.input_type
             if acc_t == f16:  # .f16 accumulators: two f16x2 registers, element 2r + h in half h of register r
                 h2 = VectorType(f16, [2])
-                regs = [self.emit(llvm.BitcastOp(x, h2)) for x in ins]
+                regs = [self.half2(x) for x in ins]
                 cs = []
                 for r in range(2):
                     vec = self.emit(llvm.UndefOp(h2))
@@ -533,7 +542,7 @@ class _Lowerer:
             elif ab == "s8":  # four s8 per i32 register; .satfinite (see lass_nv.mma_sync)
                 call = self.intrinsic("llvm.nvvm.mma.m16n8k32.row.col.satfinite.s8", ins + accs, [st])
             else:  # f16 pairs as <2 x half>
-                regs = [self.emit(llvm.BitcastOp(x, VectorType(f16, [2]))) for x in ins]
+                regs = [self.half2(x) for x in ins]
                 call = self.intrinsic("llvm.nvvm.mma.m16n8k16.row.col.f32.f32", regs + accs, [st])
             for old, new in zip(op.results, self.struct_fields(call.results[0], [acc_t] * 4)):
                 m[old] = new
