@@ -31,12 +31,43 @@ from lasscc.passes._build import ArithBuilder
 UNROLL_FULL_ATTR = "lass.unroll_full"
 
 
+def rolled_loop(b: ArithBuilder, n: int, fields: Sequence[Sequence[SSAValue]],
+                body: Callable[[ArithBuilder, list[list[SSAValue]]], list[list[SSAValue]]],
+                name: str, const: Callable[[int], SSAValue] | None = None) -> list[list[SSAValue]]:
+    """One `scf.for q in [0, n)` (i32, named `name`, marked UNROLL_FULL_ATTR) over per-iteration
+    slices of `fields`: field k holds n * w_k values, w_k for each iteration in iteration order.
+    Iteration q's `body(builder, slices)` gets each field's q-th slice of w_k values and returns
+    their replacements (the same values where it changes none); each field is carried rotated by
+    one slice, so after the loop it is back in order: returns the fields' final values (slice q
+    replaced by what iteration q returned)."""
+    const = const or b.const
+    widths = [len(f) // n for f in fields]
+    assert all(w * n == len(f) and w for w, f in zip(widths, fields)), "every field: w values per iteration"
+    inits = [v for f in fields for v in f]
+    blk = Block(arg_types=[i32] + [v.type for v in inits])
+    blk.args[0].name_hint = name
+    args, at = [], 1
+    for f in fields:
+        args.append(list(blk.args[at:at + len(f)]))
+        at += len(f)
+    ib = ArithBuilder(InsertPoint.at_end(blk))
+    new = body(ib, [a[:w] for a, w in zip(args, widths)])
+    ib.insert(scf.YieldOp(*(v for a, w, x in zip(args, widths, new) for v in a[w:] + list(x))))
+    loop = scf.ForOp(const(0), const(n), const(1), inits, Region(blk))
+    loop.attributes[UNROLL_FULL_ATTR] = UnitAttr()
+    b.insert(loop)
+    out, at = [], 0
+    for f in fields:
+        out.append(list(loop.results[at:at + len(f)]))
+        at += len(f)
+    return out
+
+
 def rolled_pairs(b: ArithBuilder, pairs: Sequence[tuple[int, int, Sequence[int]]], acc: Sequence[SSAValue],
-                 body: Callable[[ArithBuilder, list[SSAValue], SSAValue, SSAValue], None]) -> scf.ForOp:
-    """One `scf.for q in [0, len(pairs))` (i32, marked UNROLL_FULL_ATTR) whose iteration q calls
+                 body: Callable[[ArithBuilder, list[SSAValue], SSAValue, SSAValue], None]) -> None:
+    """rolled_loop over `pairs` (row, column, accumulator indices): iteration q calls
     `body(builder, [acc[i] for i in pairs[q][2]], row_q, col_q)` with row_q, col_q the i32 values
     pairs[q][0], pairs[q][1]: `body` emits the code of one pair, as the unrolled caller does."""
-    width = len(pairs[0][2])
     consts: dict[int, SSAValue] = {}
 
     def const(x: int) -> SSAValue:
@@ -44,18 +75,10 @@ def rolled_pairs(b: ArithBuilder, pairs: Sequence[tuple[int, int, Sequence[int]]
             consts[x] = b.const(x)
         return consts[x]
 
-    vals = [acc[i] for _, _, ix in pairs for i in ix]
-    rows = [const(r) for r, _, _ in pairs]
-    cols = [const(c) for _, c, _ in pairs]
-    inits = vals + rows + cols
-    blk = Block(arg_types=[i32] + [v.type for v in inits])
-    blk.args[0].name_hint = "pair"
-    n, nv = len(pairs), len(vals)
-    a, r, c = list(blk.args[1:1 + nv]), list(blk.args[1 + nv:1 + nv + n]), list(blk.args[1 + nv + n:])
-    ib = ArithBuilder(InsertPoint.at_end(blk))
-    body(ib, a[:width], r[0], c[0])
-    ib.insert(scf.YieldOp(*(a[width:] + a[:width] + r[1:] + r[:1] + c[1:] + c[:1])))
-    loop = scf.ForOp(const(0), const(n), const(1), inits, Region(blk))
-    loop.attributes[UNROLL_FULL_ATTR] = UnitAttr()
-    b.insert(loop)
-    return loop
+    fields = [[acc[i] for _, _, ix in pairs for i in ix], [const(r) for r, _, _ in pairs],
+              [const(c) for _, c, _ in pairs]]
+
+    def step(ib: ArithBuilder, s: list[list[SSAValue]]) -> list[list[SSAValue]]:
+        body(ib, s[0], s[1][0], s[2][0])
+        return s
+    rolled_loop(b, len(pairs), fields, step, "pair", const)

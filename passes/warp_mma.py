@@ -57,7 +57,7 @@ from lasscc.dialects import lass_cluster, lass_nv, lass_pipe, lass_tb, lass_warp
 from lasscc.dialects._common import memref_layout
 from lasscc.dialects.epilogue import clone_region_into
 from lasscc.passes._epilogue_build import d_from_f32
-from lasscc.passes._rolled import rolled_pairs
+from lasscc.passes._rolled import rolled_loop, rolled_pairs
 from lasscc.splitk import partition_range
 from lasscc import streamk
 from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type, kernel_acc_type, kernel_arg, kernel_config
@@ -412,11 +412,28 @@ class _WarpLowering:
         ab_type = self.ptx_ab  # "f16", "bf16", "tf32" or "s8"
 
         def issue(bld: ArithBuilder, frags) -> None:
+            """A k-group's mma.sync in serpentine order, rolled (passes/_rolled.py): a loop over the
+            (mi, ni) tiles carrying each tile's A and B registers and accumulators."""
             fa, fb = frags
-            for mi, ni in serpentine(self.mi, self.ni):
-                base = (mi * self.ni + ni) * 4
-                mma = bld.insert(lass_nv.MmaSyncOp(fa[mi], fb[ni], acc[base : base + 4], ab_type))
-                acc[base : base + 4] = list(mma.results)
+            order = serpentine(self.mi, self.ni)
+            bases = [(mi * self.ni + ni) * 4 for mi, ni in order]
+            if self.ab == "f32" or self.ilv_a or self.ilv_b:
+                # fragments converted after the load (tf32's cvt.rna, interleaved s8's prmt): once
+                # they feed the loop's phis, LLVM places those conversions next to the mma.sync
+                # instead of after the loads: the same instructions in another main-loop order
+                # (int8_nt: +2 registers), not timed on a GPU, so these keep the unrolled issue
+                for (mi, ni), base in zip(order, bases):
+                    mma = bld.insert(lass_nv.MmaSyncOp(fa[mi], fb[ni], acc[base: base + 4], ab_type))
+                    acc[base: base + 4] = list(mma.results)
+                return
+            fields = [[r for mi, _ in order for r in fa[mi]], [r for _, ni in order for r in fb[ni]],
+                      [v for base in bases for v in acc[base: base + 4]]]
+
+            def one(ib: ArithBuilder, s: list[list[SSAValue]]) -> list[list[SSAValue]]:
+                return [s[0], s[1], list(ib.insert(lass_nv.MmaSyncOp(s[0], s[1], s[2], ab_type)).results)]
+            out = rolled_loop(bld, len(order), fields, one, "tile")[2]
+            for q, base in enumerate(bases):
+                acc[base: base + 4] = out[4 * q: 4 * q + 4]
 
         prefetched = self.prefetched.get(op)
         frags = prefetched if prefetched is not None else self.load_frags(b, op, op.slot_a, 0)

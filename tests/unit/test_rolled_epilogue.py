@@ -1,6 +1,6 @@
 """The rolled epilogue (passes/_rolled.py): lasscc-warp-mma writes the per-pair stores once, in an
 `scf.for` over the thread's accumulator pairs (values and offsets loop-carried, rotated by one pair
-per iteration), marked for LLVM's full unroll.
+per iteration), marked for LLVM's full unroll; likewise a k-group's mma.sync over the warp's tiles.
 
 - the CPU executor runs the rolled loop at the warp level (test_pass_numerics runs it on every
   tiling x stage count; here the pair-order cases its grid lacks: interleaved tf32 / i8 fragments,
@@ -55,8 +55,10 @@ def cached_warp_level(kind: str):
     return warp_level(kind)
 
 
-def rolled_loops(module) -> list[scf.ForOp]:
-    return [o for o in module.walk() if isinstance(o, scf.ForOp) and _rolled.UNROLL_FULL_ATTR in o.attributes]
+def rolled_loops(module, name: str = "pair") -> list[scf.ForOp]:
+    """The rolled loops over `name` ("pair": epilogue pairs; "tile": a k-group's mma tiles)."""
+    return [o for o in module.walk() if isinstance(o, scf.ForOp) and _rolled.UNROLL_FULL_ATTR in o.attributes
+            and o.body.block.args[0].name_hint == name]
 
 
 @pytest.mark.parametrize("beta", [0.0, -0.75])
@@ -66,6 +68,10 @@ def test_rolled_epilogue_runs_on_the_executor(kind, beta):
     loops = rolled_loops(module)
     # beta != 0 and beta == 0 paths (a 32 x 32 warp tile: 16 pairs each)
     assert len(loops) == 2 and all(o.ub.owner.value.value.data == 16 for o in loops)
+    # the mma.sync of a k-group: rolled over the 2 x 4 tiles where the fragments are used as loaded
+    # (f16); tf32 (cvt.rna) and interleaved s8 fragments keep the unrolled issue (warp_mma.mma)
+    tiles = rolled_loops(module, "tile")
+    assert (len(tiles) > 0) == (kind == "f16-tn") and all(o.ub.owner.value.value.data == 8 for o in tiles)
     r = run_check(module, 72, 40, 64, seed=5, alpha=1.5, beta=beta, report_banks=False)
     assert r["ok"], r["rel_err"]
 
@@ -131,3 +137,23 @@ def test_gemm_example_ptx_is_fully_unrolled():
     assert "llvm.loop.unroll.full" in res.llvm_ir
     counts = {k: sum(k in line for line in res.ptx.splitlines()) for k in GEMM_PTX_COUNTS}  # grep -c
     assert counts == GEMM_PTX_COUNTS
+
+
+def test_planted_wrong_b_fragment_of_an_mma_tile_is_caught(monkeypatch):
+    """The rolled mma.sync loop with each tile's B registers taken from the next tile (the B field
+    shifted by one tile): a wrong product on the executor."""
+    good = cached_warp_level("f16-tn")
+    real = wm.rolled_loop
+
+    def shifted(b, n, fields, body, name, const=None):
+        if name == "tile":
+            fb = list(fields[1])
+            fields = [fields[0], fb[2:] + fb[:2], fields[2]]
+        return real(b, n, fields, body, name, const)
+
+    monkeypatch.setattr(wm, "rolled_loop", shifted)
+    bad = warp_level("f16-tn")
+    args = dict(seed=7, alpha=1.0, beta=0.0, report_banks=False)
+    assert run_check(good, 64, 64, 64, **args)["ok"]
+    out = run_check(bad, 64, 64, 64, **args)
+    assert not out["ok"] and out["rel_err"] > 0.1, out["rel_err"]

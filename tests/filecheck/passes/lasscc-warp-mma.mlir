@@ -83,26 +83,35 @@
 // CHECK-SAME:      -> ({{(f32, ){16}(i32, ){11}i32}}) : i32 {
 // CHECK-NEXT:      %slot = arith.remui %kt, %c3 : i32
 //                  k-group 1 of this slot is loaded before k-group 0's mma.sync
-// CHECK-NEXT:      [[G1A0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[C16]] : !lass_pipe.ring<3x64x32xf16>
-// CHECK-NEXT:      [[G1A1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], [[C16]] : !lass_pipe.ring<3x64x32xf16>
-// CHECK-NEXT:      [[G1B0:%[0-9]+, %[0-9]+]], [[G1B1:%[0-9]+, %[0-9]+]] = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, [[C16]] : !lass_pipe.ring<3x32x32xf16>
-//                  k-group 0 from the carried fragments, serpentine: (m0,n0) (m0,n1) (m1,n1) (m1,n0)
-// CHECK-NEXT:      lass_nv.mma_sync a([[FA0]], [[FA1]], [[FA2]], [[FA3]]) b([[FB0]], [[FB1]]) c({{.*}}) {shape = "m16n8k16"}
-// CHECK-NEXT:      lass_nv.mma_sync a([[FA0]], [[FA1]], [[FA2]], [[FA3]]) b([[G0B1:%[0-9]+, %[0-9]+]]) c(
-// CHECK-NEXT:      lass_nv.mma_sync a([[G0A1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]]) b([[G0B1]]) c(
-// CHECK-NEXT:      lass_nv.mma_sync a([[G0A1]]) b([[FB0]], [[FB1]]) c(
+// CHECK-NEXT:      [[G1A0:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[C16]] : !lass_pipe.ring<3x64x32xf16>
+// CHECK-NEXT:      [[G1A1:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], [[C16]] : !lass_pipe.ring<3x64x32xf16>
+// CHECK-NEXT:      [[G1B0:%[0-9]+]], {{%[0-9]+}}, [[G1B1:%[0-9]+]], {{%[0-9]+}} = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, [[C16]] : !lass_pipe.ring<3x32x32xf16>
+//                  k-group 0 from the carried fragments, rolled (passes/_rolled.py): a loop over the
+//                  4 mma tiles in serpentine order (m0,n0) (m0,n1) (m1,n1) (m1,n0), carrying each
+//                  tile's A registers, then B registers, then accumulators, rotated by one tile
+// CHECK-NEXT:      [[C4:%[0-9]+]] = arith.constant 4 : i32
+// CHECK-NEXT:      {{(%[0-9]+, ){24} ?}}[[R24:%[0-9]+]], {{(%[0-9]+, ){14}%[0-9]+}} = scf.for %tile = [[K0]] to [[C4]] step %c1 iter_args(
+// CHECK-SAME:        [[TA0:%[0-9]+]] = [[FA0]], [[TA1:%[0-9]+]] = [[FA1]], [[TA2:%[0-9]+]] = [[FA2]], [[TA3:%[0-9]+]] = [[FA3]], {{%[0-9]+}} = [[FA0]], {{%[0-9]+}} = [[FA1]], {{%[0-9]+}} = [[FA2]], {{%[0-9]+}} = [[FA3]],
+// CHECK-SAME:        {{%[0-9]+}} = [[GA:%[0-9]+]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[GA]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}
+// CHECK-SAME:        [[TB0:%[0-9]+]] = [[FB0]], [[TB1:%[0-9]+]] = [[FB1]], {{%[0-9]+}} = [[GB:%[0-9]+]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[GB]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[FB0]], {{%[0-9]+}} = [[FB1]],
+// CHECK-SAME:        [[TC0:%[0-9]+]] = {{%[0-9]+}}, {{.*}}) -> ({{(i32, ){24}(f32, ){15}f32}}) : i32 {
+// CHECK-NEXT:        [[D:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = lass_nv.mma_sync a([[TA0]], [[TA1]], [[TA2]], [[TA3]]) b([[TB0]], [[TB1]]) c([[TC0]], {{%[0-9]+, %[0-9]+, %[0-9]+}}) {shape = "m16n8k16"}
+// CHECK-NEXT:        scf.yield {{(%[0-9]+, ){12} ?}}[[TA0]], {{(%[0-9]+, ){9} ?}}[[TB0]], [[TB1]], {{(%[0-9]+, ){12} ?}}[[D]], {{%[0-9]+, %[0-9]+, %[0-9]+}} :
+// CHECK-NEXT:      } {lass.unroll_full}
 // CHECK-NEXT:      lass_pipe.wait {pending = 1 : i64}
 // CHECK-NEXT:      lass_pipe.barrier
-//                  after the barrier: k-group 0 of slot (kt + 1) % S, then this slot's last mma.sync
+//                  after the barrier: k-group 0 of slot (kt + 1) % S, then this slot's last k-group
+//                  (its fragments, onto the accumulators of k-group 0's loop)
 // CHECK-NEXT:      [[NX:%[0-9]+]] = arith.addi %kt, %c1 : i32
 // CHECK-NEXT:      [[NS:%[0-9]+]] = arith.remui [[NX]], %c3 : i32
 // CHECK-NEXT:      [[NA0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a{{\[}}[[NS]]{{\]}}, %warp_m0, [[K0]]
 // CHECK-NEXT:      [[NA1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a{{\[}}[[NS]]{{\]}}, [[ROW1]], [[K0]]
 // CHECK-NEXT:      [[NB:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_b %ring_b{{\[}}[[NS]]{{\]}}, %warp_n0, [[K0]]
-// CHECK-NEXT:      lass_nv.mma_sync a([[G1A0]]) b([[G1B0]]) c(
-// CHECK-NEXT:      lass_nv.mma_sync a([[G1A0]]) b([[G1B1]]) c(
-// CHECK-NEXT:      lass_nv.mma_sync a([[G1A1]]) b([[G1B1]]) c(
-// CHECK-NEXT:      lass_nv.mma_sync a([[G1A1]]) b([[G1B0]]) c(
+// CHECK-NEXT:      scf.for %tile_1 = [[K0]] to [[C4]] step %c1 iter_args({{%[0-9]+}} = [[G1A0]], {{(%[0-9]+ = %[0-9]+, ){7} ?}}{{%[0-9]+}} = [[G1A1]], {{(%[0-9]+ = %[0-9]+, ){7} ?}}
+// CHECK-SAME:        {{%[0-9]+}} = [[G1B0]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[G1B1]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[G1B1]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[G1B0]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[R24]],
+// CHECK-NEXT:        lass_nv.mma_sync
+// CHECK-NEXT:        scf.yield
+// CHECK-NEXT:      } {lass.unroll_full}
 // CHECK-NEXT:      scf.yield {{(%[0-9]+, ){15}%[0-9]+}}, [[NA0]], [[NA1]], [[NB]] : {{(f32, ){16}(i32, ){11}i32$}}
 // CHECK-NEXT:    }
 // CHECK-NEXT:    lass_pipe.wait {pending = 0 : i64}
@@ -241,22 +250,31 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK-SAME:      [[I0:%[0-9]+]] = [[ZERO]], [[I1:%[0-9]+]] = [[ZERO]], [[I2:%[0-9]+]] = [[ZERO]], [[I3:%[0-9]+]] = [[ZERO]], [[I4:%[0-9]+]] = [[ZERO]], [[I5:%[0-9]+]] = [[ZERO]], [[I6:%[0-9]+]] = [[ZERO]], [[I7:%[0-9]+]] = [[ZERO]], [[I8:%[0-9]+]] = [[ZERO]], [[I9:%[0-9]+]] = [[ZERO]], [[I10:%[0-9]+]] = [[ZERO]], [[I11:%[0-9]+]] = [[ZERO]], [[I12:%[0-9]+]] = [[ZERO]], [[I13:%[0-9]+]] = [[ZERO]], [[I14:%[0-9]+]] = [[ZERO]], [[I15:%[0-9]+]] = [[ZERO]])
 // CHECK-SAME:      -> ({{(f32, ){15}f32}}) : i32 {
 // CHECK-NEXT:      %slot = arith.remui %kt, %c2 : i32
-// CHECK-NEXT:      [[A00:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, %c0 : !lass_pipe.ring<2x64x32xf16>
-// CHECK-NEXT:      [[A01:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], %c0 : !lass_pipe.ring<2x64x32xf16>
-// CHECK-NEXT:      [[B00:%[0-9]+, %[0-9]+]], [[B01:%[0-9]+, %[0-9]+]] = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, %c0 : !lass_pipe.ring<2x32x32xf16>
-// CHECK-NEXT:      [[A10:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[C16]] : !lass_pipe.ring<2x64x32xf16>
-// CHECK-NEXT:      [[A11:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], [[C16]] : !lass_pipe.ring<2x64x32xf16>
-// CHECK-NEXT:      [[B10:%[0-9]+, %[0-9]+]], [[B11:%[0-9]+, %[0-9]+]] = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, [[C16]] : !lass_pipe.ring<2x32x32xf16>
-//                  k-group 0; accumulator of (mi, ni) = registers 4 * (2 mi + ni) .. + 3
-// CHECK-NEXT:      [[D0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A00]]) b([[B00]]) c([[I0]], [[I1]], [[I2]], [[I3]]) {shape = "m16n8k16"}
-// CHECK-NEXT:      [[D1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A00]]) b([[B01]]) c([[I4]], [[I5]], [[I6]], [[I7]]) {shape = "m16n8k16"}
-// CHECK-NEXT:      [[D3:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A01]]) b([[B01]]) c([[I12]], [[I13]], [[I14]], [[I15]]) {shape = "m16n8k16"}
-// CHECK-NEXT:      [[D2:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A01]]) b([[B00]]) c([[I8]], [[I9]], [[I10]], [[I11]]) {shape = "m16n8k16"}
+// CHECK-NEXT:      [[A00:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, %c0 : !lass_pipe.ring<2x64x32xf16>
+// CHECK-NEXT:      [[A01:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], %c0 : !lass_pipe.ring<2x64x32xf16>
+// CHECK-NEXT:      [[B00:%[0-9]+]], {{%[0-9]+}}, [[B01:%[0-9]+]], {{%[0-9]+}} = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, %c0 : !lass_pipe.ring<2x32x32xf16>
+// CHECK-NEXT:      [[A10:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[C16]] : !lass_pipe.ring<2x64x32xf16>
+// CHECK-NEXT:      [[A11:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], [[C16]] : !lass_pipe.ring<2x64x32xf16>
+// CHECK-NEXT:      [[B10:%[0-9]+]], {{%[0-9]+}}, [[B11:%[0-9]+]], {{%[0-9]+}} = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, [[C16]] : !lass_pipe.ring<2x32x32xf16>
+//                  k-group 0, rolled (passes/_rolled.py): the tiles in serpentine order (m0,n0) (m0,n1)
+//                  (m1,n1) (m1,n0) carry A of m0 m0 m1 m1, B of n0 n1 n1 n0 and the accumulator of
+//                  (mi, ni) = registers 4 * (2 mi + ni) .. + 3: I0-3, I4-7, I12-15, I8-11
+// CHECK-NEXT:      [[C4:%[0-9]+]] = arith.constant 4 : i32
+// CHECK-NEXT:      {{(%[0-9]+, ){24} ?}}[[D0:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}}, [[D1:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}}, [[D3:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}}, [[D2:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = scf.for %tile = %c0 to [[C4]] step %c1 iter_args(
+// CHECK-SAME:        {{%[0-9]+}} = [[A00]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[A00]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[A01]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[A01]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}
+// CHECK-SAME:        {{%[0-9]+}} = [[B00]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[B01]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[B01]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[B00]], {{%[0-9]+ = %[0-9]+}},
+// CHECK-SAME:        {{%[0-9]+}} = [[I0]], {{%[0-9]+}} = [[I1]], {{%[0-9]+}} = [[I2]], {{%[0-9]+}} = [[I3]], {{%[0-9]+}} = [[I4]], {{%[0-9]+}} = [[I5]], {{%[0-9]+}} = [[I6]], {{%[0-9]+}} = [[I7]], {{%[0-9]+}} = [[I12]], {{%[0-9]+}} = [[I13]], {{%[0-9]+}} = [[I14]], {{%[0-9]+}} = [[I15]], {{%[0-9]+}} = [[I8]], {{%[0-9]+}} = [[I9]], {{%[0-9]+}} = [[I10]], {{%[0-9]+}} = [[I11]])
+// CHECK-NEXT:        lass_nv.mma_sync
+// CHECK-NEXT:        scf.yield
+// CHECK-NEXT:      } {lass.unroll_full}
 //                  k-group 1, same serpentine order, accumulating onto k-group 0's results
-// CHECK-NEXT:      [[E0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A10]]) b([[B10]]) c([[D0]]) {shape = "m16n8k16"}
-// CHECK-NEXT:      [[E1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A10]]) b([[B11]]) c([[D1]]) {shape = "m16n8k16"}
-// CHECK-NEXT:      [[E3:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A11]]) b([[B11]]) c([[D3]]) {shape = "m16n8k16"}
-// CHECK-NEXT:      [[E2:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A11]]) b([[B10]]) c([[D2]]) {shape = "m16n8k16"}
+// CHECK-NEXT:      {{(%[0-9]+, ){24} ?}}[[E0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]], [[E1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]], [[E3:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]], [[E2:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = scf.for %tile_1 = %c0 to [[C4]] step %c1 iter_args(
+// CHECK-SAME:        {{%[0-9]+}} = [[A10]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[A10]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[A11]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[A11]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}
+// CHECK-SAME:        {{%[0-9]+}} = [[B10]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[B11]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[B11]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[B10]], {{%[0-9]+ = %[0-9]+}},
+// CHECK-SAME:        {{%[0-9]+}} = [[D0]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[D1]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[D3]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[D2]], {{(%[0-9]+ = %[0-9]+, ){2} ?}}{{%[0-9]+ = %[0-9]+}})
+// CHECK-NEXT:        lass_nv.mma_sync
+// CHECK-NEXT:        scf.yield
+// CHECK-NEXT:      } {lass.unroll_full}
 // CHECK-NEXT:      lass_pipe.barrier
 // CHECK-NEXT:      scf.yield [[E0]], [[E1]], [[E2]], [[E3]] : {{(f32, ){15}f32$}}
 // CHECK-NEXT:    }
