@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import BFloat16Type, ModuleOp
 from lasscc import timing
 from lasscc.diagnostics import LassError
 from lasscc.dialects.lass import KERNEL_ATTR
+from lasscc.passes._rolled import UNROLL_FULL_ATTR
 from lasscc.passes.lower_to_llvm import CLUSTER_DIM_ATTR, MAXNTID_ATTR, SM90_KERNEL_ATTR, SM90_SMEM_ALIGN
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
@@ -101,8 +102,27 @@ def to_llvm_ir(module: ModuleOp) -> str:
         if fn.name in kernels:
             fn.calling_convention = "ptx_kernel"
             _nvvm_attributes(kernels[fn.name], fn)
+    unroll_full_metadata(module, ir_mod)
     with timing.phase("print LLVM IR"):
         return str(ir_mod)
+
+
+def unroll_full_metadata(module: ModuleOp, ir_mod) -> None:
+    """`!llvm.loop !{self, !{!"llvm.loop.unroll.full"}}` on each back edge lasscc-lower-to-llvm
+    marked (passes/_rolled.py's rolled loops: LLVM's O3 then unrolls them completely), which xDSL's
+    backend does not translate.  It creates the blocks of a function in the llvm.func's order."""
+    md = None
+    for f in module.ops:
+        if not isinstance(f, llvm.FuncOp) or not f.body.blocks:
+            continue
+        ir_fn = ir_mod.get_global(f.sym_name.data)
+        for blk, ir_blk in zip(f.body.blocks, ir_fn.blocks, strict=True):
+            if UNROLL_FULL_ATTR not in blk.last_op.attributes:
+                continue
+            if md is None:  # a loop ID names itself first (LLVM's LoopInfo checks that)
+                md = ir_mod.add_metadata([ir_mod.add_metadata([_llvm_ir.MetaDataString(ir_mod, "llvm.loop.unroll.full")])])
+                md.operands = (md, *md.operands)
+            ir_blk.terminator.set_metadata("llvm.loop", md)
 
 
 class _NvvmArgAttributes(_llvm_ir.values.ArgumentAttributes):

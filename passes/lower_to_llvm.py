@@ -36,6 +36,7 @@ from lasscc.epilogue_math import FORMULAS
 from lasscc.ir_math import Idx
 from lasscc.layout import WARP_SIZE, swizzle
 from lasscc.passes._build import ARITH_BINOPS, KERNEL_ATTR, is_kernel
+from lasscc.passes._rolled import UNROLL_FULL_ATTR
 from lasscc.passes.lower_sm90 import lower_sm90, tensor_map_arg_attrs
 from lasscc.passes.splitk_reduce import REDUCE_ATTR
 from lasscc.passes.warp_specialize import lower_roles
@@ -61,7 +62,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, PatternRewriteWalker, op_type_rewrite_pattern
 from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering
 from xdsl.utils.exceptions import PassFailedException
 
@@ -271,6 +272,7 @@ class _Lowerer:
             self.blocks.append(new)
         self.smem = self.emit(llvm.AddressOfOp(SMEM_SYMBOL, _ptr(SHARED_AS)))
         self.in_types = in_types
+        self.h2_cache: dict[tuple[SSAValue, Block], SSAValue] = {}  # half2
 
     # -- helpers -----------------------------------------------------------------------------
     def emit(self, op: Operation) -> SSAValue | None:
@@ -319,6 +321,14 @@ class _Lowerer:
         for i, x in enumerate(values):
             vec = self.emit(llvm.InsertElementOp(vec, x, self.const(i)))
         return vec
+
+    def half2(self, x: SSAValue) -> SSAValue:
+        """A lowered i32 fragment register as <2 x half>, bitcast once per block: each A / B register
+        feeds WN/8 (WM/16) mma.sync, and one bitcast per use was a quarter of the lowered kernel."""
+        key = (x, self.cur)
+        if key not in self.h2_cache:
+            self.h2_cache[key] = self.emit(llvm.BitcastOp(x, VectorType(f16, [2])))
+        return self.h2_cache[key]
 
     def to_reg(self, x: SSAValue, et) -> SSAValue:
         """A lowered element as its inline-asm register (_reg_of): bitcast floats, widen bytes."""
@@ -414,7 +424,10 @@ class _Lowerer:
         elif isinstance(op, arith.SelectOp):
             m[op.result] = self.emit(llvm.SelectOp(self.lowered(op.cond), self.lowered(op.lhs), self.lowered(op.rhs)))
         elif isinstance(op, cf.BranchOp):
-            self.emit(llvm.BrOp(self.block_map[op.successor], *[self.lowered(x) for x in op.arguments]))
+            br = llvm.BrOp(self.block_map[op.successor], *[self.lowered(x) for x in op.arguments])
+            if UNROLL_FULL_ATTR in op.attributes:  # a rolled loop's back edge (_ForLowering)
+                br.attributes[UNROLL_FULL_ATTR] = op.attributes[UNROLL_FULL_ATTR]
+            self.emit(br)
         elif isinstance(op, cf.ConditionalBranchOp):
             self.emit(llvm.CondBrOp(self.lowered(op.cond), self.block_map[op.then_block], [self.lowered(x) for x in op.then_arguments],
                                     self.block_map[op.else_block], [self.lowered(x) for x in op.else_arguments]))
@@ -503,7 +516,7 @@ class _Lowerer:
             acc_t, ab = op.acc_type, op.input_type
             if acc_t == f16:  # .f16 accumulators: two f16x2 registers, element 2r + h in half h of register r
                 h2 = VectorType(f16, [2])
-                regs = [self.emit(llvm.BitcastOp(x, h2)) for x in ins]
+                regs = [self.half2(x) for x in ins]
                 cs = []
                 for r in range(2):
                     vec = self.emit(llvm.UndefOp(h2))
@@ -529,7 +542,7 @@ class _Lowerer:
             elif ab == "s8":  # four s8 per i32 register; .satfinite (see lass_nv.mma_sync)
                 call = self.intrinsic("llvm.nvvm.mma.m16n8k32.row.col.satfinite.s8", ins + accs, [st])
             else:  # f16 pairs as <2 x half>
-                regs = [self.emit(llvm.BitcastOp(x, VectorType(f16, [2]))) for x in ins]
+                regs = [self.half2(x) for x in ins]
                 call = self.intrinsic("llvm.nvvm.mma.m16n8k16.row.col.f32.f32", regs + accs, [st])
             for old, new in zip(op.results, self.struct_fields(call.results[0], [acc_t] * 4)):
                 m[old] = new
@@ -629,15 +642,36 @@ class _Lowerer:
             )
 
 
+class _ForLowering(ForLowering):
+    """xDSL's scf.for lowering; a loop marked UNROLL_FULL_ATTR (passes/_rolled.py) passes the mark
+    to its back-edge branch, which lasscc.emit turns into `llvm.loop.unroll.full` metadata."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, for_op: scf.ForOp, rewriter: PatternRewriter) -> None:
+        mark = for_op.attributes.get(UNROLL_FULL_ATTR)
+        head = for_op.body.first_block  # becomes the condition block, the back edge's target
+        super().match_and_rewrite(for_op, rewriter)
+        if mark is not None:
+            for use in head.uses:  # the entry branch (lb) and the back edge (iv + step)
+                step = use.operation.operands[0].owner
+                if isinstance(step, arith.AddiOp) and step.lhs is head.args[0]:
+                    use.operation.attributes[UNROLL_FULL_ATTR] = mark
+
+
 def _scf_to_cf(fn: func.FuncOp) -> None:
     """The kernel's scf.for / scf.if as blocks and cf branches (xDSL's convert-scf-to-cf patterns)."""
     for op in fn.walk():
         if isinstance(op, scf.ForOp) and not isinstance(op.lb.type, IntegerType):
             raise PassFailedException(f"{op_location(op)}: error: expected an integer loop variable, got {op.lb.type}")
+        if isinstance(op, scf.ForOp) and UNROLL_FULL_ATTR in op.attributes and not all(
+                isinstance(v.owner, arith.ConstantOp) for v in (op.lb, op.ub, op.step)):
+            # LLVM unrolls a loop fully only with a trip count it knows: a rolled loop must keep its promise
+            raise PassFailedException(f"{op_location(op)}: error: expected constant bounds and step on an scf.for "
+                                      f"marked {UNROLL_FULL_ATTR} (LLVM unrolls it fully)")
         if isinstance(op, scf.IfOp) and op.results:  # lasscc emits none; rejected as before the cf patterns
             raise PassFailedException(f"{op_location(op)}: error: expected scf.if without results")
     # dce off: an op the lowering rejects is reported even where it is dead (the driver's DCE runs after)
-    applier = GreedyRewritePatternApplier([IfLowering(), ForLowering()], dce_enabled=False)
+    applier = GreedyRewritePatternApplier([IfLowering(), _ForLowering()], dce_enabled=False)
     PatternRewriteWalker(applier).rewrite_region(fn.body)
 
 

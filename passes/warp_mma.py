@@ -57,6 +57,7 @@ from lasscc.dialects import lass_cluster, lass_nv, lass_pipe, lass_tb, lass_warp
 from lasscc.dialects._common import memref_layout
 from lasscc.dialects.epilogue import clone_region_into
 from lasscc.passes._epilogue_build import d_from_f32
+from lasscc.passes._rolled import rolled_loop, rolled_pairs
 from lasscc.splitk import partition_range
 from lasscc import streamk
 from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type, kernel_acc_type, kernel_arg, kernel_config
@@ -411,11 +412,28 @@ class _WarpLowering:
         ab_type = self.ptx_ab  # "f16", "bf16", "tf32" or "s8"
 
         def issue(bld: ArithBuilder, frags) -> None:
+            """A k-group's mma.sync in serpentine order, rolled (passes/_rolled.py): a loop over the
+            (mi, ni) tiles carrying each tile's A and B registers and accumulators."""
             fa, fb = frags
-            for mi, ni in serpentine(self.mi, self.ni):
-                base = (mi * self.ni + ni) * 4
-                mma = bld.insert(lass_nv.MmaSyncOp(fa[mi], fb[ni], acc[base : base + 4], ab_type))
-                acc[base : base + 4] = list(mma.results)
+            order = serpentine(self.mi, self.ni)
+            bases = [(mi * self.ni + ni) * 4 for mi, ni in order]
+            if self.ab == "f32" or self.ilv_a or self.ilv_b:
+                # fragments converted after the load (tf32's cvt.rna, interleaved s8's prmt): once
+                # they feed the loop's phis, LLVM places those conversions next to the mma.sync
+                # instead of after the loads: the same instructions in another main-loop order
+                # (int8_nt: +2 registers), not timed on a GPU, so these keep the unrolled issue
+                for (mi, ni), base in zip(order, bases):
+                    mma = bld.insert(lass_nv.MmaSyncOp(fa[mi], fb[ni], acc[base: base + 4], ab_type))
+                    acc[base: base + 4] = list(mma.results)
+                return
+            fields = [[r for mi, _ in order for r in fa[mi]], [r for _, ni in order for r in fb[ni]],
+                      [v for base in bases for v in acc[base: base + 4]]]
+
+            def one(ib: ArithBuilder, s: list[list[SSAValue]]) -> list[list[SSAValue]]:
+                return [s[0], s[1], list(ib.insert(lass_nv.MmaSyncOp(s[0], s[1], s[2], ab_type)).results)]
+            out = rolled_loop(bld, len(order), fields, one, "tile")[2]
+            for q, base in enumerate(bases):
+                acc[base: base + 4] = out[4 * q: 4 * q + 4]
 
         prefetched = self.prefetched.get(op)
         frags = prefetched if prefetched is not None else self.load_frags(b, op, op.slot_a, 0)
@@ -590,38 +608,57 @@ class _WarpLowering:
         full = b.and_(inside, n_even)  # uniform per block: no bound can fail, every pair is aligned
         false = b.const(0, i1)
 
-        def no_c_values(bb: ArithBuilder, pair_idx, row, col, row_c: int, col_c: int, guarded: bool,
+        def pair_values(bb: ArithBuilder, avals, row, col, row_c, col_c, guarded: bool,
                         cache: dict) -> list[SSAValue]:
-            """D's values of an accumulator pair without C: alpha * acc (through the fused
+            """D's values of the accumulator pair `avals` without C: alpha * acc (through the fused
             epilogue) in D's type (an i32 D without one keeps the exact accumulator when alpha == 1)."""
-            vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, acc[i]))) for i in pair_idx]
+            vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, a))) for a in avals]
             vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache)]
             if exact_i32:
-                vals = [bb.emit(arith.SelectOp(alpha_one, acc[i], v)) for i, v in zip(pair_idx, vals)]
+                vals = [bb.emit(arith.SelectOp(alpha_one, a, v)) for a, v in zip(avals, vals)]
             return vals
 
-        def stores(bb: ArithBuilder, with_c: bool, guarded: bool, exact: bool = False) -> None:
-            cache: dict = {}
-            for row_c, col_c, pair_idx in self.store_pairs():
-                row = bb.add(row0, row_c)
-                col = bb.add(col0, col_c)
-                offs, pair, single = access(bb, row, col, guarded)
-                vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, acc[i]))) for i in pair_idx]
-                if with_c:
-                    old = load(bb, D, offs, pair, single, guarded)
-                    if exact:  # split-K's later partitions with alpha = 1: acc + D in i32, exactly
-                        vals = [bb.emit(arith.AddiOp(acc[i], d)) for i, d in zip(pair_idx, old)]
-                    else:
-                        old = [to_f32(bb, x) for x in old]
-                        vals = [bb.emit(arith.AddfOp(v, bb.emit(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
-                        vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache)]
+        def no_c_values(bb: ArithBuilder, pair_idx, row, col, row_c: int, col_c: int, guarded: bool,
+                        cache: dict) -> list[SSAValue]:
+            """pair_values of accumulator values pair_idx (the staged and TMA-store epilogues')."""
+            return pair_values(bb, [acc[i] for i in pair_idx], row, col, row_c, col_c, guarded, cache)
+
+        def store_pair(bb: ArithBuilder, avals, row_c, col_c, with_c: bool, guarded: bool, exact: bool,
+                       cache: dict) -> None:
+            """The stores of accumulator pair `avals` at (row0 + row_c, col0 + col_c) and one
+            column right (row_c, col_c: ints, or SSA values in the rolled loop)."""
+            row = bb.add(row0, row_c)
+            col = bb.add(col0, col_c)
+            offs, pair, single = access(bb, row, col, guarded)
+            vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, a))) for a in avals]
+            if with_c:
+                old = load(bb, D, offs, pair, single, guarded)
+                if exact:  # split-K's later partitions with alpha = 1: acc + D in i32, exactly
+                    vals = [bb.emit(arith.AddiOp(a, d)) for a, d in zip(avals, old)]
                 else:
-                    vals = no_c_values(bb, pair_idx, row, col, row_c, col_c, guarded, cache)
-                if pair is not None:
-                    bb.insert(lass_nv.StGlobalOp.build(operands=[D, offs[0], pair, vals]))
-                if guarded or pair is None:
-                    for j in range(2):
-                        bb.insert(lass_nv.StGlobalOp.build(operands=[D, offs[j], single[j], [vals[j]]]))
+                    old = [to_f32(bb, x) for x in old]
+                    vals = [bb.emit(arith.AddfOp(v, bb.emit(arith.MulfOp(op.beta, c)))) for v, c in zip(vals, old)]
+                    vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache)]
+            else:
+                vals = pair_values(bb, avals, row, col, row_c, col_c, guarded, cache)
+            if pair is not None:
+                bb.insert(lass_nv.StGlobalOp.build(operands=[D, offs[0], pair, vals]))
+            if guarded or pair is None:
+                for j in range(2):
+                    bb.insert(lass_nv.StGlobalOp.build(operands=[D, offs[j], single[j], [vals[j]]]))
+
+        def stores(bb: ArithBuilder, with_c: bool, guarded: bool, exact: bool = False) -> None:
+            pairs = self.store_pairs()
+            if region:
+                # a fused epilogue stays unrolled: its [n] / [m] extras are loaded once per column /
+                # row of the warp tile and reused by the pairs that share it (`cache`), which a
+                # loop over pairs cannot do (its predicated asm loads are not merged by LLVM)
+                cache: dict = {}
+                for row_c, col_c, pair_idx in pairs:
+                    store_pair(bb, [acc[i] for i in pair_idx], row_c, col_c, with_c, guarded, exact, cache)
+            else:
+                rolled_pairs(bb, pairs, acc, lambda ib, avals, row_c, col_c: store_pair(
+                    ib, avals, row_c, col_c, with_c, guarded, exact, {}))
             bb.insert(scf.YieldOp())
 
         def branch(bb: ArithBuilder, cond, then_fn, else_fn) -> None:

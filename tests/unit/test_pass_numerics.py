@@ -244,10 +244,11 @@ def test_staged_epilogue_every_warp_width(tb, w, staged):
 
 # ---- 2. planted bugs -------------------------------------------------------------------------------
 def loop_of(module) -> scf.ForOp:
-    """The main K loop: the scf.for that holds the mma."""
+    """The main K loop: the outermost scf.for that holds the mma (a k-group's mma.sync are in a
+    rolled loop of their own inside it: passes/_rolled.py)."""
     for op in module.walk():
         if isinstance(op, scf.ForOp) and any(
-            o.name in ("lass_pipe.mma", "lass_nv.mma_sync") for o in op.body.block.ops
+            o.name in ("lass_pipe.mma", "lass_nv.mma_sync") for o in op.body.walk()
         ):
             return op
     raise AssertionError("no main loop with an mma in it")

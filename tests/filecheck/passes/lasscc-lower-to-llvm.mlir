@@ -94,14 +94,13 @@
 // CHECK-NEXT:   [[A1:%[0-9]+]] = llvm.extractvalue [[LDM]][1] : !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NEXT:   [[A2:%[0-9]+]] = llvm.extractvalue [[LDM]][2] : !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NEXT:   [[A3:%[0-9]+]] = llvm.extractvalue [[LDM]][3] : !llvm.struct<(i32, i32, i32, i32)>
-//   lass_nv.mma_sync: registers bitcast to f16x2, accumulators f32
+//   lass_nv.mma_sync: registers bitcast to f16x2 (once per register and block: b's a0, a1 are
+//   a's bitcasts), accumulators f32
 // CHECK-NEXT:   [[V54:%[0-9]+]] = llvm.bitcast [[A0]] : i32 to vector<2xf16>
 // CHECK-NEXT:   [[V55:%[0-9]+]] = llvm.bitcast [[A1]] : i32 to vector<2xf16>
 // CHECK-NEXT:   [[V56:%[0-9]+]] = llvm.bitcast [[A2]] : i32 to vector<2xf16>
 // CHECK-NEXT:   [[V57:%[0-9]+]] = llvm.bitcast [[A3]] : i32 to vector<2xf16>
-// CHECK-NEXT:   [[V58:%[0-9]+]] = llvm.bitcast [[A0]] : i32 to vector<2xf16>
-// CHECK-NEXT:   [[V59:%[0-9]+]] = llvm.bitcast [[A1]] : i32 to vector<2xf16>
-// CHECK-NEXT:   [[MMA:%[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.mma.m16n8k16.row.col.f32.f32"([[V54]], [[V55]], [[V56]], [[V57]], [[V58]], [[V59]], [[X0]], [[X1]], [[X2]], [[X3]]) : (vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-NEXT:   [[MMA:%[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.mma.m16n8k16.row.col.f32.f32"([[V54]], [[V55]], [[V56]], [[V57]], [[V54]], [[V55]], [[X0]], [[X1]], [[X2]], [[X3]]) : (vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-NEXT:   [[D0:%[0-9]+]] = llvm.extractvalue [[MMA]][0] : !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-NEXT:   [[D1:%[0-9]+]] = llvm.extractvalue [[MMA]][1] : !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-NEXT:   [[D2:%[0-9]+]] = llvm.extractvalue [[MMA]][2] : !llvm.struct<(f32, f32, f32, f32)>

@@ -16,6 +16,7 @@
 // ERR: {{^.*}}Inputs/lasscc-warp-mma-not-pipelined.mlir.in:{{[0-9]+}}:{{[0-9]+}}: error: expected lass_pipe.mma on ring slots (run lasscc-pipeline first), got lass_tb.mma{{$}}
 
 // CHECK-LABEL: func.func @gemm_i8_nt(
+// CHECK:         [[K0:%[0-9]+]], [[K1:%[0-9]+]], [[K2:%[0-9]+]], [[K3:%[0-9]+]], [[K4:%[0-9]+]], [[K5:%[0-9]+]], [[K6:%[0-9]+]], [[K7:%[0-9]+]], {{.*}} = scf.for %kt
 // CHECK:         lass_warp.load_frag_a %ring_a[%slot], %warp_m0, %{{[0-9]+}} interleaved : !lass_pipe.ring<2x64x32xi8, mn>
 // CHECK:         lass_warp.load_frag_b %ring_b[%slot], %warp_n0, %{{[0-9]+}} interleaved : !lass_pipe.ring<2x32x32xi8, mn>
 // CHECK-NOT:     lass_nv.cvt_rna_tf32
@@ -30,16 +31,25 @@
 // CHECK-NEXT:    [[ROW:%[0-9]+]] = arith.addi [[R0]], [[G2]] : i32
 // CHECK-NEXT:    [[N0:%[0-9]+]] = arith.addi %n0, %warp_n0 : i32
 // CHECK-NEXT:    [[COL:%[0-9]+]] = arith.addi [[N0]], [[T4]] : i32
-//                first two stores of a row: columns +0 and +2 (values idx 0 / idx 1 of blocks 0 and 1)
+//                the epilogue's loop over the 16 pairs (passes/_rolled.py): value idx of n8 blocks
+//                2p and 2p + 1 pair up (accumulators 4 b + idx and 4 b + 4 + idx), at rows 2g + h
+//                (+0 +0 +1 +1 for the first four pairs) and columns 16p + 2 idx (+0 +2 +0 +2)
+// CHECK:         scf.for %pair = [[Z:%[0-9]+]] to {{%[0-9]+}} step [[ONE:%[0-9]+]] iter_args(
+// CHECK-SAME:      [[V0:%[0-9]+]] = [[K0]], [[V1:%[0-9]+]] = [[K4]], {{%[0-9]+}} = [[K1]], {{%[0-9]+}} = [[K5]], {{%[0-9]+}} = [[K2]], {{%[0-9]+}} = [[K6]], {{%[0-9]+}} = [[K3]], {{%[0-9]+}} = [[K7]], {{(%[0-9]+ = %[0-9]+, ){24} ?}}
+// CHECK-SAME:      [[RQ:%[0-9]+]] = [[Z]], {{%[0-9]+}} = [[Z]], {{%[0-9]+}} = [[ONE]], {{%[0-9]+}} = [[ONE]], {{(%[0-9]+ = %[0-9a-z]+, ){12} ?}}
+// CHECK-SAME:      [[CQ:%[0-9]+]] = [[Z]], {{%[0-9]+}} = [[C2]], {{%[0-9]+}} = [[Z]], {{%[0-9]+}} = [[C2]],
 //                (one predicated path for every block: the pair, then each element at the edge)
-// CHECK:         [[OFF:%[0-9]+]] = arith.muli [[ROW]], %N : i32
-// CHECK-NEXT:    [[O0:%[0-9]+]] = arith.addi [[OFF]], [[COL]] : i32
-// CHECK:         lass_nv.st_global %D[[[O0]]], %{{[0-9]+}}, %{{[0-9]+}} if %{{[0-9]+}} : memref<?x?xi32>, i32, i32
-// CHECK-NEXT:    lass_nv.st_global %D[[[O0]]], %{{[0-9]+}} if %{{[0-9]+}} : memref<?x?xi32>, i32
-// CHECK-NEXT:    lass_nv.st_global %D[%{{[0-9]+}}], %{{[0-9]+}} if %{{[0-9]+}} : memref<?x?xi32>, i32
-// CHECK-NEXT:    [[COL2:%[0-9]+]] = arith.addi [[COL]], [[C2]] : i32
-// CHECK:         [[O1:%[0-9]+]] = arith.addi [[OFF]], [[COL2]] : i32
-// CHECK:         lass_nv.st_global %D[[[O1]]], %{{[0-9]+}}, %{{[0-9]+}} if %{{[0-9]+}} : memref<?x?xi32>, i32, i32
+// CHECK-NEXT:      [[ROWQ:%[0-9]+]] = arith.addi [[ROW]], [[RQ]] : i32
+// CHECK-NEXT:      [[COLQ:%[0-9]+]] = arith.addi [[COL]], [[CQ]] : i32
+// CHECK:           [[OFF:%[0-9]+]] = arith.muli [[ROWQ]], %N : i32
+// CHECK-NEXT:      [[O0:%[0-9]+]] = arith.addi [[OFF]], [[COLQ]] : i32
+// CHECK:           arith.sitofp [[V0]] : i32 to f32
+// CHECK:           arith.sitofp [[V1]] : i32 to f32
+// CHECK:           lass_nv.st_global %D[[[O0]]], %{{[0-9]+}}, %{{[0-9]+}} if %{{[0-9]+}} : memref<?x?xi32>, i32, i32
+// CHECK-NEXT:      lass_nv.st_global %D[[[O0]]], %{{[0-9]+}} if %{{[0-9]+}} : memref<?x?xi32>, i32
+// CHECK-NEXT:      lass_nv.st_global %D[%{{[0-9]+}}], %{{[0-9]+}} if %{{[0-9]+}} : memref<?x?xi32>, i32
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    } {lass.unroll_full}
 
 // CHECK-LABEL: func.func @gemm_tf32_tt(
 // CHECK:         lass_warp.load_frag_a %ring_a[%slot], %warp_m0, %{{[0-9]+}} : !lass_pipe.ring<2x64x8xf32>

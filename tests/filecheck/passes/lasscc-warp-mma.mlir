@@ -77,32 +77,41 @@
 // CHECK-NEXT:    {{%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+}} = lass_warp.load_frag_a %ring_a{{\[}}[[PS]]{{\]}}, [[ROW1]], [[K0]] : !lass_pipe.ring<3x64x32xf16>
 // CHECK-NEXT:    [[PB0:%[0-9]+]], [[PB1:%[0-9]+]], {{%[0-9]+, %[0-9]+}} = lass_warp.load_frag_b %ring_b{{\[}}[[PS]]{{\]}}, %warp_n0, [[K0]] : !lass_pipe.ring<3x32x32xf16>
 //                the loop carries 16 accumulator f32 and 12 fragment registers (2 A x 4 + 1 B x 4)
-// CHECK-NEXT:    {{(%[0-9]+, ){27}%[0-9]+}} = scf.for %kt = [[K0]] to %K step %c1 iter_args(
+// CHECK-NEXT:    [[ACC0:%[0-9]+]], [[ACC1:%[0-9]+]], [[ACC2:%[0-9]+]], {{(%[0-9]+, ){24}%[0-9]+}} = scf.for %kt = [[K0]] to %K step %c1 iter_args(
 // CHECK-SAME:      [[FA0:%[0-9]+]] = [[PA0]], [[FA1:%[0-9]+]] = [[PA1]], [[FA2:%[0-9]+]] = [[PA2]], [[FA3:%[0-9]+]] = [[PA3]],
 // CHECK-SAME:      [[FB0:%[0-9]+]] = [[PB0]], [[FB1:%[0-9]+]] = [[PB1]],
 // CHECK-SAME:      -> ({{(f32, ){16}(i32, ){11}i32}}) : i32 {
 // CHECK-NEXT:      %slot = arith.remui %kt, %c3 : i32
 //                  k-group 1 of this slot is loaded before k-group 0's mma.sync
-// CHECK-NEXT:      [[G1A0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[C16]] : !lass_pipe.ring<3x64x32xf16>
-// CHECK-NEXT:      [[G1A1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], [[C16]] : !lass_pipe.ring<3x64x32xf16>
-// CHECK-NEXT:      [[G1B0:%[0-9]+, %[0-9]+]], [[G1B1:%[0-9]+, %[0-9]+]] = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, [[C16]] : !lass_pipe.ring<3x32x32xf16>
-//                  k-group 0 from the carried fragments, serpentine: (m0,n0) (m0,n1) (m1,n1) (m1,n0)
-// CHECK-NEXT:      lass_nv.mma_sync a([[FA0]], [[FA1]], [[FA2]], [[FA3]]) b([[FB0]], [[FB1]]) c({{.*}}) {shape = "m16n8k16"}
-// CHECK-NEXT:      lass_nv.mma_sync a([[FA0]], [[FA1]], [[FA2]], [[FA3]]) b([[G0B1:%[0-9]+, %[0-9]+]]) c(
-// CHECK-NEXT:      lass_nv.mma_sync a([[G0A1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]]) b([[G0B1]]) c(
-// CHECK-NEXT:      lass_nv.mma_sync a([[G0A1]]) b([[FB0]], [[FB1]]) c(
+// CHECK-NEXT:      [[G1A0:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[C16]] : !lass_pipe.ring<3x64x32xf16>
+// CHECK-NEXT:      [[G1A1:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], [[C16]] : !lass_pipe.ring<3x64x32xf16>
+// CHECK-NEXT:      [[G1B0:%[0-9]+]], {{%[0-9]+}}, [[G1B1:%[0-9]+]], {{%[0-9]+}} = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, [[C16]] : !lass_pipe.ring<3x32x32xf16>
+//                  k-group 0 from the carried fragments, rolled (passes/_rolled.py): a loop over the
+//                  4 mma tiles in serpentine order (m0,n0) (m0,n1) (m1,n1) (m1,n0), carrying each
+//                  tile's A registers, then B registers, then accumulators, rotated by one tile
+// CHECK-NEXT:      [[C4:%[0-9]+]] = arith.constant 4 : i32
+// CHECK-NEXT:      {{(%[0-9]+, ){24} ?}}[[R24:%[0-9]+]], {{(%[0-9]+, ){14}%[0-9]+}} = scf.for %tile = [[K0]] to [[C4]] step %c1 iter_args(
+// CHECK-SAME:        [[TA0:%[0-9]+]] = [[FA0]], [[TA1:%[0-9]+]] = [[FA1]], [[TA2:%[0-9]+]] = [[FA2]], [[TA3:%[0-9]+]] = [[FA3]], {{%[0-9]+}} = [[FA0]], {{%[0-9]+}} = [[FA1]], {{%[0-9]+}} = [[FA2]], {{%[0-9]+}} = [[FA3]],
+// CHECK-SAME:        {{%[0-9]+}} = [[GA:%[0-9]+]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[GA]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}
+// CHECK-SAME:        [[TB0:%[0-9]+]] = [[FB0]], [[TB1:%[0-9]+]] = [[FB1]], {{%[0-9]+}} = [[GB:%[0-9]+]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[GB]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[FB0]], {{%[0-9]+}} = [[FB1]],
+// CHECK-SAME:        [[TC0:%[0-9]+]] = {{%[0-9]+}}, {{.*}}) -> ({{(i32, ){24}(f32, ){15}f32}}) : i32 {
+// CHECK-NEXT:        [[D:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = lass_nv.mma_sync a([[TA0]], [[TA1]], [[TA2]], [[TA3]]) b([[TB0]], [[TB1]]) c([[TC0]], {{%[0-9]+, %[0-9]+, %[0-9]+}}) {shape = "m16n8k16"}
+// CHECK-NEXT:        scf.yield {{(%[0-9]+, ){12} ?}}[[TA0]], {{(%[0-9]+, ){9} ?}}[[TB0]], [[TB1]], {{(%[0-9]+, ){12} ?}}[[D]], {{%[0-9]+, %[0-9]+, %[0-9]+}} :
+// CHECK-NEXT:      } {lass.unroll_full}
 // CHECK-NEXT:      lass_pipe.wait {pending = 1 : i64}
 // CHECK-NEXT:      lass_pipe.barrier
-//                  after the barrier: k-group 0 of slot (kt + 1) % S, then this slot's last mma.sync
+//                  after the barrier: k-group 0 of slot (kt + 1) % S, then this slot's last k-group
+//                  (its fragments, onto the accumulators of k-group 0's loop)
 // CHECK-NEXT:      [[NX:%[0-9]+]] = arith.addi %kt, %c1 : i32
 // CHECK-NEXT:      [[NS:%[0-9]+]] = arith.remui [[NX]], %c3 : i32
 // CHECK-NEXT:      [[NA0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a{{\[}}[[NS]]{{\]}}, %warp_m0, [[K0]]
 // CHECK-NEXT:      [[NA1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a{{\[}}[[NS]]{{\]}}, [[ROW1]], [[K0]]
 // CHECK-NEXT:      [[NB:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_b %ring_b{{\[}}[[NS]]{{\]}}, %warp_n0, [[K0]]
-// CHECK-NEXT:      lass_nv.mma_sync a([[G1A0]]) b([[G1B0]]) c(
-// CHECK-NEXT:      lass_nv.mma_sync a([[G1A0]]) b([[G1B1]]) c(
-// CHECK-NEXT:      lass_nv.mma_sync a([[G1A1]]) b([[G1B1]]) c(
-// CHECK-NEXT:      lass_nv.mma_sync a([[G1A1]]) b([[G1B0]]) c(
+// CHECK-NEXT:      scf.for %tile_1 = [[K0]] to [[C4]] step %c1 iter_args({{%[0-9]+}} = [[G1A0]], {{(%[0-9]+ = %[0-9]+, ){7} ?}}{{%[0-9]+}} = [[G1A1]], {{(%[0-9]+ = %[0-9]+, ){7} ?}}
+// CHECK-SAME:        {{%[0-9]+}} = [[G1B0]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[G1B1]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[G1B1]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[G1B0]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[R24]],
+// CHECK-NEXT:        lass_nv.mma_sync
+// CHECK-NEXT:        scf.yield
+// CHECK-NEXT:      } {lass.unroll_full}
 // CHECK-NEXT:      scf.yield {{(%[0-9]+, ){15}%[0-9]+}}, [[NA0]], [[NA1]], [[NB]] : {{(f32, ){16}(i32, ){11}i32$}}
 // CHECK-NEXT:    }
 // CHECK-NEXT:    lass_pipe.wait {pending = 0 : i64}
@@ -124,17 +133,36 @@
 // CHECK-NEXT:    [[F1:%[0-9]+]] = arith.andi [[FULL]], [[NV]] : i1
 // CHECK-NEXT:    [[STAGE:%[0-9]+]] = arith.andi [[F1]], [[AL]] : i1
 // CHECK-NEXT:    scf.if [[HASC]] {
-//                  one predicated path for every block (no unguarded copy for whole blocks):
-//                  C by a predicated pair load, two single-element fallbacks and selects
-// CHECK-NEXT:      [[P0:%[0-9]+]] = arith.cmpi ult, {{%[0-9]+}}, %M : i32
+//                  one predicated path for every block (no unguarded copy for whole blocks), written
+//                  once: a loop over the thread's 8 accumulator pairs (passes/_rolled.py), which LLVM
+//                  unrolls fully (lass.unroll_full).  Loop-carried: the pairs' 16 values in pair
+//                  order (here the accumulator's), then the pairs' rows and columns (mma_c_coord of
+//                  the (mi, ni) tiles: rows 0 8 0 8 16 24 16 24, columns 0 0 8 8 0 0 8 8)
+// CHECK-NEXT:      [[C24:%[0-9]+]] = arith.constant 24 : i32
+// CHECK-NEXT:      {{(%[0-9]+, ){31}%[0-9]+}} = scf.for %pair = %c0 to [[C8]] step %c1 iter_args(
+// CHECK-SAME:        [[A0:%[0-9]+]] = [[ACC0]], [[A1:%[0-9]+]] = [[ACC1]], [[A2:%[0-9]+]] = [[ACC2]], {{(%[0-9]+ = %[0-9]+, ){13} ?}}
+// CHECK-SAME:        [[ROW:%[0-9]+]] = %c0, {{%[0-9]+}} = [[C8]], {{%[0-9]+}} = %c0, {{%[0-9]+}} = [[C8]], {{%[0-9]+}} = [[C16]], {{%[0-9]+}} = [[C24]], {{%[0-9]+}} = [[C16]], [[ROW7:%[0-9]+]] = [[C24]],
+// CHECK-SAME:        [[COL:%[0-9]+]] = %c0, {{%[0-9]+}} = %c0, {{%[0-9]+}} = [[C8]], {{%[0-9]+}} = [[C8]], {{%[0-9]+}} = %c0, {{%[0-9]+}} = %c0, {{%[0-9]+}} = [[C8]], [[COL7:%[0-9]+]] = [[C8]])
+// CHECK-SAME:        -> ({{(f32, ){16}(i32, ){15}i32}}) : i32 {
+//                  pair q: the first values, at (row0 + row, col0 + col); C by a predicated pair
+//                  load, two single-element fallbacks and selects
+// CHECK-NEXT:        [[R:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[ROW]] : i32
+// CHECK-NEXT:        [[C:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[COL]] : i32
+// CHECK-NEXT:        [[P0:%[0-9]+]] = arith.cmpi ult, [[R]], %M : i32
+// CHECK:             [[OFF:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[C]] : i32
+// CHECK:             arith.mulf %alpha, [[A0]] : f32
+// CHECK-NEXT:        arith.mulf %alpha, [[A1]] : f32
+// CHECK-NEXT:        {{%[0-9]+, %[0-9]+}} = lass_nv.ld_global %D{{\[}}[[OFF]]{{\]}} x 2 if {{%[0-9]+}} : memref<?x?xf16>
 // CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 1 if {{%[0-9]+}} : memref<?x?xf16>
 // CHECK:             arith.select
 // CHECK:             arith.extf {{%[0-9]+}} : f16 to f32
 // CHECK:             arith.truncf {{%[0-9]+}} : f32 to f16
-// CHECK-COUNT-8:     lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf16>, f16, f16
+// CHECK:             lass_nv.st_global %D{{\[}}[[OFF]]{{\]}}, {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf16>, f16, f16
 // CHECK-NOT:         lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if
-// CHECK-NOT:         scf.if
-// CHECK:         } else {
+//                  rotated by one pair: the next pair's values and offsets come first
+// CHECK:             scf.yield [[A2]], {{(%[0-9]+, ){13} ?}}[[A0]], [[A1]], {{(%[0-9]+, ){7} ?}}[[ROW]], {{(%[0-9]+, ){7} ?}}[[COL]] :
+// CHECK-NEXT:      } {lass.unroll_full}
+// CHECK-NEXT:    } else {
 //                  staged: bar.sync (every warp is done with the rings), this warp's buffer of
 //                  32 rows x 48 bytes (32 bytes of D + 16 of padding: lasscc.layout.epilogue_stage_stride)
 // CHECK-NEXT:      scf.if [[STAGE]] {
@@ -168,11 +196,14 @@
 // CHECK-NEXT:        [[G1:%[0-9]+]] = arith.addi [[G0]], [[S16]] : i32
 // CHECK-NEXT:        lass_nv.st_global_v4 %D{{\[}}[[G1]]{{\]}}, [[V1]] if %true : memref<?x?xf16>
 // CHECK-NEXT:      } else {
-//                  not staged: the per-thread stores, predicated
+//                  not staged: the per-thread stores, predicated, in the same loop without C
 // CHECK-NOT:           lass_nv.ld_global
-// CHECK-COUNT-8:       lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf16>, f16, f16
+// CHECK:               scf.for %pair_1 = %c0 to [[C8]] step %c1 iter_args(
 // CHECK-NOT:           lass_nv.ld_global
-// CHECK:           }
+// CHECK:               lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf16>, f16, f16
+// CHECK-NOT:           lass_nv.ld_global
+// CHECK:             } {lass.unroll_full}
+// CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
@@ -219,22 +250,31 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK-SAME:      [[I0:%[0-9]+]] = [[ZERO]], [[I1:%[0-9]+]] = [[ZERO]], [[I2:%[0-9]+]] = [[ZERO]], [[I3:%[0-9]+]] = [[ZERO]], [[I4:%[0-9]+]] = [[ZERO]], [[I5:%[0-9]+]] = [[ZERO]], [[I6:%[0-9]+]] = [[ZERO]], [[I7:%[0-9]+]] = [[ZERO]], [[I8:%[0-9]+]] = [[ZERO]], [[I9:%[0-9]+]] = [[ZERO]], [[I10:%[0-9]+]] = [[ZERO]], [[I11:%[0-9]+]] = [[ZERO]], [[I12:%[0-9]+]] = [[ZERO]], [[I13:%[0-9]+]] = [[ZERO]], [[I14:%[0-9]+]] = [[ZERO]], [[I15:%[0-9]+]] = [[ZERO]])
 // CHECK-SAME:      -> ({{(f32, ){15}f32}}) : i32 {
 // CHECK-NEXT:      %slot = arith.remui %kt, %c2 : i32
-// CHECK-NEXT:      [[A00:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, %c0 : !lass_pipe.ring<2x64x32xf16>
-// CHECK-NEXT:      [[A01:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], %c0 : !lass_pipe.ring<2x64x32xf16>
-// CHECK-NEXT:      [[B00:%[0-9]+, %[0-9]+]], [[B01:%[0-9]+, %[0-9]+]] = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, %c0 : !lass_pipe.ring<2x32x32xf16>
-// CHECK-NEXT:      [[A10:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[C16]] : !lass_pipe.ring<2x64x32xf16>
-// CHECK-NEXT:      [[A11:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], [[C16]] : !lass_pipe.ring<2x64x32xf16>
-// CHECK-NEXT:      [[B10:%[0-9]+, %[0-9]+]], [[B11:%[0-9]+, %[0-9]+]] = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, [[C16]] : !lass_pipe.ring<2x32x32xf16>
-//                  k-group 0; accumulator of (mi, ni) = registers 4 * (2 mi + ni) .. + 3
-// CHECK-NEXT:      [[D0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A00]]) b([[B00]]) c([[I0]], [[I1]], [[I2]], [[I3]]) {shape = "m16n8k16"}
-// CHECK-NEXT:      [[D1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A00]]) b([[B01]]) c([[I4]], [[I5]], [[I6]], [[I7]]) {shape = "m16n8k16"}
-// CHECK-NEXT:      [[D3:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A01]]) b([[B01]]) c([[I12]], [[I13]], [[I14]], [[I15]]) {shape = "m16n8k16"}
-// CHECK-NEXT:      [[D2:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A01]]) b([[B00]]) c([[I8]], [[I9]], [[I10]], [[I11]]) {shape = "m16n8k16"}
+// CHECK-NEXT:      [[A00:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, %c0 : !lass_pipe.ring<2x64x32xf16>
+// CHECK-NEXT:      [[A01:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], %c0 : !lass_pipe.ring<2x64x32xf16>
+// CHECK-NEXT:      [[B00:%[0-9]+]], {{%[0-9]+}}, [[B01:%[0-9]+]], {{%[0-9]+}} = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, %c0 : !lass_pipe.ring<2x32x32xf16>
+// CHECK-NEXT:      [[A10:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], %warp_m0, [[C16]] : !lass_pipe.ring<2x64x32xf16>
+// CHECK-NEXT:      [[A11:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = lass_warp.load_frag_a %ring_a[%slot], [[ROW1]], [[C16]] : !lass_pipe.ring<2x64x32xf16>
+// CHECK-NEXT:      [[B10:%[0-9]+]], {{%[0-9]+}}, [[B11:%[0-9]+]], {{%[0-9]+}} = lass_warp.load_frag_b %ring_b[%slot], %warp_n0, [[C16]] : !lass_pipe.ring<2x32x32xf16>
+//                  k-group 0, rolled (passes/_rolled.py): the tiles in serpentine order (m0,n0) (m0,n1)
+//                  (m1,n1) (m1,n0) carry A of m0 m0 m1 m1, B of n0 n1 n1 n0 and the accumulator of
+//                  (mi, ni) = registers 4 * (2 mi + ni) .. + 3: I0-3, I4-7, I12-15, I8-11
+// CHECK-NEXT:      [[C4:%[0-9]+]] = arith.constant 4 : i32
+// CHECK-NEXT:      {{(%[0-9]+, ){24} ?}}[[D0:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}}, [[D1:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}}, [[D3:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}}, [[D2:%[0-9]+]], {{%[0-9]+, %[0-9]+, %[0-9]+}} = scf.for %tile = %c0 to [[C4]] step %c1 iter_args(
+// CHECK-SAME:        {{%[0-9]+}} = [[A00]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[A00]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[A01]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[A01]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}
+// CHECK-SAME:        {{%[0-9]+}} = [[B00]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[B01]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[B01]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[B00]], {{%[0-9]+ = %[0-9]+}},
+// CHECK-SAME:        {{%[0-9]+}} = [[I0]], {{%[0-9]+}} = [[I1]], {{%[0-9]+}} = [[I2]], {{%[0-9]+}} = [[I3]], {{%[0-9]+}} = [[I4]], {{%[0-9]+}} = [[I5]], {{%[0-9]+}} = [[I6]], {{%[0-9]+}} = [[I7]], {{%[0-9]+}} = [[I12]], {{%[0-9]+}} = [[I13]], {{%[0-9]+}} = [[I14]], {{%[0-9]+}} = [[I15]], {{%[0-9]+}} = [[I8]], {{%[0-9]+}} = [[I9]], {{%[0-9]+}} = [[I10]], {{%[0-9]+}} = [[I11]])
+// CHECK-NEXT:        lass_nv.mma_sync
+// CHECK-NEXT:        scf.yield
+// CHECK-NEXT:      } {lass.unroll_full}
 //                  k-group 1, same serpentine order, accumulating onto k-group 0's results
-// CHECK-NEXT:      [[E0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A10]]) b([[B10]]) c([[D0]]) {shape = "m16n8k16"}
-// CHECK-NEXT:      [[E1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A10]]) b([[B11]]) c([[D1]]) {shape = "m16n8k16"}
-// CHECK-NEXT:      [[E3:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A11]]) b([[B11]]) c([[D3]]) {shape = "m16n8k16"}
-// CHECK-NEXT:      [[E2:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.mma_sync a([[A11]]) b([[B10]]) c([[D2]]) {shape = "m16n8k16"}
+// CHECK-NEXT:      {{(%[0-9]+, ){24} ?}}[[E0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]], [[E1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]], [[E3:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]], [[E2:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = scf.for %tile_1 = %c0 to [[C4]] step %c1 iter_args(
+// CHECK-SAME:        {{%[0-9]+}} = [[A10]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[A10]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[A11]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[A11]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}
+// CHECK-SAME:        {{%[0-9]+}} = [[B10]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[B11]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[B11]], {{%[0-9]+ = %[0-9]+}}, {{%[0-9]+}} = [[B10]], {{%[0-9]+ = %[0-9]+}},
+// CHECK-SAME:        {{%[0-9]+}} = [[D0]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[D1]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[D3]], {{(%[0-9]+ = %[0-9]+, ){3} ?}}{{%[0-9]+}} = [[D2]], {{(%[0-9]+ = %[0-9]+, ){2} ?}}{{%[0-9]+ = %[0-9]+}})
+// CHECK-NEXT:        lass_nv.mma_sync
+// CHECK-NEXT:        scf.yield
+// CHECK-NEXT:      } {lass.unroll_full}
 // CHECK-NEXT:      lass_pipe.barrier
 // CHECK-NEXT:      scf.yield [[E0]], [[E1]], [[E2]], [[E3]] : {{(f32, ){15}f32$}}
 // CHECK-NEXT:    }
@@ -252,24 +292,38 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK-NEXT:    [[NEVEN:%[0-9]+]] = arith.cmpi eq, [[NODD]], %c0 : i32
 // CHECK-NEXT:    [[HASC:%[0-9]+]] = arith.cmpf one, %beta, [[ZERO]] : f32
 //                beta != 0, one predicated path for every block (no unguarded copy for whole
-//                blocks): a predicated pair load plus two predicated single-element fallbacks,
-//                merged by selects on the pair predicate
+//                blocks), written once in a loop over the thread's 8 accumulator pairs
+//                (passes/_rolled.py; LLVM unrolls it fully: lass.unroll_full).  Loop-carried, in
+//                pair order (mi, ni, h): the values 4 (2 mi + ni) + 2 h and + 1, then the pairs'
+//                rows 16 mi + 8 h and columns 8 ni (mma.m16n8k16's C fragment)
 // CHECK-NEXT:    scf.if [[HASC]] {
-// CHECK-NEXT:        [[GROWOK:%[0-9]+]] = arith.cmpi ult, [[ROW0]], %M : i32
-// CHECK-NEXT:        [[GCOLOK:%[0-9]+]] = arith.cmpi ult, [[COL0]], %N : i32
+// CHECK-NEXT:      [[C8:%[0-9]+]] = arith.constant 8 : i32
+// CHECK-NEXT:      [[C24:%[0-9]+]] = arith.constant 24 : i32
+// CHECK-NEXT:      {{(%[0-9]+, ){31}%[0-9]+}} = scf.for %pair = %c0 to [[C8]] step %c1 iter_args(
+// CHECK-SAME:        [[X0:%[0-9]+]] = [[R0]], [[X1:%[0-9]+]] = [[R1]], [[X2:%[0-9]+]] = [[R2]], {{%[0-9]+}} = [[R3]], {{%[0-9]+}} = [[R4]], {{%[0-9]+}} = [[R5]], {{%[0-9]+}} = [[R6]], {{%[0-9]+}} = [[R7]],
+// CHECK-SAME:        {{%[0-9]+}} = [[R8]], {{%[0-9]+}} = [[R9]], {{%[0-9]+}} = [[R10]], {{%[0-9]+}} = [[R11]], {{%[0-9]+}} = [[R12]], {{%[0-9]+}} = [[R13]], {{%[0-9]+}} = [[R14]], [[X15:%[0-9]+]] = [[R15]],
+// CHECK-SAME:        [[ROWQ:%[0-9]+]] = %c0, {{%[0-9]+}} = [[C8]], {{%[0-9]+}} = %c0, {{%[0-9]+}} = [[C8]], {{%[0-9]+}} = [[C16]], {{%[0-9]+}} = [[C24]], {{%[0-9]+}} = [[C16]], {{%[0-9]+}} = [[C24]],
+// CHECK-SAME:        [[COLQ:%[0-9]+]] = %c0, {{%[0-9]+}} = %c0, {{%[0-9]+}} = [[C8]], {{%[0-9]+}} = [[C8]], {{%[0-9]+}} = %c0, {{%[0-9]+}} = %c0, {{%[0-9]+}} = [[C8]], {{%[0-9]+}} = [[C8]])
+// CHECK-SAME:        -> ({{(f32, ){16}(i32, ){15}i32}}) : i32 {
+//                  pair q at (row0 + row, col0 + col): a predicated pair load plus two predicated
+//                  single-element fallbacks, merged by selects on the pair predicate
+// CHECK-NEXT:        [[GROW:%[0-9]+]] = arith.addi [[ROW0]], [[ROWQ]] : i32
+// CHECK-NEXT:        [[GCOL:%[0-9]+]] = arith.addi [[COL0]], [[COLQ]] : i32
+// CHECK-NEXT:        [[GROWOK:%[0-9]+]] = arith.cmpi ult, [[GROW]], %M : i32
+// CHECK-NEXT:        [[GCOLOK:%[0-9]+]] = arith.cmpi ult, [[GCOL]], %N : i32
 // CHECK-NEXT:        [[GOK0:%[0-9]+]] = arith.andi [[GROWOK]], [[GCOLOK]] : i1
-// CHECK-NEXT:        [[GCOL1:%[0-9]+]] = arith.addi [[COL0]], %c1 : i32
+// CHECK-NEXT:        [[GCOL1:%[0-9]+]] = arith.addi [[GCOL]], %c1 : i32
 // CHECK-NEXT:        [[GCOL1OK:%[0-9]+]] = arith.cmpi ult, [[GCOL1]], %N : i32
 // CHECK-NEXT:        [[GOK1:%[0-9]+]] = arith.andi [[GROWOK]], [[GCOL1OK]] : i1
 // CHECK-NEXT:        [[GPAIR:%[0-9]+]] = arith.andi [[GOK1]], [[NEVEN]] : i1
 // CHECK-NEXT:        [[GNOTPAIR:%[0-9]+]] = arith.xori [[GPAIR]], [[TRUE]] : i1
 // CHECK-NEXT:        [[GSINGLE0:%[0-9]+]] = arith.andi [[GOK0]], [[GNOTPAIR]] : i1
 // CHECK-NEXT:        [[GSINGLE1:%[0-9]+]] = arith.andi [[GOK1]], [[GNOTPAIR]] : i1
-// CHECK-NEXT:        [[GRN0:%[0-9]+]] = arith.muli [[ROW0]], %N : i32
-// CHECK-NEXT:        [[G000:%[0-9]+]] = arith.addi [[GRN0]], [[COL0]] : i32
+// CHECK-NEXT:        [[GRN0:%[0-9]+]] = arith.muli [[GROW]], %N : i32
+// CHECK-NEXT:        [[G000:%[0-9]+]] = arith.addi [[GRN0]], [[GCOL]] : i32
 // CHECK-NEXT:        [[G000B:%[0-9]+]] = arith.addi [[G000]], %c1 : i32
-// CHECK-NEXT:        [[GX0:%[0-9]+]] = arith.mulf %alpha, [[R0]] : f32
-// CHECK-NEXT:        [[GX1:%[0-9]+]] = arith.mulf %alpha, [[R1]] : f32
+// CHECK-NEXT:        [[GX0:%[0-9]+]] = arith.mulf %alpha, [[X0]] : f32
+// CHECK-NEXT:        [[GX1:%[0-9]+]] = arith.mulf %alpha, [[X1]] : f32
 // CHECK-NEXT:        [[GP0:%[0-9]+]], [[GP1:%[0-9]+]] = lass_nv.ld_global %D{{\[}}[[G000]]{{\]}} x 2 if [[GPAIR]] : memref<?x?xf32>
 // CHECK-NEXT:        [[GS0:%[0-9]+]] = lass_nv.ld_global %D{{\[}}[[G000]]{{\]}} x 1 if [[GSINGLE0]] : memref<?x?xf32>
 // CHECK-NEXT:        [[GS1:%[0-9]+]] = lass_nv.ld_global %D{{\[}}[[G000B]]{{\]}} x 1 if [[GSINGLE1]] : memref<?x?xf32>
@@ -282,85 +336,40 @@ func.func @multistage(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[G000]]{{\]}}, [[GY0]], [[GY1]] if [[GPAIR]] : memref<?x?xf32>, f32, f32
 // CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[G000]]{{\]}}, [[GY0]] if [[GSINGLE0]] : memref<?x?xf32>, f32
 // CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[G000B]]{{\]}}, [[GY1]] if [[GSINGLE1]] : memref<?x?xf32>, f32
-// CHECK-COUNT-7:     lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if {{%[0-9]+}} : memref<?x?xf32>
-// CHECK-NOT:         lass_nv.ld_global %D[{{%[0-9]+}}] x 2
-// CHECK:         } else {
-//                  beta == 0: one 2-element store per (mi, ni, h) at (row0 + 16 mi + 8 h, col0 + 8 ni),
-//                  accumulators 4 (2 mi + ni) + 2 h and + 1, every access predicated: the pair
-//                  where (row, col + 1) is inside D and N is even, else each element where it is
-//                  inside D
-//                    (0, 0, 0): row0, col0
-// CHECK-NEXT:        [[ROWOK:%[0-9]+]] = arith.cmpi ult, [[ROW0]], %M : i32
-// CHECK-NEXT:        [[COLOK:%[0-9]+]] = arith.cmpi ult, [[COL0]], %N : i32
+//                  the next iteration's pair first: every list rotated by one pair
+// CHECK-NEXT:        scf.yield [[X2]], {{(%[0-9]+, ){12} ?}}[[X15]], [[X0]], [[X1]], {{(%[0-9]+, ){7} ?}}[[ROWQ]], {{(%[0-9]+, ){7} ?}}[[COLQ]] : {{(f32, ){16}(i32, ){15}i32$}}
+// CHECK-NEXT:      } {lass.unroll_full}
+// CHECK-NEXT:    } else {
+//                  beta == 0: the same loop, the 2-element store of alpha * acc where (row, col + 1)
+//                  is inside D and N is even, else each element where it is inside D
+// CHECK-NEXT:      [[D8:%[0-9]+]] = arith.constant 8 : i32
+// CHECK-NEXT:      [[D24:%[0-9]+]] = arith.constant 24 : i32
+// CHECK-NEXT:      {{(%[0-9]+, ){31}%[0-9]+}} = scf.for %pair_1 = %c0 to [[D8]] step %c1 iter_args(
+// CHECK-SAME:        [[Y0:%[0-9]+]] = [[R0]], [[Y1:%[0-9]+]] = [[R1]], {{(%[0-9]+ = %[0-9]+, ){14} ?}}
+// CHECK-SAME:        [[ROWQ1:%[0-9]+]] = %c0, {{(%[0-9]+ = %[0-9a-z]+, ){7} ?}}[[COLQ1:%[0-9]+]] = %c0,
+// CHECK-NEXT:        [[ROW:%[0-9]+]] = arith.addi [[ROW0]], [[ROWQ1]] : i32
+// CHECK-NEXT:        [[COL:%[0-9]+]] = arith.addi [[COL0]], [[COLQ1]] : i32
+// CHECK-NEXT:        [[ROWOK:%[0-9]+]] = arith.cmpi ult, [[ROW]], %M : i32
+// CHECK-NEXT:        [[COLOK:%[0-9]+]] = arith.cmpi ult, [[COL]], %N : i32
 // CHECK-NEXT:        [[OK0:%[0-9]+]] = arith.andi [[ROWOK]], [[COLOK]] : i1
-// CHECK-NEXT:        [[COL1:%[0-9]+]] = arith.addi [[COL0]], %c1 : i32
+// CHECK-NEXT:        [[COL1:%[0-9]+]] = arith.addi [[COL]], %c1 : i32
 // CHECK-NEXT:        [[COL1OK:%[0-9]+]] = arith.cmpi ult, [[COL1]], %N : i32
 // CHECK-NEXT:        [[OK1:%[0-9]+]] = arith.andi [[ROWOK]], [[COL1OK]] : i1
 // CHECK-NEXT:        [[PAIR:%[0-9]+]] = arith.andi [[OK1]], [[NEVEN]] : i1
 // CHECK-NEXT:        [[NOTPAIR:%[0-9]+]] = arith.xori [[PAIR]], [[TRUE]] : i1
 // CHECK-NEXT:        [[SINGLE0:%[0-9]+]] = arith.andi [[OK0]], [[NOTPAIR]] : i1
 // CHECK-NEXT:        [[SINGLE1:%[0-9]+]] = arith.andi [[OK1]], [[NOTPAIR]] : i1
-// CHECK-NEXT:        [[ERN0:%[0-9]+]] = arith.muli [[ROW0]], %N : i32
-// CHECK-NEXT:        [[E000:%[0-9]+]] = arith.addi [[ERN0]], [[COL0]] : i32
+// CHECK-NEXT:        [[ERN0:%[0-9]+]] = arith.muli [[ROW]], %N : i32
+// CHECK-NEXT:        [[E000:%[0-9]+]] = arith.addi [[ERN0]], [[COL]] : i32
 // CHECK-NEXT:        [[E000B:%[0-9]+]] = arith.addi [[E000]], %c1 : i32
-// CHECK-NEXT:        [[W0:%[0-9]+]] = arith.mulf %alpha, [[R0]] : f32
-// CHECK-NEXT:        [[W1:%[0-9]+]] = arith.mulf %alpha, [[R1]] : f32
+// CHECK-NEXT:        [[W0:%[0-9]+]] = arith.mulf %alpha, [[Y0]] : f32
+// CHECK-NEXT:        [[W1:%[0-9]+]] = arith.mulf %alpha, [[Y1]] : f32
 // CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[E000]]{{\]}}, [[W0]], [[W1]] if [[PAIR]] : memref<?x?xf32>, f32, f32
 // CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[E000]]{{\]}}, [[W0]] if [[SINGLE0]] : memref<?x?xf32>, f32
 // CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[E000B]]{{\]}}, [[W1]] if [[SINGLE1]] : memref<?x?xf32>, f32
-//                    (0, 0, 1): row0 + 8, col0
-// CHECK-NEXT:        [[C8:%[0-9]+]] = arith.constant 8 : i32
-// CHECK-NEXT:        [[ROW8:%[0-9]+]] = arith.addi [[ROW0]], [[C8]] : i32
-// CHECK:             [[RN8:%[0-9]+]] = arith.muli [[ROW8]], %N : i32
-// CHECK-NEXT:        [[O001:%[0-9]+]] = arith.addi [[RN8]], [[COL0]] : i32
-// CHECK-NEXT:        {{%[0-9]+}} = arith.addi [[O001]], %c1 : i32
-// CHECK-NEXT:        [[V2:%[0-9]+]] = arith.mulf %alpha, [[R2]] : f32
-// CHECK-NEXT:        [[V3:%[0-9]+]] = arith.mulf %alpha, [[R3]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O001]]{{\]}}, [[V2]], [[V3]] if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
-//                    (0, 1, 0): row0, col0 + 8
-// CHECK:             [[COL8:%[0-9]+]] = arith.addi [[COL0]], [[C8]] : i32
-// CHECK:             [[O010:%[0-9]+]] = arith.addi [[ERN0]], [[COL8]] : i32
-// CHECK-NEXT:        {{%[0-9]+}} = arith.addi [[O010]], %c1 : i32
-// CHECK-NEXT:        [[V4:%[0-9]+]] = arith.mulf %alpha, [[R4]] : f32
-// CHECK-NEXT:        [[V5:%[0-9]+]] = arith.mulf %alpha, [[R5]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O010]]{{\]}}, [[V4]], [[V5]] if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
-//                    (0, 1, 1): row0 + 8, col0 + 8
-// CHECK:             [[O011:%[0-9]+]] = arith.addi [[RN8]], [[COL8]] : i32
-// CHECK-NEXT:        {{%[0-9]+}} = arith.addi [[O011]], %c1 : i32
-// CHECK-NEXT:        [[V6:%[0-9]+]] = arith.mulf %alpha, [[R6]] : f32
-// CHECK-NEXT:        [[V7:%[0-9]+]] = arith.mulf %alpha, [[R7]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O011]]{{\]}}, [[V6]], [[V7]] if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
-//                    (1, 0, 0): row0 + 16, col0
-// CHECK:             [[ROW16:%[0-9]+]] = arith.addi [[ROW0]], [[C16]] : i32
-// CHECK:             [[RN16:%[0-9]+]] = arith.muli [[ROW16]], %N : i32
-// CHECK-NEXT:        [[O100:%[0-9]+]] = arith.addi [[RN16]], [[COL0]] : i32
-// CHECK-NEXT:        {{%[0-9]+}} = arith.addi [[O100]], %c1 : i32
-// CHECK-NEXT:        [[V8:%[0-9]+]] = arith.mulf %alpha, [[R8]] : f32
-// CHECK-NEXT:        [[V9:%[0-9]+]] = arith.mulf %alpha, [[R9]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O100]]{{\]}}, [[V8]], [[V9]] if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
-//                    (1, 0, 1): row0 + 24, col0
-// CHECK:             [[C24:%[0-9]+]] = arith.constant 24 : i32
-// CHECK-NEXT:        [[ROW24:%[0-9]+]] = arith.addi [[ROW0]], [[C24]] : i32
-// CHECK:             [[RN24:%[0-9]+]] = arith.muli [[ROW24]], %N : i32
-// CHECK-NEXT:        [[O101:%[0-9]+]] = arith.addi [[RN24]], [[COL0]] : i32
-// CHECK-NEXT:        {{%[0-9]+}} = arith.addi [[O101]], %c1 : i32
-// CHECK-NEXT:        [[V10:%[0-9]+]] = arith.mulf %alpha, [[R10]] : f32
-// CHECK-NEXT:        [[V11:%[0-9]+]] = arith.mulf %alpha, [[R11]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O101]]{{\]}}, [[V10]], [[V11]] if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
-//                    (1, 1, 0): row0 + 16, col0 + 8
-// CHECK:             [[O110:%[0-9]+]] = arith.addi [[RN16]], [[COL8]] : i32
-// CHECK-NEXT:        {{%[0-9]+}} = arith.addi [[O110]], %c1 : i32
-// CHECK-NEXT:        [[V12:%[0-9]+]] = arith.mulf %alpha, [[R12]] : f32
-// CHECK-NEXT:        [[V13:%[0-9]+]] = arith.mulf %alpha, [[R13]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O110]]{{\]}}, [[V12]], [[V13]] if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
-//                    (1, 1, 1): row0 + 24, col0 + 8
-// CHECK:             [[O111:%[0-9]+]] = arith.addi [[RN24]], [[COL8]] : i32
-// CHECK-NEXT:        {{%[0-9]+}} = arith.addi [[O111]], %c1 : i32
-// CHECK-NEXT:        [[V14:%[0-9]+]] = arith.mulf %alpha, [[R14]] : f32
-// CHECK-NEXT:        [[V15:%[0-9]+]] = arith.mulf %alpha, [[R15]] : f32
-// CHECK-NEXT:        lass_nv.st_global %D{{\[}}[[O111]]{{\]}}, [[V14]], [[V15]] if {{%[0-9]+}} : memref<?x?xf32>, f32, f32
-// CHECK-NOT:         lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if
-// CHECK:           }
+// CHECK-NEXT:        scf.yield
+// CHECK-NEXT:      } {lass.unroll_full}
+// CHECK-NEXT:    }
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 func.func @in_iteration(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32)
