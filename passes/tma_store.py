@@ -77,12 +77,18 @@ def kernel_operand(dest):
     return dest.owner.source if isinstance(dest.owner, lass_tb.BatchViewOp) else dest
 
 
-def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0):
+def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0, preload):
     """The emitter (builder -> None, ending its block with scf.yield) of the no-C epilogue of `op`
     through TMA stores, falling back to `direct` (the per-thread stores) for a D no tensor map can
     describe.  `low` is the warpgroup lowering (tid, lane, warp row `wm0`, `store_pairs`, config);
-    `values(bb, pair_idx, row, col, row_c, col_c, guarded, cache)` gives D's values of an
-    accumulator pair, `row0` / `col0` the lane's pair coordinates in D (lasscc-warp-mma's)."""
+    `values(bb, pair_idx, row, col, row_c, col_c, guarded, cache, even_n)` gives D's values of an
+    accumulator pair, `preload(bb, row, col, row_c, col_c, cache)` reads its [n] / [m] extras into
+    `cache` ahead of them, `row0` / `col0` the lane's pair coordinates in D (lasscc-warp-mma's).
+
+    The fused epilogue's vector extras (a bias) of the whole tile are read before the first
+    subtile (a vector read once per column, or row, pair of the thread, one load latency a tile
+    instead of one a subtile: their loads stalled each subtile's math behind its barrier,
+    BENCHMARKS.md session 11), and as whole pairs: N is a multiple of 16 bytes of D here, so even."""
     cfg = low.wg_cfg
     D, N = op.dest, kernel_arg(low.fn, "N")
     d_type = str(D.type.get_element_type())
@@ -103,6 +109,8 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0):
         st_row, st_col = S90.stmatrix_lane_cell(bb.idx(lane))
         st_row = st_row + bb.idx(low.wm0)
         cache: dict = {}
+        for (r_c, col_c), _ in sorted(cells.items(), key=lambda c: (c[0][1], c[0][0])) if op.has_epilogue else ():
+            preload(bb, bb.add(row0, r_c), bb.add(col0, col_c), r_c, col_c, cache)
         for s in range(bn // sub_cols):
             base = tma_store_stage_offset(cfg, eb, s % S90.EPILOGUE_STAGE_BUFFERS)
             c_lo = s * sub_cols
@@ -124,14 +132,14 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0):
                             r0 += r_b
                             col_c = c_lo + p * S90.STMATRIX_BLOCK + c0
                             vals += values(bb, cells[(r0, col_c)], bb.add(row0, r0), bb.add(col0, col_c), r0, col_c,
-                                           True, cache)
+                                           True, cache, True)
                         off = S90.epilogue_stage_offset(st_row + r_b, st_col + p * S90.STMATRIX_BLOCK, db, mode) + base
                         bb.insert(lass_nv.StmatrixX4Op.build(operands=[bb.val(off), vals]))
             else:
                 for (r_c, col_c), idx in sorted(cells.items()):
                     if not c_lo <= col_c < c_lo + sub_cols:
                         continue
-                    vals = values(bb, idx, bb.add(row0, r_c), bb.add(col0, col_c), r_c, col_c, True, cache)
+                    vals = values(bb, idx, bb.add(row0, r_c), bb.add(col0, col_c), r_c, col_c, True, cache, True)
                     row = bb.idx(bb.add(bb.add(low.wm0, group), r_c))
                     off = S90.epilogue_stage_offset(row, bb.idx(tig2) + (col_c - c_lo), db, mode) + base
                     bb.insert(lass_nv.StSharedOp.build(operands=[bb.val(off), vals]))
