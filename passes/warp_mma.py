@@ -614,13 +614,15 @@ class _WarpLowering:
         false = b.const(0, i1)
 
         def no_c_values(bb: ArithBuilder, pair_idx, row, col, row_c: int, col_c: int, guarded: bool,
-                        cache: dict, even_n: bool = False) -> list[SSAValue]:
+                        cache: dict, even_n: bool = False, src=None) -> list[SSAValue]:
             """D's values of an accumulator pair without C: alpha * acc (through the fused
-            epilogue) in D's type (an i32 D without one keeps the exact accumulator when alpha == 1)."""
-            vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, acc[i]))) for i in pair_idx]
+            epilogue) in D's type (an i32 D without one keeps the exact accumulator when alpha == 1).
+            `src`: the accumulator's values to index instead (a rolled loop's shifted copy)."""
+            src = acc if src is None else src
+            vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, src[i]))) for i in pair_idx]
             vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache, even_n)]
             if exact_i32:
-                vals = [bb.emit(arith.SelectOp(alpha_one, acc[i], v)) for i, v in zip(pair_idx, vals)]
+                vals = [bb.emit(arith.SelectOp(alpha_one, src[i], v)) for i, v in zip(pair_idx, vals)]
             return vals
 
         def stores(bb: ArithBuilder, with_c: bool, guarded: bool, exact: bool = False) -> None:

@@ -7,9 +7,11 @@ kernel (the sm_90a default's schedule), on the CPU executor and ptxas.
    fallback with its per-element guards); warp-specialized and physical levels against float64,
    D NaN-poisoned, both levels bit for bit.
 2. The mechanism (issue 18): the tile's vector extras are read once, before the first subtile's
-   barrier, as whole pairs (one 2-wide predicated load per column pair: N is even on this path).
+   barrier, as whole pairs (one 2-wide predicated load per column pair: N is even on this path);
+   several subtiles run as one rolled loop (scf.for carrying the shifted accumulator).
 3. Planted bugs caught: the preload shifted by one n8 block (wrong numbers), its pair predicate
-   dropped (a read past the bias: the executor's bounds check).
+   dropped (a read past the bias: the executor's bounds check), the rolled loop's accumulator
+   shift off by one pair (wrong numbers).
 4. ptxas: the 128x256x64/4 persistent bias + GELU kernel assembles without spills.
 """
 
@@ -34,8 +36,8 @@ PT = ', schedule = "cooperative", persistent = 1, epilogue = "tma"'
 LEVELS = ("lasscc-warp-specialize", "lasscc-hopper-smem")
 
 
-def fused(spec: EpilogueSpec, tb=(128, 64, 64), stages=3) -> str:
-    return gemm_epilogue_mlir(spec, wgmma_gemm("f16", "f16", tb, stages, PT))
+def fused(spec: EpilogueSpec, tb=(128, 64, 64), stages=3, d="f16", extra=PT) -> str:
+    return gemm_epilogue_mlir(spec, wgmma_gemm("f16", d, tb, stages, extra))
 
 
 # a scalar operand (EpilogueSpec has none), by hand
@@ -53,6 +55,15 @@ CASES = {  # name -> (text, [(M, N, K)])
     "scale_m_bias_n_silu_residual_f16": (fused(EpilogueSpec("n", "m", "silu", True, "f16")), [(260, 136, 72)]),
     "bias_m_relu": (fused(EpilogueSpec("m", None, "relu")), [(130, 72, 64)]),
     "scalar_erf": (SCALAR, [(72, 136, 64)]),
+    # several subtiles: the rolled subtile loop (tma_store.ROLLED_SUBTILES), stmatrix (f16 D: 2 of
+    # 64 columns) and st.shared (f32 D: 4 of 32), a 128-row pingpong tile (two m16 bands a warp)
+    "rolled_f16_bias_n_gelu": (fused(EpilogueSpec("n", "m", "gelu", True, "f16"), tb=(128, 128, 64)),
+                               [(300, 264, 136)]),
+    "rolled_f32_bias_n_gelu": (fused(EpilogueSpec("n", None, "gelu"), tb=(128, 128, 64), d="f32"),
+                               [(130, 200, 72)]),
+    "rolled_pingpong_bias_n_silu": (fused(EpilogueSpec("n", None, "silu"), tb=(128, 128, 64),
+                                          extra=', schedule = "pingpong", persistent = 1, epilogue = "tma"'),
+                                    [(260, 264, 64)]),
 }
 
 
@@ -80,9 +91,12 @@ def _tma_branch(mod):
     """The TMA path's block: the scf.if branch holding the lass_wg.tma_store ops."""
     from lasscc.dialects import lass_wg
 
+    from xdsl.dialects import scf
+
     st = next(o for o in mod.walk() if isinstance(o, lass_wg.TmaStoreOp))
     blk = st.parent_block()
-    while not any(isinstance(o, lass_nv.BarSyncOp) for o in blk.ops):
+    while not (isinstance(blk.parent_op(), scf.IfOp)
+               and any(isinstance(o, (lass_nv.BarSyncOp, scf.ForOp)) for o in blk.ops)):
         blk = blk.parent_op().parent_block()
     return blk
 
@@ -148,6 +162,35 @@ def test_planted_unguarded_preload_reads_past_the_bias(monkeypatch):
     mod, epi = _planted(monkeypatch, unguarded=True)
     with pytest.raises(OutOfBoundsError, match=r"loads element 200 of E0, which has 200 elements"):
         _check(mod, epi, 300, 200, 136)
+
+
+def test_several_subtiles_are_one_rolled_loop():
+    from lasscc.passes import tma_store
+    from xdsl.dialects import scf
+
+    mod = passes_after(CASES["rolled_f16_bias_n_gelu"][0])["lasscc-warpgroup-mma"]
+    blk = _tma_branch(mod)
+    loops = [o for o in blk.ops if isinstance(o, scf.ForOp)]
+    assert tma_store.ROLLED_SUBTILES == 1 and len(loops) == 1  # 2 subtiles of 64 columns, one a window
+    body = loops[0].body.block
+    assert sum(isinstance(o, lass_nv.StmatrixX4Op) for o in body.walk()) == 4  # one subtile's, once
+    assert len(loops[0].iter_args) == 64 + 16  # the accumulator and the next window's 8 bias pairs (f16)
+
+
+def test_planted_wrong_loop_shift_gives_wrong_numbers(monkeypatch):
+    from lasscc.passes import tma_store
+
+    real = tma_store._subtile_shift
+    monkeypatch.setattr(tma_store, "_subtile_shift", lambda *a: (real(*a) or 0) + 2)
+    from _wgmma_stages import WGMMA_PASSES
+    from lasscc.driver import make_pass, run_pass
+
+    text = CASES["rolled_f16_bias_n_gelu"][0]
+    mod = parse_mlir(text, "t.mlir")
+    for name in WGMMA_PASSES:
+        run_pass(mod, make_pass(name, "sm_90a"), "t.mlir")
+    r = _check(mod, epilogue_of(parse_mlir(text, "t.mlir")), 300, 264, 136)
+    assert not r["ok"] and r["rel_err"] > 1e-2
 
 
 def test_persistent_bias_gelu_128x256_assembles_without_spills():
