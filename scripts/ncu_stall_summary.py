@@ -6,7 +6,10 @@ warp instructions, the stall reasons of each, and the top instructions by sample
 
 The epilogue is the address range from the first `DEPBAR.LE SB0` (the first subtile's wait for the
 previous tile's TMA stores, passes/tma_store.py) to the last `UTMACMDFLUSH` before the kernel's
-first EXIT after it (the TMA path's last store); kernels without one report the whole kernel only.
+first EXIT after it (the TMA path's last store); "math" the lines from MATH_PAD before the first
+executed MUFU.EX2 (a fused erf / exp) to MATH_PAD after the last (ptxas may schedule the fused
+epilogue's math ahead of the first barrier, outside the first range).  Kernels without them
+report the whole kernel only.
 """
 
 from __future__ import annotations
@@ -14,6 +17,9 @@ from __future__ import annotations
 import collections
 import csv
 import sys
+
+
+MATH_PAD = 60  # SASS lines around the executed MUFU.EX2 counted as the fused epilogue's math
 
 
 def _num(text: str) -> float:
@@ -58,6 +64,9 @@ def summarize(path: str) -> None:
     parts = {"kernel": rows}
     if lo is not None and hi is not None:
         parts["epilogue"] = rows[lo:hi + 1]
+    ex2 = [i for i, r in enumerate(rows) if "MUFU.EX2" in r[src] and _num(r[execd]) > 0]
+    if ex2:
+        parts["math"] = rows[max(ex2[0] - MATH_PAD, 0):ex2[-1] + MATH_PAD]
     tot_s = sum(_num(r[samples]) for r in rows) or 1.0
     tot_e = sum(_num(r[execd]) for r in rows) or 1.0
     print(f"== {path}: {len(rows)} SASS lines, {tot_e:.0f} warp instructions, {tot_s:.0f} stall samples")
@@ -80,7 +89,7 @@ def summarize(path: str) -> None:
         print("    samples by opcode: " + ", ".join(f"{k} {100 * v / max(s, 1):.1f}%" for k, v in ops.most_common(10)))
     print("  top instructions by samples:")
     for r in sorted(rows, key=lambda r: -_num(r[samples]))[:15]:
-        where = "epi" if "epilogue" in parts and parts["epilogue"][0] is not None and r in parts["epilogue"] else "   "
+        where = "epi" if "epilogue" in parts and r in parts["epilogue"] else "   "
         print(f"    {100 * _num(r[samples]) / tot_s:5.1f}%  {where} exec {_num(r[execd]):9.0f}  {r[src].strip()[:70]}")
 
 
