@@ -28,6 +28,8 @@ consumers' named barrier in a cooperative kernel (lasscc-warp-specialize), and t
 consumer thread; in a pingpong kernel one consumer warpgroup's (its epilogue runs alone, in the
 ordering barrier's turn, and ends with the wait above: the consumers share the staging buffers).
 A warp's m16 bands (two, 64 rows apart, in a 128-row pingpong tile) each take their stmatrix.
+A fused epilogue's [n] / [m] extras are read before the first subtile (`tma_store_epilogue`), and
+its subtiles run as one rolled loop (`ROLLED_SUBTILES` a window: `rolled`, `_subtile_shift`).
 A D whose rows are not 16-byte multiples, or whose address is not 16-byte aligned, cannot have a
 tensor map (`sm90_layout.tma_global_error`): the kernel tests both (uniform)
 and takes the direct stores then; the host builds a placeholder map for it
