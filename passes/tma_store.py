@@ -28,6 +28,8 @@ consumers' named barrier in a cooperative kernel (lasscc-warp-specialize), and t
 consumer thread; in a pingpong kernel one consumer warpgroup's (its epilogue runs alone, in the
 ordering barrier's turn, and ends with the wait above: the consumers share the staging buffers).
 A warp's m16 bands (two, 64 rows apart, in a 128-row pingpong tile) each take their stmatrix.
+A fused epilogue's [n] / [m] extras are read before the first subtile (`tma_store_epilogue`), and
+its subtiles run as one rolled loop (`ROLLED_SUBTILES` a window: `rolled`, `_subtile_shift`).
 A D whose rows are not 16-byte multiples, or whose address is not 16-byte aligned, cannot have a
 tensor map (`sm90_layout.tma_global_error`): the kernel tests both (uniform)
 and takes the direct stores then; the host builds a placeholder map for it
@@ -42,11 +44,14 @@ from lasscc.passes._build import ArithBuilder, kernel_arg
 from lasscc.resources import TMA_STORE_D_TYPES, is_pingpong, tma_store_stage_offset
 from lasscc.layout import elem_bytes
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, i1
+from xdsl.dialects.builtin import IntegerAttr, i1, i32
 from xdsl.ir import Block, Region
 from xdsl.rewriter import InsertPoint
 
 TMA_STORE_ALIGN = S90.TMA_GLOBAL_ALIGN  # a tensor map's global address and row stride
+# subtiles an iteration of a fused epilogue's rolled subtile loop (`tma_store_epilogue`); all of
+# them (no loop) where the tile has no more
+ROLLED_SUBTILES = 1
 
 
 def _if(bb: ArithBuilder, cond, body) -> None:
@@ -64,6 +69,27 @@ def _branch(bb: ArithBuilder, cond, then_fn, else_fn) -> None:
     bb.insert(scf.IfOp(cond, [], Region(then_b), Region(else_b)))
 
 
+def _subtile_shift(cells: dict, sub_cols: int, n_sub: int) -> int | None:
+    """The accumulator index shift from one subtile to the next when every subtile's cells are
+    subtile 0's moved by it (the pair at (r, c + s * sub_cols) holds subtile 0's (r, c) values
+    + s * shift), else None (and None for a single subtile: nothing to roll)."""
+    if n_sub < 2:
+        return None
+    shift = None
+    for (r, c), idx in cells.items():
+        s, c0 = divmod(c, sub_cols)
+        base = cells.get((r, c0))
+        if base is None:
+            return None
+        if s == 0:
+            continue
+        d = idx[0] - base[0]
+        if idx[1] - base[1] != d or d % s or (shift is not None and d != shift * s):
+            return None
+        shift = d // s
+    return shift
+
+
 def store_tail(bb: ArithBuilder, tid) -> None:
     """After a persistent kernel's tile loop: thread `tid` == 0 (the consumers' first, which issued
     the stores) `bulk_wait_group_read {pending = 0}`, so the CTA's shared memory outlives the last
@@ -77,12 +103,18 @@ def kernel_operand(dest):
     return dest.owner.source if isinstance(dest.owner, lass_tb.BatchViewOp) else dest
 
 
-def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0):
+def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0, preload):
     """The emitter (builder -> None, ending its block with scf.yield) of the no-C epilogue of `op`
     through TMA stores, falling back to `direct` (the per-thread stores) for a D no tensor map can
     describe.  `low` is the warpgroup lowering (tid, lane, warp row `wm0`, `store_pairs`, config);
-    `values(bb, pair_idx, row, col, row_c, col_c, guarded, cache)` gives D's values of an
-    accumulator pair, `row0` / `col0` the lane's pair coordinates in D (lasscc-warp-mma's)."""
+    `values(bb, pair_idx, row, col, row_c, col_c, guarded, cache, even_n)` gives D's values of an
+    accumulator pair, `preload(bb, row, col, row_c, col_c, cache)` reads its [n] / [m] extras into
+    `cache` ahead of them, `row0` / `col0` the lane's pair coordinates in D (lasscc-warp-mma's).
+
+    The fused epilogue's vector extras (a bias) of the whole tile are read before the first
+    subtile (a vector read once per column, or row, pair of the thread, one load latency a tile
+    instead of one a subtile: their loads stalled each subtile's math behind its barrier,
+    BENCHMARKS.md session 11), and as whole pairs: N is a multiple of 16 bytes of D here, so even."""
     cfg = low.wg_cfg
     D, N = op.dest, kernel_arg(low.fn, "N")
     d_type = str(D.type.get_element_type())
@@ -95,17 +127,17 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0):
     cells = {(r, c): idx for r, c, idx in low.store_pairs()}
     bands = low.cfg.warp[0] // S90.STMATRIX_BLOCK  # m16 bands of a warp (lasscc-warpgroup-mma's warp_view)
 
-    def tma_path(bb: ArithBuilder) -> None:
-        tid, lane = low.tid, low.lane
-        is0 = bb.emit(arith.CmpiOp(tid, bb.const(0), "eq"))
-        group = bb.shr(lane, 2)
-        tig2 = bb.mul(bb.and_(lane, 3), 2)
-        st_row, st_col = S90.stmatrix_lane_cell(bb.idx(lane))
-        st_row = st_row + bb.idx(low.wm0)
-        cache: dict = {}
-        for s in range(bn // sub_cols):
-            base = tma_store_stage_offset(cfg, eb, s % S90.EPILOGUE_STAGE_BUFFERS)
-            c_lo = s * sub_cols
+    n_sub = bn // sub_cols
+    # a fused epilogue's subtiles as a rolled loop (`_subtile_shift`): unrolled, its math is tens of
+    # KB of straight-line SASS, fetched anew for every tile (BENCHMARKS.md session 11)
+    per = ROLLED_SUBTILES if n_sub % ROLLED_SUBTILES == 0 else 1
+    shift = _subtile_shift(cells, sub_cols, n_sub) if op.has_epilogue and n_sub > per else None
+    window = per * sub_cols  # the columns of one iteration
+    acc = low.accumulator(op.acc, op)
+
+    def waits(bb: ArithBuilder, is0, s) -> None:
+        """Before subtile `s` (an int, or the rolled loop's value): the buffer's last store has read it."""
+        if isinstance(s, int):
             if s >= S90.EPILOGUE_STAGE_BUFFERS:  # the store of subtile s - 2 has read this buffer
                 _if(bb, is0, lambda ib: ib.insert(lass_nv.BulkWaitGroupReadOp.build(
                     attributes={"pending": IntegerAttr(S90.EPILOGUE_STAGE_BUFFERS - 1, 64)})))
@@ -114,41 +146,124 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0):
                     attributes={"pending": IntegerAttr(0, 64)})))
             if s >= S90.EPILOGUE_STAGE_BUFFERS or (s == 0 and cfg.persistent):
                 bb.insert(lass_nv.BarSyncOp())
-            if db == 2:
-                for band in range(bands):  # the warp's m16 bands (two, 64 rows apart, in a 128-row pingpong tile)
-                    r_b = band * low.band_rows
-                    for p in range(sub_cols // S90.STMATRIX_BLOCK):
-                        vals = []
-                        for q in range(4):
-                            r0, c0 = S90.stmatrix_matrix_origin(q)
-                            r0 += r_b
-                            col_c = c_lo + p * S90.STMATRIX_BLOCK + c0
-                            vals += values(bb, cells[(r0, col_c)], bb.add(row0, r0), bb.add(col0, col_c), r0, col_c,
-                                           True, cache)
-                        off = S90.epilogue_stage_offset(st_row + r_b, st_col + p * S90.STMATRIX_BLOCK, db, mode) + base
-                        bb.insert(lass_nv.StmatrixX4Op.build(operands=[bb.val(off), vals]))
-            else:
-                for (r_c, col_c), idx in sorted(cells.items()):
-                    if not c_lo <= col_c < c_lo + sub_cols:
-                        continue
-                    vals = values(bb, idx, bb.add(row0, r_c), bb.add(col0, col_c), r_c, col_c, True, cache)
-                    row = bb.idx(bb.add(bb.add(low.wm0, group), r_c))
-                    off = S90.epilogue_stage_offset(row, bb.idx(tig2) + (col_c - c_lo), db, mode) + base
-                    bb.insert(lass_nv.StSharedOp.build(operands=[bb.val(off), vals]))
-            bb.insert(lass_nv.FenceProxyAsyncOp())
-            bb.insert(lass_nv.BarSyncOp())
+            return
+        reuse = bb.emit(arith.CmpiOp(s, bb.const(S90.EPILOGUE_STAGE_BUFFERS), "sge"))
+        first = bb.emit(arith.CmpiOp(s, bb.const(0), "eq"))
+        _if(bb, bb.and_(is0, reuse), lambda ib: ib.insert(lass_nv.BulkWaitGroupReadOp.build(
+            attributes={"pending": IntegerAttr(S90.EPILOGUE_STAGE_BUFFERS - 1, 64)})))
+        if deferred:
+            _if(bb, bb.and_(is0, first), lambda ib: ib.insert(lass_nv.BulkWaitGroupReadOp.build(
+                attributes={"pending": IntegerAttr(0, 64)})))
+        _if(bb, bb.emit(arith.OrIOp(reuse, first)) if cfg.persistent else reuse,
+            lambda ib: ib.insert(lass_nv.BarSyncOp()))
 
-            def store(ib: ArithBuilder, c_lo=c_lo, base=base) -> None:
-                ib.insert(lass_wg.TmaStoreOp.build(operands=[D, op.m0, ib.add(op.n0, c_lo), ib.const(base)]))
-                ib.insert(lass_nv.BulkCommitGroupOp())
-            _if(bb, is0, store)
+    def lanes(bb: ArithBuilder):
+        """(is0, group, tig2, st_row, st_col): the thread's store coordinates, once a tile."""
+        lane = low.lane
+        st_row, st_col = S90.stmatrix_lane_cell(bb.idx(lane))
+        return (bb.emit(arith.CmpiOp(low.tid, bb.const(0), "eq")), bb.shr(lane, 2), bb.mul(bb.and_(lane, 3), 2),
+                st_row + bb.idx(low.wm0), st_col)
+
+    def subtile(bb: ArithBuilder, ln, lo: int, base, store_col, win_col=None, src=None, cache=None) -> None:
+        """The subtile of cells at columns [lo, lo + sub_cols), staged at `base` and stored at tile
+        column `store_col`; in the rolled loop (`win_col`: D's column of the iteration's first cell
+        of the lane) the cells of the iteration's window, read from the shifted accumulator `src`."""
+        is0, group, tig2, st_row, st_col = ln
+        col_lo = col0 if win_col is None else win_col
+
+        def at(off):
+            return bb.val(off + base) if isinstance(base, int) else bb.add(bb.val(off), base)
+
+        if db == 2:
+            for band in range(bands):  # the warp's m16 bands (two, 64 rows apart, in a 128-row pingpong tile)
+                r_b = band * low.band_rows
+                for p in range(sub_cols // S90.STMATRIX_BLOCK):
+                    vals = []
+                    for q in range(4):
+                        r0, c0 = S90.stmatrix_matrix_origin(q)
+                        r0 += r_b
+                        col_c = lo + p * S90.STMATRIX_BLOCK + c0
+                        vals += values(bb, cells[(r0, col_c)], bb.add(row0, r0), bb.add(col_lo, col_c), r0, col_c,
+                                       True, cache, True, src)
+                    off = S90.epilogue_stage_offset(st_row + r_b, st_col + p * S90.STMATRIX_BLOCK, db, mode)
+                    bb.insert(lass_nv.StmatrixX4Op.build(operands=[at(off), vals]))
+        else:
+            for (r_c, col_c), idx in sorted(cells.items()):
+                if not lo <= col_c < lo + sub_cols:
+                    continue
+                vals = values(bb, idx, bb.add(row0, r_c), bb.add(col_lo, col_c), r_c, col_c, True, cache, True, src)
+                row = bb.idx(bb.add(bb.add(low.wm0, group), r_c))
+                off = S90.epilogue_stage_offset(row, bb.idx(tig2) + (col_c - lo), db, mode)
+                bb.insert(lass_nv.StSharedOp.build(operands=[at(off), vals]))
+        bb.insert(lass_nv.FenceProxyAsyncOp())
+        bb.insert(lass_nv.BarSyncOp())
+
+        def store(ib: ArithBuilder) -> None:
+            ib.insert(lass_wg.TmaStoreOp.build(operands=[D, op.m0, ib.add(op.n0, store_col),
+                                                         ib.const(base) if isinstance(base, int) else base]))
+            ib.insert(lass_nv.BulkCommitGroupOp())
+        _if(bb, is0, store)
+
+    def preload_cols(bb: ArithBuilder, col_lo, upto: int, cache: dict) -> None:
+        """The vector extras of the cells at columns < `upto`, at D's columns `col_lo` + theirs, into `cache`."""
+        for (r_c, col_c), _ in sorted(cells.items(), key=lambda c: (c[0][1], c[0][0])):
+            if col_c < upto:
+                preload(bb, bb.add(row0, r_c), bb.add(col_lo, col_c), r_c, col_c, cache)
+
+    def tma_path(bb: ArithBuilder) -> None:
+        ln = lanes(bb)
+        cache: dict = {}
+        if shift is None:
+            if op.has_epilogue:
+                preload_cols(bb, col0, bn, cache)
+            for s in range(n_sub):
+                waits(bb, ln[0], s)
+                subtile(bb, ln, s * sub_cols, tma_store_stage_offset(cfg, eb, s % S90.EPILOGUE_STAGE_BUFFERS),
+                        s * sub_cols, cache=cache)
+        else:
+            rolled(bb, ln, cache)
         # not deferred: a pingpong consumer's epilogue (the consumers share the staging buffers: this
         # wait, before the ordering barrier's arrive, is what lets the other consumer's epilogue write
         # them); the last tile of a cooperative persistent kernel gets the store tail after its loop
         if not deferred:
-            _if(bb, is0, lambda ib: ib.insert(lass_nv.BulkWaitGroupReadOp.build(
+            _if(bb, ln[0], lambda ib: ib.insert(lass_nv.BulkWaitGroupReadOp.build(
                 attributes={"pending": IntegerAttr(0, 64)})))
         bb.insert(scf.YieldOp())
+
+    def rolled(bb: ArithBuilder, ln, cache: dict) -> None:
+        """scf.for over windows of `per` subtiles, carrying the accumulator shifted by `per * shift`
+        values an iteration (so every iteration reads the first window's cells) and the next
+        window's [n] extras, read one iteration ahead (their latency behind this window's math)."""
+        preload_cols(bb, col0, window, cache)  # the first window's [n] and the tile's [m] extras
+        n_keys = sorted(k for k in cache if k[1] == "n")
+        fixed = {k: v for k, v in cache.items() if k[1] != "n"}
+        carried = list(acc) + [v for k in n_keys for v in cache[k]]
+        body = Block(arg_types=[i32, *(v.type for v in carried)])
+        it, *args = body.args
+        it.name_hint = "window"
+        ib = ArithBuilder(InsertPoint.at_end(body))
+        src, extra = args[:len(acc)], args[len(acc):]
+        now = dict(fixed)
+        for j, k in enumerate(n_keys):
+            now[k] = extra[2 * j:2 * j + 2]
+        win = ib.mul(it, window)
+        win_col = ib.add(col0, win)
+        nxt = dict(fixed)
+        preload_cols(ib, ib.add(win_col, window), window, nxt)  # the next window's (past N: predicated off)
+        for j in range(per):
+            s = ib.add(ib.mul(it, per), j) if j else ib.mul(it, per)
+            waits(ib, ln[0], s)
+            if per % S90.EPILOGUE_STAGE_BUFFERS == 0:
+                base = tma_store_stage_offset(cfg, eb, j % S90.EPILOGUE_STAGE_BUFFERS)
+            else:
+                b0, b1 = (tma_store_stage_offset(cfg, eb, i) for i in range(S90.EPILOGUE_STAGE_BUFFERS))
+                base = ib.add(ib.mul(ib.and_(s, 1), b1 - b0), b0)
+            subtile(ib, ln, j * sub_cols, base, ib.add(win, j * sub_cols) if j else win, win_col, src, now)
+        # position p takes p + k's value; the last k positions keep theirs (never read again: a chain
+        # of moves, where carrying the consumed values round would make cycles, a temporary each)
+        k = per * shift
+        ib.insert(scf.YieldOp(*(src[k:] + src[len(src) - k:]), *[v for key in n_keys for v in nxt[key]]))
+        bb.insert(scf.ForOp(bb.const(0), bb.const(n_sub // per), bb.const(1), carried, Region(body)))
 
     def emit(bb: ArithBuilder) -> None:
         n_ok = bb.emit(arith.CmpiOp(bb.rem(N, TMA_STORE_ALIGN // db), bb.const(0), "eq"))

@@ -482,7 +482,7 @@ class _WarpLowering:
         assert 2 * len(pairs) == len(cells), "every accumulator value belongs to one pair"
         return sorted(pairs, key=lambda p: p[2])  # in accumulator order (mi, ni, h when not interleaved)
 
-    def tma_store(self, op, values, direct, row0, col0):
+    def tma_store(self, op, values, direct, row0, col0, preload):
         """The no-C branch's emitter of another store path, or None (the direct / staged stores)."""
         return None
 
@@ -504,15 +504,19 @@ class _WarpLowering:
             """D's (and an [mn] operand's) element offset of (row, col) (lasscc.layout.matrix_offset)."""
             return bb.val(matrix_offset(bb.idx(row), bb.idx(col), bb.idx(M), bb.idx(N), d_col))
 
-        def access(bb: ArithBuilder, row, col, guarded: bool):
+        def access(bb: ArithBuilder, row, col, guarded: bool, even_n: bool = False):
             """(offsets of (row, col) and (row, col + 1), the pair's predicate or None, each single
             element's): one 2-element access where the pair is inside D and aligned (row-major D,
-            N even), else single ones, each inside D (`guarded`: checked)."""
+            N even), else single ones, each inside D (`guarded`: checked).  `even_n`: the caller
+            knows N is even (the TMA path), so a pair is inside D whole or not at all (col is even):
+            no single accesses."""
             if guarded:
                 row_ok = bb.ult(row, M)
                 ok = [bb.and_(row_ok, bb.ult(col, N)), bb.and_(row_ok, bb.ult(bb.add(col, 1), N))]
                 if d_col:
                     pair, single = None, ok
+                elif even_n:
+                    pair, single = ok[1], [false, false]
                 else:
                     pair = bb.and_(ok[1], n_even)
                     single = [bb.and_(o, bb.emit(arith.XOrIOp(pair, true))) for o in ok]
@@ -526,7 +530,7 @@ class _WarpLowering:
             if pair is None:
                 return [bb.insert(lass_nv.LdGlobalOp(x, offs[j], single[j], 1)).results[0] for j in range(2)]
             both = list(bb.insert(lass_nv.LdGlobalOp(x, offs[0], pair, 2)).results)
-            if not guarded:
+            if not guarded or all(x is false for x in single):  # no single loads (`access`'s even_n)
                 return both
             one = [bb.insert(lass_nv.LdGlobalOp(x, offs[j], single[j], 1)).results[0] for j in range(2)]
             return [bb.emit(arith.SelectOp(pair, both[j], one[j])) for j in range(2)]
@@ -553,13 +557,13 @@ class _WarpLowering:
         def from_f32(bb: ArithBuilder, x: SSAValue) -> SSAValue:
             return d_from_f32(bb, x, out_t)
 
-        def fused(bb: ArithBuilder, vals, row, col, row_c: int, col_c: int, guarded: bool, cache: dict) -> list:
-            """The epilogue region applied to the f32 pair `vals` at (row, col), (row, col + 1), each
-            with its extra operands' elements: [n] vectors read at col (a pair, cached per column
-            of the warp tile), [m] at row (cached per row), [mn] matrices at D's offsets, scalars
-            as they are; reads outside D's bounds are predicated off (zeros)."""
-            if not region:
-                return vals
+        def extras(bb: ArithBuilder, row, col, row_c: int, col_c: int, guarded: bool, cache: dict,
+                   even_n: bool = False, vectors_only: bool = False) -> list[list[SSAValue]]:
+            """The extra operands' element pairs at (row, col), (row, col + 1): [n] vectors read at col
+            (a pair, cached per column of the warp tile), [m] at row (cached per row), [mn] matrices
+            at D's offsets, scalars as they are; reads outside D's bounds are predicated off (zeros).
+            `even_n`: N is known even (`access`).  `vectors_only`: only the [n] / [m] reads, into
+            `cache` (a preload ahead of the values: tma_store_epilogue), nothing returned."""
             elems: list[list[SSAValue]] = []
             for k, (kind, x) in enumerate(zip(op.kinds, op.extras)):
                 if kind == "scalar":
@@ -571,6 +575,8 @@ class _WarpLowering:
                         one = bb.insert(lass_nv.LdGlobalOp(x, row, ok, 1)).results[0]
                         cache[key] = [one, one]
                     elems.append(cache[key])
+                elif kind == "mn" and vectors_only:
+                    continue
                 else:
                     key = (k, kind, col_c) if kind == "n" else None
                     if key is not None and key in cache:
@@ -578,20 +584,37 @@ class _WarpLowering:
                         continue
                     if kind == "n":
                         offs = [col, bb.add(col, 1)]
-                        if guarded:
+                        if guarded and even_n:
+                            pair, single = bb.ult(bb.add(col, 1), N), [false, false]
+                        elif guarded:
                             ok = [bb.ult(col, N), bb.ult(bb.add(col, 1), N)]
                             pair = bb.and_(ok[1], n_even)
                             single = [bb.and_(o, bb.emit(arith.XOrIOp(pair, true))) for o in ok]
                         else:
                             pair, single = true, [false, false]
                     else:
-                        offs, pair, single = access(bb, row, col, guarded)
+                        offs, pair, single = access(bb, row, col, guarded, even_n)
                     got = load(bb, x, offs, pair, single, guarded)
                     if key is not None:
                         cache[key] = got
                     elems.append(got)
+            return [] if vectors_only else elems
+
+        def fused(bb: ArithBuilder, vals, row, col, row_c: int, col_c: int, guarded: bool, cache: dict,
+                  even_n: bool = False) -> list:
+            """The epilogue region applied to the f32 pair `vals` at (row, col), (row, col + 1), each
+            with its extra operands' elements (`extras`)."""
+            if not region:
+                return vals
+            elems = extras(bb, row, col, row_c, col_c, guarded, cache, even_n)
             return [clone_region_into(op.epilogue.block, [v] + [e[j] for e in elems], bb.insert)
                     for j, v in enumerate(vals)]
+
+        def preload(bb: ArithBuilder, row, col, row_c: int, col_c: int, cache: dict) -> None:
+            """The [n] / [m] extras of the pair at (row, col) read into `cache` ahead of its values
+            (guarded, N even: the TMA path's), so that one load latency serves the whole tile."""
+            if region:
+                extras(bb, row, col, row_c, col_c, True, cache, True, vectors_only=True)
         # lane part of the C-fragment coordinates (mma_c_coord: row g, column 2t; interleaved
         # fragments: row 2g, column 4t, see store_pairs)
         group = b.mul(b.shr(self.lane, 2), 2 if self.ilv_a else 1)
@@ -609,19 +632,21 @@ class _WarpLowering:
         false = b.const(0, i1)
 
         def pair_values(bb: ArithBuilder, avals, row, col, row_c, col_c, guarded: bool,
-                        cache: dict) -> list[SSAValue]:
+                        cache: dict, even_n: bool = False) -> list[SSAValue]:
             """D's values of the accumulator pair `avals` without C: alpha * acc (through the fused
             epilogue) in D's type (an i32 D without one keeps the exact accumulator when alpha == 1)."""
             vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, a))) for a in avals]
-            vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache)]
+            vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache, even_n)]
             if exact_i32:
                 vals = [bb.emit(arith.SelectOp(alpha_one, a, v)) for a, v in zip(avals, vals)]
             return vals
 
         def no_c_values(bb: ArithBuilder, pair_idx, row, col, row_c: int, col_c: int, guarded: bool,
-                        cache: dict) -> list[SSAValue]:
-            """pair_values of accumulator values pair_idx (the staged and TMA-store epilogues')."""
-            return pair_values(bb, [acc[i] for i in pair_idx], row, col, row_c, col_c, guarded, cache)
+                        cache: dict, even_n: bool = False, src=None) -> list[SSAValue]:
+            """pair_values of accumulator values pair_idx (the staged and TMA-store epilogues');
+            `src`: the accumulator's values to index instead (a rolled loop's shifted copy)."""
+            src = acc if src is None else src
+            return pair_values(bb, [src[i] for i in pair_idx], row, col, row_c, col_c, guarded, cache, even_n)
 
         def store_pair(bb: ArithBuilder, avals, row_c, col_c, with_c: bool, guarded: bool, exact: bool,
                        cache: dict) -> None:
@@ -724,7 +749,7 @@ class _WarpLowering:
                     bb.insert(lass_nv.BarSyncOp())
             bb.insert(scf.YieldOp())
 
-        tma = self.tma_store(op, no_c_values, with_c(False), row0, col0)
+        tma = self.tma_store(op, no_c_values, with_c(False), row0, col0, preload)
         if tma is not None:  # lasscc-warpgroup-mma's TMA-store epilogue (config epilogue = "tma")
             branch(b, has_c, c_path, tma)
         elif plan is None:

@@ -1,0 +1,202 @@
+"""Fused epilogues through the TMA-store epilogue (passes/tma_store.py) of the cooperative persistent
+kernel (the sm_90a default's schedule), on the CPU executor and ptxas.
+
+1. Numbers: bias [n] + GELU (erf), scale [m] + bias [n] + SiLU + an [mn] residual (f16 extras),
+   bias [m] + ReLU, a scalar operand; partial tiles (M, N, K not tile multiples, N a multiple of 8 so
+   D has a tensor map), persistent CTAs walking several tiles, and N = 130 (no tensor map: the direct
+   fallback with its per-element guards); warp-specialized and physical levels against float64,
+   D NaN-poisoned, both levels bit for bit.
+2. The mechanism (issue 18): the tile's vector extras are read once, before the first subtile's
+   barrier, as whole pairs (one 2-wide predicated load per column pair: N is even on this path);
+   several subtiles run as one rolled loop (scf.for carrying the shifted accumulator).
+3. Planted bugs caught: the preload shifted by one n8 block (wrong numbers), its pair predicate
+   dropped (a read past the bias: the executor's bounds check), the rolled loop's accumulator
+   shift off by one pair (wrong numbers).
+4. ptxas: the 128x256x64/4 persistent bias + GELU kernel assembles without spills.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lasscc.dialects import lass_nv
+from lasscc.driver import compile_module
+from lasscc.emit import ptxas_info
+from lasscc.epilogue_api import EpilogueSpec, gemm_epilogue_mlir
+from lasscc.interp import run_check
+from lasscc.interp.errors import OutOfBoundsError
+from lasscc.interp.check import epilogue_of
+from lasscc.source import parse_mlir
+from xdsl.dialects.builtin import i1
+
+from _wgmma_stages import passes_after, wgmma_gemm  # noqa: E402
+
+PT = ', schedule = "cooperative", persistent = 1, epilogue = "tma"'
+LEVELS = ("lasscc-warp-specialize", "lasscc-hopper-smem")
+
+
+def fused(spec: EpilogueSpec, tb=(128, 64, 64), stages=3, d="f16", extra=PT) -> str:
+    return gemm_epilogue_mlir(spec, wgmma_gemm("f16", d, tb, stages, extra))
+
+
+# a scalar operand (EpilogueSpec has none), by hand
+SCALAR = wgmma_gemm("f16", "f16", (128, 64, 64), 3, PT).replace(
+    "%d: memref<?x?xf16>) {", "%d: memref<?x?xf16>, %s: f32) {").replace(
+    "outs(%d : memref<?x?xf16>)", """outs(%d : memref<?x?xf16>) epilogue(%s : f32) {
+  ^bb0(%v: f32, %s0: f32):
+    %0 = arith.mulf %v, %s0 : f32
+    %1 = math.erf %0 : f32
+    lass.yield %1 : f32
+  }""")
+
+CASES = {  # name -> (text, [(M, N, K)])
+    "bias_n_gelu": (fused(EpilogueSpec("n", None, "gelu")), [(300, 200, 136), (140, 130, 64)]),
+    "scale_m_bias_n_silu_residual_f16": (fused(EpilogueSpec("n", "m", "silu", True, "f16")), [(260, 136, 72)]),
+    "bias_m_relu": (fused(EpilogueSpec("m", None, "relu")), [(130, 72, 64)]),
+    "scalar_erf": (SCALAR, [(72, 136, 64)]),
+    # several subtiles: the rolled subtile loop (tma_store.ROLLED_SUBTILES), stmatrix (f16 D: 2 of
+    # 64 columns) and st.shared (f32 D: 4 of 32), a 128-row pingpong tile (two m16 bands a warp)
+    "rolled_f16_bias_n_gelu": (fused(EpilogueSpec("n", "m", "gelu", True, "f16"), tb=(128, 128, 64)),
+                               [(300, 264, 136)]),
+    "rolled_f32_bias_n_gelu": (fused(EpilogueSpec("n", None, "gelu"), tb=(128, 128, 64), d="f32"),
+                               [(130, 200, 72)]),
+    "rolled_pingpong_bias_n_silu": (fused(EpilogueSpec("n", None, "silu"), tb=(128, 128, 64),
+                                          extra=', schedule = "pingpong", persistent = 1, epilogue = "tma"'),
+                                    [(260, 264, 64)]),
+}
+
+
+def _check(mod, epi, m, n, k):
+    r = run_check(mod, m, n, k, seed=11, alpha=1.5, beta=0.0, report_banks=False, epilogue=epi, ctas=2)
+    return r
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_fused_tma_store_epilogue_matches_float64(name):
+    text, shapes = CASES[name]
+    mods = passes_after(text)
+    epi = epilogue_of(parse_mlir(text, "t.mlir"))
+    for m, n, k in shapes:
+        ds = []
+        for level in LEVELS:
+            r = _check(mods[level], epi, m, n, k)
+            assert r["ok"], (name, level, (m, n, k), r["rel_err"], r["tolerance"])
+            assert not np.isnan(np.asarray(r["d"], np.float64)).any()
+            ds.append(np.asarray(r["d"]))
+        np.testing.assert_array_equal(ds[0], ds[1])
+
+
+def _tma_branch(mod):
+    """The TMA path's block: the scf.if branch holding the lass_wg.tma_store ops."""
+    from lasscc.dialects import lass_wg
+
+    from xdsl.dialects import scf
+
+    st = next(o for o in mod.walk() if isinstance(o, lass_wg.TmaStoreOp))
+    blk = st.parent_block()
+    while not (isinstance(blk.parent_op(), scf.IfOp)
+               and any(isinstance(o, (lass_nv.BarSyncOp, scf.ForOp)) for o in blk.ops)):
+        blk = blk.parent_op().parent_block()
+    return blk
+
+
+def test_vector_extras_are_read_once_as_pairs_before_the_first_subtile():
+    mod = passes_after(CASES["scale_m_bias_n_silu_residual_f16"][0])["lasscc-warpgroup-mma"]
+    blk = _tma_branch(mod)
+    ops = list(blk.ops)
+    loads = [o for o in ops if isinstance(o, lass_nv.LdGlobalOp)]
+    first_sync = next(i for i, o in enumerate(ops) if isinstance(o, (lass_nv.BarSyncOp, lass_nv.StmatrixX4Op)))
+    names = {o.operands[0].name_hint for o in loads}
+    vec = [o for o in loads if o.operands[0].name_hint in ("scale", "bias")]
+    res = [o for o in loads if o.operands[0].name_hint not in ("scale", "bias")]
+    assert vec and res, names
+    # 128x64 tile, a warp's 16 rows: 8 column pairs of bias [n] (f16: 2-wide), 2 rows of scale [m]
+    bias = [o for o in vec if o.operands[0].name_hint == "bias"]
+    assert len(bias) == 8 and all(len(o.results) == 2 for o in bias)
+    assert len(vec) - len(bias) == 2
+    assert all(ops.index(o) < first_sync for o in vec)  # before the first subtile's stmatrix
+    # the [mn] residual: one pair load an accumulator pair (a warpgroup's 64 x 64: 32 values a thread),
+    # no single-element loads (N even here)
+    assert len(res) == 16 and all(len(o.results) == 2 for o in res)
+
+
+def _planted(monkeypatch, shift=0, unguarded=False):
+    """Recompile CASES["bias_n_gelu"] with the TMA path's preload reading `shift` columns right, or
+    its pair predicate dropped."""
+    import lasscc.passes.warpgroup_mma as wgm
+    from lasscc.passes import tma_store
+
+    real = tma_store.tma_store_epilogue
+
+    def wrapped(low, op, values, direct, row0, col0, preload):
+        def bad(bb, row, col, row_c, col_c, cache):
+            if unguarded:  # every bound check of the preload reads "inside"
+                orig, bb.ult = bb.ult, (lambda a, b: bb.const(1, i1))
+                try:
+                    preload(bb, row, col, row_c, col_c, cache)
+                finally:
+                    bb.ult = orig
+            else:
+                preload(bb, row, bb.add(col, shift), row_c, col_c, cache)
+        return real(low, op, values, direct, row0, col0, bad)
+
+    monkeypatch.setattr(wgm, "tma_store_epilogue", wrapped)
+    from _wgmma_stages import WGMMA_PASSES
+    from lasscc.driver import make_pass, run_pass
+
+    text = CASES["bias_n_gelu"][0]
+    mod = parse_mlir(text, "t.mlir")
+    for name in WGMMA_PASSES:
+        run_pass(mod, make_pass(name, "sm_90a"), "t.mlir")
+    return mod, epilogue_of(parse_mlir(text, "t.mlir"))
+
+
+def test_planted_shifted_preload_gives_wrong_numbers(monkeypatch):
+    mod, epi = _planted(monkeypatch, shift=8)
+    r = _check(mod, epi, 300, 200, 136)
+    assert not r["ok"] and r["rel_err"] > 1e-2
+
+
+def test_planted_unguarded_preload_reads_past_the_bias(monkeypatch):
+    mod, epi = _planted(monkeypatch, unguarded=True)
+    with pytest.raises(OutOfBoundsError, match=r"loads element 200 of E0, which has 200 elements"):
+        _check(mod, epi, 300, 200, 136)
+
+
+def test_several_subtiles_are_one_rolled_loop():
+    from lasscc.passes import tma_store
+    from xdsl.dialects import scf
+
+    mod = passes_after(CASES["rolled_f16_bias_n_gelu"][0])["lasscc-warpgroup-mma"]
+    blk = _tma_branch(mod)
+    loops = [o for o in blk.ops if isinstance(o, scf.ForOp)]
+    assert tma_store.ROLLED_SUBTILES == 1 and len(loops) == 1  # 2 subtiles of 64 columns, one a window
+    body = loops[0].body.block
+    assert sum(isinstance(o, lass_nv.StmatrixX4Op) for o in body.walk()) == 4  # one subtile's, once
+    assert len(loops[0].iter_args) == 64 + 16  # the accumulator and the next window's 8 bias pairs (f16)
+
+
+def test_planted_wrong_loop_shift_gives_wrong_numbers(monkeypatch):
+    from lasscc.passes import tma_store
+
+    real = tma_store._subtile_shift
+    monkeypatch.setattr(tma_store, "_subtile_shift", lambda *a: (real(*a) or 0) + 2)
+    from _wgmma_stages import WGMMA_PASSES
+    from lasscc.driver import make_pass, run_pass
+
+    text = CASES["rolled_f16_bias_n_gelu"][0]
+    mod = parse_mlir(text, "t.mlir")
+    for name in WGMMA_PASSES:
+        run_pass(mod, make_pass(name, "sm_90a"), "t.mlir")
+    r = _check(mod, epilogue_of(parse_mlir(text, "t.mlir")), 300, 264, 136)
+    assert not r["ok"] and r["rel_err"] > 1e-2
+
+
+def test_persistent_bias_gelu_128x256_assembles_without_spills():
+    text = gemm_epilogue_mlir(EpilogueSpec("n", None, "gelu"), wgmma_gemm("f16", "f16", (128, 256, 64), 4, PT))
+    res = compile_module(parse_mlir(text, "t.mlir"), arch="sm_90a")
+    info = ptxas_info(res.ptx, "sm_90a")
+    if info is None:
+        pytest.skip("ptxas not on PATH")
+    assert (info.spill_stores, info.spill_loads, info.stack_bytes) == (0, 0, 0), info.line
