@@ -81,9 +81,9 @@ def col_window(rank: int, bn: int, split: int) -> tuple[int, int]:
 
 
 def config_error(cfg, ring_bytes: int | None = None) -> str | None:
-    """Why `cfg` cannot split K across a cluster, or None (not a cluster split: None).  `ring_bytes`:
+    """Why `cfg` cannot split K across a cluster, or None (another split_k_mode: None).  `ring_bytes`:
     the wgmma rings' bytes (lasscc.resources.wgmma_ring_bytes), which must hold the partial."""
-    if not is_cluster_split(cfg):
+    if getattr(cfg, "split_k_mode", "serial") != MODE:
         return None
     s = cfg.split_k
     if not cfg.is_wgmma:
