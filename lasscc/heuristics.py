@@ -174,16 +174,22 @@ WG_SPLITS = (1, 2, 4, 8, 16)
 # Cluster split-K (lasscc.cluster_splitk, `split_k_mode = "cluster"`): the K partitions of a tile are
 # a cluster's CTAs, reduced through DSMEM -- no partial sums through L2 and no reduction launch, but
 # each CTA stores its partial tile to shared memory and its peers read it back across the cluster
-# behind two cluster barriers: a fixed cost and one per partial byte, fitted (scripts/fit_costmodel.py)
-# to session 11's H100 timings (BENCHMARKS.md: 0.87x cuBLAS at 128 x 4096 x 4096 against the
+# behind two cluster barriers: a fixed cost and one per partial byte, fitted (a grid over the two, the
+# other constants kept) to session 11's 52 H100 timings of S = 2 (benchmarks/skinny-cluster-sweep-2026-11-24-s11.log,
+# rms error of log time 0.199 on them, 0.241 over all 194 points) (BENCHMARKS.md: 0.87x cuBLAS at 128 x 4096 x 4096 against the
 # unsplit 64x64's 0.65).  Only S = 2 is a candidate: S = 4 and 8 measured slower than S = 2 at every
 # tile and shape of session 11 (a cluster of 4 CTAs of one SM each must fit a GPC).  The candidates
 # take WG_CLUSTER_STAGES stages where they fit (128x64, S = 2, 128 x 4096 x 4096: 4 stages 0.76x,
 # 6 0.80x, 8 0.87x cuBLAS; the model has no stage term).
 WG_CLUSTER_SPLITS = (2,)
 WG_CLUSTER_STAGES = 8
-WG_CLUSTER_FIXED_S = 0.2e-6  # the two cluster barriers and the partial's store (fit)
-WG_CLUSTER_BYTES_PER_S = 11e9  # one CTA's partial tile through shared memory and DSMEM (fit)
+# the cluster candidates' tiles: 128x64 (S = 2, 8 stages) is the measured fastest config of session 11 at
+# 128 x 4096 x 4096 (0.84-0.87x cuBLAS); the family's tiles as cluster candidates were measured slower at
+# every sweep shape, but the model (no L2-reuse or stage term) prices 64x128 like 128x64 and 64x64 / 8
+# stages below swap AB at 16 x 4096 x 4096, so they are not weighed
+WG_CLUSTER_TILES = ((128, 64),)
+WG_CLUSTER_FIXED_S = 1.25e-6  # the two cluster barriers and the partial's store (fit)
+WG_CLUSTER_BYTES_PER_S = 50e9  # one CTA's partial tile through shared memory and DSMEM (fit)
 # Narrow tiles for a skinny or small output, (BM, BN, bytes of a K row), and the stage counts they
 # were measured at: valid explicit configs (`lasscc tune`, a config in the input; CPU-checked in
 # tests/unit/test_skinny.py) but not the default's candidates -- on the H100 none beat the
@@ -240,6 +246,15 @@ def wgmma_candidates(base: GemmConfig, ab_type: str):
             yield tile
 
 
+def cluster_tiles(base: GemmConfig):
+    """WG_CLUSTER_TILES at `base`'s K row and stages (cluster_stages raises the stages)."""
+    from lasscc.resources import wgmma_defaults
+
+    for bm, bn in WG_CLUSTER_TILES:
+        tb = (bm, bn, base.threadblock[2])
+        yield replace(base, threadblock=tb, **wgmma_defaults(tb, base.instruction[2]))
+
+
 def cluster_stages(cfg: GemmConfig, arch: str, ab_type: str) -> GemmConfig:
     """A cluster split-K candidate at the most stages up to WG_CLUSTER_STAGES the rules accept (its
     own stages when none above them does); any other config as it is."""
@@ -263,9 +278,11 @@ def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base
     name the term that bound the modelled time and the kernel's reason."""
     eb = elem_bytes(ab_type)
     best = None
-    for tile in wgmma_candidates(base, ab_type):
-        for s, mode in [(s, "parallel" if s > 1 else "serial") for s in WG_SPLITS] + [(s, "cluster") for s in
-                                                                                      WG_CLUSTER_SPLITS]:
+    tiles = list(wgmma_candidates(base, ab_type))
+    for tile in tiles + list(cluster_tiles(base)):
+        family = tile in tiles  # (the family's tiles parallel / unsplit, WG_CLUSTER_TILES cluster split-K)
+        for s, mode in ([(s, "parallel" if s > 1 else "serial") for s in WG_SPLITS] if family else
+                        [(s, "cluster") for s in WG_CLUSTER_SPLITS]):
             if s > 1 and -(-k // tile.threadblock[2]) // s < MIN_SPLIT_KTILES:
                 continue
             cfg = cluster_stages(replace(tile, split_k=s, split_k_mode=mode), arch, ab_type)
