@@ -165,3 +165,13 @@ def test_explain_shows_the_cluster_reduction(tmp_path):
                         "--m", "128", "--n", "4096", "--k", "4096"], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert "Cluster split-K" in p.stdout and "cluster dims (4, 1, 1)" in p.stdout and "DSMEM" in p.stdout
+
+
+def test_tune_split_round_includes_cluster_split():
+    from lasscc.heuristics import wgmma_base
+    from lasscc.tune import config_label, decomposition_candidates
+
+    got = decomposition_candidates(wgmma_base("f16", "sm_90a"), 128, 4096, 4096, 132)
+    cl = [c for c in got if c.split_k_mode == "cluster"]
+    assert cl and all(2 <= c.split_k <= 8 and CS.config_error(c) is None for c in cl)
+    assert "split 2 cluster" in config_label(cl[0])
