@@ -3,12 +3,14 @@ are the CTAs of one thread block cluster, reduced through distributed shared mem
 
 1. Numerics on the CPU executor against float64 (random normal, D NaN-poisoned): odd M / N edges,
    K not a multiple of BK (uneven partitions up to the per-thread level), beta != 0, S = 2 / 4,
-   an i8 accumulator (exact), a fused epilogue; every level from lass_tb to lasscc-hopper-smem.
+   an i8 accumulator (exact); lass_tb, the per-thread level after lasscc-warpgroup-mma, and after
+   lasscc-hopper-smem where a cluster's partitions have equal k-tile counts (its executor runs the
+   cluster's wgmma groups in lockstep).  A fused epilogue: tests/unit/test_epilogue_split.py.
 2. Planted bugs the executor reports: a DSMEM read of a peer's partial before the peer's barrier
    arrival (a race), a CTA exiting while its peers may still read its partial.
 3. Config rules (located error, exit 2 from the CLI); KernelSpec's grid / cluster dims; no workspace.
 4. ptxas assembles the kernels (no spill), with .reqnctapercluster, mapa, ld.shared::cluster.
-5. `lasscc explain` shows the cluster reduction in its split-K section.
+5. `lasscc explain` shows the cluster reduction in its split-K section; `lasscc tune` times it.
 """
 
 from __future__ import annotations
