@@ -115,7 +115,7 @@ def decomposition_lines(split: int, tile: tuple[int, int], tiles: int, batch: in
     wins = "; ".join(f"rank {r}: columns [{a}, {b})" for r, (a, b) in
                      ((r, col_window(r, bn, split)) for r in range(split)))
     return [f"  launch: grid ({grid_ctas(tiles, split)}, 1, {batch}) with cluster dims {launch_dims(split)}: cluster "
-            f"c = tile c (raster order), rank r = K partition r (the table's grid y is the rank)",
+            f"c = tile c (raster order), rank r = K partition r: CTA x = {split} c + r",
             f"  each CTA stores its raw {bm} x {bn} accumulator to its shared memory ({partial_bytes((bm, bn))} bytes at "
             f"byte 0, the rings' space), cluster barrier, then reads the {split} partials of its columns through "
             f"DSMEM (ld.shared::cluster), sums them in rank order, cluster barrier, and stores alpha*sum + beta*C",

@@ -132,8 +132,11 @@ def decomposition_lines(split: int, tile: tuple[int, int, int], grid: tuple[int,
     out = [f"{mode.capitalize()} split-K (lasscc.splitk; reference 002), split_k = {split}, K = {k}: {t} k-tiles "
            f"of BK = {bk}",
            f"  grid ({tiles}, {split}, {batch}): x the {tm} x {tn} output tiles (raster order above), y the K "
-           f"partition, z the batch; {tiles * split * batch} CTAs",
-           "  partition (grid y)   k-tiles        K range           CTAs"]
+           f"partition, z the batch; {tiles * split * batch} CTAs" if mode != "cluster" else
+           f"  {tiles} clusters of {split} CTAs (the {tm} x {tn} output tiles, raster order above) x {batch} batch(es); "
+           f"{tiles * split * batch} CTAs",
+           "  partition (grid y)   k-tiles        K range           CTAs" if mode != "cluster" else
+           "  partition (rank)     k-tiles        K range           CTAs (tile, rank)"]
     for p in range(split):
         first, end = partition_tiles(p, t, split)
         lo, hi = partition_range(p, k, bk, split)
@@ -141,7 +144,8 @@ def decomposition_lines(split: int, tile: tuple[int, int, int], grid: tuple[int,
         out.append(f"  {p:>18}   [{first}, {end}){'':<{max(0, 12 - len(f'[{first}, {end})'))}}"
                    f"[{lo}, {hi}){'':<{max(0, 16 - len(f'[{lo}, {hi})'))}}{what}")
     ex = [(x, raster_tile(x, tm, tn, raster)) for x in range(min(tiles, 3))]
-    out.append("  e.g. " + "; ".join(f"CTA x = {x} -> tile (m0, n0) = ({a * bm}, {b * bn})" for x, (a, b) in ex))
+    who = "cluster" if mode == "cluster" else "CTA x"
+    out.append("  e.g. " + "; ".join(f"{who} = {x} -> tile (m0, n0) = ({a * bm}, {b * bn})" for x, (a, b) in ex))
     if mode == "parallel":
         m, n = tm * bm, tn * bn
         out.append(f"  each CTA writes its raw accumulator to partial matrix (batch * {split} + partition) of the "

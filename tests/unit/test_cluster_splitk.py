@@ -177,3 +177,10 @@ def test_tune_split_round_includes_cluster_split():
     cl = [c for c in got if c.split_k_mode == "cluster"]
     assert cl and all(2 <= c.split_k <= 8 and CS.config_error(c) is None for c in cl)
     assert "split 2 cluster" in config_label(cl[0])
+
+
+def test_batched_cluster_split_matches_float64():
+    mods = stages_of(gemm(tb=(64, 64, 64), stages=3, batched=True, beta=0.5, extra=split(2)))
+    for level in (1, 3, PHYSICAL):
+        r = run_check(mods[level], 72, 104, 256, seed=3, alpha=1.5, beta=0.5, batch=3, report_banks=False)
+        assert r["ok"], (level, r["rel_err"])
