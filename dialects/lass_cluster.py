@@ -8,6 +8,7 @@ block_tile; the rest: lasscc-hopper-smem):
     lass_cluster.sync                                        // barrier.cluster.arrive.release + wait.acquire
     lass_cluster.tma_load_multicast %tmap[%c0, %c1], %dst, %bar, %mask : !lass_nv.tensor_map<...>
     lass_cluster.mbarrier_arrive_remote %bar, %rank          // mapa + mbarrier.arrive.shared::cluster
+    %w:4 = lass_cluster.ld_shared_remote %addr, %rank if %p  // mapa + ld.shared::cluster.v4 (cluster split-K)
 
 The multicast and the remote arrival name shared memory by the executing CTA's offsets (`dst`,
 `bar`): the PTX ISA applies them in each destination CTA (5.1.3 "Shared State Space": the same
@@ -17,9 +18,10 @@ lasscc/interp/cluster.py.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import i32
+from xdsl.dialects.builtin import i1, i32
 from xdsl.ir import Dialect
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def, var_operand_def
+from xdsl.irdl import (IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def, var_operand_def,
+                       var_result_def)
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
@@ -96,5 +98,28 @@ class MbarrierArriveRemoteOp(IRDLOperation):
     assembly_format = "$bar `,` $rank attr-dict"
 
 
-CLUSTER_OPS = [CtaRankOp, ClusterIdOp, SyncOp, TmaLoadMulticastOp, MbarrierArriveRemoteOp]
+@irdl_op_definition
+class LdSharedRemoteOp(IRDLOperation):
+    """mapa.shared::cluster.u32 r, addr, rank; @pred ld.shared::cluster.v4.b32 (PTX ISA 9.7.9.17,
+    9.7.9.8): the four 32-bit words at shared byte `addr` (16-byte aligned) of the cluster's CTA
+    `rank` (distributed shared memory; the executing CTA's own rank reads its own), zeros and no
+    access where `pred` is false.  Cluster split-K's reduction (lasscc.cluster_splitk)."""
+
+    name = "lass_cluster.ld_shared_remote"
+    traits = traits_def(MemoryReadEffect())
+    addr = operand_def(i32)
+    rank = operand_def(i32)
+    pred = operand_def(i1)
+    values = var_result_def()
+    assembly_format = "$addr `,` $rank `if` $pred attr-dict `:` type($values)"
+
+    def __init__(self, addr, rank, pred):
+        super().__init__(operands=[addr, rank, pred], result_types=[[i32] * 4])
+
+    def verify_(self) -> None:
+        if len(self.values) != 4 or any(v.type != i32 for v in self.values):
+            raise VerifyException(f"expected 4 i32 results, got {[str(v.type) for v in self.values]}")
+
+
+CLUSTER_OPS = [CtaRankOp, ClusterIdOp, SyncOp, TmaLoadMulticastOp, MbarrierArriveRemoteOp, LdSharedRemoteOp]
 LassCluster = Dialect("lass_cluster", CLUSTER_OPS, [])

@@ -430,9 +430,41 @@ class PartialAddOp(_PartialOpBase):
         super().__init__(operands=[acc, sem, slot], result_types=[acc.type])
 
 
+@irdl_op_definition
+class ClusterReduceOp(IRDLOperation):
+    """Cluster split-K's reduction (lasscc.cluster_splitk, `split_k_mode = "cluster"`): every CTA
+    of the cluster (its `split` ranks, the K partitions of one tile) contributes `acc`; the result
+    holds, in this CTA's column window (cluster_splitk.col_window of its %cluster_ctarank), the
+    sum of the `split` accumulators in rank order (f32; i32 for an i32 accumulator; an f16 one
+    rounded once after), elsewhere this CTA's own `acc`.  Every CTA of the cluster executes it
+    (it holds the cluster barriers)."""
+
+    name = "lass_tb.cluster_reduce"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    acc = operand_def(AccType)
+    split = attr_def(IntegerAttr)
+    result = result_def(AccType)
+    assembly_format = "$acc attr-dict `:` type($acc) `->` type($result)"
+
+    def __init__(self, acc, split: int):
+        super().__init__(operands=[acc], result_types=[acc.type], attributes={"split": IntegerAttr(split, 64)})
+
+    def verify_(self) -> None:
+        if self.result.type != self.acc.type:
+            raise VerifyException(f"expected the result type {self.acc.type}, got {self.result.type}")
+        s, bn = self.split.value.data, self.acc.type.get_shape()[1]
+        if s < 2 or bn % s:
+            raise VerifyException(f"expected split >= 2 dividing the tile's {bn} columns, got {s}")
+
+
+# lass_tb.epilogue's attribute (integer S) of a cluster split-K kernel: the CTA stores only its
+# column window of the tile (lasscc.cluster_splitk.col_window of its %cluster_ctarank)
+CLUSTER_SPLIT_ATTR = "cluster_split"
+
+
 LassTB = Dialect(
     "lass_tb",
     [BlockTileOp, ZeroAccOp, LoadTileOp, MmaOp, EpilogueOp, BatchIndexOp, BatchViewOp, KPartitionOp, PersistentCtaOp,
-     SemaphoreWaitOp, SemaphoreReleaseOp, PartialStoreOp, PartialAddOp],
+     SemaphoreWaitOp, SemaphoreReleaseOp, PartialStoreOp, PartialAddOp, ClusterReduceOp],
     [TileType, AccType],
 )

@@ -84,7 +84,7 @@ class GemmConfig:
     @property
     def has_workspace(self) -> bool:
         """The kernel takes the workspace parameter W (split-K or stream-K)."""
-        return self.split_k > 1 or self.is_streamk
+        return (self.split_k > 1 and self.split_k_mode != "cluster") or self.is_streamk  # cluster: no W
 
     def tiles(self, m: int, n: int) -> int:
         """Output tiles of the threadblock over the user's M x N (D^T's N x M for swap_ab = 1)."""
@@ -180,7 +180,11 @@ class GemmConfig:
         from lasscc.cluster import config_error as cluster_error
         from lasscc.resources import epilogue_error
 
-        bad = epilogue_error(self, d_type) or cluster_error(self, majors)
+        from lasscc.cluster_splitk import config_error as cluster_split_error
+        from lasscc.resources import wgmma_ring_bytes
+
+        bad = (epilogue_error(self, d_type) or cluster_error(self, majors)
+               or cluster_split_error(self, wgmma_ring_bytes(self, MMA_INPUTS.get(ab_type, MMA_INPUTS["f16"])[0])))
         if bad:
             fail(bad)
         if self.is_wgmma:
@@ -499,8 +503,10 @@ class KernelSpec:
     def cluster_dims(self) -> tuple[int, int, int] | None:
         """CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION of the launch, or None without a cluster: the one
         value the GPU runner and the API launch with (lasscc.runtime.cuda.launch(cluster=))."""
-        from lasscc import cluster
+        from lasscc import cluster, cluster_splitk
 
+        if cluster_splitk.is_cluster_split(self):  # the K partitions of a tile (lasscc.cluster_splitk)
+            return cluster_splitk.launch_dims(self.split_k)
         return None if self.cluster == cluster.CLUSTER_NONE else cluster.launch_dims(self.cluster)
 
     def tiles(self, m: int, n: int) -> int:
@@ -536,6 +542,8 @@ class KernelSpec:
             mm, nn = swap_operands((m, n), self.swap_ab)
             tiles, csize = cluster_grid(-(-mm // self.tile_m), -(-nn // self.tile_n), self.cluster), size(self.cluster)
         x = launch_ctas(tiles, self.persistent, self.tiles_per_cta, sms, csize)
+        if self.split_k_mode == "cluster":  # the partitions along x, a cluster each tile (lasscc.cluster_splitk)
+            return (x * self.split_k, 1, batch if self.batched else 1)
         return (x, self.split_k, batch if self.batched else 1)
 
     def workspace_bytes(self, m: int, n: int, batch: int = 1, sms: int | None = None) -> int:

@@ -171,6 +171,25 @@ WG_REDUCE_BYTES_PER_S = 8.8e12  # parallel split-K's partial sums written and re
 WG_REDUCE_LAUNCH_S = 4.7e-6  # the reduction kernel's launch and the GEMM kernel's drain before it (fit)
 HBM_BYTES_PER_S = 3.35e12  # H100 SXM5 HBM3 (NVIDIA's datasheet): A and B are read at least once
 WG_SPLITS = (1, 2, 4, 8, 16)
+# Cluster split-K (lasscc.cluster_splitk, `split_k_mode = "cluster"`): the K partitions of a tile are
+# a cluster's CTAs, reduced through DSMEM -- no partial sums through L2 and no reduction launch, but
+# each CTA stores its partial tile to shared memory and its peers read it back across the cluster
+# behind two cluster barriers: a fixed cost and one per partial byte, fitted (a grid over the two, the
+# other constants kept) to session 11's 52 H100 timings of S = 2 (benchmarks/skinny-cluster-sweep-2026-11-24-s11.log,
+# rms error of log time 0.199 on them, 0.241 over all 194 points) (BENCHMARKS.md: 0.87x cuBLAS at 128 x 4096 x 4096 against the
+# unsplit 64x64's 0.65).  Only S = 2 is a candidate: S = 4 and 8 measured slower than S = 2 at every
+# tile and shape of session 11 (a cluster of 4 CTAs of one SM each must fit a GPC).  The candidates
+# take WG_CLUSTER_STAGES stages where they fit (128x64, S = 2, 128 x 4096 x 4096: 4 stages 0.76x,
+# 6 0.80x, 8 0.87x cuBLAS; the model has no stage term).
+WG_CLUSTER_SPLITS = (2,)
+WG_CLUSTER_STAGES = 8
+# the cluster candidates' tiles: 128x64 (S = 2, 8 stages) is the measured fastest config of session 11 at
+# 128 x 4096 x 4096 (0.84-0.87x cuBLAS); the family's tiles as cluster candidates were measured slower at
+# every sweep shape, but the model (no L2-reuse or stage term) prices 64x128 like 128x64 and 64x64 / 8
+# stages below swap AB at 16 x 4096 x 4096, so they are not weighed
+WG_CLUSTER_TILES = ((128, 64),)
+WG_CLUSTER_FIXED_S = 1.25e-6  # the two cluster barriers and the partial's store (fit)
+WG_CLUSTER_BYTES_PER_S = 50e9  # one CTA's partial tile through shared memory and DSMEM (fit)
 # Narrow tiles for a skinny or small output, (BM, BN, bytes of a K row), and the stage counts they
 # were measured at: valid explicit configs (`lasscc tune`, a config in the input; CPU-checked in
 # tests/unit/test_skinny.py) but not the default's candidates -- on the H100 none beat the
@@ -208,7 +227,11 @@ def wgmma_cost(m: int, n: int, k: int, cfg: GemmConfig, ab_type: str, sms: int) 
     t = waves * (k_per_cta * k_tile + WG_CTA_FIXED_S)
     t, bound = max((t, f"k-tiles bound by {bound}"), ((m + n) * k * eb / HBM_BYTES_PER_S,
                                                       "reading A and B once from HBM"))
-    if cfg.split_k > 1:
+    if cfg.split_k > 1 and cfg.split_k_mode == "cluster":  # the DSMEM reduction, in each CTA
+        from lasscc.cluster_splitk import partial_bytes
+
+        t += waves * (WG_CLUSTER_FIXED_S + partial_bytes((bm, bn)) / WG_CLUSTER_BYTES_PER_S)
+    elif cfg.split_k > 1:
         t += (2 * cfg.split_k + 1) * m * n * PARTIAL_BYTES / WG_REDUCE_BYTES_PER_S + WG_REDUCE_LAUNCH_S
     return t, bound
 
@@ -223,6 +246,30 @@ def wgmma_candidates(base: GemmConfig, ab_type: str):
             yield tile
 
 
+def cluster_tiles(base: GemmConfig):
+    """WG_CLUSTER_TILES at `base`'s K row and stages (cluster_stages raises the stages)."""
+    from lasscc.resources import wgmma_defaults
+
+    for bm, bn in WG_CLUSTER_TILES:
+        tb = (bm, bn, base.threadblock[2])
+        yield replace(base, threadblock=tb, **wgmma_defaults(tb, base.instruction[2]))
+
+
+def cluster_stages(cfg: GemmConfig, arch: str, ab_type: str) -> GemmConfig:
+    """A cluster split-K candidate at the most stages up to WG_CLUSTER_STAGES the rules accept (its
+    own stages when none above them does); any other config as it is."""
+    if cfg.split_k_mode != "cluster":
+        return cfg
+    for st in range(WG_CLUSTER_STAGES, cfg.stages, -1):
+        try:
+            more = replace(cfg, stages=st)
+            more.validate(arch, ab_type=ab_type)
+            return more
+        except LassError:
+            continue
+    return cfg
+
+
 def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base: GemmConfig,
                  d_type: str | None = None, d_row: int | None = None) -> Choice:
     """The wgmma tile (`wgmma_candidates`) and parallel split count with the least
@@ -231,11 +278,14 @@ def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base
     name the term that bound the modelled time and the kernel's reason."""
     eb = elem_bytes(ab_type)
     best = None
-    for tile in wgmma_candidates(base, ab_type):
-        for s in WG_SPLITS:
+    tiles = list(wgmma_candidates(base, ab_type))
+    for tile in tiles + list(cluster_tiles(base)):
+        family = tile in tiles  # (the family's tiles parallel / unsplit, WG_CLUSTER_TILES cluster split-K)
+        for s, mode in ([(s, "parallel" if s > 1 else "serial") for s in WG_SPLITS] if family else
+                        [(s, "cluster") for s in WG_CLUSTER_SPLITS]):
             if s > 1 and -(-k // tile.threadblock[2]) // s < MIN_SPLIT_KTILES:
                 continue
-            cfg = replace(tile, split_k=s, split_k_mode="parallel" if s > 1 else "serial")
+            cfg = cluster_stages(replace(tile, split_k=s, split_k_mode=mode), arch, ab_type)
             try:
                 cfg.validate(arch, ab_type=ab_type)
             except LassError:
@@ -252,7 +302,9 @@ def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base
     bm, bn, bk = cfg.threadblock
     tiles = -(-m // bm) * -(-n // bn)
     why = (f"wgmma cost model: {bm}x{bn}x{bk}, {cfg.stages} stages"
-           + (f", split-K {cfg.split_k} parallel" if cfg.split_k > 1 else "")
+           + (f", split-K {cfg.split_k} {cfg.split_k_mode}" if cfg.split_k > 1 else "")
+           + (" (a cluster per tile, reduced through DSMEM: no workspace, no reduction kernel)"
+              if cfg.split_k_mode == "cluster" else "")
            + f", {tiles * cfg.split_k} CTAs on {sms} SMs, ~{2 * m * n * k / t / 1e12:.0f} TFLOP/s modelled ({bound})")
     cfg, kernel_why = data_parallel_kernel(cfg, m, n, sms, arch, ab_type, d_type, d_row)
     reasons = [why] + ([kernel_why] if kernel_why else [])

@@ -41,7 +41,9 @@ MAX_SPLIT_K = 65535
 SEMAPHORE_BYTES = 4  # one 32-bit semaphore word per output tile (and batch)
 # split_k_mode: serial / parallel split-K, or stream-K (lasscc.streamk: then split_k = 1, the schedule
 # splits K itself)
-MODES = ("serial", "parallel", "streamk", "streamk-dp")
+MODES = ("serial", "parallel", "streamk", "streamk-dp", "cluster")
+# "cluster": the partitions are the CTAs of one thread block cluster, reduced through DSMEM
+# (lasscc.cluster_splitk; its own rules: wgmma, 2 <= split_k <= 8)
 PARTIAL_BYTES = 4  # parallel split-K's partial sums: f32 (i32 for i8 inputs)
 
 
@@ -52,11 +54,11 @@ def split_k_error(split_k, mode: str = "serial") -> str | None:
                 f"got {split_k!r}")
     if mode not in MODES:
         return f"expected split_k_mode {', '.join(repr(m).replace(chr(39), chr(34)) for m in MODES)}, got {mode!r}"
-    if mode in MODES[2:] and split_k != 1:
+    if mode in ("streamk", "streamk-dp") and split_k != 1:
         return (f"expected split_k = 1 with split_k_mode = \"{mode}\" (stream-K splits K by its own schedule), "
                 f"got split_k = {split_k}")
-    if mode == "parallel" and split_k == 1:
-        return "expected split_k > 1 with split_k_mode = \"parallel\" (one partition has nothing to reduce)"
+    if mode in ("parallel", "cluster") and split_k == 1:
+        return f"expected split_k > 1 with split_k_mode = \"{mode}\" (one partition has nothing to reduce)"
     return None
 
 
@@ -100,7 +102,7 @@ def workspace_bytes(split: int, tiles: int, batch: int = 1, mode: str = "serial"
     """Bytes of the global workspace of a kernel with `split` partitions over `tiles` output tiles
     per batch (0 without a split): serial, a semaphore word per tile and batch; parallel, a partial
     M x N sum (`mn`, the kernel's) per partition and batch."""
-    if split <= 1:
+    if split <= 1 or mode == "cluster":  # cluster split-K: the partials stay in shared memory
         return 0
     if mode == "parallel":
         return PARTIAL_BYTES * split * batch * mn[0] * mn[1]
@@ -130,8 +132,11 @@ def decomposition_lines(split: int, tile: tuple[int, int, int], grid: tuple[int,
     out = [f"{mode.capitalize()} split-K (lasscc.splitk; reference 002), split_k = {split}, K = {k}: {t} k-tiles "
            f"of BK = {bk}",
            f"  grid ({tiles}, {split}, {batch}): x the {tm} x {tn} output tiles (raster order above), y the K "
-           f"partition, z the batch; {tiles * split * batch} CTAs",
-           "  partition (grid y)   k-tiles        K range           CTAs"]
+           f"partition, z the batch; {tiles * split * batch} CTAs" if mode != "cluster" else
+           f"  {tiles} clusters of {split} CTAs (the {tm} x {tn} output tiles, raster order above) x {batch} batch(es); "
+           f"{tiles * split * batch} CTAs",
+           "  partition (grid y)   k-tiles        K range           CTAs" if mode != "cluster" else
+           "  partition (rank)     k-tiles        K range           CTAs (tile, rank)"]
     for p in range(split):
         first, end = partition_tiles(p, t, split)
         lo, hi = partition_range(p, k, bk, split)
@@ -139,7 +144,8 @@ def decomposition_lines(split: int, tile: tuple[int, int, int], grid: tuple[int,
         out.append(f"  {p:>18}   [{first}, {end}){'':<{max(0, 12 - len(f'[{first}, {end})'))}}"
                    f"[{lo}, {hi}){'':<{max(0, 16 - len(f'[{lo}, {hi})'))}}{what}")
     ex = [(x, raster_tile(x, tm, tn, raster)) for x in range(min(tiles, 3))]
-    out.append("  e.g. " + "; ".join(f"CTA x = {x} -> tile (m0, n0) = ({a * bm}, {b * bn})" for x, (a, b) in ex))
+    who = "cluster" if mode == "cluster" else "CTA x"
+    out.append("  e.g. " + "; ".join(f"{who} = {x} -> tile (m0, n0) = ({a * bm}, {b * bn})" for x, (a, b) in ex))
     if mode == "parallel":
         m, n = tm * bm, tn * bn
         out.append(f"  each CTA writes its raw accumulator to partial matrix (batch * {split} + partition) of the "
@@ -148,6 +154,10 @@ def decomposition_lines(split: int, tile: tuple[int, int, int], grid: tuple[int,
         ws = workspace_bytes(split, tiles, batch, mode, (m, n))
         out.append(f"  workspace: {ws} bytes ({split} x {batch} partial {m} x {n} matrices of {PARTIAL_BYTES}-byte "
                    f"sums, for M = {m}, N = {n}: {PARTIAL_BYTES} * split * batch * M * N)")
+    elif mode == "cluster":
+        from lasscc.cluster_splitk import decomposition_lines as cluster_lines
+
+        out += cluster_lines(split, (bm, bn), tiles, batch)
     else:
         out.append("  epilogue order per tile: partition 0 writes alpha*acc + beta*C; partition p > 0 waits until the "
                    "tile's semaphore = p, adds alpha*acc to D; the last resets it to 0")

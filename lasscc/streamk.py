@@ -47,7 +47,7 @@ from __future__ import annotations
 from lasscc.layout import minimum
 from lasscc.splitk import MODES as SPLIT_K_MODES, SEMAPHORE_BYTES, partition_tiles
 
-MODES = SPLIT_K_MODES[2:]  # "streamk", "streamk-dp"
+MODES = SPLIT_K_MODES[2:4]  # "streamk", "streamk-dp"
 H100_SMS = 132  # streaming multiprocessors of an H100 SXM (the heuristics' default when no device is open)
 CPU_CTAS = 3  # the CPU executor's persistent grid when none is given: small, and not a divisor of most tile counts
 # Per-SM limits of sm_80 / sm_90 (CUDA occupancy calculator): CTAs resident at once

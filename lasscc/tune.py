@@ -169,7 +169,8 @@ def split_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int) -> list[
 def decomposition_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int, ab_type: str = "f16",
                              d_type: str | None = None) -> list[GemmConfig]:
     """`cfg`'s K decompositions worth timing at M x N x K on a GPU of `sms` SMs: serial and parallel
-    split-K for each of split_candidates, and stream-K (all tiles shared out; the hybrid when there
+    split-K for each of split_candidates (a wgmma config also cluster split-K where
+    lasscc.cluster_splitk's rules allow: S <= 8, BN a multiple of 16 S), and stream-K (all tiles shared out; the hybrid when there
     is a full wave to keep data-parallel) when the tiles do not fill whole waves of the resident
     CTAs and each CTA's share keeps SPLIT_MIN_KTILES k-tiles (lasscc.streamk).  A cooperative config
     takes stream-K only, persistent = 1 (its producer walks the units; no split-K: the producer
@@ -186,6 +187,12 @@ def decomposition_candidates(cfg: GemmConfig, m: int, n: int, k: int, sms: int, 
     coop = is_warp_specialized(cfg)
     out = [] if coop else [replace(cfg, split_k=s, split_k_mode=mode) for s in split_candidates(cfg, m, n, k, sms)
                            for mode in ("serial", "parallel")]
+    if cfg.is_wgmma and not coop:  # cluster split-K (lasscc.cluster_splitk) where its rules allow
+        from lasscc.cluster_splitk import config_error
+        from lasscc.resources import wgmma_ring_bytes
+
+        out += [c for c in (replace(cfg, split_k=s, split_k_mode="cluster") for s in split_candidates(cfg, m, n, k, sms))
+                if config_error(c, wgmma_ring_bytes(c, elem_bytes(ab_type))) is None]
     bm, bn, bk = cfg.threadblock
     tiles, kt = -(-m // bm) * -(-n // bn), -(-k // bk)
     slots = streamk.config_ctas(cfg, elem_bytes(ab_type), sms)
@@ -257,7 +264,8 @@ def config_label(cfg: GemmConfig) -> str:
 
 def _decomposition_label(cfg: GemmConfig) -> str:
     """config_label's split-K / stream-K and swap AB part."""
-    return ((f" / split {cfg.split_k}{' parallel' if cfg.split_k_mode == 'parallel' else ''}" if cfg.split_k > 1 else
+    return ((f" / split {cfg.split_k}{' ' + cfg.split_k_mode if cfg.split_k_mode in ('parallel', 'cluster') else ''}"
+             if cfg.split_k > 1 else
              f" / {cfg.split_k_mode}" if cfg.is_streamk else "") + (" / swap AB" if cfg.swap_ab else ""))
 
 

@@ -7,6 +7,8 @@
     tma_load_multicast      llvm.nvvm.cp.async.bulk.tensor.g2s.tile.{2,3}d with use-multicast = 1
                             and the i16 ctaMask (the destination and the mbarrier by this CTA's
                             offsets, which the PTX ISA applies in every destination CTA)
+    ld_shared_remote        inline PTX mapa.shared::cluster.u32 + @p ld.shared::cluster.v4.b32 (zeros
+                            where the predicate is false; cluster split-K's DSMEM reads)
     mbarrier_arrive_remote  inline PTX mapa.shared::cluster.u32 + mbarrier.arrive.shared::cluster.b64
                             (LLVM 22's arrive intrinsics take no remote CTA; the default .release
                             .cta semantics, as CUTLASS's ClusterBarrier::arrive(cta_id): the
@@ -28,6 +30,10 @@ from xdsl.dialects.builtin import IntAttr, IntegerType, i1, i32, i64
 SHARED_CLUSTER_AS = 7  # NVPTX address space of shared::cluster pointers
 CTA_GROUP_NONE = 0
 CLUSTER_SYNC_ASM = "barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;"
+# cluster split-K's DSMEM read (lasscc.cluster_splitk): zeros where the predicate is false
+LD_REMOTE_ASM = ("{\n\t.reg .pred p;\n\t.reg .b32 ra;\n\tsetp.ne.b32 p, $6, 0;\n\tmov.b32 $0, 0;\n\tmov.b32 $1, 0;\n\t"
+                 "mov.b32 $2, 0;\n\tmov.b32 $3, 0;\n\tmapa.shared::cluster.u32 ra, $4, $5;\n\t"
+                 "@p ld.shared::cluster.v4.b32 {$0, $1, $2, $3}, [ra];\n\t}")
 ARRIVE_REMOTE_ASM = ("{\n\t.reg .b32 ra;\n\tmapa.shared::cluster.u32 ra, $0, $1;\n\t"
                      "mbarrier.arrive.shared::cluster.b64 _, [ra];\n\t}")
 
@@ -53,6 +59,14 @@ def lower_cluster(lw, op) -> bool:
         bar = lw.emit(llvm.PtrToIntOp(lw.shared_ptr(lw.lowered(op.bar)), i32))
         lw.emit(llvm.InlineAsmOp(ARRIVE_REMOTE_ASM, "r,r,~{memory}", [bar, lw.lowered(op.rank)], [],
                                  has_side_effects=True))
+    elif isinstance(op, lass_cluster.LdSharedRemoteOp):
+        addr = lw.emit(llvm.PtrToIntOp(lw.shared_ptr(lw.lowered(op.addr)), i32))
+        pred = lw.emit(llvm.ZExtOp(lw.lowered(op.pred), i32))
+        st = llvm.LLVMStructType.from_type_list([i32] * 4)
+        res = lw.emit(llvm.InlineAsmOp(LD_REMOTE_ASM, "=&r,=&r,=&r,=&r,r,r,r,~{memory}",
+                                       [addr, lw.lowered(op.rank), pred], [st], has_side_effects=True))
+        for old, new in zip(op.values, lw.struct_fields(res, [i32] * 4)):
+            lw.map[old] = new
     else:
         return False
     return True

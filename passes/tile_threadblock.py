@@ -31,6 +31,9 @@ body `lass_tb.persistent_cta` and an `scf.for` over the CTA's units, each a K lo
 its tile and the workspace fix-up (an `scf.if` on "the unit ends its tile": `lass_tb.partial_store` +
 `semaphore_release` of its CTA's flag, or a loop of `semaphore_wait` / `partial_add` /
 `semaphore_release` over its predecessors' slots, then `epilogue`).
+Cluster split-K (`split_k_mode = "cluster"`, lasscc.cluster_splitk) adds no W: after the K loop
+`lass_tb.cluster_reduce` sums the cluster's accumulators, and the epilogue (`cluster_split = S`)
+stores the CTA's column window.
 A fused epilogue runs once per element, on the fully reduced value: serial split-K gates the
 region on the last partition (dialects.epilogue.gated_region: the others store raw partial sums),
 stream-K's finisher holds the full sum, parallel split-K's reduction kernel applies it (splitk_reduce).
@@ -132,12 +135,15 @@ class Fused:
     kinds: tuple[str, ...]
 
 
-def _epilogue(b: ArithBuilder, acc, D, m0, n0, alpha, beta, fused: Fused | None = None, last=None) -> None:
+def _epilogue(b: ArithBuilder, acc, D, m0, n0, alpha, beta, fused: Fused | None = None, last=None,
+              cluster_split: int = 0) -> None:
     """lass_tb.epilogue of `acc` into D, with the fused epilogue if any.  `last` (an i1, for a split
     schedule): the region applies only where it is true, the others store the raw partial value
-    (lasscc.dialects.epilogue.gated_region: the rule of where a split schedule's epilogue runs)."""
+    (lasscc.dialects.epilogue.gated_region: the rule of where a split schedule's epilogue runs).
+    `cluster_split` S > 0: the CTA stores only its column window (lasscc.cluster_splitk)."""
+    attrs = {lass_tb.CLUSTER_SPLIT_ATTR: IntegerAttr(cluster_split, 64)} if cluster_split else {}
     if fused is None:
-        b.insert(lass_tb.EpilogueOp.create(operands=[acc, D, m0, n0, alpha, beta]))
+        b.insert(lass_tb.EpilogueOp.create(operands=[acc, D, m0, n0, alpha, beta], attributes=attrs))
         return
     from lasscc.dialects.epilogue import gated_region, kinds_attr
 
@@ -147,7 +153,7 @@ def _epilogue(b: ArithBuilder, acc, D, m0, n0, alpha, beta, fused: Fused | None 
         extras.append(b.emit(arith.SelectOp(last, b.const_float(1.0, f32), b.const_float(0.0, f32))))
         kinds.append("scalar")
     b.insert(lass_tb.EpilogueOp.create(operands=[acc, D, m0, n0, alpha, beta, *extras],
-                                       attributes={"epilogue_kinds": kinds_attr(kinds)}, regions=[region]))
+                                       attributes={"epilogue_kinds": kinds_attr(kinds), **attrs}, regions=[region]))
 
 
 def _serial_epilogue(b: ArithBuilder, acc, W, D, M, N, m0, n0, alpha, beta, part, split: int, tile, batch,
@@ -311,7 +317,7 @@ class TileThreadblockPass(ModulePass):
         m0.name_hint, n0.name_hint = "m0", "n0"
         acc0 = b.emit(lass_tb.ZeroAccOp.build(result_types=[acc_t]))
         k_lo, step, k_hi = b.const(0), b.const(bk), K
-        if split > 1:  # this block's K partition (grid y): whole k-tiles, lasscc.splitk
+        if split > 1:  # this block's K partition (grid y; cluster split-K: the cluster rank): whole k-tiles, lasscc.splitk
             part_op = b.insert(lass_tb.KPartitionOp.build(
                 operands=[K], result_types=[i32, i32, i32],
                 attributes={"split": IntegerAttr(split, 64), "tile_k": IntegerAttr(bk, 64)}))
@@ -324,6 +330,12 @@ class TileThreadblockPass(ModulePass):
             part_d.name_hint = "W_part"
             b.insert(lass_tb.EpilogueOp.create(operands=[acc_out, part_d, m0, n0, b.const_float(1.0, f32),
                                                         b.const_float(0.0, f32)]))
+        elif split > 1 and cfg.split_k_mode == "cluster":
+            # the cluster's CTAs (this tile's K partitions) sum their accumulators through DSMEM,
+            # each stores its column window (lasscc.cluster_splitk)
+            total = b.emit(lass_tb.ClusterReduceOp(acc_out, split))
+            total.name_hint = "sum"
+            _epilogue(b, total, D, m0, n0, alpha, beta, fused, cluster_split=split)
         elif split > 1:
             _serial_epilogue(b, acc_out, params[WORKSPACE_PARAM], D, M, N, m0, n0, alpha, beta, part, split,
                              (bm, bn), z if facts.batched else None, fused)

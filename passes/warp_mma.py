@@ -79,6 +79,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from lasscc.config import GemmConfig
 from lasscc.cluster import rank_tile
+from lasscc.cluster_splitk import is_cluster_split
 from lasscc.layout import (
     ACCESS_BYTES,
     K_MAJOR,
@@ -206,6 +207,8 @@ class _WarpLowering:
             self.split_k(op)
         elif isinstance(op, (lass_tb.PartialStoreOp, lass_tb.PartialAddOp)):
             self.partial(op)
+        elif isinstance(op, lass_tb.ClusterReduceOp):
+            self.cluster_reduce(op)
         else:
             for region in op.regions:
                 for blk in region.blocks:
@@ -282,11 +285,14 @@ class _WarpLowering:
         group = op.raster.value.data
         b = ArithBuilder(InsertPoint.before(op))
         clustered = tuple(self.cfg.cluster) != (1, 1)
-        if clustered:  # a cluster's CTAs take neighbouring tiles, placed by %clusterid.x / %cluster_ctarank (lasscc.cluster)
+        if is_cluster_split(self.cfg):  # cluster split-K: cluster c computes tile c (lasscc.cluster_splitk)
+            pid = b.idx(b.emit(lass_cluster.ClusterIdOp.build(result_types=[i32])))
+            pid.value.name_hint = "cluster_id"
+        elif clustered:  # a cluster's CTAs take neighbouring tiles, placed by %clusterid.x / %cluster_ctarank (lasscc.cluster)
             cid, rank = (b.idx(b.emit(o.build(result_types=[i32]))) for o in (lass_cluster.ClusterIdOp,
                                                                              lass_cluster.CtaRankOp))
             cid.value.name_hint, rank.value.name_hint = "cluster_id", "cta_rank"
-        else:
+        elif not is_cluster_split(self.cfg):
             pid = b.idx(b.emit(lass_nv.BlockIdOp()))
         tiles_m = (b.idx(op.M) + (bm - 1)) // bm
         tiles_n = (b.idx(op.N) + (bn - 1)) // bn
@@ -308,7 +314,12 @@ class _WarpLowering:
         (CUTLASS Semaphore::wait / release)."""
         b = ArithBuilder(InsertPoint.before(op))
         if isinstance(op, lass_tb.KPartitionOp):
-            part = b.emit(lass_nv.BlockIdOp("y"))
+            if is_cluster_split(self.cfg):  # the cluster rank (lasscc.cluster_splitk)
+                from lasscc.passes.cluster_splitk import rank_of
+
+                part = rank_of(self, b)
+            else:
+                part = b.emit(lass_nv.BlockIdOp("y"))
             lo, hi = partition_range(b.idx(part), b.idx(op.K), op.tile_k.value.data, op.split.value.data)
             for old, new, name in zip(op.results, (part, b.val(lo), b.val(hi)), ("part", "k_begin", "k_end")):
                 new.name_hint = name
@@ -328,6 +339,10 @@ class _WarpLowering:
         if isinstance(op, lass_tb.SemaphoreWaitOp):
             b.insert(lass_nv.BarSyncOp())
         self.dead.append(op)
+
+    def cluster_reduce(self, op: Operation) -> None:
+        raise PassFailedException(f"{op_location(op)}: error: expected a mma = \"wgmma\" kernel for "
+                                  f"lass_tb.cluster_reduce (cluster split-K, lasscc.cluster_splitk)")
 
     def partial(self, op: Operation) -> None:
         """Stream-K's workspace partials (lasscc.streamk) per thread: accumulator values 4q .. 4q + 3
@@ -504,12 +519,26 @@ class _WarpLowering:
             """D's (and an [mn] operand's) element offset of (row, col) (lasscc.layout.matrix_offset)."""
             return bb.val(matrix_offset(bb.idx(row), bb.idx(col), bb.idx(M), bb.idx(N), d_col))
 
-        def access(bb: ArithBuilder, row, col, guarded: bool, even_n: bool = False):
+        # cluster split-K: this CTA stores (and reads C at) its column window only (lasscc.cluster_splitk)
+        window = op.attributes.get(lass_tb.CLUSTER_SPLIT_ATTR)
+        window = int(window.value.data) if window is not None else 0
+
+        def access(bb: ArithBuilder, row, col, guarded: bool, even_n: bool = False, col_c: int | None = None):
             """(offsets of (row, col) and (row, col + 1), the pair's predicate or None, each single
             element's): one 2-element access where the pair is inside D and aligned (row-major D,
-            N even), else single ones, each inside D (`guarded`: checked).  `even_n`: the caller
+            N even), else single ones, each inside D (`guarded`: checked); with a cluster split
+            also in the CTA's column window (static tile column `col_c`).  `even_n`: the caller
             knows N is even (the TMA path), so a pair is inside D whole or not at all (col is even):
             no single accesses."""
+            if window:
+                from lasscc.passes.cluster_splitk import owner_pred
+
+                off, pair, single = access_in(bb, row, col, guarded, even_n)
+                own = owner_pred(self, bb, col_c, window)
+                return off, (bb.and_(pair, own) if pair is not None else None), [bb.and_(x, own) for x in single]
+            return access_in(bb, row, col, guarded, even_n)
+
+        def access_in(bb: ArithBuilder, row, col, guarded: bool, even_n: bool = False):
             if guarded:
                 row_ok = bb.ult(row, M)
                 ok = [bb.and_(row_ok, bb.ult(col, N)), bb.and_(row_ok, bb.ult(bb.add(col, 1), N))]
@@ -593,7 +622,7 @@ class _WarpLowering:
                         else:
                             pair, single = true, [false, false]
                     else:
-                        offs, pair, single = access(bb, row, col, guarded, even_n)
+                        offs, pair, single = access(bb, row, col, guarded, even_n, col_c)
                     got = load(bb, x, offs, pair, single, guarded)
                     if key is not None:
                         cache[key] = got
@@ -654,7 +683,7 @@ class _WarpLowering:
             column right (row_c, col_c: ints, or SSA values in the rolled loop)."""
             row = bb.add(row0, row_c)
             col = bb.add(col0, col_c)
-            offs, pair, single = access(bb, row, col, guarded)
+            offs, pair, single = access(bb, row, col, guarded, col_c=col_c)
             vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, a))) for a in avals]
             if with_c:
                 old = load(bb, D, offs, pair, single, guarded)
@@ -674,10 +703,11 @@ class _WarpLowering:
 
         def stores(bb: ArithBuilder, with_c: bool, guarded: bool, exact: bool = False) -> None:
             pairs = self.store_pairs()
-            if region:
+            if region or window:
                 # a fused epilogue stays unrolled: its [n] / [m] extras are loaded once per column /
                 # row of the warp tile and reused by the pairs that share it (`cache`), which a
-                # loop over pairs cannot do (its predicated asm loads are not merged by LLVM)
+                # loop over pairs cannot do (its predicated asm loads are not merged by LLVM); a
+                # cluster split's column window is decided per static tile column (owner_pred)
                 cache: dict = {}
                 for row_c, col_c, pair_idx in pairs:
                     store_pair(bb, [acc[i] for i in pair_idx], row_c, col_c, with_c, guarded, exact, cache)
@@ -710,7 +740,7 @@ class _WarpLowering:
             bb.insert(scf.YieldOp())
 
         ob = out_t.bitwidth // 8
-        plan = None if d_col else stage_plan(self.cfg, self.ab, ob)
+        plan = None if d_col or window else stage_plan(self.cfg, self.ab, ob)  # (cluster split: the partials' bytes)
 
         def staged(bb: ArithBuilder) -> None:
             """Whole block, no C: each warp writes its pairs (alpha * acc, converted) to its staging

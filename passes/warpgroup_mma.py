@@ -26,7 +26,8 @@ Output contract: the program of one thread (as lasscc-warp-mma's, which this pas
   the staged epilogue for a 16-bit D), since the warpgroup's accumulator layout is that of four
   16 x BN warp tiles; with config `epilogue = "tma"` its no-C branch is the TMA-store epilogue
   (passes/tma_store.py: stmatrix / st.shared into staging buffers, `lass_wg.tma_store`);
-- `lass_tb.block_tile` / `batch_index` as lasscc-warp-mma.
+- `lass_tb.block_tile` / `batch_index` as lasscc-warp-mma;
+- `lass_tb.cluster_reduce` (cluster split-K): passes/cluster_splitk.py, after a `lass_wg.wait {pending = 0}`.
 """
 
 from __future__ import annotations
@@ -111,6 +112,16 @@ class _WarpgroupLowering(_WarpLowering):
     def epilogue(self, op: lass_tb.EpilogueOp) -> None:
         ArithBuilder(InsertPoint.before(op)).insert(lass_wg.WaitOp.build(attributes={"pending": IntegerAttr(0, 64)}))
         super().epilogue(op)
+
+    def cluster_reduce(self, op) -> None:
+        """Cluster split-K's reduction (passes/cluster_splitk.py) reads the accumulator: the K
+        loop's wgmma groups retired first."""
+        from lasscc.passes.cluster_splitk import lower_reduce
+
+        acc = self.accumulator(op.acc, op)
+        ArithBuilder(InsertPoint.before(op)).insert(lass_wg.WaitOp.build(attributes={"pending": IntegerAttr(0, 64)}))
+        self.acc[op.result] = lower_reduce(self, op, acc)
+        self.dead.append(op)
 
     def partial(self, op) -> None:
         """Stream-K's partial_store / partial_add read the accumulator: the K loop's wgmma groups

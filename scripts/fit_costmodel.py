@@ -26,15 +26,18 @@ SESSION8_LOGS = [ROOT / "benchmarks" / "skinny_tile_sweep_2026-11-24-s8.log",
 SESSION9_LOGS = [ROOT / "benchmarks" / "skinny-2026-11-24-s9.log"]
 SESSION10_LOGS = [ROOT / "benchmarks" / "skinny-variants-streamk-2026-11-24-s10.log",
                   ROOT / "benchmarks" / "skinny-defaults-2026-11-24-s10.log"]
-ALL_LOGS = SESSION8_LOGS + SESSION9_LOGS + SESSION10_LOGS
-FITTED = ("WG_BYTES_PER_SM", "WG_CTA_FIXED_S", "WG_REDUCE_BYTES_PER_S", "WG_REDUCE_LAUNCH_S")
+# session 11: cluster split-K (split_k_mode = "cluster"): skinny_bench --cluster
+SESSION11_LOGS = [ROOT / "benchmarks" / "skinny-cluster-sweep-2026-11-24-s11.log"]
+ALL_LOGS = SESSION8_LOGS + SESSION9_LOGS + SESSION10_LOGS + SESSION11_LOGS
+FITTED = ("WG_BYTES_PER_SM", "WG_CTA_FIXED_S", "WG_REDUCE_BYTES_PER_S", "WG_REDUCE_LAUNCH_S", "WG_CLUSTER_FIXED_S",
+          "WG_CLUSTER_BYTES_PER_S")
 # issue 17's table (f16 TN): the shapes whose default must be the measured fastest
 TABLE_SHAPES = [(16, 4096, 4096), (128, 4096, 4096), (1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 512),
                 (8192, 1024, 8192), (1024, 1024, 16384)]
 SMS = 132  # the H100 the logs were measured on
 SHAPE = re.compile(r"(\d+) x (\d+) x (\d+)$")
 # (a swapped config, skinny_bench's "wgmma swap_ab 64x16x64/s4 ...", is priced on D^T's problem)
-CONFIG = re.compile(r"wgmma (swap_ab )?(\d+)x(\d+)x(\d+)/s(\d+)(?: split (\d+) parallel)?(?: \([^)]*\))?$")
+CONFIG = re.compile(r"wgmma (swap_ab )?(\d+)x(\d+)x(\d+)/s(\d+)(?: split (\d+) (parallel|cluster))?(?: \([^)]*\))?$")
 
 
 def measured_points(paths) -> list[tuple[tuple[int, int, int], object, float]]:
@@ -57,9 +60,10 @@ def measured_points(paths) -> list[tuple[tuple[int, int, int], object, float]]:
             swap = int(cfg.group(1) is not None)
             bm, bn, bk, st = map(int, cfg.groups()[1:5])
             s = int(cfg.group(6) or 1)
+            mode = cfg.group(7) or ("parallel" if s > 1 else "serial")  # "cluster": lasscc.cluster_splitk
             tflops = float((cols[2] if len(cols) == 5 else cols[4]).split()[0])
             tb = (bm, bn, bk)
-            c = replace(base, threadblock=tb, stages=st, split_k=s, split_k_mode="parallel" if s > 1 else "serial",
+            c = replace(base, threadblock=tb, stages=st, split_k=s, split_k_mode=mode,
                         swap_ab=swap, **wgmma_defaults(tb, base.instruction[2]))
             out.append(((m, n, k), c, 2 * m * n * k / (tflops * 1e12)))
     return out
@@ -76,7 +80,8 @@ def rms_log_error(points, sms: int = SMS) -> float:
 def config_key(cfg) -> tuple:
     """(BM, BN, stages, split_k): what tells two measured wgmma configs of one shape apart; a swapped
     config (swap_ab = 1: BM x BN tiles of D^T) adds "swap_ab"."""
-    return (*cfg.threadblock[:2], cfg.stages, cfg.split_k) + (("swap_ab",) if getattr(cfg, "swap_ab", 0) else ())
+    return ((*cfg.threadblock[:2], cfg.stages, cfg.split_k) + (("swap_ab",) if getattr(cfg, "swap_ab", 0) else ())
+            + (("cluster",) if getattr(cfg, "split_k_mode", "") == "cluster" else ()))
 
 
 def rank_check(points, shapes=TABLE_SHAPES, sms: int = SMS):

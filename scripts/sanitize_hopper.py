@@ -32,8 +32,11 @@ CONFIGS = {
     # 128-row consumer tiles, the TMA-store epilogue's staging shared by the two consumers
     "f16-fD-pingpong-pers-tma-128x128x64s5": ("f16", "f16", ("row", "col", "row"), (128, 128, 64), 5, 1,
                                               (2100, 2100, 264), 0.0),
+    # session 11: cluster split-K (DSMEM reads of the peers' partials, two cluster barriers), uneven K partitions
+    "f16-cluster-split4-128x64x64s4": ("f16", "f32", ("row", "col", "row"), (128, 64, 64), 4, 1, (300, 520, 1032), 0.5),
 }
 SCHEDULE_CONFIG = {  # name -> more config keys
+    "f16-cluster-split4-128x64x64s4": ', split_k = 4, split_k_mode = "cluster"',
     "f16-fD-coop-pers-tma-cl2x1": ', schedule = "cooperative", persistent = 1, epilogue = "tma", cluster = [2, 1]',
     "f16-pingpong-pers-64x256x64s4": ', schedule = "pingpong", persistent = 1',
     "f16-fD-pingpong-pers-tma-128x128x64s5": ', schedule = "pingpong", persistent = 1, epilogue = "tma"',

@@ -10,6 +10,7 @@ shapes, and 16 x 4096 x 4096 as a fraction of the HBM bandwidth needed to read B
     python3 scripts/skinny_bench.py --tile-sweep [--dry-run]         # wgmma tiles x split counts (the heuristic's data)
     python3 scripts/skinny_bench.py --only default,variant,streamk   # a subset of the runs, by kind
     python3 scripts/skinny_bench.py --swap [--dry-run]               # swap AB (swap_ab = 1) tiles x splits, skinny M
+    python3 scripts/skinny_bench.py --cluster [--dry-run]            # cluster split-K tiles x splits (session 11)
 
 f16 in, f32 D, TN, beta 0.  The default config is what `lasscc run` / `bench` apply to an input without
 `config` when `lasscc tune` stored none (lasscc.defaults.apply_tuned -> lasscc.heuristics.choose, with the
@@ -186,13 +187,42 @@ def swap_plan(arch: str) -> list[tuple[tuple[int, int, int], object]]:
 
 SWEEP_SMS = 132  # the H100 the cost model was fitted on (the unswapped picks of swap_plan)
 
+# --cluster: cluster split-K (split_k_mode = "cluster", lasscc.cluster_splitk) for the sweep's shapes:
+# lasscc.family's wgmma tiles and 128x64, S = 2 at the most stages up to heuristics.WG_CLUSTER_STAGES
+# (heuristics.cluster_stages) and at 4 stages, S = 4 at 4 stages (session 11, for scripts/fit_costmodel.py)
+CLUSTER_TILES = [(128, 256), (128, 192), (128, 128), (64, 256), (64, 128), (64, 64), (128, 64)]
 
-def tile_sweep(arch: str, dry: bool, iters: int, swap: bool = False) -> int:
-    """Time every (shape, wgmma tile, split) of sweep_plan (`swap`: swap_plan) beside cuBLAS; compiles in
-    worker processes."""
+
+def cluster_plan(arch: str) -> list[tuple[tuple[int, int, int], object]]:
+    from dataclasses import replace
+
+    from lasscc.diagnostics import LassError
+    from lasscc.heuristics import cluster_stages, wgmma_base
+    from lasscc.resources import wgmma_defaults
+
+    base = wgmma_base("f16", arch)
+    out = []
+    for shape in SWEEP_SHAPES:
+        for bm, bn in CLUSTER_TILES:
+            tb = (bm, bn, base.threadblock[2])
+            tile = replace(base, threadblock=tb, split_k_mode="cluster", **wgmma_defaults(tb, base.instruction[2]))
+            cfgs = {cluster_stages(replace(tile, split_k=2), arch, "f16"), replace(tile, split_k=2),
+                    replace(tile, split_k=4)}
+            for cfg in sorted(cfgs, key=lambda c: (c.split_k, c.stages)):
+                try:
+                    cfg.validate(arch, ab_type="f16")
+                except LassError:
+                    continue
+                out.append((shape, cfg))
+    return out
+
+
+def tile_sweep(arch: str, dry: bool, iters: int, swap: bool = False, cluster: bool = False) -> int:
+    """Time every (shape, wgmma tile, split) of sweep_plan (`swap`: swap_plan, `cluster`: cluster_plan)
+    beside cuBLAS; compiles in worker processes."""
     from concurrent.futures import ProcessPoolExecutor
 
-    runs = swap_plan(arch) if swap else sweep_plan(arch)
+    runs = swap_plan(arch) if swap else cluster_plan(arch) if cluster else sweep_plan(arch)
     if dry:
         for shape, cfg in runs:
             print(f"{'x'.join(map(str, shape)):18s} {config_text(cfg)}")
@@ -249,15 +279,16 @@ def main() -> int:
     p.add_argument("--tile-sweep", action="store_true", help="wgmma tiles x split counts for the small grids")
     p.add_argument("--only", default=None, help=f"comma-separated kinds of run to keep, of {', '.join(RUN_KINDS)}")
     p.add_argument("--swap", action="store_true", help="swap AB (swap_ab = 1) tiles x split counts for skinny M")
+    p.add_argument("--cluster", action="store_true", help="cluster split-K (split_k_mode = cluster) tiles x splits")
     args = p.parse_args()
     only = None if args.only is None else set(args.only.split(","))
     if only is not None and (not only or not only <= set(RUN_KINDS)):
         p.error(f"option --only: expected comma-separated kinds of {', '.join(RUN_KINDS)}, got {args.only!r}")
-    if args.tile_sweep or args.swap:
+    if args.tile_sweep or args.swap or args.cluster:
         from lasscc.runtime import cuda
 
         return tile_sweep(args.arch or ("sm_90a" if args.dry_run else cuda.device_arch()), args.dry_run, args.iters,
-                          args.swap)
+                          args.swap, args.cluster)
     if args.dry_run:
         from lasscc import streamk
 

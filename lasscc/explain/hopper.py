@@ -94,6 +94,7 @@ class HopperNumbers:
     order_offset: int = 0  # the pingpong ordering barrier's byte offset
     order_bytes: int = 0
     split_k_mode: str = "serial"  # GemmConfig.split_k_mode: "streamk" / "streamk-dp" walk stream-K units
+    split_k: int = 1  # GemmConfig.split_k ("cluster": a cluster of split_k CTAs per tile)
 
     @property
     def reg_parts(self) -> str:  # section_resources' wording
@@ -189,7 +190,7 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
         epi_subtile=(sub[0], sub[1].label) if sub else None, d=d, cluster=tuple(cfg.cluster),
         schedule=cfg.schedule, persistent=bool(cfg.persistent), roles=roles_of(cfg),
         order_offset=order_barrier_offset(cfg, eb), order_bytes=order_barrier_bytes(cfg),
-        split_k_mode=cfg.split_k_mode,
+        split_k_mode=cfg.split_k_mode, split_k=cfg.split_k,
     )
 
 
@@ -452,6 +453,10 @@ def section_schedule(n: HopperNumbers, grid, sms: int | None) -> list[str]:
         out.append("  the ring runs on from unit to unit (k-tile numbers, slots and phases carried: lasscc-pipeline)"
                    + (", so the producer loads the next unit's k-tiles while the consumers finish this one" if n.roles
                       else ""))
+        return out
+    if n.split_k_mode == "cluster" and n.split_k > 1:  # (lasscc.cluster_splitk: the split-K section)
+        out.append(f"  launch for a {tm} x {tn} tile grid (--grid): {tm * tn} tiles, {tm * tn * n.split_k} CTAs: a "
+                   f"cluster of {n.split_k} per tile (cluster split-K: the split-K section)")
         return out
     grid_how = (f"min(tiles, SMs = {sms}) CTAs (persistent; --sms)" if n.persistent and sms else
                 "one CTA per tile" if not walks else f"ceil(tiles / {per_cta}) CTAs")

@@ -18,7 +18,11 @@ cluster size (%cluster_ctarank of cluster dims (n, 1, 1) on a 1-d grid).
     memory like a block barrier, in each CTA.
   * a multicast or remote arrival reaching a peer that has passed no `sync` yet is a ClusterError
     (its mbarrier_init need not be visible to the cluster).
-  * exit: a CTA that multicast into or arrived on a peer's shared memory with no `sync` since is a
+  * `ld_shared_remote` (cluster split-K, lasscc.cluster_splitk): a DSMEM read of a peer's bytes,
+    checked by the shared-memory race checker with the reader as actor: bytes the peer wrote with
+    no `sync` since are a RaceError (the peer's partial read before its barrier arrival);
+    `lass_tb.cluster_reduce` is its tile-level form (the sum in rank order, no memory).
+  * exit: a CTA that multicast into, arrived on or read a peer's shared memory with no `sync` since is a
     ClusterError when the kernel ends (the peer could exit, or already have, while the write may
     still land); TMA copies that never landed are an MbarrierError (Sm90State.finish).
 """
@@ -29,7 +33,9 @@ import numpy as np
 
 from lasscc import cluster as CL
 from lasscc import sm90_layout as S
-from lasscc.dialects import lass_cluster
+from lasscc.cluster_splitk import is_cluster_split
+from lasscc import cluster_splitk as CS
+from lasscc.dialects import lass_cluster, lass_tb
 from lasscc.interp.errors import DeadlockError, DivergenceError, InterpError, MisalignedAccessError, OutOfBoundsError
 from lasscc.interp.executor import EXIT_HOOKS, Executor, handler
 from lasscc.interp.sm90_ops import SHARED_WINDOW_BASE, _state, tma_operands
@@ -42,7 +48,10 @@ class ClusterError(InterpError):
 
 
 def cluster_size(ex: Executor) -> int:
+    """CTAs per cluster: config `cluster`'s, or cluster split-K's K partitions (lasscc.cluster_splitk)."""
     cfg = ex.prog.config
+    if is_cluster_split(cfg):
+        return cfg.split_k
     return CL.size(getattr(cfg, "cluster", CL.CLUSTER_NONE))
 
 
@@ -185,6 +194,10 @@ def check_exit(ex: Executor) -> None:
     pend = ex.__dict__.get("_cluster_pending")
     if pend:
         (src, dest), opid = next(iter(pend.items()))
+        if isinstance(ex.prog.ops[opid], lass_cluster.LdSharedRemoteOp):
+            raise ClusterError(f"{ex.op(opid)}: {ex.block(src)} reads the shared memory of {ex.block(dest)} of its "
+                               f"cluster (DSMEM) and no lass_cluster.sync (barrier.cluster arrive / wait) follows before "
+                               f"the kernel ends: {ex.block(dest)} may exit while the read is still under way")
         raise ClusterError(f"{ex.op(opid)}: {ex.block(src)} writes the shared memory of {ex.block(dest)} of its cluster "
                            f"(a multicast or remote arrival) and no lass_cluster.sync (barrier.cluster arrive / wait) "
                            f"follows before the kernel ends: {ex.block(dest)} may exit while the write can still land")
@@ -194,3 +207,73 @@ def check_exit(ex: Executor) -> None:
 
 
 EXIT_HOOKS.append(check_exit)
+
+
+# ---- cluster split-K (lasscc.cluster_splitk) ------------------------------------------------------
+
+@handler(lass_cluster.LdSharedRemoteOp)
+def _ld_shared_remote(ex: Executor, op, vals):
+    """DSMEM: each active lane whose predicate holds reads 16 bytes at its address of rank `rank`'s
+    shared memory.  The read goes through the shared-memory checker with the reader as actor, so
+    a partial the peer wrote with no cluster barrier since (lass_cluster.sync clears its writers)
+    is a RaceError; the peer may not exit before a later barrier (check_exit)."""
+    st = ex.smem
+    lanes = ex.active_lanes()
+    preds = np.asarray(ex.at(vals[2], lanes), bool)
+    out = [np.zeros(ex.L, np.int64) for _ in range(4)]
+    on = lanes[preds]
+    if len(on):
+        addr = np.asarray(ex.at(vals[0], on), np.int64)
+        ranks = np.asarray(ex.at(vals[1], on), np.int64)
+        actors = on  # the lane's global thread number in the slice (block * threads + tid)
+        b_local = actors // ex.threads
+        dest = np.array([_peer_block(ex, op, int(b), int(r), int(a)) for b, r, a in zip(b_local, ranks, actors)],
+                        np.int64)
+        bad = addr % 16 != 0
+        if bad.any():
+            j = int(np.argmax(bad))
+            raise MisalignedAccessError(f"{ex.where(op)}: {ex.actor(int(actors[j]))} reads 16 bytes of distributed "
+                                        f"shared memory at byte {int(addr[j])}, which is not 16-byte aligned")
+        # the peer's bytes, named in the peer's block: flat_index by a thread of the destination block
+        idx = st.flat_index(ex.prog.opid[op], dest * ex.threads, addr, 16, what="DSMEM read")
+        data = st.read(ex.prog.opid[op], actors, idx).view(np.int32).reshape(len(on), 4)
+        for w in range(4):
+            out[w][on] = data[:, w]
+        for b, d, a in zip(b_local, dest, actors):
+            _read_remote(ex, op, int(b), int(d))
+    return [wrap(o, 32) for o in out]
+
+
+def _read_remote(ex: Executor, op, src: int, dest: int) -> None:
+    """Block `src` read block `dest`'s shared memory: a cluster barrier must follow before either exits."""
+    if src != dest:
+        _pending(ex)[(src, dest)] = ex.prog.opid[op]
+
+
+@handler(lass_tb.ClusterReduceOp)
+def _cluster_reduce(ex: Executor, op, vals):
+    """Tile level: each CTA's column window gets the sum of its cluster's accumulators in rank
+    order (f32; i32 wrapping; an f16 accumulator rounded once), the rest its own accumulator."""
+    if ex.prog.simt:
+        raise InterpError(f"{ex.where(op)}: '{op.name}' works on whole threadblock tiles; lasscc-warpgroup-mma must "
+                          f"lower it")
+    acc = vals[0]
+    s = int(op.split.value.data)
+    if ex.mask is not None and not ex.mask.all():
+        raise DivergenceError(f"{ex.where(op)}: only some CTAs of a cluster reach the cluster reduction (its barriers "
+                              f"need every CTA of the cluster)")
+    if cluster_size(ex) != s:
+        raise ClusterError(f"{ex.where(op)}: split = {s}, but the kernel's clusters hold {cluster_size(ex)} CTA(s)")
+    bn = acc.shape[2]
+    rank = ex.block_ids % s
+    base = np.arange(ex.L) - rank
+    if base.min() < 0 or base.max() + s > ex.L:
+        raise InterpError(f"{ex.where(op)}: a cluster of {s} CTAs is not run within one slice")
+    wide = acc.astype(np.int64 if acc.dtype.kind == "i" else np.float32)
+    total = wide[base]
+    for p in range(1, s):
+        total = total + wide[base + p]
+    if acc.dtype.kind == "i":
+        total = wrap(total, 32).astype(acc.dtype)
+    mine = (np.arange(bn)[None, None, :] // CS.window(bn, s)) == rank[:, None, None]
+    return [np.where(mine, total.astype(acc.dtype), acc)]

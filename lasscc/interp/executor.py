@@ -861,6 +861,8 @@ def execute_kernel(
 
         grid, csize = cluster_grid(-(-m // bm), -(-n // bn), cfg.cluster), size(cfg.cluster)
     split = cfg.split_k
+    if cfg.split_k_mode == "cluster" and split > 1:  # the K partitions along x, a cluster each tile
+        grid, csize, split = grid * split, split, 1  # (lasscc.cluster_splitk; interp/cluster.py)
     parallel = split > 1 and cfg.split_k_mode == "parallel"
     if cfg.is_streamk and ctas is not None and (isinstance(ctas, bool) or not isinstance(ctas, (int, np.integer))
                                                 or ctas < 1):

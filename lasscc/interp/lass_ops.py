@@ -54,7 +54,10 @@ from __future__ import annotations
 import numpy as np
 
 from lasscc import layout as Lay
+from lasscc import cluster_splitk as CS
 from lasscc.cluster import cluster_tile
+from lasscc.cluster_splitk import is_cluster_split
+from lasscc.layout import raster_tile
 from lasscc.dialects import lass, lass_nv, lass_pipe, lass_smem, lass_tb, lass_warp
 from lasscc.dialects._common import int_list
 from lasscc.dialects._common import memref_layout
@@ -204,7 +207,11 @@ def _block_tile(ex: Executor, op, vals):
     N = int(_uniform(ex, op, vals[1], "N"))
     bm, bn = int_list(op.tile)
     g = int(op.raster.value.data)
-    tm, tn = cluster_tile(ex.block_ids, -(-M // bm), -(-N // bn), g, ex.prog.config.cluster)
+    cfg = ex.prog.config
+    if is_cluster_split(cfg):  # cluster c computes tile c (lasscc.cluster_splitk)
+        tm, tn = raster_tile(ex.block_ids // cfg.split_k, -(-M // bm), -(-N // bn), g)
+    else:
+        tm, tn = cluster_tile(ex.block_ids, -(-M // bm), -(-N // bn), g, cfg.cluster)
     return [wrap(np.asarray(tm, np.int64) * bm, 32), wrap(np.asarray(tn, np.int64) * bn, 32)]
 
 
@@ -249,6 +256,11 @@ def _epilogue(ex: Executor, op, vals):
     i = ex.at(m0, lanes)[:, None, None] + np.arange(bm)[None, :, None]
     j = ex.at(n0, lanes)[:, None, None] + np.arange(bn)[None, None, :]
     inb = (i >= 0) & (i < dest.rows) & (j >= 0) & (j < dest.cols)
+    split = op.attributes.get(lass_tb.CLUSTER_SPLIT_ATTR)
+    if split is not None:  # cluster split-K: only this CTA's column window (lasscc.cluster_splitk)
+        ns = int(split.value.data)
+        rank = ex.block_ids[lanes] % ns
+        inb &= (np.arange(bn)[None, None, :] // CS.window(bn, ns)) == rank[:, None, None]
     flat = np.where(inb, i * dest.cols + j, 0)
     al = ex.at(alpha, lanes).astype(F32)[:, None, None]
     be = ex.at(beta, lanes).astype(F32)[:, None, None]

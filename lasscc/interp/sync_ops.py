@@ -9,7 +9,8 @@ import numpy as np
 from lasscc.dialects import lass_nv, lass_tb
 from lasscc.interp.errors import InterpError, OutOfBoundsError
 from lasscc.interp.executor import Executor, handler
-from lasscc.interp.values import GlobalBuffer
+from lasscc.interp.values import GlobalBuffer, wrap
+from lasscc.cluster_splitk import is_cluster_split
 from lasscc.splitk import partition_range
 
 
@@ -65,6 +66,10 @@ def _release(ex: Executor, op, vals, block_level: bool):
 def _k_partition(ex: Executor, op, vals):
     """(partition, k_begin, k_end): the slice's grid y and its K range (lasscc.splitk)."""
     k = int(ex.uniform(vals[0]))
+    if is_cluster_split(ex.prog.config):  # the cluster rank: blocks of one slice differ (lasscc.cluster_splitk)
+        part = ex.block_ids % int(op.split.value.data)
+        lo, hi = partition_range(part, k, int(op.tile_k.value.data), int(op.split.value.data))
+        return [wrap(part, 32), wrap(np.asarray(lo, np.int64), 32), wrap(np.asarray(hi, np.int64), 32)]
     lo, hi = partition_range(ex.part, k, int(op.tile_k.value.data), int(op.split.value.data))
     return [ex.part, int(lo), int(hi)]
 

@@ -93,6 +93,10 @@ CASES = {
                                                              cfg=PAR3, alpha=16.0), 16.0, 0.0, (129, 200, 144), 1),
     "sm90_batched_parallel2_f16d": ("sm_90a", batched_text("sm_90a", "row", PAR2, d="f16"), 1.0, 0.0,
                                     (65, 72, 80), 2),
+    # cluster split-K (lasscc.cluster_splitk): each CTA applies the region to its column window of the sum
+    "sm90_cluster2_bias_gelu_residual_f16d_beta": (
+        "sm_90a", _spec_text("sm_90a", EpilogueSpec("n", None, "gelu", True), d="f16",
+                             cfg=', split_k = 2, split_k_mode = "cluster"', beta=0.5), 1.0, 0.5, (129, 200, 72), 1),
 }
 LAST_LEVEL = {"sm_80": "lasscc-swizzle-smem", "sm_90a": "lasscc-hopper-smem"}
 

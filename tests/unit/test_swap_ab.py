@@ -129,7 +129,9 @@ def test_api_shape_default_keeps_wgmma_with_a_split(monkeypatch):
     assert (seen["kw"]["split_k"], seen["kw"]["split_k_mode"]) == (4, "parallel")
     assert 'mma = "wgmma"' in seen["text"] and "warp" not in seen["text"]
     api.gemm(shape=(128, 4096, 4096), sms=132, arch="sm_90a")
-    assert "threadblock = [64 : i64, 64 : i64, 64 : i64]" in seen["text"] and "swap_ab" not in seen["text"]
+    # (cluster split-K 2 on 128x64 tiles: lasscc.cluster_splitk, heuristics.WG_CLUSTER_TILES)
+    assert "threadblock = [128 : i64, 64 : i64, 64 : i64]" in seen["text"] and "swap_ab" not in seen["text"]
+    assert (seen["kw"]["split_k"], seen["kw"]["split_k_mode"]) == (2, "cluster")
     api.gemm(shape=(16, 4096, 4096), sms=132, arch="sm_90a")
     assert "swap_ab = 1" in seen["text"] and "threadblock = [64 : i64, 16 : i64, 64 : i64]" in seen["text"]
 

@@ -190,12 +190,12 @@ def test_swap_candidates():
     assert swap_candidates(_coop(), 64, 64, 4096, 132, "sm_90a") == []  # N <= SWAP_AB_MAX_M: nothing to swap
 
 
-@pytest.mark.parametrize("m,n,k,d,count", [(16, 4096, 4096, None, 46), (16, 4096, 4096, "f16", 44),
+@pytest.mark.parametrize("m,n,k,d,count", [(16, 4096, 4096, None, 55), (16, 4096, 4096, "f16", 53),
                                            (4096, 4096, 4096, None, 18), (4096, 4096, 4096, "f16", 14),
                                            (256, 256, 256, None, 6)])
 def test_second_round(m, n, k, d, count):
     """The configs `tune` times after the first round (here the first round's ranking is the candidate
-    order): split-K / stream-K of the 3 fastest plain configs, stream-K of the 3 fastest cooperative
+    order): split-K (serial, parallel, cluster) / stream-K of the 3 fastest plain configs, stream-K of the 3 fastest cooperative
     ones, clusters of the 3 fastest, at most SWAP_TOP swapped ones; each once, none timed before,
     every one valid for the D type."""
     from lasscc.tune import SWAP_TOP, second_round
@@ -248,7 +248,7 @@ def test_tune_times_the_second_round(tmp_path, monkeypatch):
     monkeypatch.setattr(cuda, "device_name", lambda: "fake H100")
     out = T.tune("", "g.mlir", "sm_90a", 16, 4096, 4096, ab_type="f16", mma="wgmma", jobs=1, d_type="f32")
     ok, _ = candidates("sm_90a", "f16", "wgmma", d_type="f32")
-    assert compiled[:len(ok)] == ok and out["compiled"] == len(compiled) == len(ok) + 46
+    assert compiled[:len(ok)] == ok and out["compiled"] == len(compiled) == len(ok) + 55
     assert set(compiled[len(ok):]) == set(second_round(ok, 16, 4096, 4096, 132, "sm_90a", "f16", None, None, "f32"))
     assert out["best"].swap_ab == 1 and out["best"].threadblock[:2] == (64, 16)
     assert any(c.schedule == "cooperative" and c.is_streamk for c in compiled)

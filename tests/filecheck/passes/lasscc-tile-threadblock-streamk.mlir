@@ -114,5 +114,5 @@ func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: m
 
 // ERR-SPLIT: option --split-k: config: expected split_k = 1 with split_k_mode = "streamk" (stream-K splits K by its own schedule), got split_k = 2
 // ERR-BATCH: {{^.*}}Inputs/lasscc-tile-threadblock-streamk-batched.mlir.in:3:3: error: config: expected a 2-d GEMM with split_k_mode = "streamk" (stream-K: not batched)
-// ERR-MODE: option --split-k-mode: expected one of serial, parallel, streamk, streamk-dp, got 'streamy'
+// ERR-MODE: option --split-k-mode: expected one of serial, parallel, streamk, streamk-dp, cluster, got 'streamy'
 // ERR-W: error: expected a 1-d i32 memref (the stream-K workspace), got memref<?xf32>
