@@ -15,20 +15,18 @@ are the CTAs of one thread block cluster, reduced through distributed shared mem
 
 from __future__ import annotations
 
-import functools
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import ModuleOp
 
 from lasscc import cluster_splitk as CS
 from lasscc.config import GemmConfig
 from lasscc.diagnostics import LassError
-from lasscc.dialects import lass_cluster, lass_tb
-from lasscc.driver import compile_module, make_pass, run_pass
+from lasscc.dialects import lass_cluster
+from lasscc.driver import compile_module
 from lasscc.emit import ptxas_info
 from lasscc.interp import run_check
 from lasscc.interp.cluster import ClusterError
@@ -37,20 +35,9 @@ from lasscc.source import parse_mlir
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_wgmma_passes import gemm  # noqa: E402
+from test_cluster import PASSES, stages_of  # noqa: E402 -- the same five passes, cached
 
-PASSES = ["lasscc-tile-threadblock", "lasscc-pipeline", "lasscc-warpgroup-mma", "lasscc-warp-specialize",
-          "lasscc-hopper-smem"]
 PHYSICAL = len(PASSES)
-
-
-@functools.lru_cache(maxsize=None)
-def stages_of(text: str) -> tuple[ModuleOp, ...]:
-    mod = parse_mlir(text, "t.mlir")
-    out = [mod.clone()]
-    for name in PASSES:
-        run_pass(mod, make_pass(name, "sm_90a"), "t.mlir")
-        out.append(mod.clone())
-    return tuple(out)
 
 
 def split(s: int) -> str:
