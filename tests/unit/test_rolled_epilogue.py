@@ -76,6 +76,14 @@ def test_rolled_epilogue_runs_on_the_executor(kind, beta):
     assert r["ok"], r["rel_err"]
 
 
+def assert_caught(good, bad, seed: int) -> None:
+    """The planted module `bad` gives a wrong D on the executor where `good` passes (same data)."""
+    args = dict(seed=seed, alpha=1.0, beta=0.0, report_banks=False)
+    assert run_check(good, 64, 64, 64, **args)["ok"]
+    out = run_check(bad, 64, 64, 64, **args)
+    assert not out["ok"] and out["rel_err"] > 0.1, out["rel_err"]
+
+
 def test_planted_wrong_fragment_index_is_caught(monkeypatch):
     """Each pair's two accumulator values swapped (value idx + 1 stored at idx's column): the
     rolled loop computes a wrong D on the executor, the real one a right D."""
@@ -86,11 +94,7 @@ def test_planted_wrong_fragment_index_is_caught(monkeypatch):
         return real(b, [(r, c, tuple(reversed(ix))) for r, c, ix in pairs], acc, body)
 
     monkeypatch.setattr(wm, "rolled_pairs", swapped)
-    bad = warp_level("f16-tn")
-    args = dict(seed=6, alpha=1.0, beta=0.0, report_banks=False)
-    assert run_check(good, 64, 64, 64, **args)["ok"]
-    out = run_check(bad, 64, 64, 64, **args)
-    assert not out["ok"] and out["rel_err"] > 0.1, out["rel_err"]
+    assert_caught(good, warp_level("f16-tn"), seed=6)
 
 
 FUSED = """func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf16>, %bias: memref<?xf32>) {
@@ -152,8 +156,4 @@ def test_planted_wrong_b_fragment_of_an_mma_tile_is_caught(monkeypatch):
         return real(b, n, fields, body, name, const)
 
     monkeypatch.setattr(wm, "rolled_loop", shifted)
-    bad = warp_level("f16-tn")
-    args = dict(seed=7, alpha=1.0, beta=0.0, report_banks=False)
-    assert run_check(good, 64, 64, 64, **args)["ok"]
-    out = run_check(bad, 64, 64, 64, **args)
-    assert not out["ok"] and out["rel_err"] > 0.1, out["rel_err"]
+    assert_caught(good, warp_level("f16-tn"), seed=7)
