@@ -62,6 +62,10 @@ class MmaOp(IRDLOperation):
     D (64 x N) = A . B^T + C with A = rows `row` .. row + 63 and B = all N rows of the slots,
     both at k .. k + K (K = 32 bytes of the element type: 16 f16/bf16, 8 tf32, 32 s8).
 
+    The optional `b_row` attribute (default 0) makes B rows b_row .. b_row + N - 1 of the slots,
+    N = 2 x the accumulator values (an accumulator chain of a split BN, resources.wgmma_chains);
+    b_row must be a multiple of 8 (the core matrix) and the rows inside the slot.
+
     `row` must be the same for the 128 threads of a warpgroup; `c` are this thread's N/2
     accumulator values (f32; f16 for f16 inputs with an f16 accumulator; i32 for i8), `d` the
     same after the op.  The op is asynchronous: its shared-memory reads and its results are
@@ -80,16 +84,24 @@ class MmaOp(IRDLOperation):
     d = var_result_def()
     k = attr_def(IntegerAttr)
 
-    def __init__(self, a, slot_a, row, b, slot_b, k: int, c):
+    def __init__(self, a, slot_a, row, b, slot_b, k: int, c, b_row: int = 0):
         c = list(c)
         from xdsl.ir import SSAValue
 
+        attrs = {"k": IntegerAttr(k, 64), **({"b_row": IntegerAttr(b_row, 64)} if b_row else {})}
         super().__init__(operands=[a, slot_a, row, b, slot_b, c],
-                         result_types=[[SSAValue.get(x).type for x in c]], attributes={"k": IntegerAttr(k, 64)})
+                         result_types=[[SSAValue.get(x).type for x in c]], attributes=attrs)
 
     @property
     def n(self) -> int:
-        return self.b.type.get_shape()[1]
+        """The wgmma N: 2 accumulator values per thread and column pair (64 x N / 128 threads)."""
+        return len(self.c) * WARPGROUP_THREADS // WGMMA_M
+
+    @property
+    def b_row(self) -> int:
+        """The first B row this wgmma reads (0 unless a split chain's)."""
+        attr = self.attributes.get("b_row")
+        return 0 if attr is None else int(attr.value.data)
 
     @property
     def k_elems(self) -> int:
@@ -106,10 +118,11 @@ class MmaOp(IRDLOperation):
         k, kk = self.k.value.data, self.k_elems
         if k % kk or not 0 <= k < ak:
             raise VerifyException(f"expected k a multiple of the wgmma K {kk} inside BK = {ak}, got {k}")
-        want = WGMMA_M * bn // WARPGROUP_THREADS
-        if len(self.c) != want or len(self.d) != want:
-            raise VerifyException(f"expected {want} accumulator values per thread for m64n{bn}, got {len(self.c)} "
-                                  f"and {len(self.d)} results")
+        n, b0 = self.n, self.b_row
+        if len(self.d) != len(self.c) or not len(self.c) or b0 % 8 or b0 < 0 or b0 + n > bn:
+            raise VerifyException(f"expected B rows b_row .. b_row + N - 1 inside the {bn}-row B slot, b_row a "
+                                  f"multiple of 8 and as many results as accumulators; got b_row = {b0}, N = {n} "
+                                  f"({len(self.c)} accumulator values per thread) and {len(self.d)} results")
         types = {str(v.type) for v in self.c} | {str(v.type) for v in self.d}
         if len(types) != 1:
             raise VerifyException(f"expected accumulators of one type, got {sorted(types)}")

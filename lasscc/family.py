@@ -121,8 +121,12 @@ def wgmma_configs(base: GemmConfig, ab: str, keep_tile: bool = False, keep_stage
 
 def _wgmma_shaped(cfg: GemmConfig) -> bool:
     """`cfg`'s warp and instruction are the wgmma ones of its threadblock (a config may write them)."""
+    from lasscc.resources import WGMMA_CHAINS
+
     w = wgmma_defaults(cfg.threadblock, cfg.instruction[2])
-    return tuple(cfg.warp) == w["warp"] and tuple(cfg.instruction) == w["instruction"]
+    (im, n, ik), bn = w["instruction"], cfg.instruction[1]  # N may be split into chains (wgmma_chains)
+    return (tuple(cfg.warp) == w["warp"] and (cfg.instruction[0], cfg.instruction[2]) == (im, ik)
+            and bn > 0 and n % bn == 0 and n // bn in WGMMA_CHAINS)
 
 
 def _note(op, reason: str) -> str:

@@ -328,6 +328,8 @@ WGMMA_K_BYTES = 32
 # BK rows of 64 or 128 bytes: one TMA box per operand tile under the 64B / 128B swizzle, whose
 # line the row fills exactly (the swizzle mode = the row width; lasscc.sm90_layout.SwizzleMode)
 WGMMA_ROW_BYTES = (64, 128)
+# Independent wgmma accumulator chains a warpgroup's BN columns may be split into (wgmma_chains).
+WGMMA_CHAINS = (1, 2, 4)
 MN_LINE_ELEMS = 64  # an MN-major 16-bit tile is stored in 128-byte lines (128B swizzle) along M / N
 MBARRIER_BYTES = 8  # one mbarrier is a .b64 in shared memory
 BARRIERS_PER_STAGE = 2  # full (TMA transaction bytes) and empty (consumers release the slot)
@@ -358,6 +360,33 @@ def wgmma_n_ok(n: int, ab_type: str) -> bool:
     if not (8 <= n <= WGMMA_N_MAX and n % 8 == 0):
         return False
     return ab_type != "i8" or n <= 24 or n % 16 == 0
+
+
+def wgmma_chains(cfg) -> int:
+    """Independent wgmma accumulator chains per m64 of a warpgroup's tile: BN / the instruction's N
+    (config `instruction = [64, N, K]`; 1 by default).  Chain c reads B rows c N .. c N + N - 1 and
+    owns the accumulator values c N/2 .. (c + 1) N/2 - 1 (sm90_layout.acc_coord: an m64nBN
+    fragment is its m64nN fragments side by side), so a split changes the instructions, not the
+    accumulator layout (cuBLAS's sm90 128x256 kernels issue two 64x128 chains)."""
+    return cfg.threadblock[1] // cfg.instruction[1]
+
+
+def wgmma_instruction_error(cfg, ab_type: str, b_major: str = K_MAJOR) -> str | None:
+    """Why a wgmma config's `instruction` is not m64nNk(32 bytes) with N = BN / chains (1, 2 or 4
+    chains, wgmma_chains), or None.  An MN-major B tile is read in 128-byte lines along N
+    (MN_LINE_ELEMS), so each chain's N must be whole lines."""
+    bn, kk = cfg.threadblock[1], wgmma_k(ab_type)
+    im, n, ik = cfg.instruction
+    ok = (im, ik) == (WGMMA_M, kk) and n > 0 and bn % n == 0 and bn // n in WGMMA_CHAINS and wgmma_n_ok(n, ab_type)
+    if ok and b_major == MN_MAJOR and n % MN_LINE_ELEMS:
+        return (f"instruction = {list(cfg.instruction)}: an MN-major B tile is read in {MN_LINE_ELEMS}-element lines "
+                f"along N, so each wgmma chain's N must be a multiple of {MN_LINE_ELEMS}")
+    if ok:
+        return None
+    ns = ", ".join(str(bn // c) for c in WGMMA_CHAINS if bn % c == 0 and wgmma_n_ok(bn // c, ab_type))
+    return (f"instruction = {list(cfg.instruction)}: with mma = \"wgmma\" it is wgmma.m{WGMMA_M}nNk{kk}, "
+            f"[{WGMMA_M}, N, {kk}] with N = threadblock N ({bn}) / 1, 2 or 4 accumulator chains ({ns}); "
+            f"leave it out to get N = {bn}")
 
 
 def warpgroups(cfg) -> int:
@@ -670,13 +699,12 @@ def wgmma_config_error(cfg, arch: str, ab_type: str, majors, acc_type: str | Non
         ks = " or ".join(str(r // eb) for r in WGMMA_ROW_BYTES)
         return (f"threadblock K = {bk}: with mma = \"wgmma\" it must be {ks} {ab_type} (rows of "
                 f"{' or '.join(map(str, WGMMA_ROW_BYTES))} bytes: the 64B / 128B swizzle of the TMA box and the descriptor)")
-    kk = wgmma_k(ab_type)
     if tuple(cfg.warp) != (WGMMA_M, bn, bk):
         return (f"warp = {list(cfg.warp)}: with mma = \"wgmma\" it is the warpgroup tile [{WGMMA_M}, {bn}, {bk}] "
                 f"(leave it out to get it)")
-    if tuple(cfg.instruction) != (WGMMA_M, bn, kk):
-        return (f"instruction = {list(cfg.instruction)}: with mma = \"wgmma\" it is wgmma.m{WGMMA_M}n{bn}k{kk}, "
-                f"[{WGMMA_M}, {bn}, {kk}] (leave it out to get it)")
+    bad = wgmma_instruction_error(cfg, ab_type, majors[1])
+    if bad:
+        return bad
     if cfg.stages < 2:
         return f"expected stages >= 2, got {cfg.stages}"
     if cfg.prefetch:

@@ -322,7 +322,7 @@ class _Physical:
         elif isinstance(op, lass_wg.MmaOp):
             k = int(op.k.value.data)
             da = self.descriptor(b, op.a, op.slot_a, op.row, S90.WGMMA_M, k)
-            db = self.descriptor(b, op.b, op.slot_b, None, op.n, k)
+            db = self.descriptor(b, op.b, op.slot_b, b.const(op.b_row) if op.b_row else None, op.n, k)
             one = b.const(1, i1)
             mma = b.insert(lass_nv.WgmmaMmaAsyncOp(da, db, list(op.c), one, op.n, PTX_AB[self.ab],
                                                    trans_a=S90.TRANS_BIT[MN_MAJOR if op.a.type.is_mn_major else K_MAJOR],

@@ -14,7 +14,8 @@ Output contract: the program of one thread (as lasscc-warp-mma's, which this pas
   sm90_layout.acc_coord(t % 128, v), the m16n8 C fragment of warp t / 32 at rows 16 (t / 32) of the
   block tile), carried by the loops;
 - each `lass_pipe.mma` -> `lass_wg.fence`, one `lass_wg.mma` per wgmma K step of BK (rows 64 wg of
-  the A slot, the whole B slot), `lass_wg.commit`, `lass_wg.wait {pending = GROUPS_IN_FLIGHT}`
+  the A slot, the whole B slot; with config `instruction = [64, N, K]`, N < BN: one per K step and
+  accumulator chain c, B rows c N .. c N + N - 1 (`b_row`), resources.wgmma_chains), `lass_wg.commit`, `lass_wg.wait {pending = GROUPS_IN_FLIGHT}`
   (1: a group stays in flight across the next k-tile's consumer_wait): the group of the k-tile
   before is retired before lasscc-pipeline's one-tile-late consumer_release of its slot;
 - the producer's ops (`producer_acquire` and its `tma_load`s) run in thread 0 only (`scf.if`);
@@ -46,7 +47,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
 from lasscc.passes.tma_store import tma_store_epilogue
-from lasscc.resources import EPILOGUE_TMA, WGMMA_M, warpgroup_rows, wgmma_k, wgmma_m_tiles
+from lasscc.resources import EPILOGUE_TMA, WGMMA_M, warpgroup_rows, wgmma_chains, wgmma_k, wgmma_m_tiles
 from lasscc.layout import MMA_M
 from lasscc.source import op_location
 
@@ -94,10 +95,14 @@ class _WarpgroupLowering(_WarpLowering):
         kk = wgmma_k(self.ab)
         b.insert(lass_wg.FenceOp())
         per = len(acc) // self.m_tiles  # one m64's accumulators (BN/2 values)
+        chains = wgmma_chains(self.wg_cfg)
+        n, cper = self.wg_cfg.instruction[1], per // chains  # one chain's B rows and accumulators
         for k in range(0, self.wg_cfg.threadblock[2], kk):
             for i, row in enumerate(self.a_rows):  # each m64 of the warpgroup's rows per K step (CUTLASS's order)
-                acc[i * per:(i + 1) * per] = b.insert(lass_wg.MmaOp(op.a, op.slot_a, row, op.b, op.slot_b, k,
-                                                                    acc[i * per:(i + 1) * per])).results
+                for c in range(chains):  # then each chain of the m64's columns (cuBLAS's 64x128 pairs)
+                    lo = i * per + c * cper
+                    acc[lo:lo + cper] = b.insert(lass_wg.MmaOp(op.a, op.slot_a, row, op.b, op.slot_b, k,
+                                                               acc[lo:lo + cper], b_row=c * n)).results
         b.insert(lass_wg.CommitOp())
         b.insert(lass_wg.WaitOp.build(attributes={"pending": IntegerAttr(GROUPS_IN_FLIGHT, 64)}))
         self.acc[op.result] = acc

@@ -303,7 +303,7 @@ def _wg_mma(ex: Executor, op, vals):
     rows0 = _group_uniform(ex, op, row, groups, "the A row")
     k0, kk, n = int(op.k.value.data), op.k_elems, op.n
     a = _read_slot_rows(ex, op, ra, slots_a, rows0, S90.WGMMA_M, k0, kk, groups)
-    b = _read_slot_rows(ex, op, rb, slots_b, np.zeros_like(slots_b), n, k0, kk, groups)
+    b = _read_slot_rows(ex, op, rb, slots_b, np.zeros_like(slots_b) + op.b_row, n, k0, kk, groups)
     acc_dt = MM.acc_dtype({"f32": "f32", "f16": "f16", "i32": "i32"}[str(op.c[0].type)])
     vals_arr = np.stack([np.asarray(ex.lanes_of(x)).astype(acc_dt) for x in c], axis=1)  # [L, nv]
     R, C = S90.acc_coords(n)
