@@ -13,8 +13,20 @@
 // RUN: %lasscc opt -p lasscc-hopper-smem %t.once.mlir -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 //
+// An accumulator chain's lass_wg.mma (`b_row = 8`, config instruction = [64, 8, 16] of BN = 16): its
+// B descriptor starts 8 rows (8 x 64 bytes) into the slot, each wgmma m64n8 on its own 4 values.
+// RUN: %lasscc opt -p lasscc-warpgroup-mma,lasscc-hopper-smem %S/Inputs/lasscc-warpgroup-mma-chains.mlir.in | filecheck %s --check-prefix=CHAIN
+//
 // Rejected: the pipeline level (lass_pipe.mma: lasscc-warpgroup-mma not applied yet).
 // RUN: not %lasscc opt -p lasscc-hopper-smem %S/Inputs/lasscc-hopper-smem-not-warpgroup-level.mlir.in 2>&1 | filecheck %s --check-prefix=ERR
+
+// CHAIN:      lass_nv.wgmma_fence
+// CHAIN:      lass_nv.shared_address
+// CHAIN:      [[BB:%[0-9]+]] = lass_nv.shared_address
+// CHAIN:      lass_nv.wgmma_mma_async a([[A:%[0-9]+]]) b({{%[0-9]+}}) c({{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}}) scale_d {{%[0-9]+}} {n = 8 : i64} : f32
+// CHAIN-NEXT: [[OFF:%[0-9]+]] = arith.muli {{%[0-9]+}}, {{%[0-9]+}} : i32
+// CHAIN-NEXT: arith.addi [[BB]], [[OFF]] : i32
+// CHAIN:      lass_nv.wgmma_mma_async a([[A]]) b({{%[0-9]+}}) c({{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}}) scale_d {{%[0-9]+}} {n = 8 : i64} : f32
 
 // CHECK-LABEL: func.func @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16, strided<[1, ?]>>, %D: memref<?x?xf32>, %M: i32, %N: i32, %K: i32, %alpha: f32, %beta: f32, %tmap_A: !lass_nv.tensor_map<64x32xf16, swizzle_64b>, %tmap_B: !lass_nv.tensor_map<16x32xf16, swizzle_64b>)
 // CHECK-SAME:    nvvm.maxntid = array<i32: 128, 1, 1>

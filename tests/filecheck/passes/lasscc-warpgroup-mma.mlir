@@ -19,6 +19,11 @@
 // TMA-store epilogue writes both m16 bands of a warp with their own stmatrix (rows 0.. and 64..).
 // RUN: %lasscc opt -p lasscc-warpgroup-mma %S/Inputs/lasscc-warpgroup-mma-pingpong128.mlir.in | filecheck %s --check-prefix=PP128
 //
+// Two accumulator chains (config instruction = [64, 8, 16] of a BN = 16 tile, resources.wgmma_chains):
+// per wgmma K step one lass_wg.mma per chain, chain 1 on B rows 8.. (`b_row = 8`) and accumulator
+// values 4..7 (its m64n8 fragment), each chain carrying its own values from K step to K step.
+// RUN: %lasscc opt -p lasscc-warpgroup-mma %S/Inputs/lasscc-warpgroup-mma-chains.mlir.in | filecheck %s --check-prefix=CHAIN
+//
 // Rejected: a wgmma kernel that is not pipelined yet.
 // RUN: not %lasscc opt -p lasscc-warpgroup-mma %S/Inputs/lasscc-warpgroup-mma-not-pipelined.mlir.in 2>&1 | filecheck %s --check-prefix=ERR
 
@@ -77,6 +82,14 @@
 
 // SYNC: lass_pipe.mma
 // SYNC-NOT: lass_wg.
+
+// CHAIN:      scf.for %kt = {{.*}} iter_args([[V0:%[0-9]+]] = {{.*}}, [[V1:%[0-9]+]] = {{.*}}, [[V2:%[0-9]+]] = {{.*}}, [[V3:%[0-9]+]] = {{.*}}, [[V4:%[0-9]+]] = {{.*}}, [[V5:%[0-9]+]] = {{.*}}, [[V6:%[0-9]+]] = {{.*}}, [[V7:%[0-9]+]] = {{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32)
+// CHAIN:        lass_wg.fence
+// CHAIN-NEXT:   [[C0:%[0-9]+]], {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}} = lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 0 acc([[V0]], [[V1]], [[V2]], [[V3]]) : !lass_pipe.ring<2x64x32xf16>, !lass_pipe.ring<2x16x32xf16>, f32
+// CHAIN-NEXT:   [[D0:%[0-9]+]], {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}} = lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 0 acc([[V4]], [[V5]], [[V6]], [[V7]]) {b_row = 8 : i64}
+// CHAIN-NEXT:   lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 16 acc([[C0]], {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}}) :
+// CHAIN-NEXT:   lass_wg.mma %ring_a[%slot] rows %wg_m0, %ring_b[%slot] k 16 acc([[D0]], {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}}) {b_row = 8 : i64}
+// CHAIN-NEXT:   lass_wg.commit
 
 // ERR: lasscc-warpgroup-mma-not-pipelined.mlir.in:{{[0-9]+}}:{{[0-9]+}}: error: expected lass_pipe.mma on ring slots (run lasscc-pipeline first), got lass_tb.mma
 
