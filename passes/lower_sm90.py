@@ -113,7 +113,7 @@ def lower_sm90(lw, op) -> bool:
     False when `op` is not one of them."""
     m = lw.map
     if isinstance(op, lass_nv.SharedAddressOp):
-        m[op.result] = lw.emit(llvm.PtrToIntOp(lw.shared_ptr(lw.lowered(op.offset)), i32))
+        m[op.result] = _shared_address(lw, lw.lowered(op.offset))
     elif isinstance(op, lass_nv.ElectSyncOp):
         st = llvm.LLVMStructType.from_type_list([i32, i1])
         call = lw.intrinsic("llvm.nvvm.elect.sync", [lw.const(-1)], [st])
@@ -227,6 +227,23 @@ def _acc_registers(lw, op: lass_nv.WgmmaMmaAsyncOp) -> list:
             vec = lw.emit(llvm.InsertElementOp(vec, accs[2 * r + h], lw.const(h)))
         regs.append(lw.emit(llvm.BitcastOp(vec, i32)))
     return regs
+
+
+def _shared_address(lw, offset):
+    """The .shared window address of dynamic-smem byte `offset` for a wgmma descriptor: the window
+    base read where it is used, by a volatile `mov.u32 %0, lass_smem;` (LLVM neither hoists nor
+    merges it), plus the offset.  From the kernel's one hoisted base ptxas keeps the base in a
+    per-thread register (the epilogue's addresses use it too), so every descriptor derived from
+    it is per-thread and each wgmma moves it over with 4 R2UR; read here, ptxas derives the
+    descriptors in uniform registers (the 128x256 k-tile loop: 67 -> 58 SASS instructions, no
+    R2UR; BENCHMARKS.md, session 12)."""
+    from lasscc.passes.lower_to_llvm import SM90_SMEM_ALIGN, SMEM_SYMBOL
+
+    base = lw.emit(llvm.InlineAsmOp(f"mov.u32 $0, {SMEM_SYMBOL};", "=r", [], [i32], has_side_effects=True))
+    # the symbol's alignment, which the asm hides from LLVM: with it known, a K step's descriptor
+    # stays the k-tile's with a small constant or'ed in (not a shift and mask per wgmma)
+    base = lw.emit(llvm.AndOp(base, lw.const(-SM90_SMEM_ALIGN)))
+    return lw.emit(llvm.AddOp(base, offset))
 
 
 def _fence_operand(lw, value):

@@ -30,7 +30,12 @@
 // CHECK-NEXT:    llvm.cond_br [[OK]], ^[[DONE:bb[0-9]+]], ^[[LOOP]]
 // CHECK-NEXT:  ^[[DONE]]:
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.fence.proxy.async.shared_cta"()
-// CHECK:         [[SA:%[0-9]+]] = llvm.ptrtoint {{%[0-9]+}} : !llvm.ptr<3> to i32
+// `shared_address` (a wgmma descriptor's): the window base read where it is used (a volatile asm,
+// so ptxas derives the descriptors in uniform registers), its 1024-byte alignment, the offset:
+// CHECK:         [[SB:%[0-9]+]] = llvm.inline_asm has_side_effects "mov.u32 $0, lass_smem;", "=r" : () -> i32
+// CHECK-NEXT:    [[AL:%[0-9]+]] = llvm.mlir.constant(-1024 : i32) : i32
+// CHECK-NEXT:    [[SBA:%[0-9]+]] = llvm.and [[SB]], [[AL]] : i32
+// CHECK-NEXT:    [[SA:%[0-9]+]] = llvm.add [[SBA]], {{%[0-9]+}} : i32
 // The accumulators pinned before wgmma.fence, one asm per slot (warpgroup_fence_operand):
 // CHECK:         [[C0:%[0-9]+]] = llvm.inline_asm has_side_effects "", "=f,0" %c : (f32) -> f32
 // CHECK-NEXT:    [[C1:%[0-9]+]] = llvm.inline_asm has_side_effects "", "=f,0" %c : (f32) -> f32
