@@ -11,10 +11,13 @@ rows c N .. and its own N/2 accumulator values (`lass_wg.mma {b_row}`).
 3. Config rules: an N that does not split BN into 1, 2 or 4 chains, or an MN-major B chain that is
    not whole 128-byte lines, is a located error.
 4. ptxas: the sm_90a default kernel (cooperative persistent TMA-store 128x256x64/4) with two
-   64x128 chains assembles with no spill and no wgmma serialization warning.
+   64x128 chains assembles with no spill and no wgmma serialization warning, its descriptors' smem
+   base read inside the k-tile (lower_sm90 `_shared_address`).
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
@@ -98,6 +101,10 @@ def test_default_kernel_with_two_chains_assembles_without_spills():
                          arch="sm_90a")
     assert res.ptx.count("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16") == 2 * 64 // 16
     assert "m64n256k16" not in res.ptx
+    # the descriptors' smem base read at their use, between the k-tile's wgmma.fence and its first
+    # wgmma (lower_sm90 _shared_address: ptxas then builds them in uniform registers)
+    k_tile = res.ptx.split("wgmma.fence.sync.aligned")[1].split("wgmma.mma_async")[0]
+    assert re.search(r"mov\.u32\s+%r\d+, lass_smem;", k_tile)
     info = ptxas_info(res.ptx, "sm_90a")  # raises on a wgmma serialization warning (C7510/C7517/C7519)
     if info is None:
         pytest.skip("ptxas not on PATH")
