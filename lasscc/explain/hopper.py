@@ -66,6 +66,7 @@ class HopperNumbers:
     threads: int
     wgmma_k: int
     wgmma_per_ktile: int  # per warpgroup
+    wgmma_n: int  # one wgmma's N: BN / its accumulator chains (resources.wgmma_chains)
     wg_rows: int  # rows of D per consumer warpgroup (resources.warpgroup_rows: 64, a pingpong consumer's BM)
     wgmma_name: str
     ops: tuple  # (Operand A, Operand B)
@@ -153,7 +154,7 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
     from lasscc.passes.warpgroup_mma import GROUPS_IN_FLIGHT
     from lasscc.resources import empty_barrier_arrivals
     from lasscc.resources import (REGISTER_LIMIT, SMEM_PER_BLOCK_LIMIT, wgmma_other_regs, warpgroups,
-                                  warpgroup_rows, wgmma_m_tiles,
+                                  warpgroup_rows, wgmma_chains, wgmma_m_tiles,
                                   order_barrier_bytes, order_barrier_offset, ring_arrivals, wgmma_acc_regs,
                                   wgmma_barrier_offset, wgmma_k, wgmma_register_estimate, wgmma_smem_bytes,
                                   wgmma_stage_tx_bytes, TMA_STORE_D_TYPES, tma_store_stage_bytes,
@@ -179,8 +180,8 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
     return HopperNumbers(
         bm=bm, bn=bn, bk=bk, stages=cfg.stages, raster=cfg.raster, ab=ab, acc=acc, elem_bytes=eb, ptx_ab=ptx_ab,
         acc_ptx=acc_ptx, warpgroups=warpgroups(cfg), threads=cfg.threads, wgmma_k=k,
-        wgmma_per_ktile=bk // k * wgmma_m_tiles(cfg), wg_rows=warpgroup_rows(cfg),
-        wgmma_name=wgmma_instruction(bn, k, ptx_ab, acc_ptx), ops=tuple(ops), stage_bytes=(bm + bn) * bk * eb,
+        wgmma_per_ktile=bk // k * wgmma_m_tiles(cfg) * wgmma_chains(cfg), wgmma_n=bn // wgmma_chains(cfg),
+        wg_rows=warpgroup_rows(cfg), wgmma_name=wgmma_instruction(bn // wgmma_chains(cfg), k, ptx_ab, acc_ptx), ops=tuple(ops), stage_bytes=(bm + bn) * bk * eb,
         barrier_offset=wgmma_barrier_offset(cfg, eb), smem_total=wgmma_smem_bytes(cfg, eb), smem_limit=limit,
         stages_fit=(limit - epi) // per_stage if per_stage else 0, tx_bytes=wgmma_stage_tx_bytes(cfg, eb),
         empty_arrivals=empty_barrier_arrivals(ring_arrivals(cfg), cfg.cluster), acc_regs=wgmma_acc_regs(cfg, acc),
@@ -237,7 +238,9 @@ def section_hierarchy(n: HopperNumbers, facts: Facts, k: int) -> list[str]:
           if n.wg_rows > 64 else
           f"{n.warpgroups} consumer warpgroup{'s' if n.warpgroups > 1 else ''} of 128 threads (4 warps); "
           f"warpgroup g owns rows 64g .. 64g+63")],
-        ["instruction", f"64 x {n.bn} x {n.wgmma_k}", n.wgmma_name],
+        ["instruction", f"64 x {n.wgmma_n} x {n.wgmma_k}", n.wgmma_name + (
+            f"; {n.bn // n.wgmma_n} accumulator chains per 64 rows, chain c on columns c*{n.wgmma_n}.."
+            if n.wgmma_n != n.bn else "")],
         ["D", f"{facts.d_dtype} {LAYOUT_NAME.get(facts.d_layout, facts.d_layout)}",
          f"alpha * acc (+ beta * C when beta != 0), {n.acc_ptx} accumulation"],
     ]
@@ -246,13 +249,14 @@ def section_hierarchy(n: HopperNumbers, facts: Facts, k: int) -> list[str]:
     src = ", ".join(f"{o.name} {'MN' if o.major != K_MAJOR else 'K'}-major (imm-trans-{o.name.lower()} {o.trans})"
                     for o in (a, b))
     out.append(f"  operands: both from shared memory by descriptor (SS): {src}")
-    out.append(f"  per k-tile: {n.bk} / {n.wgmma_k} = {n.wgmma_per_ktile} wgmma per warpgroup, "
+    chains = f" x {n.bn // n.wgmma_n} chains" if n.wgmma_n != n.bn else ""
+    out.append(f"  per k-tile: {n.bk} / {n.wgmma_k}{chains} = {n.wgmma_per_ktile} wgmma per warpgroup, "
                f"{n.wgmma_per_ktile * n.warpgroups} per CTA, one wgmma.commit_group; wgmma.wait_group "
                f"{n.groups_in_flight} keeps {n.groups_in_flight} group in flight")
     out.append(f"  per kernel tile (K = {k}: {kt} k-tiles): {kt * n.wgmma_per_ktile} wgmma per warpgroup, "
                f"{kt * n.wgmma_per_ktile * n.warpgroups} per CTA (--k sets K)")
     ops = "ops" if n.ptx_ab == "s8" else "flops"
-    out.append(f"  one wgmma: 2 x 64 x {n.bn} x {n.wgmma_k} = {2 * 64 * n.bn * n.wgmma_k} {ops}")
+    out.append(f"  one wgmma: 2 x 64 x {n.wgmma_n} x {n.wgmma_k} = {2 * 64 * n.wgmma_n * n.wgmma_k} {ops}")
     if n.roles:
         out.append(f"  schedule = \"{n.schedule}\": a producer warpgroup and consumer warpgroups (see \"Roles and "
                    "tile schedule\")")

@@ -109,3 +109,18 @@ def test_default_kernel_with_two_chains_assembles_without_spills():
     if info is None:
         pytest.skip("ptxas not on PATH")
     assert info.spill_stores == 0 and info.spill_loads == 0 and info.stack_bytes == 0, info.line
+
+
+def test_explain_counts_the_chains():
+    from dataclasses import replace
+
+    from lasscc.config import GemmConfig
+    from lasscc.explain.hopper import hopper_numbers
+    from lasscc.resources import wgmma_defaults
+
+    cfg = GemmConfig(threadblock=(128, 256, 64), stages=4, mma="wgmma", **wgmma_defaults((128, 256, 64), 16))
+    one = hopper_numbers(cfg, "sm_90a", "f16", "f32")
+    two = hopper_numbers(replace(cfg, instruction=(64, 128, 16)), "sm_90a", "f16", "f32")
+    assert (one.wgmma_n, one.wgmma_per_ktile) == (256, 4) and "m64n256k16" in one.wgmma_name
+    assert (two.wgmma_n, two.wgmma_per_ktile) == (128, 8) and "m64n128k16" in two.wgmma_name
+    assert two.acc_regs == one.acc_regs  # the same accumulator, split into chains
