@@ -61,7 +61,7 @@ def _load() -> dict[str, object]:
     return {}
 
 
-def _exec(source, globals=None, locals=None, /):
+def _exec(source, globals=None, locals=None, /, **kwargs):
     """The builtin exec, with a text compiled once (per process, and across processes by the file)."""
     global _codes, _dirty
     if globals is None:  # exec's default: the caller's namespaces, not this function's
@@ -79,7 +79,7 @@ def _exec(source, globals=None, locals=None, /):
             _dirty = True
         _used.add(source)
         source = code
-    return exec(source, globals, locals)
+    return exec(source, globals, locals, **kwargs)  # kwargs: exec's own (closure=, Python 3.11+)
 
 
 def install() -> None:
