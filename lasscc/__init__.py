@@ -7,10 +7,13 @@ The Python API (lasscc/api.py) is loaded on first use, so `import lasscc` stays 
     k(a, b, d)
 """
 
+from lasscc import dataclass_code as _dataclass_code
 from lasscc import lazy_formats as _lazy_formats
-from lasscc.diagnostics import LassError
 
+_dataclass_code.install()  # before xDSL's dataclasses are defined: see lasscc/dataclass_code.py
 _lazy_formats.install()  # before any xDSL dialect is defined: see lasscc/lazy_formats.py
+
+from lasscc.diagnostics import LassError  # noqa: E402
 
 _API = ("compile", "gemm", "compile_gemm", "gemm_mlir", "Kernel", "CompileError", "LaunchError", "stage_names")
 

@@ -37,7 +37,7 @@ FORMAT = 1  # bump when the entry layout changes
 # top-level modules of the lasscc package that do not decide what a compile produces (every other
 # module, including a new one, is part of the digest; runtime/, interp/ and explain/ are sub-packages,
 # not hashed)
-_NOT_COMPILER = {"__init__.py", "__main__.py", "api.py", "cache.py", "cli.py", "outfile.py", "timing.py", "tune.py"}
+_NOT_COMPILER = {"__init__.py", "__main__.py", "api.py", "cache.py", "cli.py", "dataclass_code.py", "outfile.py", "timing.py", "tune.py"}
 _SOURCE_DIGEST: str | None = None
 
 

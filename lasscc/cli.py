@@ -604,8 +604,11 @@ def console_main() -> None:
     """The `lasscc` command (pyproject.toml's entry point): main() on sys.argv.  For a compile or an
     opt: the garbage collector off throughout, and once main returns, the streams flushed, the
     process exits at once with main's code (os._exit: no atexit handlers, no freeing of objects;
-    every output file is closed by then)."""
+    every output file is closed by then).  The dataclass methods' bytecode that the imports compiled
+    (lasscc.dataclass_code) is saved first: os._exit skips atexit."""
     import gc
+
+    from lasscc import dataclass_code
 
     command = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
     fast = command in FAST_EXIT_COMMANDS
@@ -613,6 +616,7 @@ def console_main() -> None:
         gc.disable()
     rc = main()
     if fast and isinstance(rc, int):
+        dataclass_code.save()
         try:
             sys.stdout.flush()
             sys.stderr.flush()

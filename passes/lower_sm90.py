@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    StringAttr,
     UnitAttr,
     VectorType,
     f16,
@@ -246,11 +247,18 @@ def _shared_address(lw, offset):
     return lw.emit(llvm.AddOp(base, offset))
 
 
+# the properties llvm.InlineAsmOp("", "={reg},0", ..., has_side_effects=True) builds, built once per
+# register kind (attributes are immutable; a wgmma kernel fences ~250 values)
+_FENCE_PROPERTIES = {reg: {"asm_string": StringAttr(""), "constraints": StringAttr(f"={reg},0"),
+                           "has_side_effects": UnitAttr()} for reg in ("f", "r")}
+
+
 def _fence_operand(lw, value):
     """CUTLASS's warpgroup_fence_operand: an empty volatile asm that takes `value` and gives it
     back ("+" as an output tied to its input), so its register is defined here and nowhere later."""
     reg = "f" if value.type == f32 else "r"
-    return lw.emit(llvm.InlineAsmOp("", f"={reg},0", [value], [value.type], has_side_effects=True))
+    return lw.emit(llvm.InlineAsmOp.build(operands=[[value]], result_types=[[value.type]],
+                                          properties=_FENCE_PROPERTIES[reg]))
 
 
 def _fence_wgmma_operands(lw, fence: lass_nv.WgmmaFenceOp) -> None:

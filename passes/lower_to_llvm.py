@@ -239,6 +239,12 @@ _SSA_INDEX = DenseArrayBase.from_list(i32, [llvm.GEP_USE_SSA_VAL])
 _NO_WRAP = IntegerAttr(0, 32)
 
 
+@functools.cache
+def _position(i: int) -> DenseArrayBase:
+    """llvm.extractvalue's `[i]` (a wgmma's 64-128 accumulator fields per call)."""
+    return DenseArrayBase.from_list(i64, [i])
+
+
 def _gep(base: SSAValue, index: SSAValue, elem_t, result_type) -> llvm.GEPOp:
     """`getelementptr elem_t, base, index` (one SSA index): what llvm.GEPOp(base,
     [GEP_USE_SSA_VAL], elem_t, ssa_indices=[index], result_type) builds, from the shared attributes."""
@@ -313,7 +319,7 @@ class _Lowerer:
         return self.emit(_gep(base, wide, self.memref_elem[base], _ptr(GLOBAL_AS)))
 
     def struct_fields(self, value: SSAValue, types) -> list[SSAValue]:
-        return [self.emit(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), value, t)) for i, t in enumerate(types)]
+        return [self.emit(llvm.ExtractValueOp(_position(i), value, t)) for i, t in enumerate(types)]
 
     def vector(self, values, elem_t) -> SSAValue:
         """<n x elem_t> of the (already lowered) values, element i = values[i] (lowest address)."""

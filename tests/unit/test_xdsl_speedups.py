@@ -141,3 +141,27 @@ def test_isolation_check_by_block_accepts_and_rejects_as_xdsl():
     addi.operands = [addi.operands[0], f.body.block.args[0]]
     with universe.isolation_checks_by_block():
         IsolatedFromAbove().verify(f)  # valid again
+
+
+def test_ssa_value_get_short_way_returns_what_xdsl_returns():
+    """SSAValue.get: a value without a type is itself (xDSL's cast); an op, a type check and a bad
+    argument go xDSL's way, with its results and errors."""
+    from xdsl.ir import SSAValue
+
+    general = universe.XDSL_SSA_VALUE_GET
+    assert general is not None and SSAValue.get is not general
+    x = create_ssa_value(i32)
+    assert SSAValue.get(x) is general(x) is x
+    const = arith.ConstantOp(IntegerAttr(7, i32))
+    assert SSAValue.get(const) is general(const) is const.result
+    assert SSAValue.get(x, type=type(i32)) is x
+    with pytest.raises(ValueError, match="Expected"):
+        SSAValue.get(x, type=type(f32))
+    with pytest.raises(ValueError, match="single result"):
+        SSAValue.get(llvm.ReturnOp.create())
+    # a variadic builder (llvm.br's block arguments) takes its operands through it
+    from xdsl.ir import Block
+
+    target = Block(arg_types=[i32, i32])
+    br = llvm.BrOp(target, x, const.result)
+    assert list(br.operands) == [x, const.result] and br.successors[0] is target
