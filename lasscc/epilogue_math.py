@@ -26,7 +26,17 @@ Accuracy (measured by tests/unit/test_epilogue.py and test_erf.py against float6
             one ex2, no division.  Max error over a dense sweep of f32 inputs against float64:
             1.05 ulp on NumpyF32 (ERF_MAX_ULP), plus at most 2^-22 erfc(|x|) from ex2.approx on the
             GPU (0.62 ulp, at |x| = 1): under 2 ulp; absolute error under 7e-8.
-NaN propagates through all three (the clamps are ordered selects, not min / max).  No libdevice:
+  gelu(x) = x Phi(x) (lass.gelu: lasscc-fuse-epilogue recognizes 0.5 x (1 + erf(x / sqrt 2)) as a whole):
+            e = Phi(-|x|) = 2^P(|x|), P ~ log2 Phi(-a) (one fit, scripts/fit_erf.py), then x (1 - e) for
+            x >= 0 and x e for x < 0: no cancellation for either sign, ~16 instructions (10 FMAs, one
+            ex2) where the composed erf form takes ~26.  Max error over a dense f32 sweep against
+            float64 (tests/unit/test_gelu.py): GELU_MAX_ULP ulp for x >= -3 (the function's condition
+            number there is ~11: |x phi / Phi| + 1), absolute error under GELU_MAX_ABS everywhere (the
+            tail x < -6, where GELU > -6e-9, is not relative-accurate); the composed erf form measured
+            2.2 / 14.7 / 108 ulp for x >= -1 / -2 / -3 (cancellation in 1 + erf).  On the GPU ex2.approx adds
+            at most 2^-22 relative.  -0 -> -0, NaN -> NaN, +inf -> +inf, -inf -> NaN (as the composed
+            form: -inf * 0).
+NaN propagates through all of them (the clamps are ordered selects, not min / max).  No libdevice:
 the kernel stays one PTX file.
 """
 
@@ -51,6 +61,17 @@ ERF_CLAMP = 3.92  # erfc(3.92) = 1.2e-8 < 2^-25: erf rounds to 1 in f32 from her
 ERF_MAX_ULP = 1.1  # NumpyF32's erf against float64 (tests/unit/test_erf.py)
 ERF_SMALL = (0.12837916612625122, -0.3761262893676758, 0.11283618211746216, -0.02685512602329254,
              0.005190733354538679, -0.0008030750323086977, 7.920303323771805e-05)
+# gelu: P(a) ~ log2 Phi(-a) (a^0 .. a^10), fitted on [0, GELU_FIT_MAX] with full weight up to
+# GELU_FIT_FULL and weight Phi(-a) / Phi(-GELU_FIT_FULL) beyond (GELU's absolute error in the tail);
+# an even degree with a negative leading term, so P decreases to -inf past the fit (e -> 0, no clamp)
+GELU_FIT_MAX = 6.0
+GELU_FIT_FULL = 2.5
+GELU_MAX_ULP = 12.0  # x >= -3 (tests/unit/test_gelu.py)
+GELU_MAX_ABS = 5e-7  # everywhere (the largest is 1 ulp of x ~ 4.9, where GELU(x) rounds to x)
+GELU_LOG2_PHI = (-1.0, -1.1511043310165405, -0.4592214822769165, -0.0524308942258358, 0.0069148363545536995,
+                 4.40348158008419e-05, -0.00031183750252239406, 8.978213736554608e-05, -1.4101219676376786e-05,
+                 1.2485694469432929e-06, -4.872283554391288e-08)
+EX2_APPROX_REL_ERR = 2.0 ** -22  # PTX ISA, ex2.approx.ftz.f32: maximum relative error, full range
 ERF_LOG2_ERFC = (-0.0005102661671116948, -1.625975251197815, -0.920764684677124, -0.1486518532037735,
                  0.031458642333745956, -0.0042410301975905895, 0.00026773702120408416)
 
@@ -103,15 +124,28 @@ def erf(F, x):
     return F.select(F.lt(a, F.const(ERF_SPLIT)), small, large)
 
 
-FORMULAS = {"math.exp": exp, "math.tanh": tanh, "math.erf": erf}
+def gelu(F, x):
+    """x Phi(x) = x (1 - e) for x >= 0 (and NaN), x e for x < 0, with e = Phi(-|x|) = 2^P(|x|): one
+    polynomial, one ex2, a select, no cancellation (e <= 1/2; the true e underflows to 0, ex2.approx.ftz
+    flushes it, from x ~ -13.2).  P has no clamp: it falls to -inf beyond its fit (tests/unit/test_gelu.py
+    checks it monotone there), so +inf gives +inf and NaN stays NaN through the final product."""
+    e = F.ex2(_poly(F, GELU_LOG2_PHI, F.abs(x), fused=True))
+    return F.mul(x, F.select(F.lt(x, F.const(0.0)), e, F.sub(F.const(1.0), e)))
+
+
+FORMULAS = {"math.exp": exp, "math.tanh": tanh, "math.erf": erf, "lass.gelu": gelu}
 
 
 def approx_tolerance(op_names) -> float:
     """Relative error an epilogue of these ops (names: "math.tanh", ...) may add on the GPU beyond
     the CPU executor's model: a hardware tanh is modelled exactly (tanh rounded to f32) but may be
     off by TANH_APPROX_REL_ERR; through GELU's 0.5 x (1 + tanh) that stays within 2x of it in the
-    relative (Frobenius) error of D."""
-    return 2 * TANH_APPROX_REL_ERR if TANH_FORM == "approx" and "math.tanh" in set(op_names) else 0.0
+    relative (Frobenius) error of D.  The ops built on ex2 (exp, erf, lass.gelu, which
+    lasscc-fuse-epilogue makes of GELU's erf form) add EX2_APPROX_REL_ERR: ex2.approx's relative error
+    moves exp, erf (1 - 2^L, |x| >= 1) and x (1 - e) / x e (e <= 1/2) by at most that much, relative."""
+    names = set(op_names)
+    tol = 2 * TANH_APPROX_REL_ERR if TANH_FORM == "approx" and "math.tanh" in names else 0.0
+    return tol + (EX2_APPROX_REL_ERR if names & {"math.exp", "math.erf", "lass.gelu"} else 0.0)
 
 
 class NumpyF32:
