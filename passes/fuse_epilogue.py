@@ -324,9 +324,14 @@ def _gelu_input(root: arith.MulfOp, block: Block) -> SSAValue | None:
     return None
 
 
+RECOGNIZE_GELU = True  # False: leave GELU's erf form composed (scripts/gelu_ab_build.py's A/B only)
+
+
 def recognize_gelu(block: Block) -> int:
     """GELU's erf form in an epilogue region `block` -> lass.gelu; the number replaced."""
     n = 0
+    if not RECOGNIZE_GELU:
+        return 0
     for root in [o for o in block.ops if isinstance(o, arith.MulfOp)]:
         if root.parent is None:  # removed with an earlier match
             continue
