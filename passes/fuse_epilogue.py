@@ -282,12 +282,12 @@ def _const(v: SSAValue) -> float | None:
     return None
 
 
-def _factors(v: SSAValue, block: Block) -> list[SSAValue]:
-    """The factors of `v` through the arith.mulf ops of `block` that compute it."""
+def _pairs(v: SSAValue, block: Block) -> list[tuple[SSAValue, SSAValue]]:
+    """(u, w) and (w, u) when `v` is arith.mulf u, w of `block`, else none."""
     o = v.owner
     if isinstance(o, arith.MulfOp) and o.parent_block() is block:
-        return _factors(o.lhs, block) + _factors(o.rhs, block)
-    return [v]
+        return [(o.lhs, o.rhs), (o.rhs, o.lhs)]
+    return []
 
 
 def _other(o: Operation, c: float) -> SSAValue | None:
@@ -314,13 +314,18 @@ def _erf_arg(s: SSAValue) -> SSAValue | None:
 
 
 def _gelu_input(root: arith.MulfOp, block: Block) -> SSAValue | None:
-    """x when `root` computes GELU's erf form 0.5 * x * (1 + erf(x / sqrt2)) (see the module doc)."""
-    fs = _factors(root.result, block)
-    if len(fs) != 3:
-        return None
-    for i, j, k in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):  # (0.5, x, 1 + erf)
-        if _const(fs[i]) == 0.5 and _erf_arg(fs[k]) is fs[j]:
-            return fs[j]
+    """x when `root` computes GELU's erf form 0.5 * x * (1 + erf(x / sqrt2)), grouped any way (see the
+    module doc; x itself may be a product)."""
+    for p, q in _pairs(root.result, block):
+        x = _erf_arg(p)  # (1 + erf) * (x * 0.5)
+        if x is not None and any(u is x and _const(w) == 0.5 for u, w in _pairs(q, block)):
+            return x
+        if _const(p) == 0.5:  # 0.5 * (x * (1 + erf))
+            for u, w in _pairs(q, block):
+                if _erf_arg(w) is u:
+                    return u
+        if any(_const(u) == 0.5 and _erf_arg(w) is p for u, w in _pairs(q, block)):  # x * (0.5 * (1 + erf))
+            return p
     return None
 
 
