@@ -30,9 +30,9 @@ be arguments of the function (the kernel takes them as parameters after alpha an
 
 Ops allowed in the region (EPILOGUE_OPS): arith constant / addf / subf / mulf / divf / negf /
 maximumf / minimumf / maxnumf / minnumf / cmpf / select / extf / truncf, math tanh / erf / exp /
-absf / sqrt / fma, on f32 (f16 / bf16 only as the operands of extf / truncf and the block
+absf / sqrt / fma, lass.gelu, on f32 (f16 / bf16 only as the operands of extf / truncf and the block
 arguments), and `lass.yield`.  Their lowering and accuracy: passes/lower_to_llvm.py and
-lasscc/epilogue_math.py (tanh and erf are f32 rational approximations, a few ulp).
+lasscc/epilogue_math.py (tanh, erf and gelu are f32 approximations, a few ulp).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import ArrayAttr, Float32Type, FloatAttr, MemRefType, StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, traits_def, var_operand_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure
@@ -74,6 +74,7 @@ ARITH_OPS = (arith.ConstantOp, arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.D
              arith.MaximumfOp, arith.MinimumfOp, arith.MaxnumfOp, arith.MinnumfOp, arith.CmpfOp, arith.SelectOp,
              arith.ExtFOp, arith.TruncFOp)
 MATH_OPS = (math.TanhOp, math.ErfOp, math.ExpOp, math.AbsFOp, math.SqrtOp, math.FmaOp)
+# (+ LASS_OPS below: lass.gelu, which lasscc-fuse-epilogue makes of GELU's erf form)
 
 
 # Batched GEMMs (3-d A, B, D): an [n] / [m] vector or an [mn] matrix is either shared by every
@@ -121,6 +122,25 @@ class YieldOp(IRDLOperation):
 
     def __init__(self, *values: SSAValue):
         super().__init__(operands=[list(values)])
+
+
+@irdl_op_definition
+class GeluOp(IRDLOperation):
+    """`%y = lass.gelu %x : f32`: GELU(x) = x Phi(x) = 0.5 x (1 + erf(x / sqrt 2)) as one op, computed
+    by lasscc.epilogue_math.gelu (the CPU executor and the kernel alike; its accuracy there).
+    lasscc-fuse-epilogue makes it of the erf form's ops; a region may also hold it as written."""
+
+    name = "lass.gelu"
+    traits = traits_def(Pure())
+    input = operand_def(Float32Type)
+    result = result_def(Float32Type)
+    assembly_format = "$input attr-dict `:` type($result)"
+
+    def __init__(self, x: SSAValue):
+        super().__init__(operands=[x], result_types=[Float32Type()])
+
+
+LASS_OPS = (GeluOp,)  # the region's ops of our own (besides lass.yield)
 
 
 def _names(ops) -> str:
@@ -183,7 +203,7 @@ def verify_region(region: Region, extras: Sequence[SSAValue], kinds: Sequence[st
         raise VerifyException(f"{what}: expected block arguments ({', '.join(map(str, want))}): the f32 value "
                               f"alpha * acc + beta * C, then one element of each extra operand; got "
                               f"({', '.join(map(str, got))})")
-    allowed = ARITH_OPS + MATH_OPS
+    allowed = ARITH_OPS + MATH_OPS + LASS_OPS
     inside = set(block.args)
     for op in block.ops:
         if isinstance(op, YieldOp):
@@ -195,7 +215,7 @@ def verify_region(region: Region, extras: Sequence[SSAValue], kinds: Sequence[st
         elif not isinstance(op, allowed):
             raise VerifyException(
                 f"{what}: '{op.name}' at {_where(op)} is not allowed in an epilogue region; expected one of "
-                f"{_names(ARITH_OPS)}, {_names(MATH_OPS)}, lass.yield")
+                f"{_names(ARITH_OPS)}, {_names(MATH_OPS)}, {_names(LASS_OPS)}, lass.yield")
         if op.regions:
             raise VerifyException(f"{what}: '{op.name}' at {_where(op)}: expected no nested regions")
         for x in op.operands:

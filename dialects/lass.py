@@ -674,9 +674,9 @@ def kernel_facts(fn: Operation) -> KernelFacts | None:
 
 
 def _dialect() -> Dialect:
-    from lasscc.dialects.epilogue import YieldOp
+    from lasscc.dialects.epilogue import GeluOp, YieldOp
 
-    return Dialect("lass", [GemmOp, YieldOp], [OperandAttr, KernelAttr])
+    return Dialect("lass", [GemmOp, YieldOp, GeluOp], [OperandAttr, KernelAttr])
 
 
 Lass = _dialect()

@@ -400,9 +400,12 @@ def gemm(a_dtype="f16", b_dtype=None, d_dtype="f32", layout: str = "TN", alpha: 
     arch = _arch(arch)
     kernel = None
     if shape is not None:
-        fused = bias is not None or scale is not None or activation is not None or residual
+        # a fused epilogue takes the same kernel (bias [n] + GELU with f16 / f32 D and bias [m] + ReLU
+        # measured 2-14 % faster on the persistent TMA-store one than on the plain one at 4096³ / 8192³),
+        # except with a residual: scale [m] + bias + SiLU + an [mn] residual measured 2-3 % slower there
+        # (BENCHMARKS.md session 12); d_dtype None keeps the plain kernel
         threadblock, warp, stages, split_k, split_k_mode, kernel = _shape_default(
-            shape, a_dtype, sms, arch, split_k, split_k_mode, None if fused else d_dtype, d_layout)
+            shape, a_dtype, sms, arch, split_k, split_k_mode, None if residual else d_dtype, d_layout)
     if arch not in WGMMA_ARCHS or warp is not None:  # the mma.sync defaults (sm_90a: lasscc.family's)
         threadblock = (128, 128, 32) if threadblock is None else threadblock
         warp = (64, 64, 32) if warp is None else warp
@@ -435,7 +438,7 @@ def _shape_default(shape, a_dtype, sms, arch: str, split_k, split_k_mode, d_dtyp
     """gemm(shape=...)'s tiling: (threadblock, warp, stages, split_k, split_k_mode, kernel) of
     lasscc.heuristics; kernel: the wgmma config keys (mma, swap_ab of a skinny pick, and the schedule /
     persistent / epilogue keys of a data-parallel pick
-    (None: none, or a split given, or `d_dtype` None: a fused epilogue, measured slower with them)."""
+    (None: none, or a split given, or `d_dtype` None: a fused residual, measured slower with them)."""
     from lasscc.heuristics import choose, wgmma_base
 
     if not isinstance(shape, (tuple, list)) or len(shape) != 3 or not all(

@@ -4,7 +4,8 @@ semantics (NumpyF32: numpy float32) and the kernel's code (lasscc-lower-to-llvm'
 llvm ops), and tests measure its accuracy against float64.
 
 A backend provides: const(x), add, sub, mul, div, neg, fma (one rounding: fma.rn.f32), copysign(a, b),
-lt / gt (ordered comparisons), select(c, a, b), abs, ex2 (2^x), tanh_approx (the hardware tanh).
+lt / gt (ordered comparisons), select(c, a, b), abs, ex2 (2^x), tanh_approx (the hardware tanh),
+fmin (min.f32: a NaN operand gives the other) and max_nan (max.NaN.f32, sm_80+: NaN if either is).
 NumpyF32's ex2 is np.exp2 in float64 rounded to f32; the GPU's is `ex2.approx.ftz.f32`
 (PTX ISA: maximum relative error 2^-22 for the full range; subnormal results flush to zero).
 NumpyF32's div is correctly rounded; the GPU's is `div.full.f32` (at most 2 ulp), which adds at
@@ -26,7 +27,17 @@ Accuracy (measured by tests/unit/test_epilogue.py and test_erf.py against float6
             one ex2, no division.  Max error over a dense sweep of f32 inputs against float64:
             1.05 ulp on NumpyF32 (ERF_MAX_ULP), plus at most 2^-22 erfc(|x|) from ex2.approx on the
             GPU (0.62 ulp, at |x| = 1): under 2 ulp; absolute error under 7e-8.
-NaN propagates through all three (the clamps are ordered selects, not min / max).  No libdevice:
+  gelu(x) = x Phi(x) (lass.gelu: lasscc-fuse-epilogue recognizes 0.5 x (1 + erf(x / sqrt 2)) as a whole):
+            e = Phi(-a) = 2^P(a), a = |x|, P ~ log2 Phi(-a) (one fit, scripts/fit_erf.py), then
+            relu(x) - a e in one fma (x - x e for x >= 0, x e for x < 0): no cancellation for either
+            sign, 14 instructions (11 FMAs, one ex2, min, max) where the composed erf form takes ~26.  Max error over a dense f32 sweep against
+            float64 (tests/unit/test_gelu.py): GELU_MAX_ULP ulp for x >= -3 (the function's condition
+            number there is ~11: |x phi / Phi| + 1), absolute error under GELU_MAX_ABS everywhere (the
+            tail x < -6, where GELU > -6e-9, is not relative-accurate); the composed erf form measured
+            2.2 / 14.7 / 108 ulp for x >= -1 / -2 / -3 (cancellation in 1 + erf).  On the GPU ex2.approx adds
+            at most 2^-22 relative.  +-0 -> a zero, NaN -> NaN, +inf -> +inf, -inf -> 0 (the limit; the
+            composed form gives NaN: -inf * 0).
+NaN propagates through all of them (the clamps are ordered selects, not min / max).  No libdevice:
 the kernel stays one PTX file.
 """
 
@@ -51,6 +62,18 @@ ERF_CLAMP = 3.92  # erfc(3.92) = 1.2e-8 < 2^-25: erf rounds to 1 in f32 from her
 ERF_MAX_ULP = 1.1  # NumpyF32's erf against float64 (tests/unit/test_erf.py)
 ERF_SMALL = (0.12837916612625122, -0.3761262893676758, 0.11283618211746216, -0.02685512602329254,
              0.005190733354538679, -0.0008030750323086977, 7.920303323771805e-05)
+# gelu: P(a) ~ log2 Phi(-a) (a^0 .. a^10), fitted on [0, GELU_FIT_MAX] with full weight up to
+# GELU_FIT_FULL and weight Phi(-a) / Phi(-GELU_FIT_FULL) beyond (GELU's absolute error in the tail);
+# an even degree with a negative leading term, so P decreases to -inf past the fit (e -> 0, no clamp)
+GELU_FIT_MAX = 6.0
+GELU_CLAMP = 16.0  # |x| beyond: e = 0 already (Phi(-13.2) < 2^-126, flushed); P is checked down to it
+GELU_FIT_FULL = 2.5
+GELU_MAX_ULP = 12.0  # x >= -3 (tests/unit/test_gelu.py)
+GELU_MAX_ABS = 3e-7  # everywhere (the largest: at x ~ 4.1, half an ulp of GELU(x) ~ x)
+GELU_LOG2_PHI = (-1.0, -1.1511043310165405, -0.4592214822769165, -0.0524308942258358, 0.0069148363545536995,
+                 4.40348158008419e-05, -0.00031183750252239406, 8.978213736554608e-05, -1.4101219676376786e-05,
+                 1.2485694469432929e-06, -4.872283554391288e-08)
+EX2_APPROX_REL_ERR = 2.0 ** -22  # PTX ISA, ex2.approx.ftz.f32: maximum relative error, full range
 ERF_LOG2_ERFC = (-0.0005102661671116948, -1.625975251197815, -0.920764684677124, -0.1486518532037735,
                  0.031458642333745956, -0.0042410301975905895, 0.00026773702120408416)
 
@@ -103,15 +126,29 @@ def erf(F, x):
     return F.select(F.lt(a, F.const(ERF_SPLIT)), small, large)
 
 
-FORMULAS = {"math.exp": exp, "math.tanh": tanh, "math.erf": erf}
+def gelu(F, x):
+    """x Phi(x) = relu(x) - a e with a = min(|x|, GELU_CLAMP) and e = Phi(-a) = 2^P(a) (one fma: x - x e
+    for x >= 0, x e for x < 0, no cancellation; e <= 1/2).  e underflows to 0 (ex2.approx.ftz) from
+    |x| ~ 13.2, so the clamp changes nothing finite but keeps a e = 0 at +-inf: +inf -> +inf,
+    -inf -> 0 (GELU's limit), and NaN -> NaN through max.NaN."""
+    a = F.fmin(F.abs(x), F.const(GELU_CLAMP))
+    e = F.ex2(_poly(F, GELU_LOG2_PHI, a, fused=True))
+    return F.fma(F.neg(a), e, F.max_nan(x, F.const(0.0)))
+
+
+FORMULAS = {"math.exp": exp, "math.tanh": tanh, "math.erf": erf, "lass.gelu": gelu}
 
 
 def approx_tolerance(op_names) -> float:
     """Relative error an epilogue of these ops (names: "math.tanh", ...) may add on the GPU beyond
     the CPU executor's model: a hardware tanh is modelled exactly (tanh rounded to f32) but may be
     off by TANH_APPROX_REL_ERR; through GELU's 0.5 x (1 + tanh) that stays within 2x of it in the
-    relative (Frobenius) error of D."""
-    return 2 * TANH_APPROX_REL_ERR if TANH_FORM == "approx" and "math.tanh" in set(op_names) else 0.0
+    relative (Frobenius) error of D.  The ops built on ex2 (exp, erf, lass.gelu, which
+    lasscc-fuse-epilogue makes of GELU's erf form) add EX2_APPROX_REL_ERR: ex2.approx's relative error
+    moves exp, erf (1 - 2^L, |x| >= 1) and x (1 - e) / x e (e <= 1/2) by at most that much, relative."""
+    names = set(op_names)
+    tol = 2 * TANH_APPROX_REL_ERR if TANH_FORM == "approx" and "math.tanh" in names else 0.0
+    return tol + (EX2_APPROX_REL_ERR if names & {"math.exp", "math.erf", "lass.gelu"} else 0.0)
 
 
 class NumpyF32:
@@ -157,6 +194,12 @@ class NumpyF32:
 
     def abs(self, a):
         return np.abs(np.asarray(a, np.float32))
+
+    def fmin(self, a, b):
+        return np.fmin(np.asarray(a, np.float32), np.float32(b))
+
+    def max_nan(self, a, b):
+        return np.maximum(np.asarray(a, np.float32), np.float32(b))
 
     def tanh_approx(self, a):
         """tanh.approx.f32's model: tanh rounded to f32 (the hardware is within TANH_APPROX_REL_ERR

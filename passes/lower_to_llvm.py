@@ -106,6 +106,8 @@ _F32_INTRINSICS = {arith.MaxnumfOp: "llvm.maxnum.f32", arith.MinnumfOp: "llvm.mi
 EX2_ASM = "ex2.approx.ftz.f32 $0, $1;"
 # tanh: PTX tanh.approx.f32 (sm_75+, max relative error 2^-10.987; lasscc.epilogue_math.TANH_FORM)
 TANH_APPROX_ASM = "tanh.approx.f32 $0, $1;"
+# lasscc.epilogue_math.gelu's relu: NaN-propagating max (sm_80+, PTX 7.0)
+MAX_NAN_ASM = "max.NaN.f32 $0, $1, $2;"
 # the division inside tanh_rational: div.full.f32 (PTX ISA 9.7.3.8: max error 2 ulp, full range), a few
 # instructions where LLVM's fdiv is div.rn.f32 (IEEE, with a slow path); arith.divf stays div.rn
 DIV_FULL_ASM = "div.full.f32 $0, $1, $2;"
@@ -155,6 +157,12 @@ class _LLVMF32:
 
     def ex2(self, a):
         return self.lo.emit(llvm.InlineAsmOp(EX2_ASM, "=f,f", [a], [f32]))
+
+    def fmin(self, a, b):  # min.f32: a NaN operand gives the other, as NumpyF32.fmin
+        return self.lo.intrinsic("llvm.minnum.f32", [a, b], [f32]).results[0]
+
+    def max_nan(self, a, b):
+        return self.lo.emit(llvm.InlineAsmOp(MAX_NAN_ASM, "=f,f,f", [a, b], [f32]))
 
     def tanh_approx(self, a):
         return self.lo.emit(llvm.InlineAsmOp(TANH_APPROX_ASM, "=f,f", [a], [f32]))

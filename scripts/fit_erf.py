@@ -1,4 +1,5 @@
-"""Refit lasscc.epilogue_math's erf coefficients (ERF_SMALL, ERF_LOG2_ERFC) and print them.
+"""Refit lasscc.epilogue_math's erf and gelu coefficients (ERF_SMALL, ERF_LOG2_ERFC, GELU_LOG2_PHI)
+and print them.
 
     python3 scripts/fit_erf.py        (numpy + scipy; about 20 s)
 
@@ -8,6 +9,9 @@ The formula (epilogue_math.erf) has two pieces, split at |x| = ERF_SPLIT:
   |x| >= ERF_SPLIT:  erf(x) = copysign(1 - 2^L(a), x), a = min(|x|, ERF_CLAMP),
                      L ~ log2(erfc(a)), degree 6 in a.  An error dL costs erf ln2 * erfc(a) * dL
                      absolute, so L is fitted with weight erfc(a).
+gelu (epilogue_math.gelu): P(a) ~ log2 Phi(-a), degree 10 in a = |x| on [0, GELU_FIT_MAX], weight 1
+up to GELU_FIT_FULL (x Phi(x)'s relative error on both sides is ln2 |dP| there) and Phi(-a) /
+Phi(-GELU_FIT_FULL) beyond (the absolute error x Phi(-a) ln2 dP of the tail).
 Each polynomial is a weighted minimax fit (Lawson's iteratively reweighted least squares on a dense
 grid, float64), then rounded to f32 one coefficient at a time from the constant term, the others
 refitted after each rounding (so the rounding of a low-order term is compensated by the higher ones).
@@ -45,9 +49,9 @@ def fit_f32(f, t, w, degree: int) -> list[float]:
 
 
 def main() -> None:
-    from scipy.special import erf, erfc
+    from scipy.special import erf, erfc, log_ndtr, ndtr
 
-    from lasscc.epilogue_math import ERF_CLAMP, ERF_SPLIT
+    from lasscc.epilogue_math import ERF_CLAMP, ERF_SPLIT, GELU_FIT_FULL, GELU_FIT_MAX
 
     x = np.linspace(1e-6, ERF_SPLIT, GRID)
     small = fit_f32(erf(x) / x - 1, x * x, np.ones_like(x), 6)
@@ -55,6 +59,9 @@ def main() -> None:
     log2_erfc = fit_f32(np.log2(erfc(a)), a, erfc(a), 6)
     print("ERF_SMALL =", tuple(small))
     print("ERF_LOG2_ERFC =", tuple(log2_erfc))
+    a = np.linspace(0.0, GELU_FIT_MAX, GRID)
+    gelu = fit_f32(log_ndtr(-a) / np.log(2), a, np.minimum(1.0, ndtr(-a) / ndtr(-GELU_FIT_FULL)), 10)
+    print("GELU_LOG2_PHI =", tuple(gelu))
 
 
 if __name__ == "__main__":

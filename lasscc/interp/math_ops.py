@@ -1,7 +1,7 @@
-"""Semantics of the `math` ops an epilogue region may hold (lasscc.dialects.epilogue.MATH_OPS),
+"""Semantics of the `math` ops an epilogue region may hold (lasscc.dialects.epilogue.MATH_OPS; and lass.gelu),
 on f32 values (uniform numpy scalars or per-lane arrays), and of `lass.yield`.
 
-exp / tanh / erf are the formulas the kernel runs (lasscc.epilogue_math, one definition for both);
+exp / tanh / erf / lass.gelu are the formulas the kernel runs (lasscc.epilogue_math, one definition for both);
 absf and sqrt are exact / correctly rounded (abs.f32, sqrt.rn.f32); fma rounds once, exactly as
 fma.rn.f32 (lasscc.epilogue_math.fma_f32)."""
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects import math
 
-from lasscc.dialects.epilogue import YieldOp
+from lasscc.dialects.epilogue import GeluOp, YieldOp
 from lasscc.epilogue_math import evaluate, fma_f32
 from lasscc.interp.executor import handler
 from lasscc.interp.values import is_lanes
@@ -27,7 +27,7 @@ def _formula(name: str):
     return run
 
 
-for _cls in (math.ExpOp, math.TanhOp, math.ErfOp):
+for _cls in (math.ExpOp, math.TanhOp, math.ErfOp, GeluOp):
     handler(_cls)(_formula(_cls.name))
 
 

@@ -136,12 +136,38 @@ def test_kernels_assemble_without_spills(kernels, name):
             pytest.skip("ptxas is not on PATH")
         assert info.spill_stores == 0 and info.spill_loads == 0, f"{name} {arch}: {info.line}"
     kw = KERNELS[name][0]
-    if kw.get("activation") == "gelu":
-        assert "div.full.f32" not in ptx and "fma.rn.f32" in ptx  # erf: polynomials and ex2, no division
+    if kw.get("activation") == "gelu":  # lass.gelu: a polynomial, ex2 and max.NaN, no division
+        assert "div.full.f32" not in ptx and "fma.rn.f32" in ptx and "max.NaN.f32" in ptx
     if kw.get("activation") == "gelu_tanh":  # the hardware tanh (epilogue_math.TANH_FORM), no division
         assert "tanh.approx.f32" in ptx and "div.full.f32" not in ptx
     if kw.get("activation") == "silu":
         assert "ex2.approx.ftz.f32" in ptx
+
+
+def test_gelu_is_one_op_and_a_planted_formula_is_caught(kernels, monkeypatch):
+    """GELU's erf form reaches the kernel as lass.gelu (lasscc-fuse-epilogue); the CPU executor
+    computes it with epilogue_math's formula, so a wrong formula there (x (1 - e) for both signs)
+    gives a wrong D that the float64 check catches."""
+    from lasscc import epilogue_math
+
+    name = "f16_tn_bias_gelu_f16d"
+    k = kernels[name]
+    text = k.ir("lasscc-fuse-epilogue")
+    assert "lass.gelu" in text and "math.erf" not in text
+    kw, _, _, shapes = KERNELS[name]
+    m, n, kk = shapes[0]
+    a, b, c, extras, ref, alpha, beta = _problem(name, m, n, kk)
+
+    def planted(F, x):
+        a = F.fmin(F.abs(x), F.const(epilogue_math.GELU_CLAMP))
+        e = F.ex2(epilogue_math._poly(F, epilogue_math.GELU_LOG2_PHI, a, fused=True))
+        return F.fma(F.neg(x), e, x)
+
+    monkeypatch.setitem(epilogue_math.FORMULAS, "lass.gelu", planted)
+    d = _poisoned(m, n, kw["d_dtype"], c)
+    k(a, b, d, alpha, beta, target="cpu", **extras)
+    with pytest.raises(AssertionError, match="rel_err"):
+        _check(d, ref, kw["a_dtype"], kw["d_dtype"], "planted gelu")
 
 
 def test_staged_epilogue_reads_bias_in_pairs(kernels):

@@ -89,11 +89,15 @@ def test_fma_f32_rounds_once():
 
 def test_erf_kernel_code_has_no_division():
     """The lowering of math.erf (lasscc-lower-to-llvm's backend over the same formula) emits fma,
-    one ex2.approx and copysign, and no division."""
+    one ex2.approx and copysign, and no division.  (A region of math.erf alone: GELU's erf form
+    becomes lass.gelu, tests/unit/test_gelu.py.)"""
     import lasscc
 
-    k = lasscc.gemm(a_dtype="f16", d_dtype="f32", bias="n", activation="gelu", threadblock=(64, 64, 32),
-                    warp=(32, 32, 32), stages=3, arch="sm_80")
-    ptx = k.ptx
+    outs = "outs(%d : memref<?x?xf32>)"
+    text = lasscc.gemm_mlir("f16", d_dtype="f32", threadblock=(64, 64, 32), warp=(32, 32, 32), stages=3)
+    assert outs in text
+    text = text.replace(outs, outs + " epilogue() {\n  ^bb0(%v: f32):\n    %0 = math.erf %v : f32\n"
+                                      "    lass.yield %0 : f32\n  }", 1)
+    ptx = lasscc.compile(text, "sm_80").ptx
     assert "div." not in ptx.replace("div.s", "").replace("div.u", "")
     assert "fma.rn.f32" in ptx and "ex2.approx.ftz.f32" in ptx and "copysign.f32" in ptx

@@ -120,8 +120,9 @@ def test_api_shape_compiles_the_persistent_tma_kernel():
 
 
 def test_api_shape_takes_the_persistent_tma_kernel(monkeypatch):
-    """gemm(shape=...) on sm_90a writes the rule's keys into the lass.gemm; a fused epilogue (measured
-    slower with them: BENCHMARKS.md session 9) or an explicit split keeps the plain kernel."""
+    """gemm(shape=...) on sm_90a writes the rule's keys into the lass.gemm, with a fused epilogue too
+    (bias + GELU measured faster with them: BENCHMARKS.md session 12); a fused residual (measured
+    slower with them) or an explicit split keeps the plain kernel."""
     import lasscc.api as api
     import lasscc.epilogue_api as epi
 
@@ -138,5 +139,8 @@ def test_api_shape_takes_the_persistent_tma_kernel(monkeypatch):
     api.gemm(d_dtype="f16", shape=(4096, 4096, 4096), sms=H100, arch="sm_90a", split_k=2)
     assert "persistent" not in seen["text"]
     monkeypatch.setattr(epi, "epilogue_gemm", lambda text, *a, **kw: seen.update(text=text))
-    api.gemm(d_dtype="f16", shape=(4096, 4096, 4096), sms=H100, arch="sm_90a", bias="n")
+    api.gemm(d_dtype="f16", shape=(4096, 4096, 4096), sms=H100, arch="sm_90a", bias="n", activation="gelu")
+    assert "persistent = 1" in seen["text"] and 'epilogue = "tma"' in seen["text"]
+    assert "threadblock = [128 : i64, 256 : i64, 64 : i64]" in seen["text"]
+    api.gemm(d_dtype="f16", shape=(4096, 4096, 4096), sms=H100, arch="sm_90a", bias="n", residual=True)
     assert "persistent" not in seen["text"] and "threadblock = [128 : i64, 256 : i64, 64 : i64]" in seen["text"]

@@ -35,14 +35,16 @@ func.func @bias_relu_residual(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[
   return
 }
 
-// ---- per-row scale (map (d0), read through the output's block argument) and GELU (erf form) ----
+// ---- per-row scale (map (d0), read through the output's block argument) and GELU (erf form: folded,
+// then recognized as a whole, lass.gelu) ----
 
 // CHECK-LABEL: func.func @scale_gelu(
 // CHECK:         epilogue(%scale [m] : memref<?xf32>) {
 // CHECK-NEXT:    ^bb0(%0: f32, %scale_e: f32):
-// CHECK:           %{{.*}} = arith.mulf %0, %scale_e : f32
-// CHECK:           %{{.*}} = math.erf %{{.*}} : f32
-// CHECK:           lass.yield %{{.*}} : f32
+// CHECK-NEXT:      %1 = arith.mulf %0, %scale_e : f32
+// CHECK-NEXT:      %2 = lass.gelu %1 : f32
+// CHECK-NEXT:      lass.yield %2 : f32
+// CHECK-NEXT:    }
 // CHECK-NOT:     linalg.generic
 func.func @scale_gelu(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf32>,
                       %scale: memref<?xf32>) {
@@ -74,7 +76,7 @@ func.func @scale_gelu(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>,
 // CHECK:           lass.yield
 // CHECK:         linalg.generic
 // CHECK:         linalg.add
-// NOTE: {{^.*}}lasscc-fuse-epilogue.mlir:91:3: note: lasscc-fuse-epilogue: left alone: expected an input map (d0, d1) -> (d0, d1), (d1), (d0) or (), got (d0, d1) -> (d1, d0){{$}}
+// NOTE: {{^.*}}lasscc-fuse-epilogue.mlir:93:3: note: lasscc-fuse-epilogue: left alone: expected an input map (d0, d1) -> (d0, d1), (d1), (d0) or (), got (d0, d1) -> (d1, d0){{$}}
 func.func @left_alone(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf32>,
                       %t: memref<?x?xf32>) {
   %one = arith.constant 1.0 : f32
@@ -97,6 +99,69 @@ func.func @left_alone(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>,
   }
   linalg.add ins(%d, %t : memref<?x?xf32>, memref<?x?xf32>) outs(%d : memref<?x?xf32>)
   return
+}
+
+// ---- GELU's erf form in a lass.gemm's own region (as lasscc.gemm(activation="gelu") writes one; no
+// linalg): x / sqrt2 by a division, the product grouped 0.5 * (x * (1 + erf)); recognized ----
+
+// CHECK-LABEL: func.func @region_gelu(
+// CHECK:         ^bb0(%v: f32, %bias_e: f32):
+// CHECK-NEXT:      %x = arith.addf %v, %bias_e : f32
+// CHECK-NEXT:      %0 = lass.gelu %x : f32
+// CHECK-NEXT:      lass.yield %0 : f32
+// CHECK-NEXT:    }
+func.func @region_gelu(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf16>,
+                       %bias: memref<?xf32>) {
+  lass.gemm {alpha = 1.0 : f32, beta = 0.0 : f32}
+      ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf16>)
+      epilogue(%bias [n] : memref<?xf32>) {
+  ^bb0(%v: f32, %bias_e: f32):
+    %x = arith.addf %v, %bias_e : f32
+    %s2 = arith.constant 1.41421354 : f32
+    %one = arith.constant 1.0 : f32
+    %half = arith.constant 0.5 : f32
+    %0 = arith.divf %x, %s2 : f32
+    %1 = math.erf %0 : f32
+    %2 = arith.addf %one, %1 : f32
+    %3 = arith.mulf %x, %2 : f32
+    %4 = arith.mulf %half, %3 : f32
+    lass.yield %4 : f32
+  }
+  func.return
+}
+
+// ---- left alone by the GELU match: another constant than 1/sqrt2 (0.7), and 1 + erf(x / sqrt2)
+// times another value than x (the ops stay as written) ----
+
+// CHECK-LABEL: func.func @not_gelu(
+// CHECK-NOT:       lass.gelu
+// CHECK:           math.erf
+// CHECK:           math.erf
+// CHECK:           lass.yield
+func.func @not_gelu(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf16>,
+                    %bias: memref<?xf32>) {
+  lass.gemm {alpha = 1.0 : f32, beta = 0.0 : f32}
+      ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf16>)
+      epilogue(%bias [n] : memref<?xf32>) {
+  ^bb0(%v: f32, %bias_e: f32):
+    %c = arith.constant 0.7 : f32
+    %rs2 = arith.constant 0.707106769 : f32
+    %one = arith.constant 1.0 : f32
+    %half = arith.constant 0.5 : f32
+    %0 = arith.mulf %v, %c : f32
+    %1 = math.erf %0 : f32
+    %2 = arith.addf %1, %one : f32
+    %3 = arith.mulf %v, %half : f32
+    %4 = arith.mulf %3, %2 : f32
+    %5 = arith.mulf %v, %rs2 : f32
+    %6 = math.erf %5 : f32
+    %7 = arith.addf %6, %one : f32
+    %8 = arith.mulf %bias_e, %half : f32
+    %9 = arith.mulf %8, %7 : f32
+    %10 = arith.addf %4, %9 : f32
+    lass.yield %10 : f32
+  }
+  func.return
 }
 
 // ---- a function without a GEMM: untouched ----
@@ -147,7 +212,7 @@ func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16, strided<[?, 1, ?
 // CHECK-LABEL: func.func @batched_left_alone(
 // CHECK:         epilogue(%bias [n] : memref<?xf32>) {
 // CHECK:         linalg.generic
-// NOTE: {{^.*}}lasscc-fuse-epilogue.mlir:161:3: note: lasscc-fuse-epilogue: left alone: expected an input map (d0, d1, d2) -> (d0, d1, d2), (d1, d2), (d2), (d0, d2), (d1), (d0, d1) or (), got (d0, d1, d2) -> (d0){{$}}
+// NOTE: {{^.*}}lasscc-fuse-epilogue.mlir:226:3: note: lasscc-fuse-epilogue: left alone: expected an input map (d0, d1, d2) -> (d0, d1, d2), (d1, d2), (d2), (d0, d2), (d1), (d0, d1) or (), got (d0, d1, d2) -> (d0){{$}}
 func.func @batched_left_alone(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16, strided<[?, 1, ?]>>,
                               %d: memref<?x?x?xf32>, %bias: memref<?xf32>, %s: memref<?xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<?x?x?xf16>, memref<?x?x?xf16, strided<[?, 1, ?]>>) outs(%d : memref<?x?x?xf32>)

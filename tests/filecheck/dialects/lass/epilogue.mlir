@@ -46,3 +46,18 @@ func.func @quantize(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %
   func.return
 }
 
+
+// lass.gelu (GELU as one op: lasscc-fuse-epilogue makes it of the erf form)
+// CHECK-LABEL: func.func @gelu(
+// CHECK:         ^bb0(%v: f32):
+// CHECK-NEXT:      %0 = lass.gelu %v : f32
+// CHECK-NEXT:      lass.yield %0 : f32
+func.func @gelu(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf16>) {
+  lass.gemm {alpha = 1.0 : f32, beta = 0.0 : f32}
+      ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf16>) epilogue() {
+  ^bb0(%v: f32):
+    %0 = lass.gelu %v : f32
+    lass.yield %0 : f32
+  }
+  func.return
+}
