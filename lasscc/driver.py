@@ -2,7 +2,7 @@
 
     lass.gemm  (or linalg.matmul)
       | lasscc-import-linalg      linalg.matmul on memrefs -> lass.gemm (C += A.B: alpha = beta = 1)
-      | lasscc-fuse-epilogue      elementwise linalg ops on D after it -> the lass.gemm's epilogue region
+      | lasscc-fuse-epilogue      elementwise linalg ops on D after it -> the lass.gemm's epilogue region (GELU's erf form -> lass.gelu)
       | lasscc-tile-threadblock   grid of threadblocks (rasterized), K loop over BK, tile copies, block MMA, epilogue
       | lasscc-pipeline           SMEM ring of `stages` slots: prologue / steady state / drain, barriers, cp.async groups
       | lasscc-warp-mma           per-thread code: warp tile offsets, ldmatrix-able fragments, serpentine mma.sync
