@@ -122,12 +122,12 @@ def lower_sm90(lw, op) -> bool:
     elif isinstance(op, lass_nv.MbarrierInitOp):
         lw.intrinsic("llvm.nvvm.mbarrier.init.shared", [lw.shared_ptr(lw.lowered(op.bar)), lw.lowered(op.count)])
     elif isinstance(op, lass_nv.MbarrierArriveOp):
-        lw.intrinsic("llvm.nvvm.mbarrier.arrive.shared", [lw.shared_ptr(lw.lowered(op.bar))], [i64])
+        lw.intrinsic("llvm.nvvm.mbarrier.arrive.shared", [_barrier_ptr(lw, lw.lowered(op.bar))], [i64])
     elif isinstance(op, lass_nv.MbarrierArriveExpectTxOp):
         lw.intrinsic("llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta",
-                     [lw.shared_ptr(lw.lowered(op.bar)), lw.lowered(op.tx)], [i64])
+                     [_barrier_ptr(lw, lw.lowered(op.bar)), lw.lowered(op.tx)], [i64])
     elif isinstance(op, lass_nv.MbarrierWaitParityOp):
-        bar = lw.shared_ptr(lw.lowered(op.bar))
+        bar = _barrier_ptr(lw, lw.lowered(op.bar))
         parity = lw.lowered(op.parity)
         loop = lw.new_block()
         lw.emit(llvm.BrOp(loop))
@@ -230,21 +230,37 @@ def _acc_registers(lw, op: lass_nv.WgmmaMmaAsyncOp) -> list:
     return regs
 
 
-def _shared_address(lw, offset):
+def _shared_address(lw, offset, aligned: bool = True):
     """The .shared window address of dynamic-smem byte `offset` for a wgmma descriptor: the window
     base read where it is used, by a volatile `mov.u32 %0, lass_smem;` (LLVM neither hoists nor
     merges it), plus the offset.  From the kernel's one hoisted base ptxas keeps the base in a
     per-thread register (the epilogue's addresses use it too), so every descriptor derived from
     it is per-thread and each wgmma moves it over with 4 R2UR; read here, ptxas derives the
     descriptors in uniform registers (the 128x256 k-tile loop: 67 -> 58 SASS instructions, no
-    R2UR; BENCHMARKS.md, session 12)."""
+    R2UR; BENCHMARKS.md, session 12).  `aligned=False` leaves the alignment out (an address, not a
+    descriptor: nothing is or'ed into it)."""
     from lasscc.passes.lower_to_llvm import SM90_SMEM_ALIGN, SMEM_SYMBOL
 
     base = lw.emit(llvm.InlineAsmOp(f"mov.u32 $0, {SMEM_SYMBOL};", "=r", [], [i32], has_side_effects=True))
     # the symbol's alignment, which the asm hides from LLVM: with it known, a K step's descriptor
     # stays the k-tile's with a small constant or'ed in (not a shift and mask per wgmma)
-    base = lw.emit(llvm.AndOp(base, lw.const(-SM90_SMEM_ALIGN)))
+    if aligned:
+        base = lw.emit(llvm.AndOp(base, lw.const(-SM90_SMEM_ALIGN)))
     return lw.emit(llvm.AddOp(base, offset))
+
+
+def _barrier_ptr(lw, offset):
+    """The addrspace(3) pointer of the mbarrier at dynamic-smem byte `offset`, from the window base
+    read at this use (`_shared_address`), not from the kernel's hoisted base.  A k-tile loop's
+    barrier is at ring slot * 8: built on the hoisted (per-thread) base, ptxas computes the slot,
+    and with it the k-tile counter it comes from, in per-thread registers, and every wgmma
+    descriptor derived from the slot needs 2 R2UR per k-tile; built here, the counter, the slot and
+    the descriptors all stay in uniform registers (the 128x256 k-tile loop: 57 -> 52 SASS
+    instructions, no R2UR; BENCHMARKS.md, session 12, uniform15)."""
+    from lasscc.passes.lower_to_llvm import SHARED_AS
+
+    return lw.emit(llvm.IntToPtrOp.create(operands=[_shared_address(lw, offset, aligned=False)],
+                                          result_types=[llvm.LLVMPointerType(IntAttr(SHARED_AS))]))
 
 
 # the properties llvm.InlineAsmOp("", "={reg},0", ..., has_side_effects=True) builds, built once per
