@@ -7,7 +7,9 @@ persistent cooperative + TMA store where the tiles fill the SMs.
    f16 -> f16, bf16 -> bf16, at the warpgroup level and the physical one (tensor maps), against
    float64, D NaN-poisoned.
 3. The kernel the default takes on an H100 (128x256x64 / 4 stages, persistent + TMA store) assembles
-   without spills or wgmma serialization (emit.ptxas_info).
+   without spills or wgmma serialization (emit.ptxas_info), and every mbarrier wait's address is
+   built on the smem base read at the wait (lower_sm90 `_barrier_ptr`: the k-tile loop then stays in
+   uniform registers), not on the kernel's hoisted base; planted: the hoisted base is caught.
 """
 
 from __future__ import annotations
@@ -102,6 +104,42 @@ def test_h100_default_kernel_assembles_without_spills(ab, d):
     info = ptxas_info(res.ptx, "sm_90a")  # raises on ptxas's wgmma serialization warnings
     assert (info.spill_stores, info.spill_loads, info.stack_bytes) == (0, 0, 0), info.line
     assert "cp.async.bulk.tensor.2d.global.shared::cta" in res.ptx and "setmaxnreg" in res.ptx
+    roots = _wait_address_roots(res.ptx)
+    assert len(roots) == 2 and all(r == ["mov.u32 lass_smem;"] for r in roots), roots  # producer, consumer
+    # planted: the wait address from the hoisted base (the form before _barrier_ptr) is caught
+    hoisted = res.ptx.replace("mov.u32 %r", "mov.b32 \t%r", 1)
+    assert any("mov.b32 lass_smem;" in r for r in _wait_address_roots(hoisted))
+
+
+def _wait_address_roots(ptx: str) -> list[list[str]]:
+    """For each `mbarrier.try_wait` of `ptx`, how its address register's definitions (followed back
+    through register operands) read the smem window: "mov.u32 lass_smem;" for the volatile asm read at
+    the use, "mov.b32 lass_smem;" for LLVM's hoisted base (ptxas keeps that one per-thread, and a
+    k-tile loop's barrier slot built on it takes the loop counter and the wgmma descriptors with it)."""
+    import re
+
+    defs: dict[str, list[str]] = {}
+    for line in ptx.splitlines():
+        m = re.match(r"\s*(mov\.[bu]32)\s+(%r\d+),\s*lass_smem;", line)
+        if m:
+            defs.setdefault(m.group(2), []).append(f"{m.group(1)} lass_smem;")
+            continue
+        m = re.match(r"\s*[a-z][\w.]*\s+(%r\d+),(.*);", line)
+        if m:
+            defs.setdefault(m.group(1), []).extend(re.findall(r"%r\d+", m.group(2)))
+    roots = []
+    for addr in re.findall(r"mbarrier\.try_wait\S*\s+%p\d+,\s*\[(%r\d+)", ptx):
+        seen, todo, found = set(), [addr], set()
+        while todo:
+            r = todo.pop()
+            for x in defs.get(r, []):
+                if x.endswith("lass_smem;"):
+                    found.add(x)
+                elif x not in seen:
+                    seen.add(x)
+                    todo.append(x)
+        roots.append(sorted(found))
+    return roots
 
 
 def test_api_shape_compiles_the_persistent_tma_kernel():

@@ -17,16 +17,28 @@
 // CHECK:         [[BAR:%[0-9]+]] = llvm.getelementptr {{%[0-9]+}}[{{%[0-9]+}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.mbarrier.init.shared"([[BAR]], {{%[0-9]+}}) : (!llvm.ptr<3>, i32) -> ()
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.fence.mbarrier_init.release.cluster"()
-// CHECK:         llvm.call_intrinsic "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta"({{%[0-9]+}}, {{%[0-9]+}}) : (!llvm.ptr<3>, i32) -> i64
+// mbarrier_init on the kernel's hoisted base; the other mbarrier ops' addresses from the window base
+// read at the op (a volatile asm; `_barrier_ptr`: a k-tile loop's slot, counter and descriptors then
+// stay in uniform registers), no alignment mask:
+// CHECK:         [[XB:%[0-9]+]] = llvm.inline_asm has_side_effects "mov.u32 $0, lass_smem;", "=r" : () -> i32
+// CHECK-NEXT:    [[XA:%[0-9]+]] = llvm.add [[XB]], {{%[0-9]+}} : i32
+// CHECK-NEXT:    [[XP:%[0-9]+]] = llvm.inttoptr [[XA]] : i32 to !llvm.ptr<3>
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta"([[XP]], {{%[0-9]+}}) : (!llvm.ptr<3>, i32) -> i64
 // CHECK:         [[DST:%[0-9]+]] = llvm.inttoptr {{%[0-9]+}} : i64 to !llvm.ptr<7>
 // CHECK:         llvm.call_intrinsic "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d"([[DST]], {{%[0-9]+}}, %t, {{%[0-9]+}}, {{%[0-9]+}}, {{.*}}) : (!llvm.ptr<7>, !llvm.ptr<3>, !llvm.ptr<0>, i32, i32, i16, i64, i1, i1, i32) -> ()
 // A batched map's load: the 3d intrinsic, the batch the third coordinate.
 // CHECK:         [[DST3:%[0-9]+]] = llvm.inttoptr {{%[0-9]+}} : i64 to !llvm.ptr<7>
 // CHECK:         llvm.call_intrinsic "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.3d"([[DST3]], {{%[0-9]+}}, %t3, {{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}}, {{.*}}) : (!llvm.ptr<7>, !llvm.ptr<3>, !llvm.ptr<0>, i32, i32, i32, i16, i64, i1, i1, i32) -> ()
-// CHECK:         llvm.call_intrinsic "llvm.nvvm.mbarrier.arrive.shared"
-// CHECK:         llvm.br ^[[LOOP:bb[0-9]+]]
+// CHECK:         [[AB:%[0-9]+]] = llvm.inline_asm has_side_effects "mov.u32 $0, lass_smem;", "=r" : () -> i32
+// CHECK-NEXT:    [[AA:%[0-9]+]] = llvm.add [[AB]], {{%[0-9]+}} : i32
+// CHECK-NEXT:    [[AP:%[0-9]+]] = llvm.inttoptr [[AA]] : i32 to !llvm.ptr<3>
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.mbarrier.arrive.shared"([[AP]])
+// CHECK-NEXT:    [[WB:%[0-9]+]] = llvm.inline_asm has_side_effects "mov.u32 $0, lass_smem;", "=r" : () -> i32
+// CHECK-NEXT:    [[WA:%[0-9]+]] = llvm.add [[WB]], {{%[0-9]+}} : i32
+// CHECK-NEXT:    [[WP:%[0-9]+]] = llvm.inttoptr [[WA]] : i32 to !llvm.ptr<3>
+// CHECK-NEXT:    llvm.br ^[[LOOP:bb[0-9]+]]
 // CHECK-NEXT:  ^[[LOOP]]:
-// CHECK-NEXT:    [[OK:%[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta"
+// CHECK-NEXT:    [[OK:%[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta"([[WP]], {{%[0-9]+}})
 // CHECK-NEXT:    llvm.cond_br [[OK]], ^[[DONE:bb[0-9]+]], ^[[LOOP]]
 // CHECK-NEXT:  ^[[DONE]]:
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.fence.proxy.async.shared_cta"()
