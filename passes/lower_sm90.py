@@ -255,7 +255,7 @@ def _barrier_ptr(lw, offset):
     barrier is at ring slot * 8: built on the hoisted (per-thread) base, ptxas computes the slot,
     and with it the k-tile counter it comes from, in per-thread registers, and every wgmma
     descriptor derived from the slot needs 2 R2UR per k-tile; built here, the counter, the slot and
-    the descriptors all stay in uniform registers (the 128x256 k-tile loop: 57 -> 52 SASS
+    the descriptors all stay in uniform registers (the 128x256 k-tile loop: 57 -> 53 SASS
     instructions, no R2UR; BENCHMARKS.md, session 12, uniform15)."""
     from lasscc.passes.lower_to_llvm import SHARED_AS
 

@@ -62,7 +62,8 @@ def main() -> int:
         inner = [(a, b) for a, b in loops if not any(a <= c and d <= b and (c, d) != (a, b) for c, d in loops)]
         for a, b in inner:
             count = collections.Counter(op(t) for t in ins[a:b + 1])
-            print(f"  k-tile loop: {b - a + 1} instructions; " + ", ".join(f"{k} {count[k]}" for k in SHOWN if count[k]))
+            shown = ", ".join(f"{k} {count[k]}" for k in SHOWN if count[k])
+            print(f"  k-tile loop: {b - a + 1} instructions; {shown}")
             if verbose:
                 print("\n".join("    " + t for t in ins[a:b + 1]))
         total = collections.Counter(op(t) for t in ins)
