@@ -19,6 +19,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
+
 _kept = os.environ.get("LASSCC_TEST_CACHE_DIR")
 _shared = os.environ.get("_LASSCC_SUITE_CACHE_DIR") if os.environ.get("PYTEST_XDIST_WORKER") else None
 if _kept or _shared:
@@ -31,3 +33,10 @@ if _kept:
     from lasscc.tune import TUNE_FILE
 
     (Path(_kept) / TUNE_FILE).unlink(missing_ok=True)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """pytest-xdist, on the controller: hand each worker the `--dist` mode (a worker's own option
+    reads "no"), for tests/test_filecheck.py."""
+    node.workerinput["lasscc_dist"] = node.config.getoption("dist")

@@ -9,7 +9,6 @@ failing .mlir file instead of one verdict for all of them.
 from __future__ import annotations
 
 import importlib.util
-import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -34,7 +33,8 @@ def lit_results(request, tmp_path_factory) -> dict[str, tuple[str, str]]:
     """{relative file: (verdict, lit's message)} for every lit file this pytest run selected."""
     if importlib.util.find_spec("lit") is None:
         pytest.skip("lit is not installed (pip install -e '.[test]')")
-    if os.environ.get("PYTEST_XDIST_WORKER") and request.config.getoption("dist", "load") not in _WHOLE_FILE_DISTS:
+    worker = getattr(request.config, "workerinput", None)  # set on an xdist worker (tests/conftest.py)
+    if worker is not None and worker.get("lasscc_dist") not in _WHOLE_FILE_DISTS:
         # under xdist's item-by-item modes every worker holds every item but runs only some: each
         # test runs lit on its own file instead
         return {}
