@@ -1,14 +1,14 @@
 """Run the lit/FileCheck suite in tests/filecheck: one pytest test per lit file.
 
 lit runs once per session, over the files the pytest run selected (`-k`, node ids), in parallel as
-lit does; each file's verdict and lit's output for it are then reported by its own test, so a red run
-names the failing .mlir file instead of one verdict for all of them.
+lit does (under `pytest -n N --dist loadfile` too: that sends this whole file to one worker); each
+file's verdict and lit's output for it are then reported by its own test, so a red run names the
+failing .mlir file instead of one verdict for all of them.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -23,13 +23,20 @@ LIT_FILES = sorted(
 )
 
 
+# xdist modes that send all of this file's tests to one worker: that worker runs lit once over them
+# (lit runs its files in parallel itself), as a run without xdist does
+_WHOLE_FILE_DISTS = ("loadfile", "loadscope")
+
+
 @pytest.fixture(scope="session")
 def lit_results(request, tmp_path_factory) -> dict[str, tuple[str, str]]:
     """{relative file: (verdict, lit's message)} for every lit file this pytest run selected."""
     if importlib.util.find_spec("lit") is None:
         pytest.skip("lit is not installed (pip install -e '.[test]')")
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        # under xdist every worker holds every item: each test runs lit on its own file instead
+    worker = getattr(request.config, "workerinput", None)  # set on an xdist worker (tests/conftest.py)
+    if worker is not None and worker.get("lasscc_dist") not in _WHOLE_FILE_DISTS:
+        # under xdist's item-by-item modes every worker holds every item but runs only some: each
+        # test runs lit on its own file instead
         return {}
     selected = sorted(
         {item.callspec.params["lit_file"] for item in request.session.items if item.originalname == "test_lit_file"}

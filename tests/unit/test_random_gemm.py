@@ -14,9 +14,9 @@ from lasscc.interp.check import reference_scale, run_check
 from lasscc.interp.mma_math import elementwise_bound
 from lasscc.source import parse_mlir
 
-# Two shards (xdist spreads them over the 2 cores) of CASES cases each: about 1 min of CPU per
-# shard (measured 2026-11-24: this file, both shards of 60 included, 96 s of user CPU; the passes,
-# compiled once per distinct input IR, are most of it, the executor runs ~0.3 s each).
+# Two shards of CASES cases each (one xdist worker runs both under README's `--dist loadfile`): about
+# 1 min of CPU per shard (measured 2026-11-24: this file, both shards of 60 included, 96 s of user
+# CPU; the passes, compiled once per distinct input IR, are most of it, the executor ~0.3 s a run).
 SEED = 2026
 SHARDS = 2
 CASES = 60

@@ -4,10 +4,10 @@
 // two loads stay adjacent (lasscc-warpgroup-mma moves them into thread 0 as one group).  Config:
 // 64x16x32 f16, 2 stages, split_k = 2 (serial: the semaphore ops after the loop are left as they are).
 //
-// RUN: %lasscc opt -p lasscc-pipeline %s | filecheck %s
+// RUN: %lasscc opt -p lasscc-pipeline %s -o %t.once.mlir
+// RUN: filecheck %s --input-file %t.once.mlir
 //
 // Left alone once applied: a second run changes nothing.
-// RUN: %lasscc opt -p lasscc-pipeline %s -o %t.once.mlir
 // RUN: %lasscc opt -p lasscc-pipeline %t.once.mlir -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 //

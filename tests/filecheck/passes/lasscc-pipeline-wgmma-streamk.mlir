@@ -5,10 +5,10 @@
 // k-tile t of the unit at k_begin + 32 t, and the unit yields kt_base + its k-tiles.  Config: 64x16x32
 // f16, 2 stages, split_k_mode = "streamk" (the input: lasscc-tile-threadblock's output).
 //
-// RUN: %lasscc opt -p lasscc-pipeline %s | filecheck %s
+// RUN: %lasscc opt -p lasscc-pipeline %s -o %t.once.mlir
+// RUN: filecheck %s --input-file %t.once.mlir
 //
 // Left alone once applied: a second run changes nothing.
-// RUN: %lasscc opt -p lasscc-pipeline %s -o %t.once.mlir
 // RUN: %lasscc opt -p lasscc-pipeline %t.once.mlir -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 //

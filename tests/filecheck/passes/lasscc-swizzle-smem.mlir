@@ -4,13 +4,13 @@
 // = 4 chunks of 16 bytes.  A tile 64x32: 4096 bytes, 256 chunks, 2 per thread; B tile 32x32: 2048
 // bytes, 128 chunks, 1 per thread.
 //
-// RUN: %lasscc opt -p lasscc-swizzle-smem %s | filecheck %s
+// RUN: %lasscc opt -p lasscc-swizzle-smem %s -o %t.once.mlir
+// RUN: filecheck %s --input-file %t.once.mlir
 // RUN: xdsl-opt -p lasscc-swizzle-smem %s | xdsl-opt -p cse,dce | filecheck %s
 // With swizzle=false (through xdsl-opt: `lasscc opt -p` takes no pass options) the layout stays logical:
 // RUN: xdsl-opt -p 'lasscc-swizzle-smem{swizzle=false}' %s | xdsl-opt -p cse,dce | filecheck %s --check-prefix=NOSWZ
 //
 // IR already past this pass is left alone: a second run changes nothing.
-// RUN: %lasscc opt -p lasscc-swizzle-smem %s -o %t.once.mlir
 // RUN: %lasscc opt -p lasscc-swizzle-smem %t.once.mlir -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 //

@@ -3,7 +3,8 @@
 // workspace parameter W), lasscc-pipeline (the pipeline over [k_begin, k_end)), lasscc-warp-mma
 // (%ctaid.y, thread 0's spin with ld.acquire and bar.sync, bar.sync and thread 0's release) and
 // lasscc-lower-to-llvm (the inline PTX).
-// RUN: %lasscc opt -p lasscc-tile-threadblock %s | filecheck %s --check-prefix=TB
+// RUN: %lasscc opt -p lasscc-tile-threadblock %s -o %t.once.mlir
+// RUN: filecheck %s --check-prefix=TB --input-file %t.once.mlir
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline %s | filecheck %s --check-prefix=PIPE
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma %s | filecheck %s --check-prefix=WARP
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma,lasscc-swizzle-smem,lasscc-lower-to-llvm %s | filecheck %s --check-prefix=LLVM
@@ -14,7 +15,6 @@
 //
 // Left alone: a second run of lasscc-tile-threadblock changes nothing; split_k = 1 is the
 // unsplit kernel (no W, no semaphore).
-// RUN: %lasscc opt -p lasscc-tile-threadblock %s -o %t.once.mlir
 // RUN: %lasscc opt -p lasscc-tile-threadblock %t.once.mlir -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 // RUN: %lasscc opt -p lasscc-tile-threadblock --split-k 1 %s | filecheck %s --check-prefix=ONE

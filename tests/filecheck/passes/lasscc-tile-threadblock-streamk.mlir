@@ -6,7 +6,8 @@
 // lasscc-pipeline (the pipeline over each unit's [k_begin, k_end)), lasscc-warp-mma (%ctaid.x of
 // %nctaid.x, the spin / release of thread 0, the partials as 16-byte f32-bit accesses) and
 // lasscc-lower-to-llvm (%nctaid.x, the f32 <-> i32 bitcasts).
-// RUN: %lasscc opt -p lasscc-tile-threadblock %s | filecheck %s --check-prefix=TB
+// RUN: %lasscc opt -p lasscc-tile-threadblock %s -o %t.once.mlir
+// RUN: filecheck %s --check-prefix=TB --input-file %t.once.mlir
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline %s | filecheck %s --check-prefix=PIPE
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma %s | filecheck %s --check-prefix=WARP
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma,lasscc-swizzle-smem,lasscc-lower-to-llvm %s | filecheck %s --check-prefix=LLVM
@@ -14,7 +15,6 @@
 //
 // Left alone: a second run of lasscc-tile-threadblock changes nothing; split_k_mode = serial is
 // the unsplit kernel (no persistent CTA, no W).
-// RUN: %lasscc opt -p lasscc-tile-threadblock %s -o %t.once.mlir
 // RUN: %lasscc opt -p lasscc-tile-threadblock %t.once.mlir -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 // RUN: %lasscc opt -p lasscc-tile-threadblock --split-k-mode serial %s | filecheck %s --check-prefix=ONE

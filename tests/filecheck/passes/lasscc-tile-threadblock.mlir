@@ -2,11 +2,11 @@
 //
 // Positive cases and leave-alone cases, through the lasscc driver and through xdsl-opt's entry
 // point (the pass alone, then cse/dce as the driver does after every pass):
-// RUN: %lasscc opt -p lasscc-tile-threadblock %s | filecheck %s
+// RUN: %lasscc opt -p lasscc-tile-threadblock %s -o %t.once.mlir
+// RUN: filecheck %s --input-file %t.once.mlir
 // RUN: xdsl-opt -p lasscc-tile-threadblock %s | xdsl-opt -p cse,dce | filecheck %s
 //
 // IR already past this pass is left alone: a second run changes nothing.
-// RUN: %lasscc opt -p lasscc-tile-threadblock %s -o %t.once.mlir
 // RUN: %lasscc opt -p lasscc-tile-threadblock %t.once.mlir -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 //

@@ -7,10 +7,10 @@
 // k-tiles.  Config: 128x16x32 f16, f32 D, 2 stages, persistent = 1, split_k_mode = "streamk-dp"
 // (the input: lasscc-warpgroup-mma's output).
 //
-// RUN: %lasscc opt -p lasscc-warp-specialize %s | filecheck %s
+// RUN: %lasscc opt -p lasscc-warp-specialize %s -o %t.once.mlir
+// RUN: filecheck %s --input-file %t.once.mlir
 //
 // Left alone once applied: a second run changes nothing.
-// RUN: %lasscc opt -p lasscc-warp-specialize %s -o %t.once.mlir
 // RUN: %lasscc opt -p lasscc-warp-specialize %t.once.mlir -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 //

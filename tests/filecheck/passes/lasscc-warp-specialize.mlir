@@ -5,7 +5,8 @@
 // TMA A and B); the consumers raise theirs to 232 and keep the K loop (wait, wgmma, release) and
 // the epilogue, without the producer blocks.
 //
-// RUN: %lasscc opt -p lasscc-warp-specialize %s | filecheck %s
+// RUN: %lasscc opt -p lasscc-warp-specialize %s -o %t.once.mlir
+// RUN: filecheck %s --input-file %t.once.mlir
 // RUN: xdsl-opt -p lasscc-warp-specialize %s | xdsl-opt -p cse,dce | filecheck %s
 //
 // persistent = 1: both roles loop over the tiles blockIdx.x, + %nctaid.x, ... (the coordinates
@@ -21,8 +22,8 @@
 // rank's tile of each recomputed from the loop's cluster tile (rank_tile); the consumers claim tile
 // number cluster tile x 2 + %cluster_ctarank.  Applied twice: left alone.  Rejected: a clustered
 // persistent kernel with a grid z (a batch).
-// RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-persistent-cluster.mlir.in | filecheck %s --check-prefix=CLUSTER
 // RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-persistent-cluster.mlir.in -o %t.cl.mlir
+// RUN: filecheck %s --check-prefix=CLUSTER --input-file %t.cl.mlir
 // RUN: %lasscc opt -p lasscc-warp-specialize %t.cl.mlir -o %t.cl2.mlir
 // RUN: diff %t.cl.mlir %t.cl2.mlir
 // RUN: not %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-persistent-cluster-batch.mlir.in 2>&1 | filecheck %s --check-prefix=CLUSTER-ERR
@@ -34,16 +35,16 @@
 // 2 * k_tiles) and the order parity (1 - min(c, 1), flipped per tile): wait its turn, the K loop
 // (releasing k-tile kt - 1 only after the tile's first), arrive; wgmma wait {0}, release the last
 // k-tile's slot, wait its turn, the epilogue, arrive.  The ring's empty barriers expect 128 arrivals.
-// RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-pingpong.mlir.in | filecheck %s --check-prefix=PING
 // RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-pingpong.mlir.in -o %t.ping.mlir
+// RUN: filecheck %s --check-prefix=PING --input-file %t.ping.mlir
 // RUN: %lasscc opt -p lasscc-warp-specialize %t.ping.mlir -o %t.ping2.mlir
 // RUN: diff %t.ping.mlir %t.ping2.mlir
 // A 128-row pingpong consumer tile with epilogue = "tma" (128x16x32): the TMA-store epilogue's block
 // barriers become named barrier 1 of one consumer warpgroup (128 threads), inside the epilogue's
 // turn of the ordering barrier, its last bulk wait before the arrive that hands the (shared)
 // staging buffers to the other consumer.
-// RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-pingpong128-tma.mlir.in | filecheck %s --check-prefix=PP128
 // RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-pingpong128-tma.mlir.in -o %t.pp128.mlir
+// RUN: filecheck %s --check-prefix=PP128 --input-file %t.pp128.mlir
 // RUN: %lasscc opt -p lasscc-warp-specialize %t.pp128.mlir -o %t.pp128b.mlir
 // RUN: diff %t.pp128.mlir %t.pp128b.mlir
 // Rejected (the config rule, at the first pass): a 128 x 256 pingpong consumer tile, whose f32
@@ -53,11 +54,10 @@
 // RUN: not %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-pingpong-f16.mlir.in 2>&1 | filecheck %s --check-prefix=PING-ERR
 //
 // Left alone once applied, and on a wgmma kernel of the default schedule:
-// RUN: %lasscc opt -p lasscc-warp-specialize %s -o %t.once.mlir
 // RUN: %lasscc opt -p lasscc-warp-specialize %t.once.mlir -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 // RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-default.mlir.in -o %t.default.mlir
-// RUN: %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-default.mlir.in | filecheck %s --check-prefix=DEFAULT
+// RUN: filecheck %s --check-prefix=DEFAULT --input-file %t.default.mlir
 //
 // Rejected: a cooperative kernel whose block MMA is not at the warpgroup level yet.
 // RUN: not %lasscc opt -p lasscc-warp-specialize %S/Inputs/lasscc-warp-specialize-not-lowered.mlir.in 2>&1 | filecheck %s --check-prefix=ERR

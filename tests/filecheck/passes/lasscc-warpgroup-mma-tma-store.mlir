@@ -6,10 +6,10 @@
 // and bulk commit, then its wait until the store has read the buffer.  A D whose rows are not 16
 // bytes apart or whose address is not 16-byte aligned takes the direct stores (the else branch).
 //
-// RUN: %lasscc opt -p lasscc-warpgroup-mma %S/Inputs/lasscc-warpgroup-mma-tma-store.mlir.in | filecheck %s
+// RUN: %lasscc opt -p lasscc-warpgroup-mma %S/Inputs/lasscc-warpgroup-mma-tma-store.mlir.in -o %t.once.mlir
+// RUN: filecheck %s --input-file %t.once.mlir
 //
 // Left alone once applied:
-// RUN: %lasscc opt -p lasscc-warpgroup-mma %S/Inputs/lasscc-warpgroup-mma-tma-store.mlir.in -o %t.once.mlir
 // RUN: %lasscc opt -p lasscc-warpgroup-mma %t.once.mlir -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 //

@@ -4,11 +4,11 @@
 // BK / 16 = 2 lass_wg.mma (k 0 and 16) between fence and commit, all groups retired at the k-tile's end (GROUPS_IN_FLIGHT); the
 // producer's acquire and loads in thread 0; all groups retired before the epilogue.
 //
-// RUN: %lasscc opt -p lasscc-warpgroup-mma %s | filecheck %s
+// RUN: %lasscc opt -p lasscc-warpgroup-mma %s -o %t.once.mlir
+// RUN: filecheck %s --input-file %t.once.mlir
 // RUN: xdsl-opt -p lasscc-warpgroup-mma %s | xdsl-opt -p cse,dce | filecheck %s
 //
 // Left alone once applied, and on an mma.sync kernel (lasscc-warp-mma's):
-// RUN: %lasscc opt -p lasscc-warpgroup-mma %s -o %t.once.mlir
 // RUN: %lasscc opt -p lasscc-warpgroup-mma %t.once.mlir -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 // RUN: %lasscc opt -p lasscc-warpgroup-mma %S/Inputs/lasscc-warpgroup-mma-mma-sync.mlir.in | filecheck %s --check-prefix=SYNC
