@@ -10,7 +10,7 @@ python3 -m pip install -q --no-build-isolation --no-deps --no-index -e . >/dev/n
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 for what in "$@"; do
   case $what in
-    suite) ( time python3 -m pytest -q -n "$(nproc)" --durations=10 tests ) > "$OUT/suite.log" 2>&1
+    suite) ( time python3 -m pytest -q -n auto --dist loadfile --durations=10 tests ) > "$OUT/suite.log" 2>&1
            grep -E "passed|failed|^FAILED|^ERROR" "$OUT/suite.log" | tail -25 ;;
     split) python3 scripts/gpu_matrix.py --arch sm_90a --split-only > "$OUT/split.log" 2>&1
            grep -E "compiled|FAIL|kernels" "$OUT/split.log" | head -20; tail -25 "$OUT/split.log"

@@ -14,8 +14,8 @@ export PATH="$(python3 -c 'import os, sys; print(os.path.join(sys.prefix, "bin")
 python3 -m pip install -q --no-build-isolation --no-deps --no-index -e . >/dev/null || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 if [[ $what == all || $what == suite ]]; then
-  echo "== test suite (-n $(nproc))"
-  ( time python3 -m pytest -q -n "$(nproc)" --durations=30 tests ) > "$OUT/suite.log" 2>&1
+  echo "== test suite (README command, -n auto --dist loadfile)"
+  ( time python3 -m pytest -q -n auto --dist loadfile --durations=30 tests ) > "$OUT/suite.log" 2>&1
   tail -45 "$OUT/suite.log"
 fi
 if [[ $what == all || $what == matrix ]]; then
