@@ -239,13 +239,9 @@ def _shared_address(lw, offset, aligned: bool = True):
     descriptors in uniform registers (the 128x256 k-tile loop: 67 -> 58 SASS instructions, no
     R2UR; BENCHMARKS.md, session 12).  `aligned=False` leaves the alignment out (an address, not a
     descriptor: nothing is or'ed into it)."""
-    from lasscc.passes.lower_to_llvm import SM90_SMEM_ALIGN, SMEM_SYMBOL
-
-    base = lw.emit(llvm.InlineAsmOp(f"mov.u32 $0, {SMEM_SYMBOL};", "=r", [], [i32], has_side_effects=True))
-    # the symbol's alignment, which the asm hides from LLVM: with it known, a K step's descriptor
-    # stays the k-tile's with a small constant or'ed in (not a shift and mask per wgmma)
-    if aligned:
-        base = lw.emit(llvm.AndOp(base, lw.const(-SM90_SMEM_ALIGN)))
+    # with the symbol's alignment, which the asm hides from LLVM, a K step's descriptor stays the
+    # k-tile's with a small constant or'ed in (not a shift and mask per wgmma)
+    base = lw.smem_base_here(aligned)
     return lw.emit(llvm.AddOp(base, offset))
 
 
@@ -257,10 +253,7 @@ def _barrier_ptr(lw, offset):
     descriptor derived from the slot needs 2 R2UR per k-tile; built here, the counter, the slot and
     the descriptors all stay in uniform registers (the 128x256 k-tile loop: 57 -> 53 SASS
     instructions, no R2UR; BENCHMARKS.md, session 12, uniform15)."""
-    from lasscc.passes.lower_to_llvm import SHARED_AS
-
-    return lw.emit(llvm.IntToPtrOp.create(operands=[_shared_address(lw, offset, aligned=False)],
-                                          result_types=[llvm.LLVMPointerType(IntAttr(SHARED_AS))]))
+    return lw.int_to_shared_ptr(_shared_address(lw, offset, aligned=False))
 
 
 # the properties llvm.InlineAsmOp("", "={reg},0", ..., has_side_effects=True) builds, built once per

@@ -322,6 +322,18 @@ class _Lowerer:
     def shared_ptr(self, addr: SSAValue) -> SSAValue:
         return self.emit(_gep(self.smem, addr, i8, _ptr(SHARED_AS)))
 
+    def smem_base_here(self, aligned: bool) -> SSAValue:
+        """The dynamic-smem window's .shared address (i32) read at this point by a volatile
+        `mov.u32 $0, lass_smem;` that LLVM neither hoists nor merges, unlike `self.smem`
+        (lower_sm90._shared_address says why the Hopper lowering wants it); `aligned`: and'ed with
+        the window's alignment (SM90_SMEM_ALIGN), which the asm hides from LLVM."""
+        base = self.emit(llvm.InlineAsmOp(f"mov.u32 $0, {SMEM_SYMBOL};", "=r", [], [i32], has_side_effects=True))
+        return self.emit(llvm.AndOp(base, self.const(-SM90_SMEM_ALIGN))) if aligned else base
+
+    def int_to_shared_ptr(self, addr: SSAValue) -> SSAValue:
+        """The addrspace(3) pointer of .shared address `addr` (i32)."""
+        return self.emit(llvm.IntToPtrOp.create(operands=[addr], result_types=[_ptr(SHARED_AS)]))
+
     def global_ptr(self, base: SSAValue, offset: SSAValue) -> SSAValue:
         wide = self.emit(llvm.SExtOp(offset, i64))
         return self.emit(_gep(base, wide, self.memref_elem[base], _ptr(GLOBAL_AS)))
