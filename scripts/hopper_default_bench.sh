@@ -7,13 +7,15 @@
 # store; written into the file: --threadblock on a file without config merges into an mma.sync config).
 # Each run is checked against float64 by bench and timed beside cuBLAS.  A fresh cache dir keeps a
 # stored `lasscc tune` winner out.
-#     scripts/hopper_default_bench.sh [SIZES]        # default: 2048 3072 4096 6144 8192
+#     [TYPES="bf16 f32"] scripts/hopper_default_bench.sh [SIZES]        # default: 2048 3072 4096 6144 8192
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SIZES=${*:-2048 3072 4096 6144 8192}
 TMP=$(mktemp -d)
 export LASSCC_CACHE_DIR="$TMP/cache"
-for types in "f16 f32" "f16 f16" "bf16 bf16" "bf16 f32"; do
+# TYPES="bf16 f32;f16 f16" picks A/B -> D pairs (default: all four)
+IFS=';' read -r -a PAIRS <<< "${TYPES:-f16 f32;f16 f16;bf16 bf16;bf16 f32}"
+for types in "${PAIRS[@]}"; do
   set -- $types
   src="$TMP/gemm_$1_$2.mlir"
   plain="$TMP/plain_$1_$2.mlir"
