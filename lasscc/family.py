@@ -89,7 +89,7 @@ def choose(op, arch: str) -> Choice:
         base = config_from_attr(op.config, default_config(ab))
     except ValueError:
         return Choice(MMA_SYNC)  # lasscc-tile-threadblock names the malformed key
-    if base.prefetch or (("warp" in given or "instruction" in given) and not _wgmma_shaped(base)):
+    if base.prefetch or (("warp" in given or "instruction" in given) and not _wgmma_shaped(base, "warp" in given)):
         return Choice(MMA_SYNC)  # an mma.sync tiling, written out
     full = access_elems(ab)
     if base.align is not None and tuple(base.align) != (full, full):
@@ -97,7 +97,8 @@ def choose(op, arch: str) -> Choice:
                                                "cannot be TMA loads: TMA needs 16-byte global row strides"))
     base = GemmConfig(**{**base.__dict__, "align": None})  # full-width accesses: the TMA's own
     first = None
-    for cfg in wgmma_configs(base, ab, "threadblock" in given, "stages" in given):
+    keep_instruction = "instruction" in given and "threadblock" in given  # its chains are of that tile
+    for cfg in wgmma_configs(base, ab, "threadblock" in given, "stages" in given, keep_instruction):
         why = _wgmma_reason(op, cfg, arch)
         if why is None:
             return Choice(WGMMA, cfg)
@@ -105,27 +106,33 @@ def choose(op, arch: str) -> Choice:
     return Choice(MMA_SYNC, None, _note(op, first), first)
 
 
-def wgmma_configs(base: GemmConfig, ab: str, keep_tile: bool = False, keep_stages: bool = False):
+def wgmma_configs(base: GemmConfig, ab: str, keep_tile: bool = False, keep_stages: bool = False,
+                  keep_instruction: bool = False):
     """The wgmma configs a GEMM of A/B elements `ab` may take, in the order `choose` tries them:
     `base` with its threadblock (`keep_tile`) or each of DEFAULT_TILES, and its stages
-    (`keep_stages`) or each of DEFAULT_STAGES (also lasscc.heuristics.wgmma_base's order)."""
+    (`keep_stages`) or each of DEFAULT_STAGES (also lasscc.heuristics.wgmma_base's order);
+    `keep_instruction` (with `keep_tile`): base's instruction N, a split of the tile's columns into
+    accumulator chains (`_wgmma_shaped` checked it), instead of one chain."""
     from lasscc.layout import MMA_INPUTS
 
     eb = MMA_INPUTS.get(ab, MMA_INPUTS["f16"])[0]
     tiles = [tuple(base.threadblock)] if keep_tile else [(bm, bn, row // eb) for bm, bn, row in DEFAULT_TILES]
     for tb in tiles:
         for s in ((base.stages,) if keep_stages else DEFAULT_STAGES):
-            yield GemmConfig(**{**base.__dict__, "threadblock": tb, "stages": s, "mma": WGMMA,
-                                **wgmma_defaults(tb, base.instruction[2])})
+            w = wgmma_defaults(tb, base.instruction[2])
+            if keep_instruction and keep_tile:
+                w = {**w, "instruction": tuple(base.instruction)}
+            yield GemmConfig(**{**base.__dict__, "threadblock": tb, "stages": s, "mma": WGMMA, **w})
 
 
-def _wgmma_shaped(cfg: GemmConfig) -> bool:
-    """`cfg`'s warp and instruction are the wgmma ones of its threadblock (a config may write them)."""
+def _wgmma_shaped(cfg: GemmConfig, warp_written: bool = True) -> bool:
+    """`cfg`'s warp (when the input wrote it; else the wgmma one is taken) and instruction are the
+    wgmma ones of its threadblock (a config may write them)."""
     from lasscc.resources import WGMMA_CHAINS
 
     w = wgmma_defaults(cfg.threadblock, cfg.instruction[2])
     (im, n, ik), bn = w["instruction"], cfg.instruction[1]  # N may be split into chains (wgmma_chains)
-    return (tuple(cfg.warp) == w["warp"] and (cfg.instruction[0], cfg.instruction[2]) == (im, ik)
+    return ((not warp_written or tuple(cfg.warp) == w["warp"]) and (cfg.instruction[0], cfg.instruction[2]) == (im, ik)
             and bn > 0 and n % bn == 0 and n // bn in WGMMA_CHAINS)
 
 

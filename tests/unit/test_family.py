@@ -73,6 +73,20 @@ def test_given_keys_are_kept_and_the_choice_is_written_once():
     assert select(module, "sm_90a", "t.mlir") == [] and str(module) == text  # the key is there: nothing to do
 
 
+@pytest.mark.parametrize("cfg,instruction", [
+    ("threadblock = [128, 256, 64], instruction = [64, 256, 16]", (64, 256, 16)),
+    ("threadblock = [128, 256, 64], instruction = [64, 128, 16]", (64, 128, 16)),
+    ("threadblock = [128, 256, 64], warp = [64, 256, 64], instruction = [64, 128, 16]", (64, 128, 16)),
+], ids=["one-chain", "two-chains", "two-chains-warp"])
+def test_a_written_wgmma_instruction_takes_wgmma_and_keeps_its_chains(cfg, instruction):
+    """An instruction of wgmma's shape, with or without the warp tile written, is a wgmma config (not an
+    mma.sync one that then fails validation), and its N split into accumulator chains is kept."""
+    module, notes = _select(gemm(cfg))
+    c = _config(module)
+    assert notes == [] and c.is_wgmma
+    assert tuple(c.instruction) == instruction and tuple(c.warp) == (64, 256, 64)
+
+
 @pytest.mark.parametrize("kw", [{"batched": True}, {"cfg": "split_k = 2"}], ids=["batched", "split-k"])
 def test_batched_and_split_k_take_wgmma(kw):
     """Batched GEMMs (3-d tensor maps, boxes one matrix deep) and split-K take wgmma."""
