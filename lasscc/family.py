@@ -128,12 +128,11 @@ def wgmma_configs(base: GemmConfig, ab: str, keep_tile: bool = False, keep_stage
 def _wgmma_shaped(cfg: GemmConfig, warp_written: bool = True) -> bool:
     """`cfg`'s warp (when the input wrote it; else the wgmma one is taken) and instruction are the
     wgmma ones of its threadblock (a config may write them)."""
-    from lasscc.resources import WGMMA_CHAINS
+    from lasscc.resources import wgmma_chain_split
 
     w = wgmma_defaults(cfg.threadblock, cfg.instruction[2])
-    (im, n, ik), bn = w["instruction"], cfg.instruction[1]  # N may be split into chains (wgmma_chains)
-    return ((not warp_written or tuple(cfg.warp) == w["warp"]) and (cfg.instruction[0], cfg.instruction[2]) == (im, ik)
-            and bn > 0 and n % bn == 0 and n // bn in WGMMA_CHAINS)
+    (im, bn, ik), (m, n, k) = w["instruction"], cfg.instruction  # N may split BN into chains (wgmma_chains)
+    return (not warp_written or tuple(cfg.warp) == w["warp"]) and (m, k) == (im, ik) and wgmma_chain_split(bn, n)
 
 
 def _note(op, reason: str) -> str:

@@ -371,13 +371,18 @@ def wgmma_chains(cfg) -> int:
     return cfg.threadblock[1] // cfg.instruction[1]
 
 
+def wgmma_chain_split(bn: int, n: int) -> bool:
+    """Whether a wgmma N of `n` splits a warpgroup's BN = `bn` columns into WGMMA_CHAINS chains."""
+    return n > 0 and bn % n == 0 and bn // n in WGMMA_CHAINS
+
+
 def wgmma_instruction_error(cfg, ab_type: str, b_major: str = K_MAJOR) -> str | None:
     """Why a wgmma config's `instruction` is not m64nNk(32 bytes) with N = BN / chains (1, 2 or 4
     chains, wgmma_chains), or None.  An MN-major B tile is read in 128-byte lines along N
     (MN_LINE_ELEMS), so each chain's N must be whole lines."""
     bn, kk = cfg.threadblock[1], wgmma_k(ab_type)
     im, n, ik = cfg.instruction
-    ok = (im, ik) == (WGMMA_M, kk) and n > 0 and bn % n == 0 and bn // n in WGMMA_CHAINS and wgmma_n_ok(n, ab_type)
+    ok = (im, ik) == (WGMMA_M, kk) and wgmma_chain_split(bn, n) and wgmma_n_ok(n, ab_type)
     if ok and b_major == MN_MAJOR and n % MN_LINE_ELEMS:
         return (f"instruction = {list(cfg.instruction)}: an MN-major B tile is read in {MN_LINE_ELEMS}-element lines "
                 f"along N, so each wgmma chain's N must be a multiple of {MN_LINE_ELEMS}")

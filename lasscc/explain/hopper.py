@@ -176,12 +176,13 @@ def hopper_numbers(cfg, arch: str = "sm_90a", ab: str = "f16", acc: str | None =
     per_stage = wgmma_smem_bytes(type(cfg)(**{**cfg.__dict__, "stages": 1}), eb) - epi
     sub = S90.epilogue_subtile(bn, TMA_STORE_D_TYPES[d]) if epi and d in TMA_STORE_D_TYPES else None
     ptx_ab, acc_ptx = MMA_INPUTS[ab][2], PTX_TYPE[acc]
-    k = wgmma_k(ab)
+    k, chains = wgmma_k(ab), wgmma_chains(cfg)
     return HopperNumbers(
         bm=bm, bn=bn, bk=bk, stages=cfg.stages, raster=cfg.raster, ab=ab, acc=acc, elem_bytes=eb, ptx_ab=ptx_ab,
         acc_ptx=acc_ptx, warpgroups=warpgroups(cfg), threads=cfg.threads, wgmma_k=k,
-        wgmma_per_ktile=bk // k * wgmma_m_tiles(cfg) * wgmma_chains(cfg), wgmma_n=bn // wgmma_chains(cfg),
-        wg_rows=warpgroup_rows(cfg), wgmma_name=wgmma_instruction(bn // wgmma_chains(cfg), k, ptx_ab, acc_ptx), ops=tuple(ops), stage_bytes=(bm + bn) * bk * eb,
+        wgmma_per_ktile=bk // k * wgmma_m_tiles(cfg) * chains, wgmma_n=bn // chains,
+        wg_rows=warpgroup_rows(cfg), wgmma_name=wgmma_instruction(bn // chains, k, ptx_ab, acc_ptx), ops=tuple(ops),
+        stage_bytes=(bm + bn) * bk * eb,
         barrier_offset=wgmma_barrier_offset(cfg, eb), smem_total=wgmma_smem_bytes(cfg, eb), smem_limit=limit,
         stages_fit=(limit - epi) // per_stage if per_stage else 0, tx_bytes=wgmma_stage_tx_bytes(cfg, eb),
         empty_arrivals=empty_barrier_arrivals(ring_arrivals(cfg), cfg.cluster), acc_regs=wgmma_acc_regs(cfg, acc),
