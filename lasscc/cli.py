@@ -487,7 +487,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--split-k-mode", choices=list(SPLIT_K_MODES),
                         help="serial (default): partitions add to D in K order; parallel: partial sums to a "
                         "workspace, then a reduction kernel; streamk: a persistent grid sharing all MAC "
-                        "iterations; streamk-dp: full waves data-parallel, the tail stream-K (lasscc.streamk)")
+                        "iterations; streamk-dp: full waves but one data-parallel, the rest stream-K; streamk-tail: every full "
+                        "wave data-parallel, the last part-wave stream-K (lasscc.streamk)")
         sp.add_argument("--no-cache", action="store_true", help="compile afresh, bypassing the compile cache "
                         "(lasscc.cache: $LASSCC_CACHE_DIR or ~/.cache/lasscc)")
 

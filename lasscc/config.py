@@ -76,7 +76,7 @@ class GemmConfig:
 
     @property
     def is_streamk(self) -> bool:
-        """A stream-K kernel (lasscc.streamk): a persistent grid, split_k_mode "streamk" / "streamk-dp"."""
+        """A stream-K kernel (lasscc.streamk): a persistent grid, split_k_mode "streamk" / "streamk-dp" / "streamk-tail"."""
         from lasscc.streamk import is_streamk
 
         return is_streamk(self.split_k_mode)

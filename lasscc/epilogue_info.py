@@ -17,7 +17,7 @@ SPLIT_WHERE = {
     "streamk": "stream-K: the unit that ends a tile's K range applies it in the tile's fix-up; earlier units "
                "store raw partial sums in D",
 }
-SPLIT_WHERE["streamk-dp"] = SPLIT_WHERE["streamk"]
+SPLIT_WHERE["streamk-dp"] = SPLIT_WHERE["streamk-tail"] = SPLIT_WHERE["streamk"]
 
 
 def region_ops(fn_or_op) -> tuple[str, ...]:

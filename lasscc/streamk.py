@@ -11,6 +11,14 @@ output tiles of BM x BN each take KT = ceil(K / BK) MAC iterations (k-tiles):
     the first (T // G - 1) full waves of tiles are data-parallel (`dp_tiles`: CTA c takes tiles
     c, c + G, ...) and only the rest (between G and 2G tiles) is shared out as above; a T that
     fills whole waves is all data-parallel.
+  - "streamk-tail" (data-parallel + the part-wave stream-K): every full wave, T // G of them, is
+    data-parallel and only the T mod G tiles of the last part-wave are shared out.  Each CTA's
+    share is then under one tile's KT iterations, so its units are at most the head of one tile
+    (from k-tile 0) and the tail of the tile before: every CTA starts its head at k-tile 0 when
+    the data-parallel waves end, and reaches a tail's k-tile k at about the same time as the
+    others (its head is as much shorter as its tail starts later), so the CTAs read the same K
+    slices of A and B at once, as a data-parallel wave does (L2 reuse); "streamk-dp"'s shares of
+    1-2 tiles put the CTAs at unrelated K offsets over twice the tiles.
 
 A CTA's work is a list of units (`cta_units`, `unit`): its data-parallel tiles, then the tiles its
 iteration range touches, from the highest to the lowest (CUTLASS's order), each with a K range of
@@ -47,7 +55,9 @@ from __future__ import annotations
 from lasscc.layout import minimum
 from lasscc.splitk import MODES as SPLIT_K_MODES, SEMAPHORE_BYTES, partition_tiles
 
-MODES = SPLIT_K_MODES[2:4]  # "streamk", "streamk-dp"
+MODES = SPLIT_K_MODES[2:5]  # "streamk", "streamk-dp", "streamk-tail"
+# full waves of tiles each mode leaves to stream-K after the data-parallel ones (None: every tile)
+SK_WAVES = {"streamk": None, "streamk-dp": 1, "streamk-tail": 0}
 H100_SMS = 132  # streaming multiprocessors of an H100 SXM (the heuristics' default when no device is open)
 CPU_CTAS = 3  # the CPU executor's persistent grid when none is given: small, and not a divisor of most tile counts
 # Per-SM limits of sm_80 / sm_90 (CUDA occupancy calculator): CTAs resident at once
@@ -85,13 +95,15 @@ def maximum(a, b):
     return a + b - minimum(a, b)
 
 
-def dp_tiles(tiles, ctas, hybrid: bool):
+def dp_tiles(tiles, ctas, mode: str):
     """Tiles computed data-parallel (whole K by one CTA) before the stream-K part: none for
-    "streamk"; for the hybrid, every full wave but the last when T mod G != 0, all when T mod G == 0."""
-    if not hybrid:
+    "streamk"; for "streamk-dp", every full wave but the last when T mod G != 0; for
+    "streamk-tail", every full wave; all when T mod G == 0."""
+    keep = SK_WAVES[mode]
+    if keep is None:
         return 0
     full = tiles // ctas
-    return (full - minimum(full, minimum(tiles % ctas, 1))) * ctas
+    return (full - minimum(full, minimum(tiles % ctas, 1) * keep)) * ctas
 
 
 def cta_range(cta, ctas, iters):
@@ -108,19 +120,19 @@ def owner(i, ctas, iters):
     return head // (base + 1) + (i - head) // maximum(base, 1)
 
 
-def cta_units(cta, ctas, tiles, kt, hybrid: bool):
+def cta_units(cta, ctas, tiles, kt, mode: str):
     """Units (tile segments) CTA `cta` computes: its data-parallel tiles and the tiles its stream-K
-    range touches."""
-    dp = dp_tiles(tiles, ctas, hybrid)
+    range touches (split_k_mode `mode`)."""
+    dp = dp_tiles(tiles, ctas, mode)
     b, e = cta_range(cta, ctas, (tiles - dp) * kt)
     return dp // ctas + ((e + (kt - 1)) // kt - b // kt) * minimum(e - b, 1)
 
 
-def unit(cta, ctas, u, tiles, kt, hybrid: bool):
+def unit(cta, ctas, u, tiles, kt, mode: str):
     """(tile, lo, hi, segment) of unit u < cta_units of CTA `cta`: the output tile (linear, before
     rasterization), its k-tiles [lo, hi) (of KT = kt) and the segment's place in the tile's K
     order (the finisher, hi = KT, adds the partials of segments 0 .. seg - 1 from the workspace)."""
-    dp = dp_tiles(tiles, ctas, hybrid)
+    dp = dp_tiles(tiles, ctas, mode)
     n_dp = dp // ctas
     if isinstance(n_dp, int) and n_dp == 0:  # "streamk": no data-parallel units (and no 0 - Idx)
         is_sk, j = 1, u
@@ -161,9 +173,10 @@ def workspace_bytes(ctas: int, tile: tuple[int, int]) -> int:
     return ctas * (PARTIAL_BYTES * tile[0] * tile[1] + SEMAPHORE_BYTES)
 
 
-def schedule(ctas: int, tiles: int, kt: int, hybrid: bool) -> list[list[tuple[int, int, int, int]]]:
-    """Every CTA's units (tile, lo, hi, segment), in the order it computes them (ints)."""
-    return [[unit(c, ctas, u, tiles, kt, hybrid) for u in range(cta_units(c, ctas, tiles, kt, hybrid))]
+def schedule(ctas: int, tiles: int, kt: int, mode: str) -> list[list[tuple[int, int, int, int]]]:
+    """Every CTA's units (tile, lo, hi, segment) under split_k_mode `mode`, in the order it computes
+    them (ints)."""
+    return [[unit(c, ctas, u, tiles, kt, mode) for u in range(cta_units(c, ctas, tiles, kt, mode))]
             for c in range(ctas)]
 
 
@@ -177,8 +190,7 @@ def decomposition_lines(mode: str, tile: tuple[int, int, int], grid: tuple[int, 
     tm, tn = grid
     tiles = tm * tn
     kt = -(-k // bk)
-    hybrid = mode == "streamk-dp"
-    dp = dp_tiles(tiles, ctas, hybrid)
+    dp = dp_tiles(tiles, ctas, mode)
     src = f"{sms} SMs x {ctas // sms} CTAs per SM" if sms else "given"
     out = [f"Stream-K (lasscc.streamk), split_k_mode = {mode}: {tiles} tiles of {bm} x {bn}, K = {k}: {kt} k-tiles "
            f"of BK = {bk} each, {tiles * kt} MAC iterations",
@@ -187,7 +199,7 @@ def decomposition_lines(mode: str, tile: tuple[int, int, int], grid: tuple[int, 
            f"{(tiles - dp) * kt} iterations, {(tiles - dp) * kt // ctas}-{-(-(tiles - dp) * kt // ctas)} per CTA",
            "  CTA   units in order: tile [k-tiles) -> K range, segment (the finisher, marked *, stores D; the others "
            "their partial)"]
-    for c, units in enumerate(schedule(ctas, tiles, kt, hybrid)[:limit]):
+    for c, units in enumerate(schedule(ctas, tiles, kt, mode)[:limit]):
         parts = []
         for t, lo, hi, s in units:
             fin = "*" if hi == kt else ""

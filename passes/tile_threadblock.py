@@ -26,7 +26,7 @@ in steps of BK carrying a `!lass_tb.acc`, with `lass_tb.load_tile` for A and B a
 inside, then `lass_tb.epilogue`.  Each tile is stored the way its operand is contiguous
 (`!lass_tb.tile<..., mn>` for a column-major A or a row-major B: operand_major).
 Split-K (`split_k > 1`, lasscc.splitk) adds the workspace W after beta and the K partition; a
-stream-K config (`split_k_mode = "streamk"` / `"streamk-dp"`, lasscc.streamk) adds W and makes the
+stream-K config (`split_k_mode = "streamk"` / `"streamk-dp"` / `"streamk-tail"`, lasscc.streamk) adds W and makes the
 body `lass_tb.persistent_cta` and an `scf.for` over the CTA's units, each a K loop over its range of
 its tile and the workspace fix-up (an `scf.if` on "the unit ends its tile": `lass_tb.partial_store` +
 `semaphore_release` of its CTA's flag, or a loop of `semaphore_wait` / `partial_add` /
@@ -372,14 +372,14 @@ def _streamk_body(b: ArithBuilder, cfg, k_loop, W, D, M, N, K, alpha, beta, fuse
     predecessors' flags in K order, adds their partials (`lass_tb.partial_add`), resets the flags,
     and runs the epilogue (a fused one too) once on the full sum."""
     bm, bn, bk = cfg.threadblock
-    hybrid = cfg.split_k_mode == "streamk-dp"
+    mode = cfg.split_k_mode
     cta, ctas = (b.idx(v) for v in b.insert(lass_tb.PersistentCtaOp()).results)
     cta.value.name_hint, ctas.value.name_hint = "cta", "ctas"
     tiles_m, tiles_n = (b.idx(M) + (bm - 1)) // bm, (b.idx(N) + (bn - 1)) // bn
     tiles = tiles_m * tiles_n
     kt = (b.idx(K) + (bk - 1)) // bk
     tiles.value.name_hint, kt.value.name_hint = "tiles", "k_tiles"
-    n_units = b.val(streamk.cta_units(cta, ctas, tiles, kt, hybrid))
+    n_units = b.val(streamk.cta_units(cta, ctas, tiles, kt, mode))
     n_units.name_hint = "units"
     body = Block(arg_types=[i32])
     body.args[0].name_hint = "unit"
@@ -387,7 +387,7 @@ def _streamk_body(b: ArithBuilder, cfg, k_loop, W, D, M, N, K, alpha, beta, fuse
     u = ub.idx(body.args[0])
     # re-wrap the loop-invariant values to emit in the body
     ctas_u, cta_u, tiles_u, kt_u = (ub.idx(x.value) for x in (ctas, cta, tiles, kt))
-    tile, lo, hi, seg = streamk.unit(cta_u, ctas_u, u, tiles_u, kt_u, hybrid)
+    tile, lo, hi, seg = streamk.unit(cta_u, ctas_u, u, tiles_u, kt_u, mode)
     tile_m, tile_n = raster_tile(tile, ub.idx(tiles_m.value), ub.idx(tiles_n.value), cfg.raster)
     m0, n0 = ub.val(tile_m * bm), ub.val(tile_n * bn)
     k_lo, k_hi = ub.val(lo * bk), ub.val(minimum(hi * bk, ub.idx(K)))

@@ -25,18 +25,18 @@ from test_splitk import EXEC_PASSES, check, stage_modules
 MODES = streamk.MODES
 
 
-def _segments(ctas, tiles, kt, hybrid):
+def _segments(ctas, tiles, kt, mode):
     cov: dict[int, list] = {}
-    for c, units in enumerate(streamk.schedule(ctas, tiles, kt, hybrid)):
+    for c, units in enumerate(streamk.schedule(ctas, tiles, kt, mode)):
         for t, lo, hi, s in units:
             cov.setdefault(t, []).append((lo, hi, s, c))
     return cov
 
 
-@pytest.mark.parametrize("hybrid", [False, True])
-def test_schedule_covers_every_iteration_once_in_k_order(hybrid):
+@pytest.mark.parametrize("mode", MODES)
+def test_schedule_covers_every_iteration_once_in_k_order(mode):
     for ctas, tiles, kt in itertools.product([1, 2, 3, 4, 7, 132], [1, 2, 3, 5, 8, 64, 133, 300], [1, 2, 3, 7, 16]):
-        cov = _segments(ctas, tiles, kt, hybrid)
+        cov = _segments(ctas, tiles, kt, mode)
         assert sorted(cov) == list(range(tiles)), (ctas, tiles, kt)
         for t, segs in cov.items():
             segs.sort()
@@ -59,12 +59,31 @@ def test_shares_are_equal_and_owner_inverts_them():
 
 def test_hybrid_leaves_one_stream_k_wave():
     # 10 tiles on 3 CTAs: 2 full waves data-parallel (6 tiles), 4 tiles stream-K
-    assert streamk.dp_tiles(10, 3, True) == 6 and streamk.dp_tiles(10, 3, False) == 0
-    assert streamk.dp_tiles(9, 3, True) == 9  # whole waves: all data-parallel
-    assert streamk.dp_tiles(5, 3, True) == 0  # under two waves: all stream-K
-    units = streamk.schedule(3, 10, 4, True)
+    assert streamk.dp_tiles(10, 3, "streamk-dp") == 6 and streamk.dp_tiles(10, 3, "streamk") == 0
+    assert streamk.dp_tiles(9, 3, "streamk-dp") == 9  # whole waves: all data-parallel
+    assert streamk.dp_tiles(5, 3, "streamk-dp") == 0  # under two waves: all stream-K
+    units = streamk.schedule(3, 10, 4, "streamk-dp")
     assert [u[:2] for u in units[0][:2]] == [(0, 0), (3, 0)]  # CTA 0: tiles 0 and 3 whole, then its stream-K share
     assert all(u[1:3] == (0, 4) and u[3] == 0 for c in units for u in c[:2])
+
+
+def test_tail_shares_only_the_part_wave():
+    # 10 tiles on 3 CTAs: 3 full waves data-parallel (9 tiles), tile 9 split three ways
+    assert streamk.dp_tiles(10, 3, "streamk-tail") == 9 and streamk.dp_tiles(9, 3, "streamk-tail") == 9
+    assert streamk.dp_tiles(2, 3, "streamk-tail") == 0  # under one wave: all stream-K
+    assert [u[-1] for u in streamk.schedule(3, 10, 6, "streamk-tail")] == [(9, 0, 2, 0), (9, 2, 4, 1), (9, 4, 6, 2)]
+    # 4096^3 on 128 x 256 tiles and 132 CTAs: 3 waves data-parallel, 116 tiles' 7424 iterations shared
+    # (56-57 per CTA, under a tile's 64): each CTA at most a head (from k-tile 0) and a tail
+    sched = streamk.schedule(132, 512, 64, "streamk-tail")
+    assert all(len(u) in (4, 5) and [x[1:3] for x in u[:3]] == [(0, 64)] * 3 for u in sched)
+    assert max(sum(hi - lo for _, lo, hi, _ in u) for u in sched) == 3 * 64 + 57  # data-parallel: 4 x 64
+    for units in sched:
+        sk = units[3:]
+        assert sk[0][1] == 0 or len(sk) == 1, "the first stream-K unit is a head (k-tile 0) or the CTA's only one"
+        # the head's k-tile k runs at step k, a tail's at step k - (its lo - head's length): within one share
+        if len(sk) == 2:
+            head, tail = sk[0][2] - sk[0][1], sk[1]
+            assert 0 <= tail[1] - head <= 64 - 56
 
 
 # ---- the CPU executor: numerics in every order, every pass --------------------------------------
@@ -74,7 +93,8 @@ def test_hybrid_leaves_one_stream_k_wave():
 RUNS = [("streamk", EXEC_PASSES[0], "forward", 3), ("streamk", EXEC_PASSES[0], "reverse", 4),
         ("streamk", EXEC_PASSES[1], "reverse", 3), ("streamk", EXEC_PASSES[2], "shuffle:1", 4),
         ("streamk", EXEC_PASSES[3], "forward", 3), ("streamk-dp", EXEC_PASSES[0], "shuffle:5", 3),
-        ("streamk-dp", EXEC_PASSES[3], "reverse", 3)]
+        ("streamk-dp", EXEC_PASSES[3], "reverse", 3), ("streamk-tail", EXEC_PASSES[0], "reverse", 3),
+        ("streamk-tail", EXEC_PASSES[3], "shuffle:2", 4)]
 
 
 @pytest.mark.parametrize("mode,stage,order,ctas", RUNS, ids=["-".join(map(str, r)) for r in RUNS])
@@ -195,6 +215,8 @@ def test_config_validation():
     GemmConfig(split_k_mode="streamk").validate()
     with pytest.raises(LassError, match='expected split_k = 1 with split_k_mode = "streamk-dp"'):
         GemmConfig(split_k=2, split_k_mode="streamk-dp").validate()
+    with pytest.raises(LassError, match='expected split_k = 1 with split_k_mode = "streamk-tail"'):
+        GemmConfig(split_k=2, split_k_mode="streamk-tail").validate()
     assert GemmConfig(split_k_mode="streamk").has_workspace and not GemmConfig().has_workspace
 
 
@@ -305,4 +327,4 @@ def test_workspace_fixup_f16_types_beta_odd_shape(acc, d):
                               0.75, 0.5, ctas)
     assert np.isfinite(out).all() and (np.abs(out - r["ref"]) <= bound).all()
     assert not r["result"].workspace[streamk.flag_word(0, ctas, (32, 32)):].any()
-    assert any(s > 0 for units in streamk.schedule(ctas, 6, 10, False) for _, _, _, s in units)  # tiles were split
+    assert any(s > 0 for units in streamk.schedule(ctas, 6, 10, "streamk") for _, _, _, s in units)  # tiles were split

@@ -83,6 +83,9 @@ RUNS = [
     ("streamk-dp", "lasscc-warp-specialize", "reverse", 5, dict(tb=(128, 64, 64), extra=COOP), (300, 250, 328)),
     ("streamk-dp", "lasscc-hopper-smem", "forward", 5, dict(tb=(128, 64, 64), d="f16", beta=0.0, extra=COOP_TMA),
      (300, 250, 328)),
+    # "streamk-tail": 12 tiles on 5 CTAs, 2 waves data-parallel, 2 tiles' 12 k-tiles shared out
+    ("streamk-tail", "lasscc-hopper-smem", "shuffle:1", 5, dict(tb=(128, 64, 64), d="f16", beta=0.0, extra=COOP_TMA),
+     (300, 250, 328)),
     ("streamk", "lasscc-hopper-smem", "shuffle:3", 4, dict(ab="bf16", tb=(128, 64, 32), stages=4, extra=COOP),
      (200, 130, 232)),
     ("streamk", "lasscc-hopper-smem", "reverse", 4, dict(tb=(128, 64, 64), beta=0.0, extra=', epilogue = "tma"'),
@@ -103,7 +106,7 @@ def test_wgmma_streamk_numerics(mode, level, order, ctas, kw, shape):
     assert not ws[streamk.flag_word(0, ctas, (bm, bn)):].any(), "the finisher resets each flag"
     tiles = -(-shape[0] // bm) * -(-shape[1] // bn)
     kt = -(-shape[2] // kw.get("tb", (0, 0, 64))[2])
-    units = streamk.schedule(ctas, tiles, kt, mode == "streamk-dp")
+    units = streamk.schedule(ctas, tiles, kt, mode)
     assert any(s > 0 for u in units for *_, s in u), "tiles were split"
     assert any(len(u) > 1 for u in units), "a CTA ran several units through one ring"
 
@@ -203,6 +206,7 @@ def test_cli_rejects_a_ring_staged_epilogue_under_the_producer_with_exit_2(tmp_p
     # (spilled 28 bytes on the skws2 branch; no spill since merged with the warp-uniform warpgroup
     # index and the codegen without straight-line strength reduction)
     ((128, 256, 64), "f16", "streamk-dp", COOP_TMA),
+    ((128, 256, 64), "f16", "streamk-tail", COOP_TMA),
 ])
 def test_streamk_wgmma_kernels_assemble_without_spills(tb, d, mode, extra):
     from lasscc.driver import compile_module
