@@ -8,7 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/s13_call1}; mkdir -p "$OUT/ncu"
 export LASSCC_CACHE_DIR=$(mktemp -d)
-( for v in s10_pers_tma_f16:dp s13_pers_tma_dp_f16:skdp s13_pers_tma_tail_f16:sktail; do
+( for v in s10_pers_tma_f16:dp s13_pers_tma_skdp_f16:skdp s13_pers_tma_sktail_f16:sktail; do
     SIZE=4096 OUT="$OUT/ncu" timeout 100 scripts/ncu_source.sh "benchmarks/${v%%:*}.mlir" "${v##*:}"
   done
   python3 scripts/ncu_stall_summary.py "$OUT"/ncu/sass_dp.csv "$OUT"/ncu/sass_skdp.csv "$OUT"/ncu/sass_sktail.csv
