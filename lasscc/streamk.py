@@ -103,6 +103,8 @@ def dp_tiles(tiles, ctas, mode: str):
     if keep is None:
         return 0
     full = tiles // ctas
+    if keep == 0:  # "streamk-tail": every full wave
+        return full * ctas
     return (full - minimum(full, minimum(tiles % ctas, 1) * keep)) * ctas
 
 

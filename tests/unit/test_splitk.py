@@ -330,7 +330,7 @@ def test_parallel_kernels_assemble_without_spills():
 def test_parallel_mode_validation():
     with pytest.raises(LassError, match='expected split_k > 1 with split_k_mode = "parallel"'):
         GemmConfig(split_k=1, split_k_mode="parallel").validate()
-    with pytest.raises(LassError, match='expected split_k_mode "serial", "parallel", "streamk", "streamk-dp", "cluster", got \'atomic\''):
+    with pytest.raises(LassError, match='expected split_k_mode "serial", "parallel", "streamk", "streamk-dp", "streamk-tail", "cluster", got \'atomic\''):
         GemmConfig(split_k=2, split_k_mode="atomic").validate()
     assert workspace_bytes(3, 4, 2, "parallel", (100, 70)) == 4 * 3 * 2 * 100 * 70
 

@@ -171,6 +171,31 @@ def test_planted_fixup_bug_is_caught_in_every_order(stage, bug, error):
             assert "waits for W[" in msg
 
 
+def test_planted_tail_finisher_skipping_its_predecessors_is_caught():
+    """"streamk-tail" with the finisher's partial_add loop cut to no trip (a wrong segment count): the
+    split tile of the part-wave misses its predecessors' K ranges, which the float64 check sees; the
+    intact kernel passes on the same launch (10 tiles on 3 CTAs: 9 data-parallel, tile 9 in 3 parts)."""
+    from lasscc.interp.check import reference_scale
+    from lasscc.interp.mma_math import elementwise_bound
+
+    good = stage_modules("f16", 1, mode="streamk-tail")["lasscc-tile-threadblock"]
+    bad = good.clone()
+    add = next(o for o in bad.walk() if isinstance(o, lass_tb.PartialAddOp))
+    loop = add.parent_op()
+    loop.operands = [loop.lb, loop.lb, *loop.operands[2:]]
+    for mod, ok in ((good, True), (bad, False)):
+        r = run_check(mod, 150, 45, 304, seed=2, alpha=0.75, beta=0.5, report_banks=False, order="reverse", ctas=3)
+        a, b, c = r["inputs"]
+        d = np.asarray(r["d"], np.float64)
+        bound = elementwise_bound(np.asarray(r["d"]).dtype, "f16", "f32", 304, reference_scale(a, b, c, 0.75, 0.5),
+                                  r["ref"], 0.75, 0.5, 3)
+        wrong = np.abs(d - r["ref"]) > bound
+        assert wrong.any() != ok
+        if not ok:  # only tile 9 (rows 128.., columns 32..44 on 32 x 32 tiles, 5 x 2 tiles) is off
+            rows, cols = np.nonzero(wrong)
+            assert rows.min() >= 128 and cols.min() >= 32
+
+
 # ---- ptxas and the launch facts ------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-// Stream-K (lasscc.streamk, config `split_k_mode = "streamk"` / `"streamk-dp"`) through the passes
+// Stream-K (lasscc.streamk, config `split_k_mode = "streamk"` / `"streamk-dp"` / `"streamk-tail"`) through the passes
 // that build it: lasscc-tile-threadblock (the persistent CTA, the loop over its units with the
 // schedule's tile / K range / segment, the workspace fix-up: a unit that does not finish its tile
 // stores its partial to its CTA's slot and sets its flag; the finisher waits for its predecessors'
@@ -12,6 +12,7 @@
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma %s | filecheck %s --check-prefix=WARP
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma,lasscc-swizzle-smem,lasscc-lower-to-llvm %s | filecheck %s --check-prefix=LLVM
 // RUN: %lasscc opt -p lasscc-tile-threadblock --split-k-mode streamk-dp %s | filecheck %s --check-prefix=DP
+// RUN: %lasscc opt -p lasscc-tile-threadblock --split-k-mode streamk-tail %s | filecheck %s --check-prefix=TAIL
 //
 // Left alone: a second run of lasscc-tile-threadblock changes nothing; split_k_mode = serial is
 // the unsplit kernel (no persistent CTA, no W).
@@ -107,6 +108,18 @@ func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: m
 // DP:         arith.remui %tiles, %ctas : i32
 // DP:         scf.for %unit
 
+// "streamk-tail": every full wave data-parallel ((T / G) x G tiles, no remainder test), the
+// part-wave's iterations shared out
+// TAIL:       split_k_mode = "streamk-tail"}>}
+// TAIL:       %cta, %ctas = lass_tb.persistent_cta
+// TAIL:       %tiles = arith.muli
+// TAIL-NOT:   arith.remui %tiles, %ctas
+// TAIL:       [[FULL:%[0-9]+]] = arith.divui %tiles, %ctas : i32
+// TAIL-NEXT:  [[DPT:%[0-9]+]] = arith.muli [[FULL]], %ctas : i32
+// TAIL-NEXT:  [[SKT:%[0-9]+]] = arith.subi %tiles, [[DPT]] : i32
+// TAIL-NEXT:  arith.muli [[SKT]], %k_tiles : i32
+// TAIL:       scf.for %unit
+
 // ONE-LABEL:  func.func @gemm(
 // ONE-SAME:     %alpha: f32, %beta: f32)
 // ONE-NOT:      persistent_cta
@@ -114,5 +127,5 @@ func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: m
 
 // ERR-SPLIT: option --split-k: config: expected split_k = 1 with split_k_mode = "streamk" (stream-K splits K by its own schedule), got split_k = 2
 // ERR-BATCH: {{^.*}}Inputs/lasscc-tile-threadblock-streamk-batched.mlir.in:3:3: error: config: expected a 2-d GEMM with split_k_mode = "streamk" (stream-K: not batched)
-// ERR-MODE: option --split-k-mode: expected one of serial, parallel, streamk, streamk-dp, cluster, got 'streamy'
+// ERR-MODE: option --split-k-mode: expected one of serial, parallel, streamk, streamk-dp, streamk-tail, cluster, got 'streamy'
 // ERR-W: error: expected a 1-d i32 memref (the stream-K workspace), got memref<?xf32>
