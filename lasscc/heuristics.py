@@ -6,8 +6,7 @@ The instruction family is decided elsewhere (lasscc.family on sm_90a).  Given a 
 family's config), `choose_wgmma` picks the tile and parallel split count by a cost model (below,
 `wgmma_time`; the family's tiles at its stages: the narrow SKINNY_TILES measured slower), then a
 data-parallel pick whose tiles fill the SMs takes the persistent cooperative TMA-store kernel
-(`data_parallel_kernel`), and its last part-wave stream-K ("streamk-tail") where that wave leaves
-enough k-tiles idle (`streamk_tail_kernel`); otherwise the mma.sync rules, in order:
+(`data_parallel_kernel`); otherwise the mma.sync rules, in order:
 
 1. Tile: the default 128 x 128 tile (lasscc.config.default_config: BK = 64 bytes of K) -- the
    measured best mma.sync tile, also for skinny M, where the GEMM is bound by reading B and the
@@ -308,8 +307,7 @@ def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base
               if cfg.split_k_mode == "cluster" else "")
            + f", {tiles * cfg.split_k} CTAs on {sms} SMs, ~{2 * m * n * k / t / 1e12:.0f} TFLOP/s modelled ({bound})")
     cfg, kernel_why = data_parallel_kernel(cfg, m, n, sms, arch, ab_type, d_type, d_row)
-    cfg, tail_why = streamk_tail_kernel(cfg, m, n, k, sms, arch, ab_type, d_type)
-    reasons = [why] + [w for w in (kernel_why, tail_why) if w]
+    reasons = [why] + ([kernel_why] if kernel_why else [])
     return Choice(cfg, reasons, sms * streamk.ctas_per_sm(cfg.threads, cfg.smem_bytes(eb)))
 
 
@@ -323,51 +321,16 @@ def choose_wgmma(m: int, n: int, k: int, ab_type: str, sms: int, arch: str, base
 # three come together or not at all.  Split-K / stream-K picks keep the plain kernel (the cooperative
 # producer loops over all of K; the TMA store would race their semaphore: resources.epilogue_error).
 DP_KERNEL = {"schedule": "cooperative", "persistent": 1, "epilogue": "tma"}
+# Its last part-wave shared out stream-K (split_k_mode = "streamk-tail") is not taken: its fix-up (a
+# 128 x 256 f32 partial stored and read back per split tile) costs ~18 k-tiles per CTA, more than the
+# part-wave idles at 4096³ (7.8: 3.3 % slower at free clocks, 3.9 % at locked); at 8192³ (62 idle) it
+# gains 0.6-2.5 % at locked clocks but not at free clocks, where the power-bound GPU clocks the busy
+# SMs up while the part-wave leaves others idle (BENCHMARKS.md session 13).
 # Down to half a wave of tiles: with one tile per CTA there is no next tile to load during the epilogue,
 # but the TMA store alone still pays: 2048³ (128 tiles of 128x256 on 132 SMs) measured 0.991 (f16 D) /
 # 0.994 (f32 D) x cuBLAS against the plain kernel's 0.961, one call (BENCHMARKS.md session 10,
 # benchmarks/hopper-variants-sizes-2026-11-24-s10.log).  Fewer tiles than that are unmeasured.
 DP_KERNEL_MIN_TILES_PER_SM = 0.5
-
-
-# The part-wave of the data-parallel kernel shared out stream-K (split_k_mode = "streamk-tail",
-# lasscc.streamk: every full wave data-parallel, the last part-wave's k-tiles spread evenly over all
-# CTAs).  Its fix-up (a 128 x 256 f32 partial stored and read back per split tile, the finisher's
-# wait) measured ~18 k-tiles of the 128x256x64 kernel's time per CTA: Nsight Compute, locked clocks,
-# 4096³ f16 -> f16 (7.8 idle k-tiles per CTA) 222.2 us against the data-parallel 214.0 us
-# (BENCHMARKS.md session 13, benchmarks/ncu-s13/).  Taken where the idle k-tiles are at least twice
-# that: 8192³ (62) measured 1490 / 1528 us f16 -> f16 (-2.5 %), 1528 / 1541 us bf16 -> f32 (-0.9 %);
-# 6144³ (26) -0.2 / -0.9 % is within the launches' spread and stays data-parallel.
-# The fix-up's cost grows with the segments of a split tile (the finisher adds each predecessor's
-# partial in turn): only part-waves of at least TAIL_MIN_PART_WAVE x the CTAs (each CTA's share >= half
-# a tile's k-tiles, a tile split at most three ways; 8192³: 68 of 132) are measured and taken.
-TAIL_FIXUP_KTILES = 18
-TAIL_MIN_IDLE_KTILES = 2 * TAIL_FIXUP_KTILES
-TAIL_MIN_PART_WAVE = 0.5
-
-
-def streamk_tail_kernel(cfg: GemmConfig, m: int, n: int, k: int, sms: int, arch: str, ab_type: str,
-                        d_type: str | None) -> tuple[GemmConfig, str | None]:
-    """`cfg` (data_parallel_kernel's persistent pick for M x N x K on `sms` SMs) with split_k_mode =
-    "streamk-tail" when its tiles fill at least one wave of the persistent grid, leave each CTA
-    TAIL_MIN_IDLE_KTILES idle k-tiles or more in the last part-wave (lasscc.streamk.tail_idle_ktiles)
-    and that part-wave holds TAIL_MIN_PART_WAVE x the CTAs' tiles or more, and the rules accept it; and the reason (None: data-parallel stays)."""
-    if not (cfg.persistent and cfg.split_k == 1 and not cfg.is_streamk):
-        return cfg, None
-    ctas = streamk.config_ctas(cfg, elem_bytes(ab_type), sms)
-    tiles, kt = cfg.tiles(m, n), -(-k // cfg.threadblock[2])
-    idle = streamk.tail_idle_ktiles(tiles, ctas, kt)
-    if tiles < ctas or idle < TAIL_MIN_IDLE_KTILES or tiles % ctas < TAIL_MIN_PART_WAVE * ctas:
-        return cfg, None
-    new = replace(cfg, split_k_mode="streamk-tail")
-    try:
-        new.validate(arch, ab_type=ab_type, d_type=d_type)
-    except LassError:
-        return cfg, None
-    full = tiles // ctas
-    return new, (f"split_k_mode = \"streamk-tail\": {full} full wave(s) data-parallel, the last {tiles % ctas} tiles "
-                 f"shared out over {ctas} CTAs ({idle:.0f} idle k-tiles per CTA data-parallel >= "
-                 f"{TAIL_MIN_IDLE_KTILES}, twice the fix-up's measured cost)")
 
 
 def data_parallel_kernel(cfg: GemmConfig, m: int, n: int, sms: int, arch: str, ab_type: str,

@@ -108,14 +108,6 @@ def dp_tiles(tiles, ctas, mode: str):
     return (full - minimum(full, minimum(tiles % ctas, 1) * keep)) * ctas
 
 
-def tail_idle_ktiles(tiles: int, ctas: int, kt: int) -> float:
-    """k-tiles each of the `ctas` CTAs idles, on average, in a data-parallel launch of `tiles` tiles
-    of `kt` k-tiles: the part-wave's empty slots, (G - T mod G) x KT / G (0 when T fills whole
-    waves) -- what "streamk-tail" can win back before its fix-up's cost."""
-    rem = tiles % ctas
-    return 0.0 if rem == 0 else (ctas - rem) * kt / ctas
-
-
 def cta_range(cta, ctas, iters):
     """[begin, end) of CTA `cta`'s share of the `iters` stream-K iterations (k-tiles of the tiles
     after the data-parallel ones, tile-major)."""

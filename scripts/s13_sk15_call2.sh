@@ -16,7 +16,7 @@ rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if l.startswith('
 by = {}
 for r in rows:
     v = float(r["Metric Value"].replace(",", ""))
-    v = v / 1000 if r["Metric Unit"] == "nsecond" else v * 1000 if r["Metric Unit"] == "msecond" else v
+    v = v / 1000  # ncu reports gpu__time_duration in ns here
     by.setdefault(r["Kernel Name"][:40], []).append(v)
 for k, v in by.items():
     print(f"{sys.argv[2]:<28} {k:<40} n={len(v):>2} median {statistics.median(v):9.2f} us  min {min(v):9.2f} us")

@@ -305,38 +305,6 @@ def test_data_parallel_kernel_rules():
     assert data_parallel_kernel(split, 4096, 4096, H100, "sm_90a", "f16", "f16") == (split, None)
 
 
-def test_streamk_tail_where_the_part_wave_idles_enough():
-    """heuristics.streamk_tail_kernel: the data-parallel kernel's last part-wave goes stream-K
-    ("streamk-tail") at 8192³ (68 of 132 tiles: 62 idle k-tiles per CTA, measured 0.9-2.5 % faster at
-    locked clocks), not at 4096³ (7.8: measured 3.9 % slower) or 6144³ (26: within the spread), not
-    under one wave, not for a part-wave under half the CTAs (16384³: 8 tiles, a tile split 16 ways),
-    and never for a config that is not the persistent data-parallel one."""
-    from dataclasses import replace
-
-    from lasscc import streamk
-    from lasscc.heuristics import TAIL_MIN_IDLE_KTILES, streamk_tail_kernel, wgmma_base
-
-    assert streamk.tail_idle_ktiles(512, 132, 64) == 16 * 64 / 132 and streamk.tail_idle_ktiles(264, 132, 64) == 0
-    for ab, d in (("f16", "f16"), ("bf16", "f32")):
-        picks = {s: choose(s, s, s, ab, H100, "sm_90a", d_type=d, base=wgmma_base(ab, "sm_90a"))
-                 for s in (4096, 6144, 8192, 16384)}
-        assert {s: c.config.split_k_mode for s, c in picks.items()} == {
-            4096: "serial", 6144: "serial", 8192: "streamk-tail", 16384: "serial"}
-        c = picks[8192]
-        assert (c.config.schedule, c.config.persistent, c.config.epilogue) == ("cooperative", 1, "tma")
-        assert "15 full wave(s) data-parallel, the last 68 tiles shared out over 132 CTAs (62 idle" in c.describe()
-        c.config.validate("sm_90a", ab_type=ab, d_type=d)
-    pers = replace(wgmma_base("f16", "sm_90a"), threadblock=(128, 256, 64), schedule="cooperative", persistent=1,
-                   epilogue="tma")
-    assert streamk_tail_kernel(pers, 8192, 8192, 8192, H100, "sm_90a", "f16", "f16")[0].split_k_mode == "streamk-tail"
-    assert streamk_tail_kernel(pers, 8192, 4096, 8192, H100, "sm_90a", "f16", "f16") == (pers, None)  # 1024 tiles: 7.76
-    # waves, 100 of 132 in the last: 31 idle k-tiles < TAIL_MIN_IDLE_KTILES
-    assert streamk.tail_idle_ktiles(1024, 132, 128) < TAIL_MIN_IDLE_KTILES
-    assert streamk_tail_kernel(pers, 1024, 4096, 8192, H100, "sm_90a", "f16", "f16") == (pers, None)  # 128 tiles < 132
-    plain = replace(pers, schedule="default", persistent=0, epilogue="direct")
-    assert streamk_tail_kernel(plain, 8192, 8192, 8192, H100, "sm_90a", "f16", "f16") == (plain, None)
-
-
 def test_cost_model_walks_a_persistent_grid_in_waves():
     """A persistent config's time (min(tiles, SMs) CTAs, one per SM, each walking up to
     ceil(tiles / CTAs) tiles) is the one-CTA-per-SM grid's waves: the same as the plain kernel of
