@@ -2,8 +2,8 @@
 # Session 13 (issue 15, sk15) GPU call 3: free-clock rounds of the data-parallel default against
 # "streamk-tail" (scripts/hopper_variants.py: cuBLAS interleaved in the same process, every kernel
 # checked vs float64), alternating, at 4096^3 / 8192^3 (f16 -> f16, bf16 -> f32), after locked-clock
-# durations at 8192^3 for bf16 -> bf16 and f16 -> f32 (Nsight Compute, as call 2); then the new sm_90a default through `lasscc bench` of an input without config
-# (heuristics: "streamk-tail" at 8192^3).  Set up as gpu_call.sh.  At most 8 files in $OUT.
+# durations at 8192^3 for bf16 -> bf16 and f16 -> f32 (Nsight Compute, as call 2); then the sm_90a default through `lasscc bench` of an input without config
+# (run while this branch's heuristics took "streamk-tail" at 8192^3; reverted after this call).  Set up as gpu_call.sh.  At most 8 files in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/s13_call3}; mkdir -p "$OUT"

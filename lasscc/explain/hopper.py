@@ -94,7 +94,7 @@ class HopperNumbers:
     roles: tuple = ()  # Role per warp-specialized role (none for the default schedule)
     order_offset: int = 0  # the pingpong ordering barrier's byte offset
     order_bytes: int = 0
-    split_k_mode: str = "serial"  # GemmConfig.split_k_mode: "streamk" / "streamk-dp" walk stream-K units
+    split_k_mode: str = "serial"  # GemmConfig.split_k_mode: the stream-K modes (lasscc.streamk.MODES) walk units
     split_k: int = 1  # GemmConfig.split_k ("cluster": a cluster of split_k CTAs per tile)
 
     @property
