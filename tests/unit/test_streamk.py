@@ -205,7 +205,7 @@ def default_tile_kernels():
     from test_splitk import gemm_text
 
     return {mode: compile_module(parse_mlir(gemm_text("f16", 1, mode=mode, tile=(128, 128), warp=(64, 64)), "<sk>"),
-                                 arch="sm_80", keep_stages=False) for mode in MODES[1:2]}  # the fuller hybrid (the tail: the same code, dp_tiles apart)
+                                 arch="sm_80", keep_stages=False) for mode in MODES[1:2]}  # the fuller hybrid
 
 
 def test_default_tile_streamk_kernels_assemble_without_spills(default_tile_kernels):
