@@ -1,6 +1,6 @@
 """Stream-K: the one place its schedule, its fix-up rules and its formulas live (issue 17).
 
-A stream-K kernel (`GemmConfig.split_k_mode = "streamk"` or `"streamk-dp"`, split_k = 1) is
+A stream-K kernel (`GemmConfig.split_k_mode` one of MODES: "streamk", "streamk-dp", "streamk-tail"; split_k = 1) is
 launched as a persistent grid of G CTAs, G = the GPU's SM count x CTAs per SM (`grid_ctas`: a
 launch-time fact; the kernel reads it as %nctaid.x, the CPU executor uses a small one).  The T
 output tiles of BM x BN each take KT = ceil(K / BK) MAC iterations (k-tiles):
