@@ -187,11 +187,22 @@ def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:
 
 
 def _optimize(mod, tm) -> None:
-    """LLVM's O3 pipeline: LICM hoists the per-thread address arithmetic out of the K loop."""
+    """LLVM's O3 pipeline (LICM hoists the per-thread address arithmetic out of the K loop), on the
+    module with its function-local value names dropped first.
+
+    The names (llvmlite's `%".123"`) mean nothing to the NVPTX backend, which numbers its own
+    registers and labels, but LLVM keeps them unique through a string map as it clones and renames
+    instructions: the full unrolling of the rolled loops (passes/_rolled.py) clones ~4,000 named
+    phis and instructions on gemm.mlir, and O3 took ~15 % longer with the names (BENCHMARKS.md
+    "Session 13: compile time").  StripNonDebugSymbols renames only values and globals of local
+    linkage; the kernels and `lass_smem` are external, so the PTX is byte-identical."""
     import llvmlite.binding as llvm_b
 
     pto = llvm_b.create_pipeline_tuning_options(speed_level=3)
     pb = llvm_b.create_pass_builder(tm, pto)
+    strip = llvm_b.create_new_module_pass_manager()
+    strip.add_strip_non_debug_symbols_pass()
+    strip.run(mod, pb)
     pm = pb.getModulePassManager()
     pm.run(mod, pb)
 

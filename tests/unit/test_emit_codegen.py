@@ -56,3 +56,37 @@ def test_the_pass_gate_skips_exactly_the_listed_passes():
     skipped = set(re.findall(r"OptDisable: NOT running pass (\S+)", r.stderr))
     assert skipped == set(CODEGEN_PASSES_SKIPPED) == {"slsr", "nary-reassociate"}, r.stderr[-2000:]
     assert "OptDisable: running pass instcombine" in r.stderr  # the rest runs
+
+
+_NAMED = """
+target triple = "nvptx64-nvidia-cuda"
+@"lass_smem" = external addrspace(3) global [0 x i8]
+define ptx_kernel void @"kern"(ptr addrspace(1) %".1", i32 %".2") {
+.3:
+  %".4" = add i32 %".2", 7
+  %".5" = load i32, ptr addrspace(3) @"lass_smem"
+  %".6" = add i32 %".4", %".5"
+  store volatile i32 %".6", ptr addrspace(1) %".1"
+  ret void
+}
+"""
+
+
+def test_value_names_are_dropped_before_o3_but_not_symbols():
+    """emit._optimize strips the function-local value names before O3 (they only cost LLVM time
+    when it clones and renames instructions); the kernel and the external shared-memory symbol keep
+    theirs, so the PTX names them as before."""
+    import llvmlite.binding as llvm_b
+
+    from lasscc.emit import NVPTX_TRIPLE, _optimize
+
+    llvm_b.initialize_all_targets()
+    llvm_b.initialize_all_asmprinters()
+    mod = llvm_b.parse_assembly(_NAMED)
+    tm = llvm_b.Target.from_triple(NVPTX_TRIPLE).create_target_machine(cpu="sm_80", opt=3)
+    _optimize(mod, tm)
+    text = str(mod)
+    assert '%".' not in text and ".3:" not in text, text
+    assert "@kern(" in text and "@lass_smem" in text, text
+    ptx = to_ptx(_NAMED, "sm_80")
+    assert re.search(r"\.entry kern\(", ptx) and re.search(r"\.extern \.shared .*lass_smem\[\]", ptx), ptx
