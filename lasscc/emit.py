@@ -5,9 +5,6 @@ memory and spills from `ptxas -v`."""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -270,6 +267,11 @@ class PtxasInfo:
 
 def ptxas_info(ptx: str, arch: str = "sm_80") -> PtxasInfo | None:
     """Assemble with `ptxas -v`; None when ptxas is not installed.  Raises LassError on failure."""
+    # imported here: `lasscc compile` never assembles, and subprocess / tempfile are a few ms of its start-up
+    import shutil
+    import subprocess
+    import tempfile
+
     exe = shutil.which("ptxas")
     if exe is None:
         return None
