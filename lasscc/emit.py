@@ -5,9 +5,6 @@ memory and spills from `ptxas -v`."""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,6 +76,42 @@ class _BFloatType(_llvm_ir.types._BaseFloatType):
 
 _BFloatType._create_instance()  # llvmlite's float types are singletons
 _convert_type_module._TYPE_CONVERTERS[BFloat16Type] = lambda _: _BFloatType()
+
+# A literal struct of at least this many fields of one scalar type is written once, as a named type:
+# the wgmma accumulators' {float x 128} (the results of lower_sm90's inline asm) is otherwise spelled
+# out in each of its ~512 extractvalues, ~470 KB of the ~580 KB IR of a 128x256 kernel, which
+# llvmlite prints and LLVM parses again (BENCHMARKS.md "Session 13: compile time")
+NAMED_STRUCT_MIN_FIELDS = 16
+
+
+class _NamedStructType(_llvm_ir.LiteralStructType):
+    """A struct type that prints as its name (`%"floatx128"`); to_llvm_ir declares the name
+    (`%"floatx128" = type {float, ...}`), so LLVM reads an identified struct of the same layout."""
+
+    def __init__(self, elems, name: str) -> None:
+        super().__init__(elems)
+        self.name = name
+
+    def _to_string(self) -> str:
+        return f'%"{self.name}"'
+
+
+_NAMED_STRUCTS: dict[str, _NamedStructType] = {}  # by name; immutable, shared by every compile
+
+
+def _convert_struct_naming_wide(type_attr: llvm.LLVMStructType):
+    elems = [_convert_type_module.convert_type(t) for t in type_attr.types.data]
+    first = elems[0] if elems else None
+    if (len(elems) >= NAMED_STRUCT_MIN_FIELDS and isinstance(first, (_llvm_ir.IntType, _llvm_ir.types._BaseFloatType))
+            and all(e == first for e in elems)):
+        name = f"{first}x{len(elems)}"
+        if name not in _NAMED_STRUCTS:
+            _NAMED_STRUCTS[name] = _NamedStructType(elems, name)
+        return _NAMED_STRUCTS[name]
+    return _llvm_ir.LiteralStructType(elems)
+
+
+_convert_type_module._TYPE_CONVERTERS[llvm.LLVMStructType] = _convert_struct_naming_wide
 _convert_op_module._convert_getelementptr = _convert_gep_keeping_addrspace
 _convert_op_module._convert_store = _convert_store_any_pointee
 
@@ -104,7 +137,17 @@ def to_llvm_ir(module: ModuleOp) -> str:
             _nvvm_attributes(kernels[fn.name], fn)
     unroll_full_metadata(module, ir_mod)
     with timing.phase("print LLVM IR"):
-        return str(ir_mod)
+        return _declare_named_structs(str(ir_mod))
+
+
+def _declare_named_structs(text: str) -> str:
+    """The `%"NAME" = type {...}` lines of the named struct types (_NamedStructType) the text uses,
+    after its `target datalayout` line (LLVM wants type definitions after the target lines)."""
+    used = [t for name, t in _NAMED_STRUCTS.items() if f'%"{name}"' in text]
+    if not used:
+        return text
+    at = text.index("\n", text.index("target datalayout")) + 1
+    return text[:at] + "".join(f'%"{t.name}" = type {t.structure_repr()}\n' for t in used) + text[at:]
 
 
 def unroll_full_metadata(module: ModuleOp, ir_mod) -> None:
@@ -187,11 +230,22 @@ def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:
 
 
 def _optimize(mod, tm) -> None:
-    """LLVM's O3 pipeline: LICM hoists the per-thread address arithmetic out of the K loop."""
+    """LLVM's O3 pipeline (LICM hoists the per-thread address arithmetic out of the K loop), on the
+    module with its function-local value names dropped first.
+
+    The names (llvmlite's `%".123"`) mean nothing to the NVPTX backend, which numbers its own
+    registers and labels, but LLVM keeps them unique through a string map as it clones and renames
+    instructions: the full unrolling of the rolled loops (passes/_rolled.py) clones ~4,000 named
+    phis and instructions on gemm.mlir, and O3 took ~15 % longer with the names (BENCHMARKS.md
+    "Session 13: compile time").  StripNonDebugSymbols renames only values and globals of local
+    linkage; the kernels and `lass_smem` are external, so the PTX is byte-identical."""
     import llvmlite.binding as llvm_b
 
     pto = llvm_b.create_pipeline_tuning_options(speed_level=3)
     pb = llvm_b.create_pass_builder(tm, pto)
+    strip = llvm_b.create_new_module_pass_manager()
+    strip.add_strip_non_debug_symbols_pass()
+    strip.run(mod, pb)
     pm = pb.getModulePassManager()
     pm.run(mod, pb)
 
@@ -213,6 +267,11 @@ class PtxasInfo:
 
 def ptxas_info(ptx: str, arch: str = "sm_80") -> PtxasInfo | None:
     """Assemble with `ptxas -v`; None when ptxas is not installed.  Raises LassError on failure."""
+    # imported here: `lasscc compile` never assembles, and subprocess / tempfile are a few ms of its start-up
+    import shutil
+    import subprocess
+    import tempfile
+
     exe = shutil.which("ptxas")
     if exe is None:
         return None

@@ -56,3 +56,69 @@ def test_the_pass_gate_skips_exactly_the_listed_passes():
     skipped = set(re.findall(r"OptDisable: NOT running pass (\S+)", r.stderr))
     assert skipped == set(CODEGEN_PASSES_SKIPPED) == {"slsr", "nary-reassociate"}, r.stderr[-2000:]
     assert "OptDisable: running pass instcombine" in r.stderr  # the rest runs
+
+
+_NAMED = """
+target triple = "nvptx64-nvidia-cuda"
+@"lass_smem" = external addrspace(3) global [0 x i8]
+define ptx_kernel void @"kern"(ptr addrspace(1) %".1", i32 %".2") {
+.3:
+  %".4" = add i32 %".2", 7
+  %".5" = load i32, ptr addrspace(3) @"lass_smem"
+  %".6" = add i32 %".4", %".5"
+  store volatile i32 %".6", ptr addrspace(1) %".1"
+  ret void
+}
+"""
+
+
+def test_value_names_are_dropped_before_o3_but_not_symbols():
+    """emit._optimize strips the function-local value names before O3 (they only cost LLVM time
+    when it clones and renames instructions); the kernel and the external shared-memory symbol keep
+    theirs, so the PTX names them as before."""
+    import llvmlite.binding as llvm_b
+
+    from lasscc.emit import NVPTX_TRIPLE, _optimize
+
+    llvm_b.initialize_all_targets()
+    llvm_b.initialize_all_asmprinters()
+    mod = llvm_b.parse_assembly(_NAMED)
+    tm = llvm_b.Target.from_triple(NVPTX_TRIPLE).create_target_machine(cpu="sm_80", opt=3)
+    _optimize(mod, tm)
+    text = str(mod)
+    assert '%".' not in text and ".3:" not in text, text
+    assert "@kern(" in text and "@lass_smem" in text, text
+    ptx = to_ptx(_NAMED, "sm_80")
+    assert re.search(r"\.entry kern\(", ptx) and re.search(r"\.extern \.shared .*lass_smem\[\]", ptx), ptx
+
+
+def _wide_struct_kernel(n: int) -> str:
+    fields = ", ".join(["f32"] * n)
+    return f"""
+builtin.module {{
+  llvm.func @k(%p : !llvm.ptr<1>) {{
+    %s = "llvm.inline_asm"() <{{asm_string = "mov.b32 $0, 0f3F800000;", constraints = "{",".join(["=f"] * n)}", has_side_effects}}> : () -> !llvm.struct<({fields})>
+    %x = llvm.extractvalue %s[3] : !llvm.struct<({fields})>
+    llvm.store %x, %p : f32, !llvm.ptr<1>
+    llvm.return
+  }}
+}}
+"""
+
+
+def test_wide_uniform_structs_are_named_once_in_the_llvm_ir():
+    """A struct of >= NAMED_STRUCT_MIN_FIELDS fields of one scalar type (the wgmma accumulators) is
+    declared once as `%"floatxN"` and used by name; the PTX is that of the IR with the struct spelled
+    out.  A narrower struct stays literal."""
+    from lasscc.emit import NAMED_STRUCT_MIN_FIELDS, to_llvm_ir
+    from lasscc.source import parse_mlir
+
+    n = NAMED_STRUCT_MIN_FIELDS
+    ir = to_llvm_ir(parse_mlir(_wide_struct_kernel(n), "t.mlir"))
+    literal = "{" + ", ".join(["float"] * n) + "}"
+    assert ir.count(literal) == 1 and f'%"floatx{n}" = type {literal}\n' in ir, ir
+    assert f'call %"floatx{n}" asm' in ir and f'extractvalue %"floatx{n}" %' in ir, ir
+    spelled = ir.replace(f'%"floatx{n}" = type {literal}\n', "").replace(f'%"floatx{n}"', literal)
+    assert to_ptx(ir, "sm_80") == to_ptx(spelled, "sm_80")
+    narrow = to_llvm_ir(parse_mlir(_wide_struct_kernel(n - 1), "t.mlir"))
+    assert "type {" not in narrow and "extractvalue {float" in narrow, narrow
