@@ -41,6 +41,10 @@ def cmd_explain(args) -> int:
     select_family(module, args.arch, args.file)  # the instruction family, as the compile takes it
     info = gemm_config(module, args.arch, args.file)
     facts = gemm_facts(module, info)
+    if args.m is not None and not args.grid:  # the tiles of M x N (the kernel's: D^T's when it swaps A and B)
+        bm, bn = kernel_config(info, facts).threadblock[:2]
+        rows, cols = (args.n, args.m) if facts.swap else (args.m, args.n)
+        grid = (-(-rows // bm), -(-cols // bn))
     if args.k is not None and args.k < 1:
         from lasscc.diagnostics import LassError
 
@@ -74,7 +78,8 @@ def add_parser(sub, common) -> None:
     e.add_argument("--stage", help="only what this pass decides (a pass flag or short name: threadblock, pipeline, "
                                    "warp-mma, swizzle-smem, lower-to-llvm, ptx)")
     e.add_argument("--png", metavar="DIR", help="also draw the maps as PNG files in DIR (needs matplotlib)")
-    e.add_argument("--grid", help="tile grid MxN of the rasterization example (default 12x8)")
+    e.add_argument("--grid", help="tile grid MxN of the rasterization example and the split-K / stream-K "
+                                   "decomposition (default: the tiles of --m x --n, else 12x8)")
     e.add_argument("--k", type=int, help=f"K of the split-K / stream-K decomposition (default {DEFAULT_K})")
     e.add_argument("--m", type=int, help="with --n (and --k): an input without config takes the config `lasscc run` "
                                          "would for M x N x K (its tuned winner, else the shape-aware default), "

@@ -275,6 +275,10 @@ def epilogue_lines(n: Numbers, cfg, facts: Facts) -> list[str]:
     return out
 
 
+# the launch-order map prints at most this many tile rows x columns (the grid of --m x --n can be hundreds)
+RASTER_MAP_MAX = (32, 32)
+
+
 def section_raster(n: Numbers, grid: tuple[int, int]) -> list[str]:
     tm, tn = grid
     order = raster_order(tm, tn, n.raster)
@@ -282,9 +286,12 @@ def section_raster(n: Numbers, grid: tuple[int, int]) -> list[str]:
            f"{tm} x {tn} grid of tiles",
            f"  grid = ceil(M/{n.bm}) * ceil(N/{n.bn}) CTAs (1-d); groups of {n.raster} tile rows are walked "
            "column by column, so CTAs running together share A row panels and B column panels in L2"]
+    rows, cols = min(tm, RASTER_MAP_MAX[0]), min(tn, RASTER_MAP_MAX[1])
+    if (rows, cols) != (tm, tn):
+        out.append(f"  (its first {rows} tile rows and {cols} tile columns)")
     width = max(3, len(str(tm * tn - 1)) + 1)
-    lines = _grid_lines(order, "m", "n", cell=width)
-    rule = "  " + " " * (len(lines[0]) - 2 - width * tn) + "-" * (width * tn)
+    lines = _grid_lines(order[:rows, :cols], "m", "n", cell=width)
+    rule = "  " + " " * (len(lines[0]) - 2 - width * cols) + "-" * (width * cols)
     for i, line in enumerate(lines[1:]):
         if i and i % n.raster == 0:  # a rule between raster groups
             out.append(rule)

@@ -116,3 +116,27 @@ def test_cli_sms(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "mma wgmma" in out and "  persistent grid (2, 1, 1) (2 SMs x 1 CTAs per SM;" in out
     assert f"  workspace: {2 * (128 * 128 * 4 + 4)} bytes" in out
+
+
+def test_cli_grid_follows_m_and_n(tmp_path, capsys):
+    """`explain --m M --n N` without --grid draws M x N's own tiles (ceil(M/BM) x ceil(N/BN)) in the
+    rasterization map and the stream-K decomposition; --grid still overrides; a big grid's map is cut
+    to RASTER_MAP_MAX."""
+    from lasscc.cli import main
+    from lasscc.explain.text import RASTER_MAP_MAX
+
+    f = tmp_path / "sk.mlir"
+    f.write_text(EXAMPLE.replace("config = {", 'config = {split_k_mode = "streamk-tail", ' + COOP_TMA))
+
+    def run(*extra):
+        assert main(["explain", str(f), "--arch", "sm_90a", "--stage", "threadblock", "--k", "1024", *extra]) == 0
+        return capsys.readouterr().out
+
+    text = run("--m", "1000", "--n", "300")  # 8 x 3 tiles of 128 x 128
+    assert "launch order on a 8 x 3 grid of tiles" in text
+    assert "split_k_mode = streamk-tail: 24 tiles of 128 x 128, K = 1024" in text
+    assert "launch order on a 2 x 2 grid of tiles" in run("--m", "1000", "--n", "300", "--grid", "2x2")
+    text = run("--m", "8192", "--n", "8192")  # 64 x 64 tiles: 2048 on 132 SMs
+    assert "launch order on a 64 x 64 grid of tiles" in text and "4096 tiles of 128 x 128" in text
+    assert f"(its first {RASTER_MAP_MAX[0]} tile rows and {RASTER_MAP_MAX[1]} tile columns)" in text
+    assert f"  m{RASTER_MAP_MAX[0] - 1} " in text and f"  m{RASTER_MAP_MAX[0]} " not in text
