@@ -136,7 +136,7 @@ def test_cli_grid_follows_m_and_n(tmp_path, capsys):
     assert "launch order on a 8 x 3 grid of tiles" in text
     assert "split_k_mode = streamk-tail: 24 tiles of 128 x 128, K = 1024" in text
     assert "launch order on a 2 x 2 grid of tiles" in run("--m", "1000", "--n", "300", "--grid", "2x2")
-    text = run("--m", "8192", "--n", "8192")  # 64 x 64 tiles: 2048 on 132 SMs
+    text = run("--m", "8192", "--n", "8192")  # 64 x 64 tiles of 128 x 128
     assert "launch order on a 64 x 64 grid of tiles" in text and "4096 tiles of 128 x 128" in text
     assert f"(its first {RASTER_MAP_MAX[0]} tile rows and {RASTER_MAP_MAX[1]} tile columns)" in text
     assert f"  m{RASTER_MAP_MAX[0] - 1} " in text and f"  m{RASTER_MAP_MAX[0]} " not in text
