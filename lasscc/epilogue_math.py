@@ -116,6 +116,34 @@ GELU_FITS = {
                      0.003750529605895281, -0.0001515815529273823), fit_max=7.0, max_ulp=0.7, ulp_from=-7.0, max_abs=1e-11,
                      abs_below=-7.0),
 }
+# D's significand bits and smallest normal exponent, for the bounds' "ulp of D" (bf16: f32's range)
+D_FORMAT = {"f16": (11, -14), "bf16": (8, -126)}
+
+
+def ulp_of(ref, d_type: str):
+    """An ulp of D at the float64 values `ref` (numpy): the spacing of D's binade holding |ref|, its
+    subnormal spacing below the normal range (f32: np.spacing of the f32 nearest |ref|)."""
+    ref = np.abs(np.asarray(ref, np.float64))
+    if d_type == "f32":
+        return np.spacing(ref.astype(np.float32)).astype(np.float64)
+    bits, emin = D_FORMAT[d_type]
+    with np.errstate(divide="ignore"):
+        return np.exp2(np.maximum(np.floor(np.log2(ref)), emin) - (bits - 1))
+
+
+def round_to(v, d_type: str):
+    """f32 values `v` rounded to D (nearest even, as the kernel's cvt.rn), as float64."""
+    v = np.asarray(v, np.float32)
+    if d_type == "f16":
+        with np.errstate(over="ignore"):
+            return v.astype(np.float16).astype(np.float64)
+    if d_type == "bf16":
+        from lasscc.interp.bf16 import bf16_to_f32, f32_to_bf16
+
+        return np.asarray(bf16_to_f32(f32_to_bf16(v)), np.float64)
+    return v.astype(np.float64)
+
+
 EX2_APPROX_REL_ERR = 2.0 ** -22  # PTX ISA, ex2.approx.ftz.f32: maximum relative error, full range
 ERF_LOG2_ERFC = (-0.0005102661671116948, -1.625975251197815, -0.920764684677124, -0.1486518532037735,
                  0.031458642333745956, -0.0042410301975905895, 0.00026773702120408416)

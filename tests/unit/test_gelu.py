@@ -12,13 +12,11 @@ import math
 import numpy as np
 import pytest
 
-from lasscc.epilogue_math import EX2_APPROX_REL_ERR, GELU_CLAMP, GELU_FITS, NumpyF32, _poly, approx_tolerance, gelu
-from lasscc.interp.bf16 import bf16_to_f32, f32_to_bf16
+from lasscc.epilogue_math import (EX2_APPROX_REL_ERR, GELU_CLAMP, GELU_FITS, NumpyF32, _poly, approx_tolerance, gelu,
+                                  round_to, ulp_of)
 
 _ndtr = np.frompyfunc(lambda v: 0.5 * math.erfc(-v / math.sqrt(2.0)), 1, 1)
 _erf = np.frompyfunc(math.erf, 1, 1)
-# D's significand bits and smallest normal exponent (bf16: f32's range)
-D_FORMAT = {"f16": (11, -14), "bf16": (8, -126)}
 D_TYPES = tuple(GELU_FITS)
 
 
@@ -35,26 +33,6 @@ def _sweep() -> np.ndarray:
     return np.concatenate([x, -x])
 
 
-def _round(v: np.ndarray, d_type: str) -> np.ndarray:
-    """f32 values rounded to D (nearest even: the kernel's cvt.rn), back in float64."""
-    if d_type == "f16":
-        with np.errstate(over="ignore"):
-            return v.astype(np.float16).astype(np.float64)
-    if d_type == "bf16":
-        return bf16_to_f32(f32_to_bf16(v)).astype(np.float64)
-    return v.astype(np.float64)
-
-
-def _ulp(ref: np.ndarray, d_type: str) -> np.ndarray:
-    """An ulp of D at the float64 values `ref` (f32: the spacing of the f32 nearest |ref|)."""
-    if d_type == "f32":
-        return np.spacing(np.abs(ref).astype(np.float32)).astype(np.float64)
-    bits, emin = D_FORMAT[d_type]
-    with np.errstate(divide="ignore"):
-        e = np.maximum(np.floor(np.log2(np.abs(ref))), emin)
-    return np.exp2(e - (bits - 1))
-
-
 def _reference(x: np.ndarray) -> np.ndarray:
     x64 = x.astype(np.float64)
     return x64 * _ndtr(x64).astype(np.float64)
@@ -63,9 +41,9 @@ def _reference(x: np.ndarray) -> np.ndarray:
 def _errors(formula, x: np.ndarray, d_type: str, ref: np.ndarray):
     """(error in ulp of D at the true value `ref`, absolute error) of `formula`'s result rounded to D."""
     with np.errstate(all="ignore"):
-        got = _round(formula(NumpyF32(), x, d_type), d_type)
+        got = round_to(formula(NumpyF32(), x, d_type), d_type)
     err = np.abs(got - ref)
-    return err / _ulp(ref, d_type), err
+    return err / ulp_of(ref, d_type), err
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +51,7 @@ def sweep():
     """d_type -> (the sweep's inputs whose GELU is finite in D, float64 GELU of them)."""
     x = _sweep()
     ref = _reference(x)
-    keep = {d: np.isfinite(_round(ref.astype(np.float32), d)) for d in D_TYPES}
+    keep = {d: np.isfinite(round_to(ref.astype(np.float32), d)) for d in D_TYPES}
     return {d: (x[k], ref[k]) for d, k in keep.items()}
 
 
@@ -89,7 +67,7 @@ def _check(formula, sweep, d_type):
     if fit.max_abs is not None:
         tail = x < fit.abs_below
         assert err[tail].max() <= fit.max_abs, f"absolute error {err[tail].max():.3g} at x = {x[tail][err[tail].argmax()]!r}"
-    gpu = ulps + EX2_APPROX_REL_ERR * np.abs(ref) / _ulp(ref, d_type)
+    gpu = ulps + EX2_APPROX_REL_ERR * np.abs(ref) / ulp_of(ref, d_type)
     assert gpu[core].max() <= fit.max_ulp + (4 if d_type == "f32" else 0.01)
 
 
@@ -105,12 +83,12 @@ def _torch_unfused(x: np.ndarray, d_type: str) -> np.ndarray:
     """torch's unfused GELU of an f16 / bf16 tensor: x rounded to D (the GEMM's or x + bias's output),
     then 0.5 x (1 + erf(x / sqrt 2)) in f32 (its CUDA kernel's opmath; erf modelled correctly rounded,
     CUDA's erff is within 2 ulp of it), rounded to D."""
-    xd = _round(x, d_type).astype(np.float32)
+    xd = round_to(x, d_type).astype(np.float32)
     f = np.float32
     with np.errstate(all="ignore"):
         erf = _erf((xd * f(math.sqrt(0.5))).astype(np.float64)).astype(np.float64).astype(np.float32)
         y = (xd * f(0.5)) * (f(1.0) + erf)
-    return _round(y.astype(np.float32), d_type)
+    return round_to(y.astype(np.float32), d_type)
 
 
 @pytest.mark.parametrize("d_type", ["f16", "bf16"])
@@ -120,11 +98,11 @@ def test_gelu_never_worse_than_torch_unfused(sweep, d_type):
     to D before GELU (the function's condition number, up to ~11 at x = -3, scales that rounding),
     and its 1 + erf cancels for x < -3 (0 from x ~ -5.9 on)."""
     x, ref = sweep[d_type]
-    finite = np.isfinite(_round(x, d_type))  # torch's input is D: an x beyond D's range is inf (GELU NaN)
+    finite = np.isfinite(round_to(x, d_type))  # torch's input is D: an x beyond D's range is inf (GELU NaN)
     x, ref = x[finite], ref[finite]
     ulps, err = _errors(gelu, x, d_type, ref)
     t_err = np.abs(_torch_unfused(x, d_type) - ref)
-    t_ulps = t_err / _ulp(ref, d_type)
+    t_ulps = t_err / ulp_of(ref, d_type)
     for lo, hi in ((0, np.inf), (-1, 0), (-3, -1)):
         r = (x >= lo) & (x < hi)
         assert ulps[r].max() <= t_ulps[r].max(), (lo, hi, ulps[r].max(), t_ulps[r].max())
@@ -144,7 +122,7 @@ def test_gelu_special_values(d_type):
     if d_type == "f32":
         assert (np.abs(r[5:7] - half) <= 1.5e-45).all()
     else:
-        assert (_round(r[5:7], d_type) == _round(half.astype(np.float32), d_type)).all()
+        assert (round_to(r[5:7], d_type) == round_to(half.astype(np.float32), d_type)).all()
     assert list(r[7:]) == [GELU_CLAMP, 0, 1e30, 0, np.float32(3.4e38), 0]
 
 
