@@ -52,6 +52,9 @@ TMA_STORE_ALIGN = S90.TMA_GLOBAL_ALIGN  # a tensor map's global address and row 
 # subtiles an iteration of a fused epilogue's rolled subtile loop (`tma_store_epilogue`); all of
 # them (no loop) where the tile has no more
 ROLLED_SUBTILES = 1
+# the rolled loop reads the next window's [mn] extras (a residual) one iteration ahead, as its [n]
+# ones, instead of in the window's math after its barrier
+PRELOAD_MN = False
 
 
 def _if(bb: ArithBuilder, cond, body) -> None:
@@ -204,11 +207,12 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0, 
             ib.insert(lass_nv.BulkCommitGroupOp())
         _if(bb, is0, store)
 
-    def preload_cols(bb: ArithBuilder, col_lo, upto: int, cache: dict) -> None:
-        """The vector extras of the cells at columns < `upto`, at D's columns `col_lo` + theirs, into `cache`."""
+    def preload_cols(bb: ArithBuilder, col_lo, upto: int, cache: dict, matrices: bool = False) -> None:
+        """The vector extras (and the [mn] ones: `matrices`) of the cells at columns < `upto`, at D's
+        columns `col_lo` + theirs, into `cache`."""
         for (r_c, col_c), _ in sorted(cells.items(), key=lambda c: (c[0][1], c[0][0])):
             if col_c < upto:
-                preload(bb, bb.add(row0, r_c), bb.add(col_lo, col_c), r_c, col_c, cache)
+                preload(bb, bb.add(row0, r_c), bb.add(col_lo, col_c), r_c, col_c, cache, matrices)
 
     def tma_path(bb: ArithBuilder) -> None:
         ln = lanes(bb)
@@ -234,9 +238,9 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0, 
         """scf.for over windows of `per` subtiles, carrying the accumulator shifted by `per * shift`
         values an iteration (so every iteration reads the first window's cells) and the next
         window's [n] extras, read one iteration ahead (their latency behind this window's math)."""
-        preload_cols(bb, col0, window, cache)  # the first window's [n] and the tile's [m] extras
-        n_keys = sorted(k for k in cache if k[1] == "n")
-        fixed = {k: v for k, v in cache.items() if k[1] != "n"}
+        preload_cols(bb, col0, window, cache, PRELOAD_MN)  # the first window's [n] (, [mn]) and the tile's [m] extras
+        n_keys = sorted((k for k in cache if k[1] in ("n", "mn")), key=str)
+        fixed = {k: v for k, v in cache.items() if k[1] not in ("n", "mn")}
         carried = list(acc) + [v for k in n_keys for v in cache[k]]
         body = Block(arg_types=[i32, *(v.type for v in carried)])
         it, *args = body.args
@@ -249,7 +253,7 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0, 
         win = ib.mul(it, window)
         win_col = ib.add(col0, win)
         nxt = dict(fixed)
-        preload_cols(ib, ib.add(win_col, window), window, nxt)  # the next window's (past N: predicated off)
+        preload_cols(ib, ib.add(win_col, window), window, nxt, PRELOAD_MN)  # the next window's (past N: predicated off)
         for j in range(per):
             s = ib.add(ib.mul(it, per), j) if j else ib.mul(it, per)
             waits(ib, ln[0], s)

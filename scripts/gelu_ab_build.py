@@ -10,6 +10,8 @@ cooperative TMA-store kernel, 128x256x64 / 4 stages):
                 when the formula did not depend on D's type)
   gelu          fused with lass.gelu as lasscc-fuse-epilogue makes it now: rounded_to = D's type, its
                 GELU_FITS entry (degree 5, 9 instructions)
+  gelu-rN       (--rolled N,...) that kernel with passes/tma_store.ROLLED_SUBTILES = N (subtiles an
+                iteration of the fused epilogue's rolled subtile loop; 4 = all: no loop, no shift moves)
 """
 
 from __future__ import annotations
@@ -57,23 +59,31 @@ def main() -> int:
     p.add_argument("out")
     p.add_argument("--shape", type=int, default=4096)
     p.add_argument("--d-dtype", default="f16", choices=("f16", "bf16"))
+    p.add_argument("--rolled", default="", help="ROLLED_SUBTILES values for gelu-rN variants, e.g. 2,4")
     p.add_argument("--cuobjdump", default=None)
     args = p.parse_args()
 
     from lasscc.driver import compile_module
     from lasscc.emit import ptxas_info
     from lasscc import epilogue_math
+    from lasscc.passes import tma_store
     from lasscc.source import parse_mlir
 
     kernels, sass = {}, {}
-    fits = dict(epilogue_math.GELU_FITS)
-    for name, (text, f32fit) in variants(args.shape, args.d_dtype).items():
+    fits, rolled = dict(epilogue_math.GELU_FITS), tma_store.ROLLED_SUBTILES
+    todo = variants(args.shape, args.d_dtype)
+    for r in filter(None, args.rolled.split(",")):
+        todo[f"gelu-r{r}"] = todo["gelu"]
+    for name, (text, f32fit) in todo.items():
         if f32fit:
             epilogue_math.GELU_FITS[args.d_dtype] = fits["f32"]
+        if name.startswith("gelu-r"):
+            tma_store.ROLLED_SUBTILES = int(name[len("gelu-r"):])
         try:
             res = compile_module(parse_mlir(text, f"<{name}>"), "sm_90a", f"<{name}>", keep_stages=False)
         finally:
             epilogue_math.GELU_FITS.update(fits)
+            tma_store.ROLLED_SUBTILES = rolled
         spec = res.specs[0]
         kernels[(name, "plain" if name == "plain" else "fused")] = (res.ptx, spec)
         info = ptxas_info(res.ptx, "sm_90a")

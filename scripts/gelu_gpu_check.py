@@ -34,13 +34,23 @@ def main() -> int:
     m, k = (64, 64) if args.target == "gpu" else (16, 16)
     dt = args.d_dtype
     fit = GELU_FITS[dt]
-    kern = lasscc.gemm(d_dtype=dt, bias="n", activation="gelu")
+    ab = "bf16" if dt == "bf16" else "f16"  # a bf16 D takes bf16 A and B (f32 accumulation's rule)
+    kern = lasscc.gemm(a_dtype=ab, d_dtype=dt, bias="n", activation="gelu")
     text = kern.ir("lasscc-fuse-epilogue")
     print(f"kernel: {kern.config}; D {dt}; lass.gelu in it: {'lass.gelu' in text}, "
           f"rounded_to = {dt}: {f'rounded_to = {dt}' in text}")
-    a, b = np.zeros((m, k), np.float16), np.zeros((k, n), np.float16)
-    d = np.full((m, n), np.nan, np.float32).astype(NP_DTYPE[dt]) if dt != "bf16" else np.full((m, n), 0x7FC0, np.uint16)
-    kern(a, b, d, bias=x, target=args.target)
+    if dt == "bf16":  # numpy has no bf16: torch tensors (the kernel takes them through DLPack)
+        import torch
+
+        dev = "cuda" if args.target == "gpu" else "cpu"
+        a, b = (torch.zeros(s, dtype=torch.bfloat16, device=dev) for s in ((m, k), (k, n)))
+        dd = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device=dev)
+        kern(a, b, dd, bias=torch.from_numpy(x).to(dev), target=args.target)
+        d = dd.float().cpu().numpy()
+    else:
+        a, b = np.zeros((m, k), NP_DTYPE[ab]), np.zeros((k, n), NP_DTYPE[ab])
+        d = np.full((m, n), np.nan, np.float32).astype(NP_DTYPE[dt])
+        kern(a, b, d, bias=x, target=args.target)
     np.seterr(all="ignore")  # NaN / inf inputs
     g = as_f64(d[0])
     same_rows = bool(np.array_equal(d, np.broadcast_to(d[0], d.shape), equal_nan=True))
