@@ -32,7 +32,8 @@ Ops allowed in the region (EPILOGUE_OPS): arith constant / addf / subf / mulf / 
 maximumf / minimumf / maxnumf / minnumf / cmpf / select / extf / truncf, math tanh / erf / exp /
 absf / sqrt / fma, lass.gelu, on f32 (f16 / bf16 only as the operands of extf / truncf and the block
 arguments), and `lass.yield`.  Their lowering and accuracy: passes/lower_to_llvm.py and
-lasscc/epilogue_math.py (tanh, erf and gelu are f32 approximations, a few ulp).
+lasscc/epilogue_math.py (tanh, erf and gelu are f32 approximations, a few ulp; a lass.gelu with
+`rounded_to` keeps only that type's accuracy).
 """
 
 from __future__ import annotations

@@ -609,7 +609,7 @@ class _WarpLowering:
                     continue
                 else:
                     key = (k, kind, col_c) if kind == "n" else (k, kind, row_c, col_c)
-                    if key is not None and key in cache:
+                    if key in cache:
                         elems.append(cache[key])
                         continue
                     if kind == "n":
@@ -625,7 +625,7 @@ class _WarpLowering:
                     else:
                         offs, pair, single = access(bb, row, col, guarded, even_n, col_c)
                     got = load(bb, x, offs, pair, single, guarded)
-                    if key is not None:
+                    if kind == "n" or vectors_only:  # an [mn] pair only when preloaded (one cell's, once)
                         cache[key] = got
                     elems.append(got)
             return [] if vectors_only else elems

@@ -1,7 +1,7 @@
 """Refit lasscc.epilogue_math's erf and gelu coefficients (ERF_SMALL, ERF_LOG2_ERFC, and each D type's
 GELU_FITS entry) and print them.
 
-    python3 scripts/fit_erf.py        (numpy + scipy; about 30 s)
+    python3 scripts/fit_erf.py        (numpy + scipy; about 80 s on the 2-core machine)
 
 The formula (epilogue_math.erf) has two pieces, split at |x| = ERF_SPLIT:
   |x| <  ERF_SPLIT:  erf(x) = x + x * Q(x^2)      Q ~ erf(x)/x - 1, degree 6 in x^2: the final fma
