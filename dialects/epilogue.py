@@ -32,7 +32,8 @@ Ops allowed in the region (EPILOGUE_OPS): arith constant / addf / subf / mulf / 
 maximumf / minimumf / maxnumf / minnumf / cmpf / select / extf / truncf, math tanh / erf / exp /
 absf / sqrt / fma, lass.gelu, on f32 (f16 / bf16 only as the operands of extf / truncf and the block
 arguments), and `lass.yield`.  Their lowering and accuracy: passes/lower_to_llvm.py and
-lasscc/epilogue_math.py (tanh, erf and gelu are f32 approximations, a few ulp).
+lasscc/epilogue_math.py (tanh, erf and gelu are f32 approximations, a few ulp; a lass.gelu with
+`rounded_to` keeps only that type's accuracy).
 """
 
 from __future__ import annotations
@@ -40,9 +41,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import ArrayAttr, Float32Type, FloatAttr, MemRefType, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, BFloat16Type, Float16Type, Float32Type, FloatAttr, MemRefType, StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def, var_operand_def
+from xdsl.irdl import (IRDLOperation, base, irdl_op_definition, operand_def, opt_attr_def, result_def, traits_def,
+                       var_operand_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure
@@ -126,18 +128,33 @@ class YieldOp(IRDLOperation):
 
 @irdl_op_definition
 class GeluOp(IRDLOperation):
-    """`%y = lass.gelu %x : f32`: GELU(x) = x Phi(x) = 0.5 x (1 + erf(x / sqrt 2)) as one op, computed
-    by lasscc.epilogue_math.gelu (the CPU executor and the kernel alike; its accuracy there).
-    lasscc-fuse-epilogue makes it of the erf form's ops; a region may also hold it as written."""
+    """`%y = lass.gelu %x {rounded_to = f16} : f32`: GELU(x) = x Phi(x) = 0.5 x (1 + erf(x / sqrt 2)) as
+    one op, computed by lasscc.epilogue_math.gelu (the CPU executor and the kernel alike; its accuracy
+    there).  `rounded_to` (f16 or bf16; absent: f32) says the value is rounded to that type next (the
+    region yields it to a D of that type; a split schedule's gate aside), so its formula needs only
+    that type's accuracy (epilogue_math.GELU_FITS: a shorter polynomial); it must be D's element type.
+    lasscc-fuse-epilogue makes the op of the erf form's ops; a region may also hold it as written."""
 
     name = "lass.gelu"
     traits = traits_def(Pure())
     input = operand_def(Float32Type)
     result = result_def(Float32Type)
+    rounded_to = opt_attr_def(base(Float16Type) | base(BFloat16Type))
     assembly_format = "$input attr-dict `:` type($result)"
 
-    def __init__(self, x: SSAValue):
-        super().__init__(operands=[x], result_types=[Float32Type()])
+    def __init__(self, x: SSAValue, rounded_to: Attribute | None = None):
+        super().__init__(operands=[x], result_types=[Float32Type()],
+                         attributes={"rounded_to": rounded_to} if rounded_to is not None else {})
+
+    @property
+    def d_type(self) -> str:
+        """The type whose accuracy the formula keeps (epilogue_math.GELU_FITS' key)."""
+        return "f32" if self.rounded_to is None else str(self.rounded_to)
+
+
+def formula_args(op: Operation) -> tuple:
+    """The arguments of op's lasscc.epilogue_math formula after (backend, x): gelu's D type."""
+    return (op.d_type,) if isinstance(op, GeluOp) else ()
 
 
 LASS_OPS = (GeluOp,)  # the region's ops of our own (besides lass.yield)
@@ -218,6 +235,10 @@ def verify_region(region: Region, extras: Sequence[SSAValue], kinds: Sequence[st
                 f"{_names(ARITH_OPS)}, {_names(MATH_OPS)}, {_names(LASS_OPS)}, lass.yield")
         if op.regions:
             raise VerifyException(f"{what}: '{op.name}' at {_where(op)}: expected no nested regions")
+        if isinstance(op, GeluOp) and op.rounded_to is not None and d_type is not None \
+                and op.rounded_to != d_type.get_element_type():
+            raise VerifyException(f"{what}: 'lass.gelu' at {_where(op)}: expected rounded_to to be D's element "
+                                  f"type {d_type.get_element_type()} (or absent), got {op.rounded_to}")
         for x in op.operands:
             # a constant defined before the op is allowed: CSE merges a region's constants with equal
             # ones outside it (the region is not isolated from above); the CPU executor and

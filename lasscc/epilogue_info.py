@@ -21,15 +21,27 @@ SPLIT_WHERE["streamk-dp"] = SPLIT_WHERE["streamk-tail"] = SPLIT_WHERE["streamk"]
 
 
 def region_ops(fn_or_op) -> tuple[str, ...]:
-    """The op names of the epilogue region of the lass.gemm or lass_tb.epilogue in (or being)
-    `fn_or_op`, in order (the yield left out); () when there is none (or it is inlined already)."""
-    from lasscc.dialects.epilogue import YieldOp
+    """The ops the kernel computes per element of D for the epilogue region of the lass.gemm or
+    lass_tb.epilogue in (or being) `fn_or_op`, in order (the yield left out): a lass.gemm's region
+    as lasscc-fuse-epilogue leaves it (GELU's erf form -> lass.gelu; on a copy), each op's name, a
+    lass.gelu's with the type it is rounded to ("lass.gelu (rounded to f16)"); () when there is none
+    (or it is inlined already)."""
+    from lasscc.dialects.epilogue import GeluOp, YieldOp
     from lasscc.dialects.lass import GemmOp
     from lasscc.dialects.lass_tb import EpilogueOp
 
+    def text(o) -> str:
+        return f"{o.name} (rounded to {o.d_type})" if isinstance(o, GeluOp) and o.rounded_to is not None else o.name
+
     for op in fn_or_op.walk():
         if isinstance(op, (GemmOp, EpilogueOp)) and op.has_epilogue:
-            return tuple(o.name for o in op.epilogue.block.ops if not isinstance(o, YieldOp))
+            block = op.epilogue.block
+            if isinstance(op, GemmOp):
+                from lasscc.passes.fuse_epilogue import recognize_gelu
+
+                block = op.epilogue.clone().block
+                recognize_gelu(block, op.d.type.get_element_type())
+            return tuple(text(o) for o in block.ops if not isinstance(o, YieldOp))
     return ()
 
 
@@ -45,7 +57,8 @@ def epilogue_summary(ops: tuple[str, ...], extras, tile: tuple[int, int], d_byte
         return []
     counts = Counter(o for o in ops if o != "arith.constant")
     text = ", ".join(f"{name} x{c}" if c > 1 else name for name, c in counts.items()) or "none (the value as is)"
-    out = [f"  fused epilogue (lasscc.dialects.epilogue): per element of D, after alpha * acc + beta * C: {text}"]
+    out = [f"  fused epilogue (lasscc.dialects.epilogue; its ops as lasscc-fuse-epilogue leaves them): per element "
+           f"of D, after alpha * acc + beta * C: {text}"]
     if split:
         out.append("    " + SPLIT_WHERE[split])
     bm, bn = tile

@@ -28,20 +28,25 @@ Accuracy (measured by tests/unit/test_epilogue.py and test_erf.py against float6
             1.05 ulp on NumpyF32 (ERF_MAX_ULP), plus at most 2^-22 erfc(|x|) from ex2.approx on the
             GPU (0.62 ulp, at |x| = 1): under 2 ulp; absolute error under 7e-8.
   gelu(x) = x Phi(x) (lass.gelu: lasscc-fuse-epilogue recognizes 0.5 x (1 + erf(x / sqrt 2)) as a whole):
-            e = Phi(-a) = 2^P(a), a = |x|, P ~ log2 Phi(-a) (one fit, scripts/fit_erf.py), then
-            relu(x) - a e in one fma (x - x e for x >= 0, x e for x < 0): no cancellation for either
-            sign, 14 instructions (11 FMAs, one ex2, min, max) where the composed erf form takes ~26.  Max error over a dense f32 sweep against
-            float64 (tests/unit/test_gelu.py): GELU_MAX_ULP ulp for x >= -3 (the function's condition
-            number there is ~11: |x phi / Phi| + 1), absolute error under GELU_MAX_ABS everywhere (the
-            tail x < -6, where GELU > -6e-9, is not relative-accurate); the composed erf form measured
-            2.2 / 14.7 / 108 ulp for x >= -1 / -2 / -3 (cancellation in 1 + erf).  On the GPU ex2.approx adds
-            at most 2^-22 relative.  +-0 -> a zero, NaN -> NaN, +inf -> +inf, -inf -> 0 (the limit; the
-            composed form gives NaN: -inf * 0).
+            e = Phi(-a) = 2^P(a), a = |x|, P ~ log2 Phi(-a) (scripts/fit_erf.py), then relu(x) - a e in
+            one fma (x - x e for x >= 0, x e for x < 0): no cancellation for either sign.  P by the type
+            the result is rounded to (GELU_FITS; lass.gelu's `rounded_to`, which lasscc-fuse-epilogue
+            sets when the region yields the GELU to an f16 / bf16 D): f32 degree 10, 14 instructions
+            (11 FMAs, one ex2, min, max; the composed erf form takes ~26): 12 ulp for x >= -3 (the
+            function's condition number there is ~11: |x phi / Phi| + 1), absolute 3e-7 everywhere
+            (the composed erf form: 2.2 / 14.7 / 108 ulp for x >= -1 / -2 / -3, cancellation in 1 + erf);
+            f16 / bf16 degree 5, 9 instructions: 0.7 ulp of D after its rounding (GeluFit states each
+            bound; tests/unit/test_gelu.py measures them against float64 on a dense f32 sweep).  On the
+            GPU ex2.approx adds at most 2^-22 relative.  +-0 -> a zero, NaN -> NaN, +inf -> +inf,
+            -inf -> 0 (the limit; the composed form gives NaN: -inf * 0).
 NaN propagates through all of them (the clamps are ordered selects, not min / max).  No libdevice:
 the kernel stays one PTX file.
 """
 
 from __future__ import annotations
+
+import math
+from dataclasses import dataclass
 
 from lasscc.lazy import lazy_module
 
@@ -62,17 +67,83 @@ ERF_CLAMP = 3.92  # erfc(3.92) = 1.2e-8 < 2^-25: erf rounds to 1 in f32 from her
 ERF_MAX_ULP = 1.1  # NumpyF32's erf against float64 (tests/unit/test_erf.py)
 ERF_SMALL = (0.12837916612625122, -0.3761262893676758, 0.11283618211746216, -0.02685512602329254,
              0.005190733354538679, -0.0008030750323086977, 7.920303323771805e-05)
-# gelu: P(a) ~ log2 Phi(-a) (a^0 .. a^10), fitted on [0, GELU_FIT_MAX] with full weight up to
-# GELU_FIT_FULL and weight Phi(-a) / Phi(-GELU_FIT_FULL) beyond (GELU's absolute error in the tail);
-# an even degree with a negative leading term, so P decreases to -inf past the fit (e -> 0, no clamp)
-GELU_FIT_MAX = 6.0
-GELU_CLAMP = 16.0  # |x| beyond: e = 0 already (Phi(-13.2) < 2^-126, flushed); P is checked down to it
+# gelu: P(a) ~ log2 Phi(-a) by D's type (GELU_FITS, fitted by scripts/fit_erf.py).  f32: a^0 .. a^10,
+# fitted on [0, fit_max] with full weight up to GELU_FIT_FULL and weight Phi(-a) / Phi(-GELU_FIT_FULL)
+# beyond (GELU's absolute error in the tail); an even degree with a negative leading term, so P
+# decreases to -inf past the fit (e -> 0).  f16 / bf16: degree 5 (odd, negative leading term), weighted
+# so that the fit's error is under 1/4 ulp of D (see GeluFit)
+GELU_CLAMP = 16.0  # |x| beyond: e = 0 already (P < -126: flushed); each P is checked down to it
 GELU_FIT_FULL = 2.5
-GELU_MAX_ULP = 12.0  # x >= -3 (tests/unit/test_gelu.py)
-GELU_MAX_ABS = 3e-7  # everywhere (the largest: at x ~ 4.1, half an ulp of GELU(x) ~ x)
-GELU_LOG2_PHI = (-1.0, -1.1511043310165405, -0.4592214822769165, -0.0524308942258358, 0.0069148363545536995,
-                 4.40348158008419e-05, -0.00031183750252239406, 8.978213736554608e-05, -1.4101219676376786e-05,
-                 1.2485694469432929e-06, -4.872283554391288e-08)
+
+
+@dataclass(frozen=True)
+class GeluFit:
+    """One D type's P(a) ~ log2 Phi(-a) and the error bound of gelu(F, x, d_type) against float64
+    x Phi(x), after the rounding to D (tests/unit/test_gelu.py measures it on a dense f32 sweep).
+
+    The bound is max_ulp ulp of D for x >= ulp_from and max_abs absolute for x < abs_below (f32:
+    everywhere; bf16: the tail the ulp bound leaves out; f16: None, the ulp bound holds everywhere: in
+    its subnormal range the ulp is fixed, 2^-24, so it is an absolute bound there).
+    For f16 / bf16 it is D's rounding (1/2 ulp) plus the fit's share (under 1/4 ulp: a relative error
+    dP ln2 of e moves GELU by at most that, relative, for either sign) plus f32's and ex2.approx's
+    roundings (2^-22 relative: under 2^-11 ulp of f16): so at most ~1/4 ulp beyond a correctly rounded
+    result, and never worse than torch's unfused path, which rounds x (the GEMM's output, then x + bias)
+    to D before its f32 GELU (the function's condition number, up to ~11 for x >= -3, scales that
+    rounding: several ulp; test_gelu.py compares both on the same inputs)."""
+
+    coeffs: tuple[float, ...]  # a^0 .. a^degree
+    fit_max: float  # fitted on [0, fit_max] (f16: past it GELU rounds to 0 for x < 0, to x for x > 0)
+    max_ulp: float  # ulp of D (f32: of the float64 value's f32 spacing)
+    ulp_from: float  # the ulp bound holds for x >= ulp_from
+    max_abs: float | None
+    abs_below: float = math.inf
+
+
+GELU_FITS = {
+    # x >= -3: the function's condition number reaches ~11 there (|x phi / Phi| + 1); the tail x < -6,
+    # where GELU > -6e-9, is only absolutely accurate; the largest absolute error: at x ~ 4.1, half an
+    # ulp of GELU(x) ~ x
+    "f32": GeluFit((-1.0, -1.1511043310165405, -0.4592214822769165, -0.0524308942258358, 0.0069148363545536995,
+                    4.40348158008419e-05, -0.00031183750252239406, 8.978213736554608e-05, -1.4101219676376786e-05,
+                    1.2485694469432929e-06, -4.872283554391288e-08), fit_max=6.0, max_ulp=12.0, ulp_from=-3.0,
+                   max_abs=3e-7),
+    # x < -5.75: GELU rounds to -0 in f16 (|GELU| < 2^-25), so a fit to 6 covers f16's every nonzero value
+    "f16": GeluFit((-1.0001206398010254, -1.1491764783859253, -0.46412014961242676, -0.04823761805891991,
+                    0.005827362649142742, -0.00032051661401055753), fit_max=6.0, max_ulp=0.7, ulp_from=-math.inf, max_abs=None),
+    # bf16 has f32's exponent range: relative to x = -7 (|GELU| > 9e-12), absolute beyond (torch's erf
+    # form rounds to 0 from x ~ -5.9 on: 1 + erf(x / sqrt 2) cancels)
+    "bf16": GeluFit((-1.001019835472107, -1.1397005319595337, -0.47977298498153687, -0.03929392248392105,
+                     0.003750529605895281, -0.0001515815529273823), fit_max=7.0, max_ulp=0.7, ulp_from=-7.0, max_abs=1e-11,
+                     abs_below=-7.0),
+}
+# D's significand bits and smallest normal exponent, for the bounds' "ulp of D" (bf16: f32's range)
+D_FORMAT = {"f16": (11, -14), "bf16": (8, -126)}
+
+
+def ulp_of(ref, d_type: str):
+    """An ulp of D at the float64 values `ref` (numpy): the spacing of D's binade holding |ref|, its
+    subnormal spacing below the normal range (f32: np.spacing of the f32 nearest |ref|)."""
+    ref = np.abs(np.asarray(ref, np.float64))
+    if d_type == "f32":
+        return np.spacing(ref.astype(np.float32)).astype(np.float64)
+    bits, emin = D_FORMAT[d_type]
+    with np.errstate(divide="ignore"):
+        return np.exp2(np.maximum(np.floor(np.log2(ref)), emin) - (bits - 1))
+
+
+def round_to(v, d_type: str):
+    """f32 values `v` rounded to D (nearest even, as the kernel's cvt.rn), as float64."""
+    v = np.asarray(v, np.float32)
+    if d_type == "f16":
+        with np.errstate(over="ignore"):
+            return v.astype(np.float16).astype(np.float64)
+    if d_type == "bf16":
+        from lasscc.interp.bf16 import bf16_to_f32, f32_to_bf16
+
+        return np.asarray(bf16_to_f32(f32_to_bf16(v)), np.float64)
+    return v.astype(np.float64)
+
+
 EX2_APPROX_REL_ERR = 2.0 ** -22  # PTX ISA, ex2.approx.ftz.f32: maximum relative error, full range
 ERF_LOG2_ERFC = (-0.0005102661671116948, -1.625975251197815, -0.920764684677124, -0.1486518532037735,
                  0.031458642333745956, -0.0042410301975905895, 0.00026773702120408416)
@@ -126,13 +197,15 @@ def erf(F, x):
     return F.select(F.lt(a, F.const(ERF_SPLIT)), small, large)
 
 
-def gelu(F, x):
+def gelu(F, x, d_type: str = "f32"):
     """x Phi(x) = relu(x) - a e with a = min(|x|, GELU_CLAMP) and e = Phi(-a) = 2^P(a) (one fma: x - x e
-    for x >= 0, x e for x < 0, no cancellation; e <= 1/2).  e underflows to 0 (ex2.approx.ftz) from
-    |x| ~ 13.2, so the clamp changes nothing finite but keeps a e = 0 at +-inf: +inf -> +inf,
-    -inf -> 0 (GELU's limit), and NaN -> NaN through max.NaN."""
+    for x >= 0, x e for x < 0, no cancellation; e <= 1/2), P = GELU_FITS[d_type]'s: accurate to the
+    rounding to `d_type` (f32, f16, bf16) that follows (lass.gelu's `rounded_to`), within that entry's
+    bound.  e underflows to 0 (ex2.approx.ftz) before |x| = GELU_CLAMP, so the clamp changes nothing
+    finite but keeps a e = 0 at +-inf: +inf -> +inf, -inf -> 0 (GELU's limit), and NaN -> NaN through
+    max.NaN."""
     a = F.fmin(F.abs(x), F.const(GELU_CLAMP))
-    e = F.ex2(_poly(F, GELU_LOG2_PHI, a, fused=True))
+    e = F.ex2(_poly(F, GELU_FITS[d_type].coeffs, a, fused=True))
     return F.fma(F.neg(a), e, F.max_nan(x, F.const(0.0)))
 
 
@@ -232,8 +305,9 @@ def fma_f32(a, b, c):
     return r if r.ndim else np.float32(r)
 
 
-def evaluate(name: str, x):
-    """math op `name` on f32 values `x` (numpy), as the kernel computes it (up to ex2.approx)."""
+def evaluate(name: str, x, *args):
+    """math op `name` on f32 values `x` (numpy), as the kernel computes it (up to ex2.approx); `args`:
+    the formula's own (gelu's D type: lasscc.dialects.epilogue.formula_args)."""
     with np.errstate(all="ignore"):
-        r = FORMULAS[name](NumpyF32(), np.asarray(x, np.float32))
+        r = FORMULAS[name](NumpyF32(), np.asarray(x, np.float32), *args)
     return r.astype(np.float32) if np.ndim(r) else np.float32(r)

@@ -27,7 +27,9 @@ Then, in every lass.gemm's epilogue region (folded here or written so), GELU's e
 (arith.mulf, any order and grouping) of x, 0.5 and 1 + erf(x * 1/sqrt2) (or erf(x / sqrt2)) -- is
 replaced by `lass.gelu x` (the ops it leaves unused are removed): one formula for the whole
 (lasscc.epilogue_math.gelu, 14 instructions instead of ~26, and no cancellation for x < 0), which
-rounds differently from the composed ops (within the accuracy stated there).  GELU's tanh form
+rounds differently from the composed ops (within the accuracy stated there).  When the region yields
+it as it is and D's elements are f16 / bf16, it gets `rounded_to` = D's type: a formula of D's
+accuracy (9 instructions; epilogue_math.GELU_FITS).  GELU's tanh form
 stays as written (tanh.approx makes it ~8 instructions already).
 
 Left alone, with a note at the op's place on stderr saying why: the first linalg op after the
@@ -51,7 +53,7 @@ from types import SimpleNamespace
 from xdsl.context import Context
 from xdsl.dialects import arith, func, math
 from xdsl.dialects.builtin import ArrayAttr, Float32Type, FloatAttr, MemRefType, ModuleOp, StringAttr
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from lasscc.dialects._common import memref_layout
@@ -332,8 +334,14 @@ def _gelu_input(root: arith.MulfOp, block: Block) -> SSAValue | None:
 RECOGNIZE_GELU = True  # False: leave GELU's erf form composed (scripts/gelu_ab_build.py's A/B only)
 
 
-def recognize_gelu(block: Block) -> int:
-    """GELU's erf form in an epilogue region `block` -> lass.gelu; the number replaced."""
+# D element types whose lass.gelu may keep only their accuracy (epilogue_math.GELU_FITS)
+ROUNDED_TO = ("f16", "bf16")
+
+
+def recognize_gelu(block: Block, d_elem: Attribute | None = None) -> int:
+    """GELU's erf form in an epilogue region `block` -> lass.gelu; the number replaced.  A lass.gelu
+    that the region yields as it is, to a D of element type `d_elem` f16 or bf16, gets `rounded_to`
+    = d_elem (its formula needs only D's accuracy: epilogue_math.GELU_FITS)."""
     n = 0
     if not RECOGNIZE_GELU:
         return 0
@@ -346,6 +354,9 @@ def recognize_gelu(block: Block) -> int:
         g = GeluOp(x)
         block.insert_op_before(g, root)
         root.result.replace_all_uses_with(g.result)
+        if d_elem is not None and str(d_elem) in ROUNDED_TO and all(isinstance(u.operation, YieldOp)
+                                                                     for u in g.result.uses):
+            g.attributes["rounded_to"] = d_elem
         n += 1
     if n:  # drop what the matches left unused (the region's ops are pure)
         for o in reversed(list(block.ops)):
@@ -368,4 +379,4 @@ class FuseEpiloguePass(ModulePass):
                         fuse(fn, g)
                 for g in [o for o in fn.body.block.ops if isinstance(o, lass.GemmOp)]:
                     if g.has_epilogue:
-                        recognize_gelu(g.epilogue.block)
+                        recognize_gelu(g.epilogue.block, g.d.type.get_element_type())

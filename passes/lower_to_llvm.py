@@ -23,7 +23,8 @@ i8 / i16 / i32 / <2 x i32>.  The sm_90a ops (TMA, mbarrier, wgmma; `lass_nv.SM90
 (its facts) is kept on the `llvm.func` for the launcher.  The ops of an inlined fused epilogue:
 arith divf / negf / maxsi / minsi / trunci directly, maximumf / minimumf as NaN-propagating
 compare + select, maxnumf / minnumf / math absf / sqrt / fma as LLVM intrinsics, and math exp /
-tanh / erf as lasscc.epilogue_math's f32 formulas (`ex2.approx.ftz.f32` inline PTX, no libdevice).
+tanh / erf and lass.gelu as lasscc.epilogue_math's f32 formulas (`ex2.approx.ftz.f32` inline PTX, no
+libdevice; lass.gelu's by its `rounded_to`: formula_args).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import functools
 from dataclasses import dataclass
 
 from lasscc.dialects import lass_nv, lass_smem, lass_tb
+from lasscc.dialects.epilogue import formula_args
 from lasscc.epilogue_math import FORMULAS
 from lasscc.ir_math import Idx
 from lasscc.layout import WARP_SIZE, swizzle
@@ -428,7 +430,7 @@ class _Lowerer:
             m[op.results[0]] = self.intrinsic(_F32_INTRINSICS[type(op)], [self.lowered(x) for x in op.operands],
                                               [op.results[0].type]).results[0]
         elif op.name in FORMULAS:
-            m[op.results[0]] = FORMULAS[op.name](_LLVMF32(self), self.lowered(op.operands[0]))
+            m[op.results[0]] = FORMULAS[op.name](_LLVMF32(self), self.lowered(op.operands[0]), *formula_args(op))
         elif isinstance(op, arith.MinUIOp):
             lt = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), IntegerAttr(_ICMP["ult"], 64)))
             m[op.result] = self.emit(llvm.SelectOp(lt, self.lowered(op.lhs), self.lowered(op.rhs)))

@@ -29,7 +29,8 @@ consumer thread; in a pingpong kernel one consumer warpgroup's (its epilogue run
 ordering barrier's turn, and ends with the wait above: the consumers share the staging buffers).
 A warp's m16 bands (two, 64 rows apart, in a 128-row pingpong tile) each take their stmatrix.
 A fused epilogue's [n] / [m] extras are read before the first subtile (`tma_store_epilogue`), and
-its subtiles run as one rolled loop (`ROLLED_SUBTILES` a window: `rolled`, `_subtile_shift`).
+its subtiles run as one rolled loop (`ROLLED_SUBTILES` a window: `rolled`, `_subtile_shift`) that
+reads the next window's [n] (and, within PRELOAD_MN_BYTES, [mn]) extras one iteration ahead.
 A D whose rows are not 16-byte multiples, or whose address is not 16-byte aligned, cannot have a
 tensor map (`sm90_layout.tma_global_error`): the kernel tests both (uniform)
 and takes the direct stores then; the host builds a placeholder map for it
@@ -52,6 +53,13 @@ TMA_STORE_ALIGN = S90.TMA_GLOBAL_ALIGN  # a tensor map's global address and row 
 # subtiles an iteration of a fused epilogue's rolled subtile loop (`tma_store_epilogue`); all of
 # them (no loop) where the tile has no more
 ROLLED_SUBTILES = 1
+# the rolled loop reads the next window's [mn] extras (a residual) one iteration ahead, as its [n]
+# ones, instead of in the window's math after its barrier, where every consumer warp waited for them
+# (BENCHMARKS.md session 13: 0.966x -> 0.997x the plain kernel at 4096³) -- while they take at most
+# PRELOAD_MN_BYTES a thread: the carried values are registers beside the accumulator (the 128x256
+# tile's 168 hold 128 accumulator values; an f16 D's 64-column window of f32 residual, 128 B, spilled)
+PRELOAD_MN = True
+PRELOAD_MN_BYTES = 64
 
 
 def _if(bb: ArithBuilder, cond, body) -> None:
@@ -204,11 +212,12 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0, 
             ib.insert(lass_nv.BulkCommitGroupOp())
         _if(bb, is0, store)
 
-    def preload_cols(bb: ArithBuilder, col_lo, upto: int, cache: dict) -> None:
-        """The vector extras of the cells at columns < `upto`, at D's columns `col_lo` + theirs, into `cache`."""
+    def preload_cols(bb: ArithBuilder, col_lo, upto: int, cache: dict, matrices: bool = False) -> None:
+        """The vector extras (and the [mn] ones: `matrices`) of the cells at columns < `upto`, at D's
+        columns `col_lo` + theirs, into `cache`."""
         for (r_c, col_c), _ in sorted(cells.items(), key=lambda c: (c[0][1], c[0][0])):
             if col_c < upto:
-                preload(bb, bb.add(row0, r_c), bb.add(col_lo, col_c), r_c, col_c, cache)
+                preload(bb, bb.add(row0, r_c), bb.add(col_lo, col_c), r_c, col_c, cache, matrices)
 
     def tma_path(bb: ArithBuilder) -> None:
         ln = lanes(bb)
@@ -230,13 +239,24 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0, 
                 attributes={"pending": IntegerAttr(0, 64)})))
         bb.insert(scf.YieldOp())
 
+    def preload_mn(window: int) -> bool:
+        """Whether the rolled loop carries a window's [mn] extras (PRELOAD_MN, PRELOAD_MN_BYTES)."""
+        from lasscc.dialects.epilogue import EXTRA_ELEM_BYTES
+
+        pairs = sum(1 for (_, col_c) in cells if col_c < window)
+        per_elem = sum(EXTRA_ELEM_BYTES[str(x.type.get_element_type())]
+                       for kind, x in zip(op.kinds, op.extras) if kind == "mn")
+        return PRELOAD_MN and 0 < 2 * pairs * per_elem <= PRELOAD_MN_BYTES
+
     def rolled(bb: ArithBuilder, ln, cache: dict) -> None:
         """scf.for over windows of `per` subtiles, carrying the accumulator shifted by `per * shift`
         values an iteration (so every iteration reads the first window's cells) and the next
-        window's [n] extras, read one iteration ahead (their latency behind this window's math)."""
-        preload_cols(bb, col0, window, cache)  # the first window's [n] and the tile's [m] extras
-        n_keys = sorted(k for k in cache if k[1] == "n")
-        fixed = {k: v for k, v in cache.items() if k[1] != "n"}
+        window's [n] extras (and [mn]: preload_mn), read one iteration ahead (their latency behind
+        this window's math)."""
+        mn = preload_mn(window)
+        preload_cols(bb, col0, window, cache, mn)  # the first window's [n] (, [mn]) and the tile's [m] extras
+        n_keys = sorted((k for k in cache if k[1] in ("n", "mn")), key=str)
+        fixed = {k: v for k, v in cache.items() if k[1] not in ("n", "mn")}
         carried = list(acc) + [v for k in n_keys for v in cache[k]]
         body = Block(arg_types=[i32, *(v.type for v in carried)])
         it, *args = body.args
@@ -249,7 +269,7 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0, 
         win = ib.mul(it, window)
         win_col = ib.add(col0, win)
         nxt = dict(fixed)
-        preload_cols(ib, ib.add(win_col, window), window, nxt)  # the next window's (past N: predicated off)
+        preload_cols(ib, ib.add(win_col, window), window, nxt, mn)  # the next window's (past N: predicated off)
         for j in range(per):
             s = ib.add(ib.mul(it, per), j) if j else ib.mul(it, per)
             waits(ib, ln[0], s)

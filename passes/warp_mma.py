@@ -587,12 +587,13 @@ class _WarpLowering:
             return d_from_f32(bb, x, out_t)
 
         def extras(bb: ArithBuilder, row, col, row_c: int, col_c: int, guarded: bool, cache: dict,
-                   even_n: bool = False, vectors_only: bool = False) -> list[list[SSAValue]]:
+                   even_n: bool = False, vectors_only: bool = False, matrices: bool = False) -> list[list[SSAValue]]:
             """The extra operands' element pairs at (row, col), (row, col + 1): [n] vectors read at col
             (a pair, cached per column of the warp tile), [m] at row (cached per row), [mn] matrices
             at D's offsets, scalars as they are; reads outside D's bounds are predicated off (zeros).
-            `even_n`: N is known even (`access`).  `vectors_only`: only the [n] / [m] reads, into
-            `cache` (a preload ahead of the values: tma_store_epilogue), nothing returned."""
+            `even_n`: N is known even (`access`).  `vectors_only`: only the [n] / [m] reads (and the
+            [mn] pairs: `matrices`), into `cache` (a preload ahead of the values: tma_store_epilogue),
+            nothing returned; an [mn] pair is cached under (k, "mn", row_c, col_c)."""
             elems: list[list[SSAValue]] = []
             for k, (kind, x) in enumerate(zip(op.kinds, op.extras)):
                 if kind == "scalar":
@@ -604,11 +605,11 @@ class _WarpLowering:
                         one = bb.insert(lass_nv.LdGlobalOp(x, row, ok, 1)).results[0]
                         cache[key] = [one, one]
                     elems.append(cache[key])
-                elif kind == "mn" and vectors_only:
+                elif kind == "mn" and vectors_only and not matrices:
                     continue
                 else:
-                    key = (k, kind, col_c) if kind == "n" else None
-                    if key is not None and key in cache:
+                    key = (k, kind, col_c) if kind == "n" else (k, kind, row_c, col_c)
+                    if key in cache:
                         elems.append(cache[key])
                         continue
                     if kind == "n":
@@ -624,7 +625,7 @@ class _WarpLowering:
                     else:
                         offs, pair, single = access(bb, row, col, guarded, even_n, col_c)
                     got = load(bb, x, offs, pair, single, guarded)
-                    if key is not None:
+                    if kind == "n" or vectors_only:  # an [mn] pair only when preloaded (one cell's, once)
                         cache[key] = got
                     elems.append(got)
             return [] if vectors_only else elems
@@ -639,11 +640,12 @@ class _WarpLowering:
             return [clone_region_into(op.epilogue.block, [v] + [e[j] for e in elems], bb.insert)
                     for j, v in enumerate(vals)]
 
-        def preload(bb: ArithBuilder, row, col, row_c: int, col_c: int, cache: dict) -> None:
-            """The [n] / [m] extras of the pair at (row, col) read into `cache` ahead of its values
-            (guarded, N even: the TMA path's), so that one load latency serves the whole tile."""
+        def preload(bb: ArithBuilder, row, col, row_c: int, col_c: int, cache: dict, matrices: bool = False) -> None:
+            """The [n] / [m] extras (and [mn]: `matrices`) of the pair at (row, col) read into `cache`
+            ahead of its values (guarded, N even: the TMA path's), so that one load latency serves the
+            whole tile (a window of it)."""
             if region:
-                extras(bb, row, col, row_c, col_c, True, cache, True, vectors_only=True)
+                extras(bb, row, col, row_c, col_c, True, cache, True, vectors_only=True, matrices=matrices)
         # lane part of the C-fragment coordinates (mma_c_coord: row g, column 2t; interleaved
         # fragments: row 2g, column 4t, see store_pairs)
         group = b.mul(b.shr(self.lane, 2), 2 if self.ilv_a else 1)

@@ -6,7 +6,7 @@ starting at the next one; the median of `--rounds` round medians), beside torch'
 `bias + act`.
 
     python3 scripts/epilogue_ab.py VARIANTS.pkl [--sizes 4096,8192] [--activation gelu] [--rounds 3]
-        [--profile VARIANT]  (one checked launch of that fused kernel at the first size: under ncu)
+        [--profile VARIANT] [--torch-dtype f16|bf16]  (one checked launch of that fused kernel at the first size: under ncu)
 
 One plain kernel (the overheads' reference) and any number of fused ones.
 
@@ -30,6 +30,7 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--iters", type=int, default=30)
     p.add_argument("--profile", default=None)
+    p.add_argument("--torch-dtype", default="f16", choices=("f16", "bf16"), help="torch's A, B and bias (its D)")
     args = p.parse_args()
     with open(args.pickle, "rb") as f:
         kernels = pickle.load(f)
@@ -61,9 +62,10 @@ def main() -> int:
                 print(f"  {size}^3 {v}: rel_err {r['rel_err']:.1e} {'PASS' if r['ok'] else 'FAIL'}, "
                       f"regs {r.get('regs')}, local {r.get('local_bytes')}", flush=True)
         rng = np.random.default_rng(2)
-        a = _to_torch(torch, rng.standard_normal((size, size)).astype(np.float16))
-        b = _to_torch(torch, rng.standard_normal((size, size)).astype(np.float16)).t()
-        bias = _to_torch(torch, rng.standard_normal(size).astype(np.float32)).to(torch.float16)
+        tdt = torch.bfloat16 if args.torch_dtype == "bf16" else torch.float16
+        a = _to_torch(torch, rng.standard_normal((size, size)).astype(np.float32)).to(tdt)
+        b = _to_torch(torch, rng.standard_normal((size, size)).astype(np.float32)).to(tdt).t()
+        bias = _to_torch(torch, rng.standard_normal(size).astype(np.float32)).to(tdt)
         times: dict = {key: [] for key in names}
         times["torch"] = []
         for rnd in range(args.rounds):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects import math
 
-from lasscc.dialects.epilogue import GeluOp, YieldOp
+from lasscc.dialects.epilogue import GeluOp, YieldOp, formula_args
 from lasscc.epilogue_math import evaluate, fma_f32
 from lasscc.interp.executor import handler
 from lasscc.interp.values import is_lanes
@@ -22,7 +22,7 @@ def _f32(r, like):
 
 def _formula(name: str):
     def run(ex, op, vals):
-        return [_f32(evaluate(name, vals[0]), vals[0])]
+        return [_f32(evaluate(name, vals[0], *formula_args(op)), vals[0])]
 
     return run
 

@@ -153,14 +153,14 @@ def test_gelu_is_one_op_and_a_planted_formula_is_caught(kernels, monkeypatch):
     name = "f16_tn_bias_gelu_f16d"
     k = kernels[name]
     text = k.ir("lasscc-fuse-epilogue")
-    assert "lass.gelu" in text and "math.erf" not in text
+    assert "lass.gelu" in text and "rounded_to = f16" in text and "math.erf" not in text
     kw, _, _, shapes = KERNELS[name]
     m, n, kk = shapes[0]
     a, b, c, extras, ref, alpha, beta = _problem(name, m, n, kk)
 
-    def planted(F, x):
+    def planted(F, x, d_type="f32"):
         a = F.fmin(F.abs(x), F.const(epilogue_math.GELU_CLAMP))
-        e = F.ex2(epilogue_math._poly(F, epilogue_math.GELU_LOG2_PHI, a, fused=True))
+        e = F.ex2(epilogue_math._poly(F, epilogue_math.GELU_FITS[d_type].coeffs, a, fused=True))
         return F.fma(F.neg(x), e, x)
 
     monkeypatch.setitem(epilogue_math.FORMULAS, "lass.gelu", planted)
@@ -342,12 +342,19 @@ def test_fuse_epilogue_numbers_before_and_after():
 
 # ---- explain and the CLI ---------------------------------------------------------------------------
 def test_explain_lists_ops_and_extra_bytes():
+    """explain lists the ops the kernel computes: GELU's erf form of the input as the one lass.gelu
+    that lasscc-fuse-epilogue makes of it (rounded to the f16 D); a GELU that is not yielded as it is
+    keeps the f32 formula, and a region without GELU is listed as written."""
     from lasscc.explain import explain
 
-    text = explain(parse_mlir(open("examples/gemm_bias_gelu.mlir").read(), "g.mlir"), "sm_80", "g.mlir",
-                   resources=False)
-    assert ("fused epilogue (lasscc.dialects.epilogue): per element of D, after alpha * acc + beta * C: "
-            "arith.addf x2, arith.mulf x3, math.erf") in text
+    src = open("examples/gemm_bias_gelu.mlir").read()
+    text = explain(parse_mlir(src, "g.mlir"), "sm_80", "g.mlir", resources=False)
+    assert ("fused epilogue (lasscc.dialects.epilogue; its ops as lasscc-fuse-epilogue leaves them): per element of "
+            "D, after alpha * acc + beta * C: arith.addf, lass.gelu (rounded to f16)") in text
+    assert "math.erf" not in text
+    scaled = src.replace("lass.yield %4 : f32", "%5 = arith.mulf %4, %x : f32\n    lass.yield %5 : f32")
+    text2 = explain(parse_mlir(scaled, "g.mlir"), "sm_80", "g.mlir", resources=False)
+    assert "after alpha * acc + beta * C: arith.addf, lass.gelu, arith.mulf\n" in text2
     assert "extra 0 [n] f32: N values, one per column of D (memref<?xT> [n]); 512 B per 128x128 block" in text
     assert "extra reads: 0.0312 B per element of D on top of D's own 2 B written" in text
 

@@ -8,11 +8,13 @@ kernel (the sm_90a default's schedule), on the CPU executor and ptxas.
    D NaN-poisoned, both levels bit for bit.
 2. The mechanism (issue 18): the tile's vector extras are read once, before the first subtile's
    barrier, as whole pairs (one 2-wide predicated load per column pair: N is even on this path);
-   several subtiles run as one rolled loop (scf.for carrying the shifted accumulator).
+   several subtiles run as one rolled loop (scf.for carrying the shifted accumulator, and the next
+   window's [n] and, within tma_store.PRELOAD_MN_BYTES, [mn] extras).
 3. Planted bugs caught: the preload shifted by one n8 block (wrong numbers), its pair predicate
    dropped (a read past the bias: the executor's bounds check), the rolled loop's accumulator
    shift off by one pair (wrong numbers).
-4. ptxas: the 128x256x64/4 persistent bias + GELU kernel assembles without spills.
+4. ptxas: the 128x256x64/4 persistent bias + GELU kernel, and the residual one (f16 and f32
+   residual), assemble without spills.
 """
 
 from __future__ import annotations
@@ -130,11 +132,11 @@ def _planted(monkeypatch, shift=0, unguarded=False):
     real = tma_store.tma_store_epilogue
 
     def wrapped(low, op, values, direct, row0, col0, preload):
-        def bad(bb, row, col, row_c, col_c, cache):
+        def bad(bb, row, col, row_c, col_c, cache, *rest):
             if unguarded:  # every bound check of the preload reads "inside"
                 orig, bb.ult = bb.ult, (lambda a, b: bb.const(1, i1))
                 try:
-                    preload(bb, row, col, row_c, col_c, cache)
+                    preload(bb, row, col, row_c, col_c, cache, *rest)
                 finally:
                     bb.ult = orig
             else:
@@ -174,7 +176,29 @@ def test_several_subtiles_are_one_rolled_loop():
     assert tma_store.ROLLED_SUBTILES == 1 and len(loops) == 1  # 2 subtiles of 64 columns, one a window
     body = loops[0].body.block
     assert sum(isinstance(o, lass_nv.StmatrixX4Op) for o in body.walk()) == 4  # one subtile's, once
-    assert len(loops[0].iter_args) == 64 + 16  # the accumulator and the next window's 8 bias pairs (f16)
+    # the accumulator, the next window's 8 bias pairs (f16) and (tma_store.PRELOAD_MN: 16 pairs of f16,
+    # 64 bytes, within PRELOAD_MN_BYTES) its 16 residual pairs
+    assert tma_store.PRELOAD_MN and len(loops[0].iter_args) == 64 + 16 + 32
+    # so the loop's 16 residual pair loads are the next window's: all before the window's stmatrix
+    ops = list(body.ops)
+    res = [i for i, o in enumerate(ops) if isinstance(o, lass_nv.LdGlobalOp)
+           and o.operands[0].name_hint not in ("scale", "bias")]
+    first_st = next(i for i, o in enumerate(ops) if isinstance(o, lass_nv.StmatrixX4Op))
+    assert len(res) == 16 and max(res) < first_st
+
+
+def test_residual_preload_within_its_register_budget(monkeypatch):
+    """An f32 residual of the same tile (128 bytes a window) is read in the window's math, as before."""
+    from lasscc.passes import tma_store
+    from xdsl.dialects import scf
+
+    text = fused(EpilogueSpec("n", "m", "gelu", True, "f32"), tb=(128, 128, 64))
+    loop = next(o for o in _tma_branch(passes_after(text)["lasscc-warpgroup-mma"]).ops if isinstance(o, scf.ForOp))
+    assert len(loop.iter_args) == 64 + 16
+    monkeypatch.setattr(tma_store, "PRELOAD_MN_BYTES", 128)  # (a new text: passes_after caches by text)
+    loop = next(o for o in _tma_branch(passes_after(text + "\n")["lasscc-warpgroup-mma"]).ops
+                if isinstance(o, scf.ForOp))
+    assert len(loop.iter_args) == 64 + 16 + 32
 
 
 def test_planted_wrong_loop_shift_gives_wrong_numbers(monkeypatch):
@@ -191,6 +215,18 @@ def test_planted_wrong_loop_shift_gives_wrong_numbers(monkeypatch):
         run_pass(mod, make_pass(name, "sm_90a"), "t.mlir")
     r = _check(mod, epilogue_of(parse_mlir(text, "t.mlir")), 300, 264, 136)
     assert not r["ok"] and r["rel_err"] > 1e-2
+
+
+@pytest.mark.parametrize("res", ["f16", "f32"])
+def test_persistent_residual_128x256_assembles_without_spills(res):
+    """The residual epilogue of the shape default's tile: an f16 residual preloaded a window ahead
+    (PRELOAD_MN), an f32 one (over PRELOAD_MN_BYTES: it spilled) read in the window."""
+    text = gemm_epilogue_mlir(EpilogueSpec("n", "m", "silu", True, res), wgmma_gemm("f16", "f16", (128, 256, 64), 4, PT))
+    res = compile_module(parse_mlir(text, "t.mlir"), arch="sm_90a")
+    info = ptxas_info(res.ptx, "sm_90a")
+    if info is None:
+        pytest.skip("ptxas not on PATH")
+    assert (info.spill_stores, info.spill_loads, info.stack_bytes) == (0, 0, 0), info.line
 
 
 def test_persistent_bias_gelu_128x256_assembles_without_spills():

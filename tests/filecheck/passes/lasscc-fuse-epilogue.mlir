@@ -101,13 +101,13 @@ func.func @left_alone(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>,
   return
 }
 
-// ---- GELU's erf form in a lass.gemm's own region (as lasscc.gemm(activation="gelu") writes one; no
-// linalg): x / sqrt2 by a division, the product grouped 0.5 * (x * (1 + erf)); recognized ----
+// ---- GELU's erf form in a lass.gemm's own region (as lasscc.gemm(activation="gelu") writes one; no linalg): x / sqrt2
+// by a division, the product grouped 0.5 * (x * (1 + erf)); recognized; yielded as it is to an f16 D: rounded_to = f16 ----
 
 // CHECK-LABEL: func.func @region_gelu(
 // CHECK:         ^bb0(%v: f32, %bias_e: f32):
 // CHECK-NEXT:      %x = arith.addf %v, %bias_e : f32
-// CHECK-NEXT:      %0 = lass.gelu %x : f32
+// CHECK-NEXT:      %0 = lass.gelu %x {rounded_to = f16} : f32
 // CHECK-NEXT:      lass.yield %0 : f32
 // CHECK-NEXT:    }
 func.func @region_gelu(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf16>,
@@ -231,4 +231,33 @@ func.func @batched_left_alone(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16, strid
     linalg.yield %0 : f32
   }
   return
+}
+
+// ---- GELU's erf form to a bf16 D but scaled before the yield: recognized, the f32 polynomial kept
+// (no rounded_to: the product, not the GELU, is rounded to D) ----
+
+// CHECK-LABEL: func.func @region_gelu_scaled(
+// CHECK:         ^bb0(%v: f32, %s0: f32):
+// CHECK-NEXT:      %0 = lass.gelu %v : f32
+// CHECK-NEXT:      %1 = arith.mulf %0, %s0 : f32
+// CHECK-NEXT:      lass.yield %1 : f32
+// CHECK-NEXT:    }
+func.func @region_gelu_scaled(%a: memref<?x?xbf16>, %b: memref<?x?xbf16, strided<[1, ?]>>, %d: memref<?x?xbf16>,
+                              %s: f32) {
+  lass.gemm {alpha = 1.0 : f32, beta = 0.0 : f32}
+      ins(%a, %b : memref<?x?xbf16>, memref<?x?xbf16, strided<[1, ?]>>) outs(%d : memref<?x?xbf16>)
+      epilogue(%s : f32) {
+  ^bb0(%v: f32, %s0: f32):
+    %rs2 = arith.constant 0.707106769 : f32
+    %one = arith.constant 1.0 : f32
+    %half = arith.constant 0.5 : f32
+    %0 = arith.mulf %v, %rs2 : f32
+    %1 = math.erf %0 : f32
+    %2 = arith.addf %1, %one : f32
+    %3 = arith.mulf %v, %half : f32
+    %4 = arith.mulf %3, %2 : f32
+    %5 = arith.mulf %4, %s0 : f32
+    lass.yield %5 : f32
+  }
+  func.return
 }

@@ -68,3 +68,27 @@ func.func @outside_value(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %d: memref<?x
   func.return
 }
 // CHECK: Operation does not verify: epilogue: 'arith.addf' at {{.*}} uses a value defined outside the region; expected only the block arguments, constants and values computed in it
+
+// -----
+
+func.func @gelu_rounded_to_another_type(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %d: memref<?x?xf16>) {
+  lass.gemm ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%d : memref<?x?xf16>) epilogue() {
+  ^bb0(%v: f32):
+    %g = lass.gelu %v {rounded_to = bf16} : f32
+    lass.yield %g : f32
+  }
+  func.return
+}
+// CHECK: Operation does not verify: epilogue: 'lass.gelu' at {{.*}}: expected rounded_to to be D's element type f16 (or absent), got bf16
+
+// -----
+
+func.func @gelu_rounded_to_f32(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %d: memref<?x?xf32>) {
+  lass.gemm ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%d : memref<?x?xf32>) epilogue() {
+  ^bb0(%v: f32):
+    %g = lass.gelu %v {rounded_to = f32} : f32
+    lass.yield %g : f32
+  }
+  func.return
+}
+// CHECK: Operation does not verify: Unexpected attribute f32

@@ -61,3 +61,16 @@ func.func @gelu(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: m
   }
   func.return
 }
+
+// lass.gelu rounded to D's f16 (its formula keeps f16's accuracy: epilogue_math.GELU_FITS)
+// CHECK-LABEL: func.func @gelu_rounded(
+// CHECK:           %0 = lass.gelu %v {rounded_to = f16} : f32
+func.func @gelu_rounded(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf16>) {
+  lass.gemm {alpha = 1.0 : f32, beta = 0.0 : f32}
+      ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf16>) epilogue() {
+  ^bb0(%v: f32):
+    %0 = lass.gelu %v {rounded_to = f16} : f32
+    lass.yield %0 : f32
+  }
+  func.return
+}
