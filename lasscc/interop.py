@@ -52,6 +52,16 @@ def np_dtype_name(dt) -> str:
     return {"float16": "f16", "float32": "f32", "bfloat16": "bf16", "int8": "i8", "int32": "i32"}.get(dt.name, dt.name)
 
 
+def _opaque(typestr) -> bool:
+    """A __cuda_array_interface__ typestr of raw bytes ("<V2"), which names no element type."""
+    import numpy as np
+
+    try:
+        return np.dtype(typestr).kind == "V"
+    except TypeError:
+        return False
+
+
 def operand(name: str, x) -> Operand:
     import numpy as np
 
@@ -61,6 +71,8 @@ def operand(name: str, x) -> Operand:
         cai = getattr(x, "__cuda_array_interface__", None)
     except Exception:  # noqa: BLE001 -- e.g. a CPU torch tensor raising inside the property
         cai = None
+    if cai is not None and _opaque(cai.get("typestr")) and hasattr(x, "__dlpack__"):
+        cai = None  # opaque bytes (torch names bfloat16 "<V2"): DLPack's dtype code says what they are
     if cai is not None:
         if cai.get("mask") is not None:
             raise LaunchError(f"{name}: masked CUDA arrays are not supported")

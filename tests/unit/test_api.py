@@ -317,6 +317,22 @@ def test_gpu_numpy(d_dtype):
 
 
 @gpu_test
+def test_gpu_torch_bf16():
+    """torch bf16 CUDA tensors (their __cuda_array_interface__ says "<V2": raw bytes) reach the kernel
+    through DLPack: a bf16 -> f32 GEMM checked against float64."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch without CUDA")
+    k = lasscc.gemm(a_dtype="bf16", d_dtype="f32", threadblock=(64, 64, 32), warp=(32, 32, 32))
+    a = torch.randn(192, 96, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(136, 96, device="cuda", dtype=torch.bfloat16).t()
+    d = torch.full((192, 136), float("nan"), device="cuda", dtype=torch.float32)
+    k(a, b, d, sync=True)
+    ref = a.double() @ b.double()
+    assert ((d.double() - ref).norm() / ref.norm()).item() < 1e-5
+
+
+@gpu_test
 def test_gpu_torch_in_place():
     torch = pytest.importorskip("torch")
     if not torch.cuda.is_available():

@@ -85,3 +85,34 @@ def test_tiling_options_on_sm90a_without_config_stay_wgmma(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("option --threadblock: config:") and "wgmma cannot take it either: threadblock N = 512" in err
     assert "Traceback" not in err and not bad.exists()
+
+
+def test_interop_takes_bf16_through_dlpack_when_cai_says_raw_bytes():
+    """torch's __cuda_array_interface__ names bfloat16 "<V2" (two raw bytes); the operand then comes
+    from DLPack, whose dtype code says bf16 (was: "expected dtype bf16, got void16").  A capsule made
+    here by hand: DLManagedTensor starts with the DLTensor the reader reads."""
+    import ctypes
+
+    from lasscc import interop
+
+    shape = (ctypes.c_int64 * 2)(3, 5)
+    t = interop._DLTensor(data=0x7F0000000000, device=interop._DLDevice(interop._DL_CUDA, 0), ndim=2,
+                          dtype=interop._DLDataType(interop._DL_BFLOAT, 16, 1), shape=shape, strides=None, byte_offset=0)
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+
+    class TorchLikeBF16:
+        __cuda_array_interface__ = {"shape": (3, 5), "typestr": "<V2", "data": (0x7F0000000000, False),
+                                    "strides": None, "version": 3}
+
+        def __dlpack__(self, stream=None):
+            return new(ctypes.addressof(t), b"dltensor", None)
+
+        def __dlpack_device__(self):
+            return (interop._DL_CUDA, 0)
+
+    op = interop.operand("a", TorchLikeBF16())
+    assert op.dtype == "bf16" and op.shape == (3, 5) and op.on_device and op.ptr == 0x7F0000000000
+    # a raw-bytes array without DLPack keeps its own (unsupported) name, for the dtype check's message
+    del TorchLikeBF16.__dlpack__
+    assert interop.operand("a", TorchLikeBF16()).dtype == "void16"
