@@ -1,0 +1,300 @@
+"""A fork server ("zygote") for the lit suite's `lasscc`, `xdsl-opt` and `filecheck` processes.
+
+Each of the ~550 commands the suite's RUN lines start is a Python process that spends most of its
+CPU importing (lasscc ~0.6 s, xdsl-opt ~0.35 s, filecheck ~0.1 s on the 2-core build machine) before a
+few milliseconds of work.  The server imports all three once; for every command lit starts,
+tests/lit_zygote_client.py (a bare `python3 -S -I`) hands it argv, working folder, environment and
+its standard streams, and the server forks a child that runs the tool's entry point as the plain
+process would: same argv, cwd, environment, stdin / stdout / stderr (the client's own descriptors),
+the same stream buffering, exit code (SystemExit, an uncaught exception's traceback and 1, os._exit,
+a signal), atexit handlers and the flush at exit.
+
+Test-only infrastructure: tests/test_filecheck.py starts a server for its lit run (the
+`lit_zygote` fixture) and passes its socket in `LASSCC_LIT_ZYGOTE`; tests/filecheck/lit.cfg.py then
+substitutes the client for the three tools.  Without it (or with `LASSCC_LIT_NO_ZYGOTE=1`) lit runs
+the plain commands.  tests/unit/test_lit_zygote.py checks that a command's exit code, stdout and
+stderr are the plain process's.
+
+Every process is waited for (server -> per-command handler -> tool), so `/usr/bin/time` of the
+pytest run counts the tools' CPU as it does for plain processes.
+
+    python3 tests/lit_zygote.py SOCKET     # serve until SIGTERM; prints "ready" once listening
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import errno
+import gc
+import importlib
+import io
+import json
+import os
+import pkgutil
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+
+CLIENT = Path(__file__).resolve().with_name("lit_zygote_client.py")
+_MAX_FDS = 3  # stdin, stdout, stderr
+
+
+def _entry_point(name: str):
+    """The console script `name` of this interpreter's environment: (module, function)."""
+    from importlib.metadata import entry_points
+
+    (ep,) = entry_points(group="console_scripts", name=name)
+    module, _, func = ep.value.partition(":")
+    return module, func
+
+
+def _tools() -> dict[str, tuple[object, str, str]]:
+    """tool -> (entry function, sys.argv[0], sys.path[0]) as the plain process has them.
+
+    `lasscc` is `python -m lasscc.cli` (lit.cfg.py's plain substitution): argv[0] is the module's
+    file, path[0] the working folder (filled in per command); `xdsl-opt` and `filecheck` are
+    console scripts: argv[0] their name on PATH (filled in per command), path[0] their bin folder."""
+    import lasscc.cli
+
+    tools = {"lasscc": (lasscc.cli.console_main, lasscc.cli.__file__, "")}
+    for name in ("xdsl-opt", "filecheck"):
+        module, func = _entry_point(name)
+        tools[name] = (getattr(importlib.import_module(module), func), "", "")
+    return tools
+
+
+def _preimport() -> None:
+    """Import what the tools import lazily (passes, dialects, the LLVM binding, explain), so a child
+    finds it loaded.  Imports only: nothing is run, no state a fresh process lacks is built."""
+    import lasscc
+
+    skip = ("lasscc.runtime", "lasscc.fuzz")  # the GPU runtime and the fuzzer: no lit test runs them
+    for info in pkgutil.walk_packages(lasscc.__path__, "lasscc."):
+        if not info.name.startswith(skip):
+            with contextlib.suppress(Exception):
+                importlib.import_module(info.name)
+    for name in ("llvmlite.binding", "xdsl.xdsl_opt_main", "xdsl.universe"):
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
+
+
+def _std_streams(env: dict[str, str]):
+    """sys.stdin / stdout / stderr over descriptors 0-2 as CPython's start-up builds them
+    (create_stdio): buffered unless PYTHONUNBUFFERED, stdout line-buffered on a terminal, stderr
+    always line-buffered, newline "\\n", this interpreter's encoding and error handlers."""
+    unbuffered = bool(env.get("PYTHONUNBUFFERED"))
+    streams = []
+    for fd, mode, name, template in ((0, "r", "<stdin>", sys.__stdin__), (1, "w", "<stdout>", sys.__stdout__),
+                                     (2, "w", "<stderr>", sys.__stderr__)):
+        raw = io.FileIO(fd, mode, closefd=False)
+        raw.name = name
+        if mode == "r":
+            buf = io.BufferedReader(raw)
+        else:
+            buf = raw if unbuffered else io.BufferedWriter(raw)
+        encoding = getattr(template, "encoding", None) or "utf-8"
+        errors = getattr(template, "errors", None) or ("backslashreplace" if fd == 2 else "strict")
+        line = not unbuffered and (fd == 2 or (fd == 1 and raw.isatty()))
+        stream = io.TextIOWrapper(buf, encoding=encoding, errors=errors, newline="\n", line_buffering=line,
+                                  write_through=unbuffered and mode == "w")
+        stream.mode = mode
+        streams.append(stream)
+    return streams
+
+
+def _exit_code(code) -> int:
+    """SystemExit's code as the interpreter turns it into an exit status (printing a non-int)."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    with contextlib.suppress(Exception):
+        print(code, file=sys.stderr)
+    return 1
+
+
+def _run_tool(tools, request: dict, fds: list[int]) -> None:
+    """In the tool's child: become the plain process, run the entry point, exit as it would."""
+    for sig in (signal.SIGCHLD, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)  # inheritable, as a process's standard streams are
+    for fd in fds:
+        if fd > 2:
+            os.close(fd)
+    env = request["env"]
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(env)
+    sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
+    func, argv0, path0 = tools[request["tool"]]
+    tool = request["tool"]
+    if tool == "lasscc":
+        path0 = os.getcwd()
+    else:
+        argv0 = shutil.which(tool, path=env.get("PATH")) or tool
+        path0 = os.path.dirname(argv0) or os.getcwd()
+    sys.argv = [argv0, *request["args"]]
+    sys.path[0] = path0
+    sys.stdin, sys.stdout, sys.stderr = sys.__stdin__, sys.__stdout__, sys.__stderr__ = _std_streams(env)
+    try:
+        func()
+        code = 0
+    except SystemExit as e:
+        code = _exit_code(e.code)
+    except BaseException:  # noqa: BLE001 -- the interpreter's own handling of an uncaught exception
+        kind, value, tb = sys.exc_info()
+        sys.excepthook(kind, value, tb.tb_next)  # the traceback from the entry point on, without this frame
+        code = 1
+    # what the interpreter does on its way out: non-daemon threads joined, atexit, streams flushed
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        with contextlib.suppress(Exception):
+            threading._shutdown()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 -- e.g. a closed pipe: CPython reports it and exits 120
+            if stream is sys.stdout:
+                with contextlib.suppress(Exception):
+                    print(f"Exception ignored in: {stream!r}", file=sys.stderr)
+                    traceback.print_exc()
+                code = 120
+    os._exit(code & 0xFF)
+
+
+def _recv_exact(sock: socket.socket, n: int, data: bytes = b"") -> bytes:
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            raise ConnectionError("client closed the connection mid-request")
+        data += chunk
+    return data
+
+
+def _handle(tools, listener: socket.socket, conn: socket.socket) -> None:
+    """In the per-command handler (a fork of the server): read the request, fork the tool's child,
+    wait for it, send its exit status back."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    listener.close()
+    fds: list[int] = []
+    try:
+        head, fds, _flags, _addr = socket.recv_fds(conn, 8, _MAX_FDS)
+        (size,) = struct.unpack("!Q", _recv_exact(conn, 8, head))
+        request = json.loads(_recv_exact(conn, size))
+        if len(fds) != _MAX_FDS or request.get("tool") not in tools:
+            raise ValueError(f"bad request: {len(fds)} descriptors, tool {request.get('tool')!r}")
+        pid = os.fork()
+        if pid == 0:
+            conn.close()
+            try:
+                _run_tool(tools, request, fds)
+            finally:
+                os._exit(70)  # only if setting up the child itself failed
+        for fd in fds:
+            os.close(fd)
+        _, status = os.waitpid(pid, 0)
+        if os.WIFSIGNALED(status):
+            reply = struct.pack("!ii", 1, os.WTERMSIG(status))
+        else:
+            reply = struct.pack("!ii", 0, os.WEXITSTATUS(status))
+        conn.sendall(reply)
+    except BaseException:  # noqa: BLE001 -- reported in the server's log; the client aborts
+        traceback.print_exc()
+    finally:
+        os._exit(0)
+
+
+def _reap(*_args) -> None:
+    """Wait for every ended handler (so its CPU reaches the server's, and the pytest run's, count)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+class _Stop(Exception):
+    pass
+
+
+def _stop(*_args):
+    raise _Stop
+
+
+def serve(path: str) -> None:
+    tools = _tools()
+    _preimport()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(128)
+    signal.signal(signal.SIGCHLD, _reap)
+    signal.signal(signal.SIGTERM, _stop)
+    gc.collect()
+    gc.freeze()  # the imported objects stay out of the children's collections: fewer copied pages
+    print("ready", flush=True)
+    try:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except _Stop:
+                raise
+            except OSError as e:
+                if e.errno in (errno.EINTR, errno.ECONNABORTED):
+                    continue
+                raise
+            pid = os.fork()
+            if pid == 0:
+                _handle(tools, listener, conn)
+            conn.close()
+    except _Stop:
+        pass
+    finally:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        listener.close()
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        while True:  # the handlers still running: wait for them
+            try:
+                os.waitpid(-1, 0)
+            except ChildProcessError:
+                break
+
+
+@contextlib.contextmanager
+def running(log: Path | None = None):
+    """Start a server (imports ~1-2 s) and yield its socket path; stop it and wait for it at exit."""
+    folder = tempfile.mkdtemp(prefix="lasscc-zygote-")  # short: a socket path has ~100 bytes at most
+    path = os.path.join(folder, "s")
+    err = open(log, "w") if log is not None else subprocess.DEVNULL
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), path], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=err, text=True)
+    try:
+        line = proc.stdout.readline()
+        if line.strip() != "ready":
+            raise RuntimeError(f"lit zygote server did not start (exit {proc.wait()}); log: {log}")
+        yield path
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        proc.wait()
+        proc.stdout.close()
+        if err is not subprocess.DEVNULL:
+            err.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1])
