@@ -24,6 +24,7 @@ pytest run counts the tools' CPU as it does for plain processes.
 from __future__ import annotations
 
 import atexit
+import builtins
 import contextlib
 import errno
 import gc
@@ -32,6 +33,7 @@ import io
 import json
 import os
 import pkgutil
+import runpy
 import shutil
 import signal
 import socket
@@ -40,33 +42,39 @@ import subprocess
 import sys
 import tempfile
 import traceback
+import types
 from pathlib import Path
 
 CLIENT = Path(__file__).resolve().with_name("lit_zygote_client.py")
 _MAX_FDS = 3  # stdin, stdout, stderr
 
 
-def _entry_point(name: str):
-    """The console script `name` of this interpreter's environment: (module, function)."""
-    from importlib.metadata import entry_points
+def _script(name: str) -> str | None:
+    """The Python file of the console script `name` that this interpreter's environment installed
+    (PATH's `name` may be a wrapper, e.g. a pyenv shim, that ends up running it)."""
+    for folder in (os.path.dirname(sys.executable), os.path.join(sys.prefix, "bin"),
+                   os.path.join(sys.base_prefix, "bin")):
+        path = os.path.join(folder, name)
+        with contextlib.suppress(OSError):
+            with open(path, "rb") as f:
+                first = f.readline(200)
+            if first.startswith(b"#!") and b"python" in first:
+                return path
+    return None
 
-    (ep,) = entry_points(group="console_scripts", name=name)
-    module, _, func = ep.value.partition(":")
-    return module, func
 
+def _tools() -> dict[str, str]:
+    """tool -> what the child runs: `-m lasscc.cli` (lit.cfg.py's plain `%lasscc`) or the file of
+    the console script (xdsl-opt, filecheck), the import of each done here once."""
+    import lasscc.cli  # noqa: F401 -- imported for the children
 
-def _tools() -> dict[str, tuple[object, str, str]]:
-    """tool -> (entry function, sys.argv[0], sys.path[0]) as the plain process has them.
-
-    `lasscc` is `python -m lasscc.cli` (lit.cfg.py's plain substitution): argv[0] is the module's
-    file, path[0] the working folder (filled in per command); `xdsl-opt` and `filecheck` are
-    console scripts: argv[0] their name on PATH (filled in per command), path[0] their bin folder."""
-    import lasscc.cli
-
-    tools = {"lasscc": (lasscc.cli.console_main, lasscc.cli.__file__, "")}
-    for name in ("xdsl-opt", "filecheck"):
-        module, func = _entry_point(name)
-        tools[name] = (getattr(importlib.import_module(module), func), "", "")
+    tools = {"lasscc": "-m lasscc.cli"}
+    for name, module in (("xdsl-opt", "xdsl.tools.xdsl_opt"), ("filecheck", "filecheck.main")):
+        script = _script(name)
+        if script is None:
+            raise RuntimeError(f"no console script {name!r} beside {sys.executable}")
+        importlib.import_module(module)
+        tools[name] = script
     return tools
 
 
@@ -135,24 +143,32 @@ def _run_tool(tools, request: dict, fds: list[int]) -> None:
     os.environ.clear()
     os.environ.update(env)
     sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
-    func, argv0, path0 = tools[request["tool"]]
-    tool = request["tool"]
-    if tool == "lasscc":
-        path0 = os.getcwd()
-    else:
-        argv0 = shutil.which(tool, path=env.get("PATH")) or tool
-        path0 = os.path.dirname(argv0) or os.getcwd()
-    sys.argv = [argv0, *request["args"]]
-    sys.path[0] = path0
+    target = tools[request["tool"]]
+    main = types.ModuleType("__main__")  # a fresh __main__, as the interpreter starts with
+    main.__builtins__ = builtins
+    sys.modules["__main__"] = main
     sys.stdin, sys.stdout, sys.stderr = sys.__stdin__, sys.__stdout__, sys.__stderr__ = _std_streams(env)
     try:
-        func()
+        if target.startswith("-m "):  # `python -m MODULE`: the module's code again, as __main__
+            module = target[3:]
+            sys.argv = ["-m", *request["args"]]
+            sys.path[0] = os.getcwd()
+            sys.modules.pop(module, None)  # else runpy warns that it is imported already
+            runpy._run_module_as_main(module, alter_argv=True)
+        else:  # `python SCRIPT`
+            sys.argv = [target, *request["args"]]
+            sys.path[0] = os.path.dirname(target)
+            with open(target, "rb") as f:
+                program = compile(f.read(), target, "exec")
+            main.__file__ = target
+            exec(program, main.__dict__)
         code = 0
     except SystemExit as e:
         code = _exit_code(e.code)
     except BaseException:  # noqa: BLE001 -- the interpreter's own handling of an uncaught exception
         kind, value, tb = sys.exc_info()
-        sys.excepthook(kind, value, tb.tb_next)  # the traceback from the entry point on, without this frame
+        value.__traceback__ = tb = tb.tb_next  # from the program's first frame on, as the plain process's
+        sys.excepthook(kind, value, tb)
         code = 1
     # what the interpreter does on its way out: non-daemon threads joined, atexit, streams flushed
     threading = sys.modules.get("threading")

@@ -58,9 +58,12 @@ def main() -> None:
         sock.close()
         _plain(tool, args)
     request = json.dumps({"tool": tool, "args": args, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
-    socket.send_fds(sock, [struct.pack("!Q", len(request))], [0, 1, 2])
-    sock.sendall(request)
-    reply = _recv_exact(sock, 8)
+    try:
+        socket.send_fds(sock, [struct.pack("!Q", len(request))], [0, 1, 2])
+        sock.sendall(request)
+        reply = _recv_exact(sock, 8)
+    except OSError as e:  # reset, broken pipe: the server went away mid-command
+        reply = repr(e).encode()
     if len(reply) != 8:
         sys.stderr.write(f"lit_zygote_client: the server at {path} ended without {tool}'s exit status\n")
         sys.stderr.flush()
