@@ -12,8 +12,11 @@ a signal), atexit handlers and the flush at exit.
 Test-only infrastructure: tests/test_filecheck.py starts a server for its lit run (the
 `lit_zygote` fixture) and passes its socket in `LASSCC_LIT_ZYGOTE`; tests/filecheck/lit.cfg.py then
 substitutes the client for the three tools.  Without it (or with `LASSCC_LIT_NO_ZYGOTE=1`) lit runs
-the plain commands.  tests/unit/test_lit_zygote.py checks that a command's exit code, stdout and
-stderr are the plain process's.
+the plain commands.  Unit tests that run the CLI as a process take their command line from
+lasscc_command() (one server per pytest process, stopped by tests/conftest.py at the session's end).
+tests/unit/test_lit_zygote.py checks that a command's exit code, stdout and stderr are the plain
+process's.  A child is always a fork of the server itself, never of an earlier command's child: no
+state passes from one command to the next.
 
 Every process is waited for (server -> per-command handler -> tool), so `/usr/bin/time` of the
 pytest run counts the tools' CPU as it does for plain processes.
@@ -47,6 +50,10 @@ from pathlib import Path
 
 CLIENT = Path(__file__).resolve().with_name("lit_zygote_client.py")
 _MAX_FDS = 3  # stdin, stdout, stderr
+_PARENT_POLL_S = 2.0  # how often an idle server checks that the process that started it still runs
+# `LASSCC_LIT_NO_ZYGOTE=1`: lit and the unit tests run the plain commands
+DISABLED = os.environ.get("LASSCC_LIT_NO_ZYGOTE") == "1"
+PLAIN_LASSCC = [sys.executable, "-m", "lasscc.cli"]
 
 
 def _script(name: str) -> str | None:
@@ -66,7 +73,7 @@ def _script(name: str) -> str | None:
 def _tools() -> dict[str, str]:
     """tool -> what the child runs: `-m lasscc.cli` (lit.cfg.py's plain `%lasscc`) or the file of
     the console script (xdsl-opt, filecheck), the import of each done here once."""
-    import lasscc.cli  # noqa: F401 -- imported for the children
+    import lasscc.cli  # noqa: F401 -- imported here once, for the children
 
     tools = {"lasscc": "-m lasscc.cli"}
     for name, module in (("xdsl-opt", "xdsl.tools.xdsl_opt"), ("filecheck", "filecheck.main")):
@@ -261,16 +268,23 @@ def serve(path: str) -> None:
     gc.collect()
     gc.freeze()  # the imported objects stay out of the children's collections: fewer copied pages
     print("ready", flush=True)
+    parent = os.getppid()
+    listener.settimeout(_PARENT_POLL_S)
     try:
         while True:
             try:
                 conn, _ = listener.accept()
             except _Stop:
                 raise
+            except TimeoutError:
+                if os.getppid() != parent:  # the test run that started it is gone (killed): stop too
+                    break
+                continue
             except OSError as e:
                 if e.errno in (errno.EINTR, errno.ECONNABORTED):
                     continue
                 raise
+            conn.settimeout(None)
             pid = os.fork()
             if pid == 0:
                 _handle(tools, listener, conn)
@@ -310,6 +324,31 @@ def running(log: Path | None = None):
         if err is not subprocess.DEVNULL:
             err.close()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+_shared: tuple[contextlib.AbstractContextManager, str] | None = None
+
+
+def lasscc_command() -> list[str]:
+    """The command line of `lasscc` for a test that runs the CLI as a process and checks what the
+    command does (exit code, output, files), not how a process starts: the client on this test
+    process's shared server (started on the first call, stopped by stop_shared() at the session's
+    end), or the plain `python -m lasscc.cli` when DISABLED.  Tests of the process itself
+    (start-up imports, exit path, bytecode files) run the plain command."""
+    global _shared
+    if DISABLED:
+        return list(PLAIN_LASSCC)
+    if _shared is None:
+        manager = running()
+        _shared = (manager, manager.__enter__())
+    return [sys.executable, "-S", "-I", str(CLIENT), _shared[1], "lasscc"]
+
+
+def stop_shared() -> None:
+    global _shared
+    if _shared is not None:
+        manager, _shared = _shared[0], None
+        manager.__exit__(None, None, None)
 
 
 if __name__ == "__main__":

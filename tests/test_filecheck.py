@@ -38,14 +38,15 @@ _WHOLE_FILE_DISTS = ("loadfile", "loadscope")
 
 @pytest.fixture(scope="session")
 def lit_zygote(tmp_path_factory):
-    """The fork server's socket for lit's tools, or None for the plain commands
-    (`LASSCC_LIT_NO_ZYGOTE=1`).  Its log (the tracebacks of a failed hand-over) is kept in the
-    session's temporary folder."""
-    if os.environ.get("LASSCC_LIT_NO_ZYGOTE") == "1":
+    """(socket, log) of the fork server for lit's tools, or None for the plain commands
+    (`LASSCC_LIT_NO_ZYGOTE=1`).  The log holds the tracebacks of a failed hand-over; a failing
+    file's report shows it."""
+    if zygote_server.DISABLED:
         yield None
         return
-    with zygote_server.running(tmp_path_factory.mktemp("lit_zygote") / "server.log") as path:
-        yield path
+    log = tmp_path_factory.mktemp("lit_zygote") / "server.log"
+    with zygote_server.running(log) as path:
+        yield path, log
 
 
 @pytest.fixture(scope="session")
@@ -64,11 +65,11 @@ def lit_results(request, tmp_path_factory, lit_zygote) -> dict[str, tuple[str, s
     return _run_lit(selected, tmp_path_factory.mktemp("lit") / "lit.xml", lit_zygote)
 
 
-def _run_lit(selected: list[str], xml: Path, zygote: str | None) -> dict[str, tuple[str, str]]:
+def _run_lit(selected: list[str], xml: Path, zygote: tuple[str, Path] | None) -> dict[str, tuple[str, str]]:
     env = dict(os.environ)
     env.pop("LASSCC_LIT_ZYGOTE", None)
     if zygote:
-        env["LASSCC_LIT_ZYGOTE"] = zygote  # tests/filecheck/lit.cfg.py's substitutions use it
+        env["LASSCC_LIT_ZYGOTE"] = zygote[0]  # tests/filecheck/lit.cfg.py's substitutions use it
     proc = subprocess.run(
         # `python -m lit` has no __main__ in the PyPI package; call its entry point directly.
         [sys.executable, "-c", "import sys; from lit.main import main; sys.exit(main())", "-q",
@@ -112,6 +113,8 @@ def test_lit_file(lit_file, lit_results, lit_zygote, tmp_path):
     verdict, message = lit_results[lit_file]
     if verdict == "skipped":
         pytest.skip(message)
+    if verdict != "passed" and lit_zygote and lit_zygote[1].stat().st_size:  # a command the server failed to run
+        message += f"\nthe lit zygote's log ({lit_zygote[1]}):\n{lit_zygote[1].read_text()}"
     assert verdict == "passed", f"tests/filecheck/{lit_file}:\n{message}"
 
 
