@@ -33,7 +33,6 @@ import errno
 import gc
 import importlib
 import io
-import json
 import os
 import pkgutil
 import runpy
@@ -204,6 +203,14 @@ def _recv_exact(sock: socket.socket, n: int, data: bytes = b"") -> bytes:
     return data
 
 
+def _decode_request(raw: bytes) -> dict:
+    """The inverse of lit_zygote_client.encode_request."""
+    fields = [os.fsdecode(f) for f in raw.split(b"\0")]
+    tool, cwd, nargs = fields[0], fields[1], int(fields[2])
+    args, env = fields[3:3 + nargs], fields[3 + nargs:]
+    return {"tool": tool, "cwd": cwd, "args": args, "env": dict(e.split("=", 1) for e in env)}
+
+
 def _handle(tools, listener: socket.socket, conn: socket.socket) -> None:
     """In the per-command handler (a fork of the server): read the request, fork the tool's child,
     wait for it, send its exit status back."""
@@ -214,9 +221,9 @@ def _handle(tools, listener: socket.socket, conn: socket.socket) -> None:
     try:
         head, fds, _flags, _addr = socket.recv_fds(conn, 8, _MAX_FDS)
         (size,) = struct.unpack("!Q", _recv_exact(conn, 8, head))
-        request = json.loads(_recv_exact(conn, size))
-        if len(fds) != _MAX_FDS or request.get("tool") not in tools:
-            raise ValueError(f"bad request: {len(fds)} descriptors, tool {request.get('tool')!r}")
+        request = _decode_request(_recv_exact(conn, size))
+        if len(fds) != _MAX_FDS or request["tool"] not in tools:
+            raise ValueError(f"bad request: {len(fds)} descriptors, tool {request['tool']!r}")
         pid = os.fork()
         if pid == 0:
             conn.close()

@@ -1,5 +1,5 @@
 """The client half of tests/lit_zygote.py: lit runs this (`python3 -S -I`, so only the standard library
-starts: ~0.02 s) in place of `lasscc` / `xdsl-opt` / `filecheck`.
+starts: ~0.01 s) in place of `lasscc` / `xdsl-opt` / `filecheck`.
 
     python3 -S -I tests/lit_zygote_client.py SOCKET TOOL [ARG ...]
 
@@ -11,11 +11,10 @@ server that breaks off mid-command is reported on stderr and the client aborts (
 which fails a lit RUN line under `not` too.
 """
 
-import json
+import _signal  # the C modules: `socket` / `signal` / `json` would import enum, re, ... (~25 ms a command)
+import _socket
+import _struct
 import os
-import signal
-import socket
-import struct
 import sys
 
 # The plain command each tool name stands for (lit.cfg.py's substitutions without the server).
@@ -31,7 +30,7 @@ def _plain(tool: str, args: list[str]):
     os.execvp(argv[0], argv)
 
 
-def _recv_exact(sock: socket.socket, n: int) -> bytes:
+def _recv_exact(sock, n: int) -> bytes:
     data = b""
     while len(data) < n:
         chunk = sock.recv(n - len(data))
@@ -39,6 +38,13 @@ def _recv_exact(sock: socket.socket, n: int) -> bytes:
             break
         data += chunk
     return data
+
+
+def encode_request(tool: str, args: list[str], cwd: str, env: dict[str, str]) -> bytes:
+    """tool, cwd, the argument count, the arguments, then the environment as KEY=VALUE, NUL-separated
+    (none of them can hold a NUL); tests/lit_zygote.py decodes it."""
+    fields = [tool, cwd, str(len(args)), *args, *(f"{k}={v}" for k, v in env.items())]
+    return b"\0".join(os.fsencode(f) for f in fields)
 
 
 def main() -> None:
@@ -51,15 +57,16 @@ def main() -> None:
             os.fstat(fd)
     except OSError:  # a closed standard stream: nothing to hand over, run it plainly
         _plain(tool, args)
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.connect(path)
     except OSError:  # no server (never started, stopped): the plain command
         sock.close()
         _plain(tool, args)
-    request = json.dumps({"tool": tool, "args": args, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
+    request = encode_request(tool, args, os.getcwd(), dict(os.environ))
     try:
-        socket.send_fds(sock, [struct.pack("!Q", len(request))], [0, 1, 2])
+        sock.sendmsg([_struct.pack("!Q", len(request))],
+                     [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, _struct.pack("3i", 0, 1, 2))])
         sock.sendall(request)
         reply = _recv_exact(sock, 8)
     except OSError as e:  # reset, broken pipe: the server went away mid-command
@@ -68,9 +75,9 @@ def main() -> None:
         sys.stderr.write(f"lit_zygote_client: the server at {path} ended without {tool}'s exit status\n")
         sys.stderr.flush()
         os.abort()
-    kind, value = struct.unpack("!ii", reply)
+    kind, value = _struct.unpack("!ii", reply)
     if kind == 1:  # killed by signal `value`: end the same way
-        signal.signal(value, signal.SIG_DFL)
+        _signal.signal(value, _signal.SIG_DFL)
         os.kill(os.getpid(), value)
     os._exit(value)
 
