@@ -116,3 +116,39 @@ def test_a_server_that_breaks_off_fails_the_command_as_a_crash(tmp_path):
     # a signal, not an exit code: lit's `not` does not turn it into a pass
     assert proc.returncode == -signal.SIGABRT
     assert b"ended without filecheck's exit status" in proc.stderr
+
+
+def _forks_of(path: str) -> dict[int, int]:
+    """{pid: parent pid} of the server at `path` and its forks (their command line names the socket)."""
+    procs = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if path.encode() in (entry / "cmdline").read_bytes():
+                    procs[int(entry.name)] = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+            except (OSError, ValueError, IndexError):  # ended meanwhile
+                pass
+    return procs
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_a_command_killed_by_a_signal_kills_the_client_alike(server):
+    import time
+
+    client = subprocess.Popen(_client(server, "filecheck") + ["tests/filecheck/sanity.mlir"], cwd=REPO_ROOT, env=ENV,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        tool = None
+        deadline = time.monotonic() + 60
+        while tool is None and time.monotonic() < deadline:  # filecheck waits for its stdin meanwhile
+            procs = _forks_of(server)
+            handlers = {pid for pid, parent in procs.items() if parent in procs and parent not in
+                        {p for p in procs if procs[p] in procs}}
+            tool = next((pid for pid, parent in procs.items() if parent in handlers), None)
+            time.sleep(0.05)
+        assert tool is not None, "no tool process under the server"
+        os.kill(tool, signal.SIGTERM)
+        client.communicate(timeout=60)
+    finally:
+        client.kill()
+    assert client.returncode == -signal.SIGTERM  # as the plain filecheck's would be
