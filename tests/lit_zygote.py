@@ -49,6 +49,8 @@ from pathlib import Path
 
 CLIENT = Path(__file__).resolve().with_name("lit_zygote_client.py")
 _MAX_FDS = 3  # stdin, stdout, stderr
+# the reply's kind: (EXITED, code), (SIGNALED, signal), (NOT_SERVED, 0): the client runs the plain command
+EXITED, SIGNALED, NOT_SERVED = 0, 1, 2
 _PARENT_POLL_S = 2.0  # how often an idle server checks that the process that started it still runs
 # `LASSCC_LIT_NO_ZYGOTE=1`: lit and the unit tests run the plain commands
 DISABLED = os.environ.get("LASSCC_LIT_NO_ZYGOTE") == "1"
@@ -77,10 +79,9 @@ def _tools() -> dict[str, str]:
     tools = {"lasscc": "-m lasscc.cli"}
     for name, module in (("xdsl-opt", "xdsl.tools.xdsl_opt"), ("filecheck", "filecheck.main")):
         script = _script(name)
-        if script is None:
-            raise RuntimeError(f"no console script {name!r} beside {sys.executable}")
-        importlib.import_module(module)
-        tools[name] = script
+        if script is not None:  # else not served: the client runs PATH's command itself
+            importlib.import_module(module)
+            tools[name] = script
     return tools
 
 
@@ -222,8 +223,11 @@ def _handle(tools, listener: socket.socket, conn: socket.socket) -> None:
         head, fds, _flags, _addr = socket.recv_fds(conn, 8, _MAX_FDS)
         (size,) = struct.unpack("!Q", _recv_exact(conn, 8, head))
         request = _decode_request(_recv_exact(conn, size))
-        if len(fds) != _MAX_FDS or request["tool"] not in tools:
-            raise ValueError(f"bad request: {len(fds)} descriptors, tool {request['tool']!r}")
+        if len(fds) != _MAX_FDS:
+            raise ValueError(f"bad request: {len(fds)} descriptors")
+        if request["tool"] not in tools:
+            conn.sendall(struct.pack("!ii", NOT_SERVED, 0))
+            return
         pid = os.fork()
         if pid == 0:
             conn.close()
@@ -235,9 +239,9 @@ def _handle(tools, listener: socket.socket, conn: socket.socket) -> None:
             os.close(fd)
         _, status = os.waitpid(pid, 0)
         if os.WIFSIGNALED(status):
-            reply = struct.pack("!ii", 1, os.WTERMSIG(status))
+            reply = struct.pack("!ii", SIGNALED, os.WTERMSIG(status))
         else:
-            reply = struct.pack("!ii", 0, os.WEXITSTATUS(status))
+            reply = struct.pack("!ii", EXITED, os.WEXITSTATUS(status))
         conn.sendall(reply)
     except BaseException:  # noqa: BLE001 -- reported in the server's log; the client aborts
         traceback.print_exc()

@@ -76,6 +76,9 @@ def main() -> None:
         sys.stderr.flush()
         os.abort()
     kind, value = _struct.unpack("!ii", reply)
+    if kind == 2:  # a tool the server does not hold (its console script is not beside its interpreter)
+        sock.close()
+        _plain(tool, args)
     if kind == 1:  # killed by signal `value`: end the same way
         _signal.signal(value, _signal.SIG_DFL)
         os.kill(os.getpid(), value)
