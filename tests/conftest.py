@@ -40,3 +40,12 @@ def pytest_configure_node(node):
     """pytest-xdist, on the controller: hand each worker the `--dist` mode (a worker's own option
     reads "no"), for tests/test_filecheck.py."""
     node.workerinput["lasscc_dist"] = node.config.getoption("dist")
+
+
+def pytest_sessionfinish(session):
+    """Stop the fork server that tests running the CLI share (tests/lit_zygote.py's lasscc_command)."""
+    import sys
+
+    zygote = sys.modules.get("lit_zygote")
+    if zygote is not None:
+        zygote.stop_shared()

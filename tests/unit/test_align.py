@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +38,7 @@ from lasscc.diagnostics import LassError
 from lasscc.interp import MisalignedAccessError, execute_kernel, run_check
 from lasscc.driver import PASS_NAMES, run_passes
 from lasscc.source import parse_mlir
+from lit_zygote import lasscc_command  # tests/lit_zygote.py: the CLI through the suite's fork server
 
 ROOT = Path(__file__).resolve().parents[2]
 STRIDES = {"row": "", "col": ", strided<[1, ?]>"}
@@ -240,7 +240,7 @@ def test_executor_catches_a_width_the_sizes_break():
 
 # ---- 3. the CLI and the API ---------------------------------------------------------------------
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "lasscc.cli", *args], capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run([*lasscc_command(), *args], capture_output=True, text=True, cwd=ROOT)
 
 
 def test_cli_align_errors(tmp_path):

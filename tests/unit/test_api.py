@@ -14,6 +14,7 @@ import lasscc
 from lasscc.diagnostics import LassError
 from lasscc.driver import PASS_NAMES
 from lasscc.runtime import cuda
+from lit_zygote import lasscc_command  # tests/lit_zygote.py: the CLI through the suite's fork server
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "gemm.mlir"
@@ -172,7 +173,7 @@ def test_resources(small, monkeypatch):
 
 
 def _cli_error(path: Path) -> str:
-    p = subprocess.run([sys.executable, "-m", "lasscc.cli", "compile", str(path), "--no-cache"], capture_output=True,
+    p = subprocess.run([*lasscc_command(), "compile", str(path), "--no-cache"], capture_output=True,
                        text=True, cwd=ROOT)
     assert p.returncode == 2
     return p.stderr.strip()

@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +19,7 @@ from lasscc.interp.check import make_inputs, reference, rel_error
 from lasscc.driver import PASS_NAMES, run_passes
 from lasscc.runtime import cuda
 from lasscc.source import parse_mlir
+from lit_zygote import lasscc_command  # tests/lit_zygote.py: the CLI through the suite's fork server
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "gemm_batched.mlir"
@@ -87,7 +87,7 @@ def test_block_id_z_and_batch_view_are_executed():
 
 
 def _cli(*extra):
-    return subprocess.run([sys.executable, "-m", "lasscc.cli", "run", *extra], cwd=ROOT, capture_output=True, text=True)
+    return subprocess.run([*lasscc_command(), "run", *extra], cwd=ROOT, capture_output=True, text=True)
 
 
 def test_cli_cpu_batch_check():

@@ -8,7 +8,6 @@ import gzip
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from lasscc import cache
 from lasscc.dialects.lass import kernel_facts
 from lasscc.driver import PASS_NAMES
 from lasscc.source import parse_mlir
+from lit_zygote import lasscc_command  # tests/lit_zygote.py: the CLI through the suite's fork server
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = ROOT / "examples" / "gemm_small_tiles.mlir"  # 64x64x32: the quickest kernel to compile
@@ -179,7 +179,7 @@ def test_errors_are_not_cached(cache_dir):
 
 
 def _cli(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "lasscc.cli", *args], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([*lasscc_command(), *args], capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, **(env or {})})
 
 

@@ -36,6 +36,7 @@ from lasscc.source import parse_mlir
 sys.path.insert(0, str(Path(__file__).parent))
 from test_wgmma_passes import gemm  # noqa: E402
 from test_cluster import PASSES, stages_of  # noqa: E402 -- the same five passes, cached
+from lit_zygote import lasscc_command  # tests/lit_zygote.py: the CLI through the suite's fork server
 
 PHYSICAL = len(PASSES)
 
@@ -123,7 +124,7 @@ def test_cli_rejects_a_bad_cluster_split_with_exit_2(tmp_path):
     src = tmp_path / "g.mlir"
     src.write_text(gemm(tb=(64, 64, 64), stages=3, extra=split(16)))
     out = tmp_path / "g.ptx"
-    p = subprocess.run([sys.executable, "-m", "lasscc.cli", "compile", str(src), "--arch", "sm_90a", "-o", str(out)],
+    p = subprocess.run([*lasscc_command(), "compile", str(src), "--arch", "sm_90a", "-o", str(out)],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "Traceback" not in p.stderr and not out.exists()
     assert "g.mlir:" in p.stderr and "from 2 to 8" in p.stderr
@@ -150,7 +151,7 @@ def test_windows_and_owners():
 def test_explain_shows_the_cluster_reduction(tmp_path):
     src = tmp_path / "g.mlir"
     src.write_text(gemm(tb=(128, 128, 64), stages=4, extra=split(4)))
-    p = subprocess.run([sys.executable, "-m", "lasscc.cli", "explain", str(src), "--arch", "sm_90a",
+    p = subprocess.run([*lasscc_command(), "explain", str(src), "--arch", "sm_90a",
                         "--m", "128", "--n", "4096", "--k", "4096"], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert "Cluster split-K" in p.stdout and "cluster dims (4, 1, 1)" in p.stdout and "DSMEM" in p.stdout

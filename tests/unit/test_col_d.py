@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +34,7 @@ from lasscc.interp.executor import find_kernel
 from lasscc.driver import make_pass, run_pass
 from lasscc.runtime import cuda, gemm_runner
 from lasscc.source import parse_mlir
+from lit_zygote import lasscc_command  # tests/lit_zygote.py: the CLI through the suite's fork server
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "gemm_col_d.mlir"
@@ -126,7 +126,7 @@ def test_row_major_d_unchanged():
 
 
 def test_cli_cpu_check():
-    p = subprocess.run([sys.executable, "-m", "lasscc.cli", "run", str(EXAMPLE), "--target", "cpu", "--m", "100",
+    p = subprocess.run([*lasscc_command(), "run", str(EXAMPLE), "--target", "cpu", "--m", "100",
                         "--n", "72", "--k", "40", "--check", "--no-cache"], capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "PASS" in p.stdout and "D col-major" in p.stdout

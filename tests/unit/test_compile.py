@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from lasscc.emit import ptxas_info
 from lasscc.driver import PASS_NAMES, compile_module, stage_dump
 from lasscc.source import parse_mlir
+from lit_zygote import lasscc_command  # tests/lit_zygote.py: the CLI through the suite's fork server
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "gemm.mlir"
@@ -67,7 +67,7 @@ def test_every_stage_is_valid_input(tmp_path):
 
 
 def _cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "lasscc.cli", *args], capture_output=True, text=True, input=stdin,
+    return subprocess.run([*lasscc_command(), *args], capture_output=True, text=True, input=stdin,
                           cwd=ROOT)
 
 
@@ -88,7 +88,7 @@ def test_cli_bad_input(tmp_path, text, expect):
     src.write_text(text)
     out = tmp_path / "out.ptx"
     proc = subprocess.run(
-        [sys.executable, "-m", "lasscc.cli", "compile", "t.mlir", "-o", str(out)], capture_output=True, text=True,
+        [*lasscc_command(), "compile", "t.mlir", "-o", str(out)], capture_output=True, text=True,
         cwd=tmp_path)
     assert proc.returncode == 2, proc.stderr
     assert expect in proc.stderr, proc.stderr
@@ -152,7 +152,7 @@ def test_mixed_input_types_rejected(tmp_path):
     src = tmp_path / "t.mlir"
     src.write_text(gemm_text(dt="f16").replace("memref<?x?xf16>", "memref<?x?xbf16>", 1).replace(
         "ins(%a, %b : memref<?x?xf16>", "ins(%a, %b : memref<?x?xbf16>"))
-    proc = subprocess.run([sys.executable, "-m", "lasscc.cli", "compile", "t.mlir", "-o", "o.ptx"],
+    proc = subprocess.run([*lasscc_command(), "compile", "t.mlir", "-o", "o.ptx"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2 and "expected A and B of one element type" in proc.stderr, proc.stderr
 
@@ -186,7 +186,7 @@ def test_batched_operands_must_agree(tmp_path):
     src = tmp_path / "t.mlir"
     src.write_text((ROOT / "examples" / "gemm_batched.mlir").read_text().replace(
         "%d: memref<?x?x?xf32>", "%d: memref<?x?xf32>").replace("outs(%d : memref<?x?x?xf32>)", "outs(%d : memref<?x?xf32>)"))
-    proc = subprocess.run([sys.executable, "-m", "lasscc.cli", "compile", "t.mlir", "-o", "o.ptx"],
+    proc = subprocess.run([*lasscc_command(), "compile", "t.mlir", "-o", "o.ptx"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2 and "t.mlir:4:3: error: expected 2-d memrefs (or 3-d, batch first" in proc.stderr, proc.stderr
 
@@ -199,6 +199,6 @@ def test_cli_rejects_the_non_mlir_dumps(tmp_path, name, kind, cmd):
     src.write_text("; ModuleID = ''\n" if name.endswith(".ll") else "//\n.version 8.0\n")
     out = tmp_path / "out.ptx"
     args = [cmd, name] + (["-o", str(out)] if cmd == "compile" else [])
-    proc = subprocess.run([sys.executable, "-m", "lasscc.cli", *args], capture_output=True, text=True, cwd=tmp_path)
+    proc = subprocess.run([*lasscc_command(), *args], capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2 and f"{name}:1:1: error: expected MLIR" in proc.stderr and f"got {kind}" in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr and not out.exists()

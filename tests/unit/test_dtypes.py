@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 import itertools
 import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -30,6 +29,7 @@ from lasscc.interp import mma_math as MM
 from lasscc.interp import run_check
 from lasscc.driver import compile_module, make_pass, run_pass
 from lasscc.source import parse_mlir
+from lit_zygote import lasscc_command  # tests/lit_zygote.py: the CLI through the suite's fork server
 
 LANES = range(32)
 
@@ -267,7 +267,7 @@ def test_bad_input_is_a_located_error(case, tmp_path):
                    f"  lass.gemm {{{extra}alpha = 1.0 : f32}} ins(%a, %b : {ta}, {tb}) outs(%d : {td})\n"
                    f"  func.return\n}}\n")
     out = tmp_path / "out.ptx"
-    proc = subprocess.run([sys.executable, "-m", "lasscc.cli", "compile", str(src), "-o", str(out)],
+    proc = subprocess.run([*lasscc_command(), "compile", str(src), "-o", str(out)],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2, proc.stderr
     assert want in proc.stderr, proc.stderr
@@ -283,6 +283,6 @@ def test_k_alignment_rule_per_type(tmp_path):
     assert (k_align("f16"), k_align("bf16"), k_align("f32"), k_align("i8")) == (8, 8, 4, 16)
     src = tmp_path / "t.mlir"
     src.write_text(gemm_text("int8", "small-s2"))
-    proc = subprocess.run([sys.executable, "-m", "lasscc.cli", "run", str(src), "--target", "cpu", "--m", "8",
+    proc = subprocess.run([*lasscc_command(), "run", str(src), "--target", "cpu", "--m", "8",
                            "--n", "8", "--k", "24", "--align", "16,16"], capture_output=True, text=True)
     assert proc.returncode == 2 and "option --k: expected a multiple of 16" in proc.stderr, proc.stderr

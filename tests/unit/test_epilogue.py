@@ -20,6 +20,7 @@ from lasscc.interp.bf16 import BF16, as_f64, store_as
 from lasscc.interp.errors import KernelArgumentError
 from lasscc.driver import PASS_NAMES, run_passes
 from lasscc.source import parse_mlir
+from lit_zygote import lasscc_command  # tests/lit_zygote.py: the CLI through the suite's fork server
 
 SMALL = dict(threadblock=(64, 64, 32), warp=(32, 32, 32), stages=3)
 NP = {"f16": np.float16, "bf16": BF16, "f32": np.float32, "i8": np.int8}
@@ -361,9 +362,8 @@ def test_explain_lists_ops_and_extra_bytes():
 
 def test_cli_run_on_cpu_checks_the_fused_linalg():
     import subprocess
-    import sys
 
-    proc = subprocess.run([sys.executable, "-m", "lasscc.cli", "run", "examples/linalg_bias_relu.mlir", "--target",
+    proc = subprocess.run([*lasscc_command(), "run", "examples/linalg_bias_relu.mlir", "--target",
                            "cpu", "--m", "33", "--n", "40", "--k", "24", "--check", "--stage", "lasscc-tile-threadblock"],
                           capture_output=True, text=True)
     assert proc.returncode == 0 and "check   PASS" in proc.stdout, proc.stdout + proc.stderr

@@ -16,6 +16,7 @@ from lasscc import explain as ex
 from lasscc.config import GemmConfig
 from lasscc.resources import stage_plan
 from lasscc.source import parse_mlir
+from lit_zygote import lasscc_command  # tests/lit_zygote.py: the CLI through the suite's fork server
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "gemm.mlir"
@@ -143,7 +144,7 @@ def test_bank_grid_and_wavefronts():
 
 
 def _cli(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "lasscc.cli", "explain", *args], capture_output=True, text=True,
+    return subprocess.run([*lasscc_command(), "explain", *args], capture_output=True, text=True,
                           cwd=ROOT, env={**os.environ, **(env or {})})
 
 

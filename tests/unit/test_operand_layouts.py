@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import itertools
 import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -27,6 +26,7 @@ from lasscc.config import alignment_error, alignment_rules
 from lasscc.interp import run_check
 from lasscc.driver import PASS_NAMES, run_passes
 from lasscc.source import parse_mlir
+from lit_zygote import lasscc_command  # tests/lit_zygote.py: the CLI through the suite's fork server
 
 STRIDES = {"row": "", "col": ", strided<[1, ?]>"}
 CONFIGS = {
@@ -133,7 +133,7 @@ def test_alignment_rules():
 
 
 def _cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "lasscc.cli", *args], capture_output=True, text=True, cwd=cwd)
+    return subprocess.run([*lasscc_command(), *args], capture_output=True, text=True, cwd=cwd)
 
 
 def test_run_rejects_a_misaligned_leading_dimension(tmp_path):

@@ -23,7 +23,6 @@ ordering barrier), on the CPU executor, in the rules and in ptxas.
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -41,6 +40,7 @@ from lasscc.source import parse_mlir
 
 from _wgmma_stages import passes_after, wgmma_gemm  # noqa: E402
 from test_pingpong import _set_operand  # noqa: E402 -- the planted bugs' constant operand
+from lit_zygote import lasscc_command  # tests/lit_zygote.py: the CLI through the suite's fork server
 
 PP = ', schedule = "pingpong"'
 TMA = ', epilogue = "tma"'
@@ -151,7 +151,7 @@ def test_register_rule_names_the_tile_and_the_budget(tmp_path):
         compile_module(parse_mlir(text, "t.mlir"), arch="sm_90a")
     src, out = tmp_path / "big.mlir", tmp_path / "big.ptx"
     src.write_text(text)
-    res = subprocess.run([sys.executable, "-m", "lasscc.cli", "compile", "--arch", "sm_90a", str(src), "-o", str(out)],
+    res = subprocess.run([*lasscc_command(), "compile", "--arch", "sm_90a", str(src), "-o", str(out)],
                          capture_output=True, text=True)
     assert res.returncode == 2 and "big.mlir:2:3: error: config:" in res.stderr and "Traceback" not in res.stderr
     assert not out.exists()
@@ -202,6 +202,6 @@ def test_fused_row_bias_gelu_through_the_tma_store(tmp_path):
     text = text.replace(old, 'config = {mma = "wgmma", threadblock = [128, 64, 64], stages = 3' + PP + PERSIST + TMA + "}")
     src = tmp_path / "bias_m.mlir"
     src.write_text(text.replace("epilogue(%bias [n]", "epilogue(%bias [m]"))
-    res = subprocess.run([sys.executable, "-m", "lasscc.cli", "run", str(src), "--arch", "sm_90a", "--target", "cpu",
+    res = subprocess.run([*lasscc_command(), "run", str(src), "--arch", "sm_90a", "--target", "cpu",
                           "--m", "300", "--n", "136", "--k", "136", "--check"], capture_output=True, text=True)
     assert res.returncode == 0 and "check   PASS" in res.stdout, res.stdout + res.stderr

@@ -4,13 +4,13 @@ the CLI's errors."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from lasscc.config import GemmConfig, KernelSpec
 from lasscc.tune import candidates, lookup_tuned, store_tuned, tune_key
+from lit_zygote import lasscc_command  # tests/lit_zygote.py: the CLI through the suite's fork server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,7 +70,7 @@ def test_compile_uses_tuned_config_only_without_config(tmp_path, monkeypatch):
     store_tuned(tune_key(64, 64, 64, spec, "GPU"), GemmConfig(stages=5), 1.0)
 
     def run(f):
-        return subprocess.run([sys.executable, "-m", "lasscc.cli", "compile", str(f), "--emit", "mlir", "--no-cache"],
+        return subprocess.run([*lasscc_command(), "compile", str(f), "--emit", "mlir", "--no-cache"],
                               capture_output=True, text=True, cwd=ROOT)
 
     tuned = run(ROOT / "examples" / "gemm_tuned.mlir")
@@ -88,7 +88,7 @@ def test_compile_uses_tuned_config_only_without_config(tmp_path, monkeypatch):
     (["tune", "examples/gemm.mlir", "--jobs", "0"], "option --jobs: expected a worker count >= 1, got 0"),
 ])
 def test_cli_errors(args, expect):
-    proc = subprocess.run([sys.executable, "-m", "lasscc.cli", *args], capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run([*lasscc_command(), *args], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 2 and expect in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
 
