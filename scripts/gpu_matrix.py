@@ -16,7 +16,7 @@ NT and with a column-major D, split counts 2, 3 and 7 (7 exceeds the k-tiles of 
 partitions), shapes of issue 17 (33 x 4097 x 12345 rounded to the access rule, 1 x 8192 x 8192);
 then SPLIT_BENCH times split counts of issue 17's skinny / long-K shapes beside cuBLAS.
 
-STREAMK_* cases run stream-K kernels (lasscc.streamk, "streamk" and "streamk-dp"): every element type in
+STREAMK_* cases run stream-K kernels (lasscc.streamk, "streamk", "streamk-dp" and "streamk-tail"): every element type in
 TN, NT and with a column-major D, at shapes whose tiles are split between CTAs, the odd shapes of issue
 17 also unrounded; then STREAMK_BENCH times both modes beside the data-parallel kernel and cuBLAS.
 
@@ -318,10 +318,10 @@ def run_hopper(cases, compiled) -> int:
 
 
 
-# stream-K (lasscc.streamk), both modes: every element type in TN, NT and with a column-major D, at
+# stream-K (lasscc.streamk), every mode: every element type in TN, NT and with a column-major D, at
 # shapes that split tiles between CTAs (the odd ones of issue 17 also unrounded, with the widest
 # access widths they allow), then STREAMK_BENCH timed beside cuBLAS
-STREAMK_MODES = ("streamk", "streamk-dp")
+STREAMK_MODES = ("streamk", "streamk-dp", "streamk-tail")
 STREAMK_SHAPES = [(33, 4097, 12345), (1, 8192, 8192), (3000, 3000, 1000), (127, 255, 1024), (100, 70, 64)]
 STREAMK_ODD = [(33, 4097, 12345), (1, 8192, 8192)]  # run as they are, narrow accesses where K needs them
 STREAMK_BENCH = [(16, 4096, 4096), (128, 4096, 4096), (1024, 1024, 16384), (3000, 3000, 1000)]
