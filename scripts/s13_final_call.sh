@@ -4,11 +4,11 @@
 # type and layout, odd shapes), the Hopper cooperative persistent TMA-store kernel with
 # split_k_mode = "streamk-tail" at odd / split shapes checked against float64 (`lasscc run --check`),
 # and the sm_90a default at 4096^3 (f16 -> f16, bf16 -> f32) beside cuBLAS.  Logs in $OUT.
-#     OUT=... scripts/s13_final_call.sh      (after scripts/gpu_call.sh has installed the wheels)
+#     OUT=... [PARTS=""] scripts/s13_final_call.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/s13_final}; mkdir -p "$OUT"
-OUT="$OUT" scripts/gpu_call.sh suite streamk
+OUT="$OUT" scripts/gpu_call.sh ${PARTS-suite streamk}  # PARTS="" for the Hopper checks and the bench alone
 export LASSCC_CACHE_DIR=$(mktemp -d)
 for f in benchmarks/s13_pers_tma_sktail_f16.mlir benchmarks/s13_pers_tma_sktail_bf16f32.mlir; do
   for shape in "3000 3000 1000" "2048 7936 8192" "1000 1000 16384" "4100 4104 520"; do
