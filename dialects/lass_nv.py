@@ -24,8 +24,9 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import (Attribute, Dialect, Operation, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute, SSAValue,
+                     TypeAttribute)
 from xdsl.irdl import (
     AnyOf,
     AttrSizedOperandSegments,
@@ -48,6 +49,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from lasscc import sm90_layout as S
 
@@ -59,6 +61,23 @@ NARROW_BYTES = (1, 2, 4, 8)
 MMA_SHAPES = {"f16": "m16n8k16", "bf16": "m16n8k16", "tf32": "m16n8k8", "s8": "m16n8k32"}
 MMA_INPUT_TYPES = tuple(MMA_SHAPES)
 MMA_ACC_TYPES = {"f16": ("f32", "f16"), "bf16": ("f32",), "tf32": ("f32",), "s8": ("i32",)}
+
+
+class DimensionEnum(StrEnum):
+    """A grid axis: x, y or z."""
+
+    X = "x"
+    Y = "y"
+    Z = "z"
+
+
+@irdl_attr_definition
+class DimensionAttr(EnumAttribute[DimensionEnum], SpacedOpaqueSyntaxAttribute):
+    """The axis of lass_nv.block_id (`#lass_nv<dim x>` in generic form; `x` in the op's).  lass_nv's own
+    rather than xDSL's `gpu.dim`: importing that pulls in xDSL's gpu and memref dialects (~0.02 s of every
+    compile, whose IR has no gpu or memref op)."""
+
+    name = "lass_nv.dim"
 
 
 @irdl_op_definition
@@ -74,7 +93,7 @@ class ThreadIdOp(IRDLOperation):
 @irdl_op_definition
 class BlockIdOp(IRDLOperation):
     """%ctaid.x (`lass_nv.block_id x`), %ctaid.y (`y`: the split-K partition, lasscc.splitk) or
-    %ctaid.z (`lass_nv.block_id z`: the batch of a batched GEMM) (PTX ISA 10.6); the axis is xDSL's gpu dimension attribute, as in gpu.block_id."""
+    %ctaid.z (`lass_nv.block_id z`: the batch of a batched GEMM) (PTX ISA 10.6); the axis is a DimensionAttr."""
 
     name = "lass_nv.block_id"
     traits = traits_def(Pure())
@@ -1252,5 +1271,5 @@ LassNV = Dialect(
         GridDimOp,
         StReleaseOp,
     ],
-    [TensorMapType],
+    [TensorMapType, DimensionAttr],
 )

@@ -8,10 +8,12 @@ The Python API (lasscc/api.py) is loaded on first use, so `import lasscc` stays 
 """
 
 from lasscc import dataclass_code as _dataclass_code
+from lasscc import dataclass_doc as _dataclass_doc
 from lasscc import deprecated_sync as _deprecated_sync
 from lasscc import lazy_formats as _lazy_formats
 
 _dataclass_code.install()  # before xDSL's dataclasses are defined: see lasscc/dataclass_code.py
+_dataclass_doc.install()  # likewise: see lasscc/dataclass_doc.py
 _lazy_formats.install()  # before any xDSL dialect is defined: see lasscc/lazy_formats.py
 _deprecated_sync.install()  # before xDSL decorates with @deprecated: see lasscc/deprecated_sync.py
 

@@ -25,11 +25,7 @@ uses.
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-import json
-import os
-import tempfile
+import os  # gzip, hashlib, json, tempfile: imported where used (a --no-cache compile needs none)
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -73,6 +69,8 @@ def _source_digest() -> str:
     """sha256 over the compiler's sources: lasscc's top-level modules (but _NOT_COMPILER), dialects, passes."""
     global _SOURCE_DIGEST
     if _SOURCE_DIGEST is None:
+        import hashlib
+
         import lasscc
         import lasscc.dialects
         import lasscc.passes
@@ -114,6 +112,8 @@ class CompileOptions:
 
     def hash(self) -> str:
         """sha256 (hex) of every field, by name."""
+        import hashlib
+
         h = hashlib.sha256()
         for f in fields(self):
             h.update(f"{f.name}={getattr(self, f.name)!r}\0".encode())
@@ -122,6 +122,8 @@ class CompileOptions:
 
 def cache_key(input_text: str, options: CompileOptions) -> str:
     """sha256 of (input IR text, compiler version, options.hash()), as hex."""
+    import hashlib
+
     h = hashlib.sha256()
     for part in (f"lasscc-cache-{FORMAT}", input_text, compiler_version(), options.hash()):
         h.update(part.encode())
@@ -164,11 +166,17 @@ def _encode(key: str, input_text: str, arch: str, res) -> bytes:
         "specs": [asdict(s) for s in res.specs],
         "kernels": getattr(res, "kernel_meta", None) or kernel_meta(res.module),
     }
+    import gzip
+    import json
+
     return gzip.compress(json.dumps(entry).encode(), compresslevel=5)
 
 
 def _decode(raw: bytes, key: str, input_text: str):
     """The entry as a dict, or None when it is corrupt or belongs to another input."""
+    import gzip
+    import json
+
     from lasscc.config import KernelSpec
 
     try:
@@ -208,6 +216,8 @@ def store(key: str, input_text: str, arch: str, res) -> Path | None:
     folder = cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        import tempfile
+
         data = _encode(key, input_text, arch, res)
         fd, tmp = tempfile.mkstemp(dir=str(folder), prefix=".tmp-", suffix=".json.gz")
         try:

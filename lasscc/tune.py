@@ -15,11 +15,9 @@ winner for the same types and layout.
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import sys
-import tempfile
-import time
+import time  # json, tempfile: imported where used (a compile reads no tuned store when there is none)
 from pathlib import Path
 
 from lasscc.config import GemmConfig
@@ -277,9 +275,15 @@ def _tune_path() -> Path:
 
 def load_tuned() -> dict:
     try:
-        data = json.loads(_tune_path().read_text())
+        text = _tune_path().read_text()
+    except (OSError, ValueError):  # missing, unreadable, not UTF-8
+        return {}
+    import json
+
+    try:
+        data = json.loads(text)
         return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
+    except ValueError:
         return {}
 
 
@@ -292,6 +296,9 @@ def store_tuned(key: str, cfg: GemmConfig, tflops: float) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     data = load_tuned()
     data[key] = {"config": cfg.as_dict(), "tflops": round(tflops, 2), "time": time.time()}
+    import json
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=".tuned.")
     with os.fdopen(fd, "w") as f:
         json.dump(data, f, indent=1, sort_keys=True)

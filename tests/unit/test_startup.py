@@ -1,5 +1,6 @@
 """The CLI's start-up: what a compile does not import (issue 16)."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,22 @@ def test_compile_path_imports_no_explain_or_linalg(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.split("\n")[-2] == "0 []"
     assert "lass_tb" in out.read_text()
+
+
+def test_compile_imports_no_gpu_memref_or_cache_formats(tmp_path):
+    """`lasscc compile --no-cache` of an sm_80 kernel in a fresh process: xDSL's gpu and memref
+    dialects (lass_nv.block_id's axis is lass_nv's own attribute) and the cache's / tuned store's
+    formats (gzip, hashlib, json: no entry is read or written) are not imported."""
+    out = tmp_path / "k.ptx"
+    code = ("import sys; from lasscc.cli import main; "
+            f"rc = main(['compile', {str(ROOT / 'examples/gemm.mlir')!r}, '-o', {str(out)!r}, '--no-cache']); "
+            "print(rc, sorted(m for m in ('xdsl.dialects.gpu', 'xdsl.dialects.memref', 'gzip', 'hashlib', 'json') "
+            "if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                       env={**os.environ, "LASSCC_CACHE_DIR": str(tmp_path / "cache")})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[-2] == "0 []"
+    assert ".entry" in out.read_text()
 
 
 def test_xdsl_opt_entry_point_makes_its_frontend_locating():
