@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from lasscc import explain as ex
-from lasscc import streamk
 from lasscc.config import KernelSpec
 from lasscc.explain.hopper import hopper_numbers
 from lasscc.source import parse_mlir
