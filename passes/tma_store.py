@@ -51,8 +51,13 @@ from xdsl.rewriter import InsertPoint
 
 TMA_STORE_ALIGN = S90.TMA_GLOBAL_ALIGN  # a tensor map's global address and row stride
 # subtiles an iteration of a fused epilogue's rolled subtile loop (`tma_store_epilogue`); all of
-# them (no loop) where the tile has no more
-ROLLED_SUBTILES = 1
+# them (no loop) where the tile has no more; 1 for an epilogue with [mn] extras (a residual: a window
+# of 2 f16 residual subtiles is over PRELOAD_MN_BYTES, so read in the window again).  2 halves the
+# loop's accumulator shift moves (96 MOVs a window of 128x256's 64-column subtiles); measured over
+# the plain kernel (BENCHMARKS.md session 13, epi18c; 4096³, 5 rounds, 2 better in every round):
+# bias + GELU f16 D +3.7 % -> +3.1 %, f32 D +2.9 % -> +2.4 %, bias [m] + ReLU +0.7 % -> +0.5 %;
+# the residual 0.997x -> 0.961x the plain kernel (hence 1 there)
+ROLLED_SUBTILES = 2
 # the rolled loop reads the next window's [mn] extras (a residual) one iteration ahead, as its [n]
 # ones, instead of in the window's math after its barrier, where every consumer warp waited for them
 # (BENCHMARKS.md session 13: 0.966x -> 0.997x the plain kernel at 4096³) -- while they take at most
@@ -139,6 +144,8 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0, 
     # a fused epilogue's subtiles as a rolled loop (`_subtile_shift`): unrolled, its math is tens of
     # KB of straight-line SASS, fetched anew for every tile (BENCHMARKS.md session 11)
     per = ROLLED_SUBTILES if n_sub % ROLLED_SUBTILES == 0 else 1
+    if "mn" in op.kinds:
+        per = 1  # (ROLLED_SUBTILES) a residual's windows of 2 lost its [mn] preload: 0.997x -> 0.961x
     shift = _subtile_shift(cells, sub_cols, n_sub) if op.has_epilogue and n_sub > per else None
     window = per * sub_cols  # the columns of one iteration
     acc = low.accumulator(op.acc, op)

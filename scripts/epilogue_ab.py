@@ -6,7 +6,7 @@ starting at the next one; the median of `--rounds` round medians), beside torch'
 `bias + act`.
 
     python3 scripts/epilogue_ab.py VARIANTS.pkl [--sizes 4096,8192] [--activation gelu] [--rounds 3]
-        [--profile VARIANT] [--torch-dtype f16|bf16]  (one checked launch of that fused kernel at the first size: under ncu)
+        [--profile VARIANT] [--torch-dtype f16|bf16] [--bias n|m] [--no-check]  (one checked launch of that fused kernel at the first size: under ncu)
 
 One plain kernel (the overheads' reference) and any number of fused ones.
 
@@ -30,6 +30,9 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--iters", type=int, default=30)
     p.add_argument("--profile", default=None)
+    p.add_argument("--bias", default="n", choices=("n", "m"), help="the kernels' bias: [n] or [m] f32")
+    p.add_argument("--no-check", action="store_true",
+                   help="no float64 check (the same pickle's kernels checked by an earlier run: 8192^3's is slow)")
     p.add_argument("--torch-dtype", default="f16", choices=("f16", "bf16"), help="torch's A, B and bias (its D)")
     args = p.parse_args()
     with open(args.pickle, "rb") as f:
@@ -46,7 +49,7 @@ def main() -> int:
         return 2
     import torch.nn.functional as F
     act = {"gelu": F.gelu, "relu": F.relu, "silu": F.silu}[args.activation]
-    spec = EpilogueSpec(bias="n", activation=args.activation)
+    spec = EpilogueSpec(bias=args.bias, activation=args.activation)
     names = sorted(kernels, key=str)
     if args.profile is not None:
         size = int(args.sizes.split(",")[0])
@@ -54,10 +57,10 @@ def main() -> int:
                      epilogue=spec)
         print(f"{args.profile} {size}^3: rel_err {r['rel_err']:.1e} {'PASS' if r['ok'] else 'FAIL'}")
         return 0
-    print(f"variants: {', '.join(f'{v}/{k}' for v, k in names)}; bias [n] f32 + {args.activation}")
+    print(f"variants: {', '.join(f'{v}/{k}' for v, k in names)}; bias [{args.bias}] f32 + {args.activation}")
     for size in (int(s) for s in args.sizes.split(",")):
         for (v, kind) in names:
-            if kind == "fused":
+            if kind == "fused" and not args.no_check:
                 r = run_gemm(*kernels[(v, kind)], size, size, size, check=True, bench=False, seed=1, epilogue=spec)
                 print(f"  {size}^3 {v}: rel_err {r['rel_err']:.1e} {'PASS' if r['ok'] else 'FAIL'}, "
                       f"regs {r.get('regs')}, local {r.get('local_bytes')}", flush=True)
@@ -66,6 +69,8 @@ def main() -> int:
         a = _to_torch(torch, rng.standard_normal((size, size)).astype(np.float32)).to(tdt)
         b = _to_torch(torch, rng.standard_normal((size, size)).astype(np.float32)).to(tdt).t()
         bias = _to_torch(torch, rng.standard_normal(size).astype(np.float32)).to(tdt)
+        if args.bias == "m":
+            bias = bias[:, None]
         times: dict = {key: [] for key in names}
         times["torch"] = []
         for rnd in range(args.rounds):

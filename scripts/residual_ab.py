@@ -5,7 +5,9 @@ residual read in each window's math, after its barrier) and on (read one window 
 extras), beside the plain (non-persistent) kernel; each checked against float64 (partial tiles and the
 first size), then timed in rounds, each starting at the next kernel.
 
-    python3 scripts/residual_ab.py build OUT.pkl [--size 4096]        (no GPU: compile, ptxas info)
+    python3 scripts/residual_ab.py build OUT.pkl [--size 4096] [--rolled 2] [--no-preload-off]
+        (no GPU: compile, ptxas info; --rolled N adds persistent-preload-mn-rN: tma_store.ROLLED_SUBTILES = N;
+        --no-preload-off leaves out the persistent kernel without the preload)
     python3 scripts/residual_ab.py time OUT.pkl [--sizes 4096,8192] [--rounds 3]
 """
 
@@ -19,7 +21,7 @@ import sys
 SPEC = ("n", "m", "silu", True, "f16")  # EpilogueSpec(bias, scale, activation, residual, extras' dtype)
 
 
-def build(size: int, out: str) -> None:
+def build(size: int, out: str, rolled: list[int] = (), preload_off: bool = True) -> None:
     from lasscc.api import _shape_default, gemm_mlir
     from lasscc.driver import compile_module
     from lasscc.emit import ptxas_info
@@ -29,17 +31,20 @@ def build(size: int, out: str) -> None:
 
     spec = EpilogueSpec(*SPEC)
     kernels = {}
-    for name, persistent, pre in (("plain-kernel", False, False), ("persistent", True, False),
-                                  ("persistent-preload-mn", True, True)):
+    base_rolled, base_pre = tma_store.ROLLED_SUBTILES, tma_store.PRELOAD_MN
+    todo = [("plain-kernel", False, False, base_rolled)] + [("persistent", True, False, base_rolled)] * preload_off
+    todo += [("persistent-preload-mn", True, True, base_rolled)]
+    todo += [(f"persistent-preload-mn-r{r}", True, True, r) for r in rolled]
+    for name, persistent, pre, per in todo:
         tb, _, stages, _, _, kernel = _shape_default((size, size, size), "f16", 132, "sm_90a", None, None,
                                                      "f16" if persistent else None)
         text = gemm_epilogue_mlir(spec, gemm_mlir("f16", None, "f16", "TN", 1.0, 0.0, tb, None, stages, 8, "gemm",
                                                   kernel=kernel))
-        tma_store.PRELOAD_MN = pre
+        tma_store.PRELOAD_MN, tma_store.ROLLED_SUBTILES = pre, per
         try:
             res = compile_module(parse_mlir(text, f"<{name}>"), "sm_90a", f"<{name}>", keep_stages=False)
         finally:
-            tma_store.PRELOAD_MN = False
+            tma_store.PRELOAD_MN, tma_store.ROLLED_SUBTILES = base_pre, base_rolled
         info = ptxas_info(res.ptx, "sm_90a")
         print(f"{name}: {res.specs[0].config if hasattr(res.specs[0], 'config') else ''} ptxas: {info.line if info else '-'}",
               flush=True)
@@ -87,9 +92,11 @@ def main() -> int:
     p.add_argument("--sizes", default="4096,8192")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--iters", type=int, default=30)
+    p.add_argument("--rolled", default="", help="build: ROLLED_SUBTILES values of extra preload variants, e.g. 2")
+    p.add_argument("--no-preload-off", action="store_true", help="build: no persistent kernel without the preload")
     args = p.parse_args()
     if args.mode == "build":
-        build(args.size, args.pickle)
+        build(args.size, args.pickle, [int(r) for r in args.rolled.split(",") if r], not args.no_preload_off)
         return 0
     ok = time(args.pickle, [int(s) for s in args.sizes.split(",")], args.rounds, args.iters)
     print("all checks PASS" if ok else "some check FAILED")

@@ -12,7 +12,7 @@ kernel (the sm_90a default's schedule), on the CPU executor and ptxas.
    window's [n] and, within tma_store.PRELOAD_MN_BYTES, [mn] extras).
 3. Planted bugs caught: the preload shifted by one n8 block (wrong numbers), its pair predicate
    dropped (a read past the bias: the executor's bounds check), the rolled loop's accumulator
-   shift off by one pair (wrong numbers).
+   shift off by one pair (wrong numbers; windows of one subtile and of two: ROLLED_SUBTILES).
 4. ptxas: the 128x256x64/4 persistent bias + GELU kernel, and the residual one (f16 and f32
    residual), assemble without spills.
 """
@@ -63,6 +63,8 @@ CASES = {  # name -> (text, [(M, N, K)])
                                [(300, 264, 136)]),
     "rolled_f32_bias_n_gelu": (fused(EpilogueSpec("n", None, "gelu"), tb=(128, 128, 64), d="f32"),
                                [(130, 200, 72)]),
+    # ROLLED_SUBTILES 2: 128x256's four f16 subtiles as two windows of two (both staging buffers)
+    "rolled2_f16_bias_n_gelu": (fused(EpilogueSpec("n", None, "gelu"), tb=(128, 256, 64)), [(130, 264, 72)]),
     "rolled_pingpong_bias_n_silu": (fused(EpilogueSpec("n", None, "silu"), tb=(128, 128, 64),
                                           extra=', schedule = "pingpong", persistent = 1, epilogue = "tma"'),
                                     [(260, 264, 64)]),
@@ -173,7 +175,8 @@ def test_several_subtiles_are_one_rolled_loop():
     mod = passes_after(CASES["rolled_f16_bias_n_gelu"][0])["lasscc-warpgroup-mma"]
     blk = _tma_branch(mod)
     loops = [o for o in blk.ops if isinstance(o, scf.ForOp)]
-    assert tma_store.ROLLED_SUBTILES == 1 and len(loops) == 1  # 2 subtiles of 64 columns, one a window
+    # 2 subtiles of 64 columns, one a window: a residual's (ROLLED_SUBTILES 2 is for the others)
+    assert tma_store.ROLLED_SUBTILES == 2 and len(loops) == 1
     body = loops[0].body.block
     assert sum(isinstance(o, lass_nv.StmatrixX4Op) for o in body.walk()) == 4  # one subtile's, once
     # the accumulator, the next window's 8 bias pairs (f16) and (tma_store.PRELOAD_MN: 16 pairs of f16,
@@ -185,6 +188,20 @@ def test_several_subtiles_are_one_rolled_loop():
            and o.operands[0].name_hint not in ("scale", "bias")]
     first_st = next(i for i, o in enumerate(ops) if isinstance(o, lass_nv.StmatrixX4Op))
     assert len(res) == 16 and max(res) < first_st
+
+
+def test_two_subtiles_a_window():
+    """ROLLED_SUBTILES 2 (no [mn] extras): a loop of 2 windows, each 2 subtiles' stmatrix (one at
+    each staging buffer), carrying the accumulator and the next window's 16 bias pairs."""
+    from lasscc.passes import tma_store
+    from xdsl.dialects import scf
+
+    mod = passes_after(CASES["rolled2_f16_bias_n_gelu"][0])["lasscc-warpgroup-mma"]
+    loops = [o for o in _tma_branch(mod).ops if isinstance(o, scf.ForOp)]
+    assert tma_store.ROLLED_SUBTILES == 2 and len(loops) == 1
+    assert loops[0].ub.owner.value.value.data == 2  # 4 subtiles of 64 columns, 2 a window
+    assert sum(isinstance(o, lass_nv.StmatrixX4Op) for o in loops[0].body.block.walk()) == 8
+    assert len(loops[0].iter_args) == 128 + 32
 
 
 def test_residual_preload_within_its_register_budget(monkeypatch):
@@ -201,7 +218,9 @@ def test_residual_preload_within_its_register_budget(monkeypatch):
     assert len(loop.iter_args) == 64 + 16 + 32
 
 
-def test_planted_wrong_loop_shift_gives_wrong_numbers(monkeypatch):
+@pytest.mark.parametrize("case", [("rolled_f16_bias_n_gelu", (300, 264, 136)), ("rolled2_f16_bias_n_gelu", (130, 264, 72))],
+                         ids=["window_of_1", "window_of_2"])
+def test_planted_wrong_loop_shift_gives_wrong_numbers(monkeypatch, case):
     from lasscc.passes import tma_store
 
     real = tma_store._subtile_shift
@@ -209,11 +228,11 @@ def test_planted_wrong_loop_shift_gives_wrong_numbers(monkeypatch):
     from _wgmma_stages import WGMMA_PASSES
     from lasscc.driver import make_pass, run_pass
 
-    text = CASES["rolled_f16_bias_n_gelu"][0]
+    text = CASES[case[0]][0]
     mod = parse_mlir(text, "t.mlir")
     for name in WGMMA_PASSES:
         run_pass(mod, make_pass(name, "sm_90a"), "t.mlir")
-    r = _check(mod, epilogue_of(parse_mlir(text, "t.mlir")), 300, 264, 136)
+    r = _check(mod, epilogue_of(parse_mlir(text, "t.mlir")), *case[1])
     assert not r["ok"] and r["rel_err"] > 1e-2
 
 
