@@ -41,7 +41,8 @@ MAX_SPLIT_K = 65535
 SEMAPHORE_BYTES = 4  # one 32-bit semaphore word per output tile (and batch)
 # split_k_mode: serial / parallel split-K, or stream-K (lasscc.streamk: then split_k = 1, the schedule
 # splits K itself)
-MODES = ("serial", "parallel", "streamk", "streamk-dp", "streamk-tail", "cluster")
+STREAMK_MODES = ("streamk", "streamk-dp", "streamk-tail")  # lasscc.streamk's (its MODES)
+MODES = ("serial", "parallel", *STREAMK_MODES, "cluster")
 # "cluster": the partitions are the CTAs of one thread block cluster, reduced through DSMEM
 # (lasscc.cluster_splitk; its own rules: wgmma, 2 <= split_k <= 8)
 PARTIAL_BYTES = 4  # parallel split-K's partial sums: f32 (i32 for i8 inputs)
@@ -54,7 +55,7 @@ def split_k_error(split_k, mode: str = "serial") -> str | None:
                 f"got {split_k!r}")
     if mode not in MODES:
         return f"expected split_k_mode {', '.join(repr(m).replace(chr(39), chr(34)) for m in MODES)}, got {mode!r}"
-    if mode in MODES[2:5] and split_k != 1:  # the stream-K modes (lasscc.streamk.MODES)
+    if mode in STREAMK_MODES and split_k != 1:
         return (f"expected split_k = 1 with split_k_mode = \"{mode}\" (stream-K splits K by its own schedule), "
                 f"got split_k = {split_k}")
     if mode in ("parallel", "cluster") and split_k == 1:

@@ -53,9 +53,9 @@ selects between the data-parallel and the stream-K answer) so the kernel needs n
 from __future__ import annotations
 
 from lasscc.layout import minimum
-from lasscc.splitk import MODES as SPLIT_K_MODES, SEMAPHORE_BYTES, partition_tiles
+from lasscc.splitk import SEMAPHORE_BYTES, STREAMK_MODES, partition_tiles
 
-MODES = SPLIT_K_MODES[2:5]  # "streamk", "streamk-dp", "streamk-tail"
+MODES = STREAMK_MODES  # "streamk", "streamk-dp", "streamk-tail"
 # full waves of tiles each mode leaves to stream-K after the data-parallel ones (None: every tile)
 SK_WAVES = {"streamk": None, "streamk-dp": 1, "streamk-tail": 0}
 H100_SMS = 132  # streaming multiprocessors of an H100 SXM (the heuristics' default when no device is open)
