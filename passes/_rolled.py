@@ -14,6 +14,12 @@ lowering paid for each copy.  `rolled_pairs` emits the body once, in a loop over
   so LLVM's O3 unrolls the loop completely (the trip count is a constant); after that the
   rotation is only renaming: the phis fold to the accumulator registers and the offsets to
   immediates, as in the code the unrolled Python emitted.
+
+A fused epilogue is rolled by columns (`rolled_columns`): one iteration stores the pairs of one
+column pair of the warp tile, so its [n] extras are read once an iteration, as the unrolled code
+read them once per column (predicated loads are not merged by LLVM: a loop over single pairs would
+read them once per pair), and its [m] extras, the same rows in every iteration, are read ahead of
+the loop (lasscc-warp-mma).
 """
 
 from __future__ import annotations
@@ -82,3 +88,26 @@ def rolled_pairs(b: ArithBuilder, pairs: Sequence[tuple[int, int, Sequence[int]]
         body(ib, s[0], s[1][0], s[2][0])
         return s
     rolled_loop(b, len(pairs), fields, step, "pair", const)
+
+
+def rolled_columns(b: ArithBuilder, pairs: Sequence[tuple[int, int, Sequence[int]]], acc: Sequence[SSAValue],
+                   body: Callable[[ArithBuilder, SSAValue, list[tuple[int, list[SSAValue]]]], None]) -> None:
+    """rolled_loop over the columns of `pairs` (row, column, accumulator indices; every column has
+    the same rows, the fragment grid's): iteration q calls `body(builder, col_q, [(row, [acc[i] for
+    i in indices]) for the pairs of column q, by row])` with col_q the i32 value of the q-th column
+    (in the order the pairs first name them); the rows stay Python ints."""
+    by_col: dict[int, list[tuple[int, Sequence[int]]]] = {}
+    for r, c, ix in pairs:
+        by_col.setdefault(c, []).append((r, ix))
+    cols = list(by_col)
+    rows = sorted(r for r, _ in by_col[cols[0]])
+    assert all(sorted(r for r, _ in g) == rows for g in by_col.values()), "every column has the same rows"
+    for g in by_col.values():
+        g.sort(key=lambda p: p[0])
+    width = len(by_col[cols[0]][0][1])
+    fields = [[acc[i] for c in cols for _, ix in by_col[c] for i in ix], [b.const(c) for c in cols]]
+
+    def step(ib: ArithBuilder, s: list[list[SSAValue]]) -> list[list[SSAValue]]:
+        body(ib, s[1][0], [(r, s[0][j * width:(j + 1) * width]) for j, r in enumerate(rows)])
+        return s
+    rolled_loop(b, len(cols), fields, step, "column")

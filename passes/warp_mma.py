@@ -42,11 +42,14 @@ Output contract: the program of one thread.
   buffer in the rings' space (lasscc.layout.epilogue_stage_stride: conflict-free), bar.sync, then
   reads rows back 16 bytes a lane (`lass_nv.ld_shared` x 4, lasscc.layout.epilogue_read_map) and
   stores them with `lass_nv.st_global_v4`: each quarter-warp writes one 128-byte line of D.
+  The per-pair code is written once, rolled (lasscc.passes._rolled: an `scf.for` marked for
+  LLVM's full unroll, accumulators and offsets loop-carried), in the direct and the staged paths.
 - a fused epilogue (the region of `lass_tb.epilogue`, lasscc.dialects.epilogue) is inlined per
-  accumulator element, between alpha * acc + beta * C and D's conversion: `[n]`
-  extras loaded as pairs at the pair's column (once per column of the warp tile), `[m]` once per
-  row, `[mn]` like C, all predicated at the edges; an i8 D (with an epilogue only) is cvt.rni.s32
-  then clamped to [-128, 127].
+  accumulator element of a loop iteration, between alpha * acc + beta * C and D's conversion: the
+  loop is over the column pairs of the warp tile (_rolled.rolled_columns; an iteration holds a
+  column's pairs), so `[n]` extras are loaded as pairs at the column once an iteration, `[m]` once
+  per row ahead of the loop, `[mn]` like C, all predicated at the edges; an i8 D (with an epilogue
+  only) is cvt.rni.s32 then clamped to [-128, 127].  A cluster split's window stays unrolled.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ from lasscc.dialects import lass_cluster, lass_nv, lass_pipe, lass_tb, lass_warp
 from lasscc.dialects._common import memref_layout
 from lasscc.dialects.epilogue import clone_region_into
 from lasscc.passes._epilogue_build import d_from_f32
-from lasscc.passes._rolled import rolled_loop, rolled_pairs
+from lasscc.passes._rolled import rolled_columns, rolled_loop, rolled_pairs
 from lasscc.splitk import partition_range
 from lasscc import streamk
 from lasscc.passes._build import ArithBuilder, is_kernel, kernel_ab_type, kernel_acc_type, kernel_arg, kernel_config
@@ -587,15 +590,19 @@ class _WarpLowering:
             return d_from_f32(bb, x, out_t)
 
         def extras(bb: ArithBuilder, row, col, row_c: int, col_c: int, guarded: bool, cache: dict,
-                   even_n: bool = False, vectors_only: bool = False, matrices: bool = False) -> list[list[SSAValue]]:
+                   even_n: bool = False, vectors_only: bool = False, matrices: bool = False,
+                   kinds: tuple[str, ...] | None = None) -> list[list[SSAValue]]:
             """The extra operands' element pairs at (row, col), (row, col + 1): [n] vectors read at col
             (a pair, cached per column of the warp tile), [m] at row (cached per row), [mn] matrices
             at D's offsets, scalars as they are; reads outside D's bounds are predicated off (zeros).
             `even_n`: N is known even (`access`).  `vectors_only`: only the [n] / [m] reads (and the
             [mn] pairs: `matrices`), into `cache` (a preload ahead of the values: tma_store_epilogue),
-            nothing returned; an [mn] pair is cached under (k, "mn", row_c, col_c)."""
+            nothing returned; an [mn] pair is cached under (k, "mn", row_c, col_c).  `kinds`: with
+            vectors_only, only the extras of these kinds (the [m] ones read ahead of a rolled loop)."""
             elems: list[list[SSAValue]] = []
             for k, (kind, x) in enumerate(zip(op.kinds, op.extras)):
+                if kinds is not None and kind not in kinds:
+                    continue
                 if kind == "scalar":
                     elems.append([x, x])
                 elif kind == "m":
@@ -703,16 +710,36 @@ class _WarpLowering:
                 for j in range(2):
                     bb.insert(lass_nv.StGlobalOp.build(operands=[D, offs[j], single[j], [vals[j]]]))
 
+        def rolled_fused(bb: ArithBuilder, pairs, guarded: bool, body, cache: dict | None = None) -> None:
+            """A fused epilogue's pairs rolled by columns (_rolled.rolled_columns): an iteration
+            calls `body(builder, avals, row_c, col_c, cache)` for the pairs of one column pair of
+            the warp tile (row_c an int, col_c the loop's value), with one `cache` for the
+            iteration, so `extras` reads its [n] extras once; the [m] extras, the same rows every
+            iteration, are read ahead of the loop into `cache` (the staged path's chunks share it)."""
+            cache = {} if cache is None else cache
+            if any(kind == "m" for kind in op.kinds):
+                for row_c in sorted({p[0] for p in pairs}):
+                    if any((k, "m", row_c) not in cache for k, kind in enumerate(op.kinds) if kind == "m"):
+                        extras(bb, bb.add(row0, row_c), None, row_c, None, guarded, cache, vectors_only=True,
+                               kinds=("m",))
+
+            def column(ib: ArithBuilder, col_c, rows) -> None:
+                it = {k: v for k, v in cache.items() if k[1] == "m"}
+                for row_c, avals in rows:
+                    body(ib, avals, row_c, col_c, it)
+            rolled_columns(bb, pairs, acc, column)
+
         def stores(bb: ArithBuilder, with_c: bool, guarded: bool, exact: bool = False) -> None:
             pairs = self.store_pairs()
-            if region or window:
-                # a fused epilogue stays unrolled: its [n] / [m] extras are loaded once per column /
-                # row of the warp tile and reused by the pairs that share it (`cache`), which a
-                # loop over pairs cannot do (its predicated asm loads are not merged by LLVM); a
-                # cluster split's column window is decided per static tile column (owner_pred)
+            if window:
+                # a cluster split's column window is decided per static tile column (owner_pred):
+                # unrolled
                 cache: dict = {}
                 for row_c, col_c, pair_idx in pairs:
                     store_pair(bb, [acc[i] for i in pair_idx], row_c, col_c, with_c, guarded, exact, cache)
+            elif region:
+                rolled_fused(bb, pairs, guarded, lambda ib, avals, row_c, col_c, cache: store_pair(
+                    ib, avals, row_c, col_c, with_c, guarded, exact, cache))
             else:
                 rolled_pairs(bb, pairs, acc, lambda ib, avals, row_c, col_c: store_pair(
                     ib, avals, row_c, col_c, with_c, guarded, exact, {}))
@@ -762,15 +789,22 @@ class _WarpLowering:
             g0 = bb.add(bb.mul(g_row, N), g_col)
             pairs = self.store_pairs()
             chunks = self.cfg.warp[0] // rows
-            cache: dict = {}
+            read: dict = {}  # the extras read ahead, shared by the chunks
             for ch in range(chunks):
-                for row_c, col_c, pair_idx in pairs:
-                    if not ch * rows <= row_c < (ch + 1) * rows:
-                        continue
-                    vals = no_c_values(bb, pair_idx, bb.add(row0, row_c) if region else None,
-                                       bb.add(col0, col_c) if region else None, row_c, col_c, False, cache)
-                    addr = bb.add(wr, (row_c - ch * rows) * stride + col_c * ob)
-                    bb.insert(lass_nv.StSharedOp.build(operands=[addr, vals]))
+                def put(ib: ArithBuilder, avals, row_c, col_c, cache: dict) -> None:
+                    """One pair's values (alpha * acc through the fused epilogue, converted) to this
+                    lane's slot of the staging buffer."""
+                    vals = pair_values(ib, avals, ib.add(row0, row_c) if region else None,
+                                       ib.add(col0, col_c) if region else None, row_c, col_c, False, cache)
+                    slot = ib.add(ib.mul(row_c, stride), ib.mul(col_c, ob))
+                    addr = ib.add(wr, ib.add(slot, -ch * rows * stride) if ch else slot)
+                    ib.insert(lass_nv.StSharedOp.build(operands=[addr, vals]))
+                chunk = [p for p in pairs if ch * rows <= p[0] < (ch + 1) * rows]
+                # rolled like the direct stores (a fused epilogue's extras read ahead: rolled_fused)
+                if region:
+                    rolled_fused(bb, chunk, False, put, read)
+                else:
+                    rolled_pairs(bb, chunk, acc, lambda ib, avals, row_c, col_c: put(ib, avals, row_c, col_c, {}))
                 bb.insert(lass_nv.BarSyncOp())
                 for p in range(rows * per_row // WARP_SIZE):
                     r_off = p * (WARP_SIZE // per_row)

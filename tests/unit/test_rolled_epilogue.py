@@ -6,7 +6,8 @@ per iteration), marked for LLVM's full unroll; likewise a k-group's mma.sync ove
   tiling x stage count; here the pair-order cases its grid lacks: interleaved tf32 / i8 fragments,
   whose pairs are not consecutive accumulators, and beta != 0);
 - a planted wrong fragment index (each pair's two values swapped) is caught by the executor;
-- a fused epilogue stays unrolled (its [n] / [m] loads are shared by the pairs of a column / row);
+- a fused epilogue is rolled by columns (its [n] loads shared by the pairs of a column, [m] read ahead),
+  on the executor with [n], [m] and [mn] extras, and a planted wrong column is caught;
 - after LLVM, no loop is left: the PTX of the rolled kernel has exactly the loads, stores, mma.sync
   and branches the unrolled Python emitted (counts pinned here from the unrolled compiler).
 """
@@ -97,32 +98,90 @@ def test_planted_wrong_fragment_index_is_caught(monkeypatch):
     assert_caught(good, warp_level("f16-tn"), seed=6)
 
 
-FUSED = """func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf16>, %bias: memref<?xf32>) {
-  lass.gemm {alpha = 1.0 : f32, beta = 0.0 : f32,
-             config = {threadblock = [64, 64, 32], warp = [32, 32, 32], instruction = [16, 8, 16], stages = 2}}
-      ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf16>)
-      epilogue(%bias [n] : memref<?xf32>) {
-    ^bb0(%x: f32, %bn: f32):
+FUSED = """func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?x{dt}>,
+                 %bias: memref<?xf32>, %scale: memref<?xf16>, %res: memref<?x?xf16>) {{
+  lass.gemm {{alpha = 1.0 : f32, beta = 0.0 : f32,
+             config = {{threadblock = [64, 64, 32], warp = [32, 32, 32], instruction = [16, 8, 16], stages = 2}}}}
+      ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?x{dt}>)
+      epilogue(%bias [n], %scale [m], %res [mn] : memref<?xf32>, memref<?xf16>, memref<?x?xf16>) {{
+    ^bb0(%x: f32, %bn: f32, %sm16: f16, %r16: f16):
+      %sm = arith.extf %sm16 : f16 to f32
+      %r = arith.extf %r16 : f16 to f32
       %y = arith.addf %x, %bn : f32
-      lass.yield %y : f32
-  }
+      %z = arith.mulf %y, %sm : f32
+      %w = arith.addf %z, %r : f32
+      %t = math.tanh %w : f32
+      lass.yield %t : f32
+  }}
   func.return
-}
+}}
 """
 
 
-def test_fused_epilogue_stays_unrolled():
-    """A fused epilogue's [n] extras are loaded once per column of the warp tile and shared by
-    the pairs there (warp_mma.stores: `cache`), which a loop over pairs cannot share."""
-    from lasscc.dialects import lass_nv
-
-    module = parse_mlir(FUSED, "<fused>")
+def fused_warp_level(dt: str):
+    module = parse_mlir(FUSED.format(dt=dt), "<fused>")
     for name in ("lasscc-tile-threadblock", "lasscc-pipeline", "lasscc-warp-mma"):
         run_pass(module, make_pass(name, "sm_80"))
-    assert rolled_loops(module) == []
-    # 2 (C / no C paths) x 16 pairs x (pair + 2 singles) direct stores
-    stores = [o for o in module.walk() if isinstance(o, lass_nv.StGlobalOp)]
-    assert len(stores) == 2 * 16 * 3
+    return module
+
+
+def ops_in(op, cls) -> list:
+    return [o for o in op.walk() if isinstance(o, cls)]
+
+
+@pytest.mark.parametrize("dt", ["f16", "f32"])
+def test_fused_epilogue_is_rolled_by_columns(dt):
+    """A fused epilogue is rolled by column pairs of the warp tile (_rolled.rolled_columns): the
+    32 x 32 warp tile's 16 pairs a thread are 4 iterations of the 4 pairs of a column; the [n]
+    bias is read once an iteration (a pair + the 2 edge singles on the guarded paths), the [m]
+    scale once per row ahead of the loops, the [mn] residual per pair inside; the executor runs
+    the loops against float64 (the region by run_region) with and without C, on whole blocks
+    (a 16-bit D: the staged path, rolled per chunk) and edge blocks."""
+    from lasscc.dialects import lass_nv
+    from lasscc.interp.check import epilogue_of
+
+    module = fused_warp_level(dt)
+    cols = rolled_loops(module, "column")
+    assert rolled_loops(module) == []  # no per-pair loop: the [n] loads would repeat per pair
+    # C path and the direct no-C path, + the staged path's chunk loops for a 16-bit D
+    assert len(cols) >= 2 and all(o.ub.owner.value.value.data == 4 for o in cols)
+    assert (len(cols) > 2) == (dt == "f16")
+    for loop in cols:
+        loads = ops_in(loop, lass_nv.LdGlobalOp)
+        bias = [o for o in loads if o.operands[0].name_hint == "bias"]
+        res = [o for o in loads if o.operands[0].name_hint == "res"]
+        assert not [o for o in loads if o.operands[0].name_hint == "scale"]
+        assert len(bias) in (1, 3) and len(res) in (4, 4 * 3)
+    guarded = [o for o in cols if ops_in(o, lass_nv.StGlobalOp)]
+    assert len(guarded) == 2 and all(len(ops_in(o, lass_nv.StGlobalOp)) == 4 * 3 for o in guarded)
+    scale = [o for o in ops_in(module, lass_nv.LdGlobalOp) if o.operands[0].name_hint == "scale"]
+    assert scale and not any(isinstance(o.parent_op(), scf.ForOp) for o in scale)
+    epi = epilogue_of(parse_mlir(FUSED.format(dt=dt), "<fused>"))
+    for m, n, k, beta in ((64, 64, 64, 0.0), (72, 40, 64, 0.0), (64, 64, 32, -0.75), (40, 62, 32, 0.5)):
+        r = run_check(module, m, n, k, seed=8, alpha=1.25, beta=beta, report_banks=False, epilogue=epi)
+        assert r["ok"], (m, n, k, beta, r["rel_err"])
+
+
+def test_planted_wrong_column_of_a_fused_loop_is_caught(monkeypatch):
+    """rolled_columns handing each iteration the next column's offset (the accumulators stay):
+    the values land one column pair off, with that column's bias: a wrong D on the executor."""
+    from lasscc.interp.check import epilogue_of
+    from lasscc.passes import _rolled
+
+    epi = epilogue_of(parse_mlir(FUSED.format(dt="f32"), "<fused>"))
+    args = dict(seed=9, alpha=1.0, beta=0.0, report_banks=False, epilogue=epi)
+    assert run_check(fused_warp_level("f32"), 64, 64, 64, **args)["ok"]
+    real = _rolled.rolled_loop
+
+    def shifted(b, n, fields, body, name, const=None):
+        if name == "column":
+            fc = list(fields[1])
+            fields = [fields[0], fc[1:] + fc[:1]]
+        return real(b, n, fields, body, name, const)
+
+    monkeypatch.setattr(_rolled, "rolled_loop", shifted)
+    out = run_check(fused_warp_level("f32"), 64, 64, 64, **args)
+    assert not out["ok"] and out["rel_err"] > 0.1, out["rel_err"]
 
 
 # PTX instruction counts of examples/gemm.mlir (128x128x32, warp 64x64: 64 pairs), from the

@@ -180,17 +180,23 @@
 // CHECK:             [[RD:%[0-9]+]] = arith.addi [[WB]], {{%[0-9]+}} : i32
 // CHECK:             [[GRN:%[0-9]+]] = arith.muli {{%[0-9]+}}, %N : i32
 // CHECK-NEXT:        [[G0:%[0-9]+]] = arith.addi [[GRN]], {{%[0-9]+}} : i32
-//                  8 pairs of alpha * acc (f16) into the buffer: rows g and g + 8 (384 = 8 x 48)
-// CHECK:             lass_nv.st_shared [[WR]], {{%[0-9]+}}, {{%[0-9]+}} : f16, f16
-// CHECK:             [[C384:%[0-9]+]] = arith.constant 384 : i32
-// CHECK-NEXT:        [[W1:%[0-9]+]] = arith.addi [[WR]], [[C384]] : i32
-// CHECK-NEXT:        lass_nv.st_shared [[W1]], {{%[0-9]+}}, {{%[0-9]+}} : f16, f16
-// CHECK-COUNT-6:     lass_nv.st_shared
+//                  8 pairs of alpha * acc (f16) into the buffer, rolled like the direct stores
+//                  (the pair's loop-carried row and column): slot = row x 48 + column x 2 bytes
+// CHECK:             scf.for %pair_1 = %c0 to [[C8]] step %c1 iter_args(
+// CHECK:               arith.truncf {{%[0-9]+}} : f32 to f16
+// CHECK-NEXT:          arith.truncf {{%[0-9]+}} : f32 to f16
+// CHECK-NEXT:          [[SR:%[0-9]+]] = arith.muli {{%[0-9]+}}, [[C48]] : i32
+// CHECK-NEXT:          [[SC:%[0-9]+]] = arith.muli {{%[0-9]+}}, {{%[0-9a-z]+}} : i32
+// CHECK-NEXT:          [[SL:%[0-9]+]] = arith.addi [[SR]], [[SC]] : i32
+// CHECK-NEXT:          [[SA:%[0-9]+]] = arith.addi [[WR]], [[SL]] : i32
+// CHECK-NEXT:          lass_nv.st_shared [[SA]], {{%[0-9]+}}, {{%[0-9]+}} : f16, f16
+// CHECK-NEXT:          scf.yield
+// CHECK-NEXT:        } {lass.unroll_full}
 // CHECK-NEXT:        lass_nv.bar_sync
 //                  back in 2 passes of 16 bytes a lane (16 rows each), stored 16 bytes a lane
 // CHECK-NEXT:        [[V0:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.ld_shared [[RD]] x 4
 // CHECK-NEXT:        lass_nv.st_global_v4 %D{{\[}}[[G0]]{{\]}}, [[V0]] if %true : memref<?x?xf16>
-// CHECK-NEXT:        [[RD1:%[0-9]+]] = arith.addi [[RD]], {{%[0-9]+}} : i32
+// CHECK:             [[RD1:%[0-9]+]] = arith.addi [[RD]], {{%[0-9]+}} : i32
 // CHECK-NEXT:        [[V1:%[0-9]+, %[0-9]+, %[0-9]+, %[0-9]+]] = lass_nv.ld_shared [[RD1]] x 4
 // CHECK-NEXT:        [[S16:%[0-9]+]] = arith.muli %N, {{%[0-9a-z]+}} : i32
 // CHECK-NEXT:        [[G1:%[0-9]+]] = arith.addi [[G0]], [[S16]] : i32
@@ -198,7 +204,7 @@
 // CHECK-NEXT:      } else {
 //                  not staged: the per-thread stores, predicated, in the same loop without C
 // CHECK-NOT:           lass_nv.ld_global
-// CHECK:               scf.for %pair_1 = %c0 to [[C8]] step %c1 iter_args(
+// CHECK:               scf.for %pair_2 = %c0 to [[C8]] step %c1 iter_args(
 // CHECK-NOT:           lass_nv.ld_global
 // CHECK:               lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf16>, f16, f16
 // CHECK-NOT:           lass_nv.ld_global
@@ -442,3 +448,42 @@ func.func @kernel_without_mma(%x: i32) -> i32 attributes {lass.kernel = #lass.ke
 // DT:           lass_nv.mma_sync a({{.*}}) b({{.*}}) c({{.*}}) {shape = "m16n8k16"} : f16
 // DT:         arith.extf {{%[0-9]+}} : f16 to f32
 // DT:         arith.truncf {{%[0-9]+}} : f32 to f16
+
+// ---- positive: a fused epilogue (an [n] bias, an [m] f16 scale, an [mn] f16 residual, f32 D;
+// 32 x 32 warp tile: 4 column pairs x 4 rows a thread).  The region is rolled by the warp tile's
+// column pairs (passes/_rolled.rolled_columns, an scf.for of 4 iterations carrying the
+// accumulators and the column offset, marked for LLVM's full unroll): the scale is read once per row
+// ahead of the loop, the bias once an iteration (a pair + the two edge singles), the residual and
+// C per pair; each iteration has the 4 pairs' stores (a pair + two edge singles each).
+// RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma %S/Inputs/lasscc-warp-mma-fused.mlir.in | filecheck %s --check-prefix=FUSED
+// FUSED-LABEL: func.func @fused(
+//                with C
+// FUSED:         scf.if {{%[0-9]+}} {
+// FUSED-COUNT-4:   lass_nv.ld_global %scale[{{%[0-9]+}}] x 1 if {{%[0-9]+}} : memref<?xf16>
+// FUSED-NEXT:      [[C4:%[0-9]+]] = arith.constant 4 : i32
+// FUSED-NEXT:      {{(%[0-9]+, ){35}%[0-9]+}} = scf.for %column = {{%[0-9a-z]+}} to [[C4]] step {{%[0-9a-z]+}} iter_args({{(%[0-9]+ = %[0-9]+, ){31}%[0-9]+ = %[0-9]+}}, [[COL:%[0-9]+]] = {{%[0-9a-z]+}}, {{(%[0-9]+ = %[0-9]+, ){2}%[0-9]+ = %[0-9]+}}) -> ({{(f32, ){31}f32}}, i32, i32, i32, i32) : i32 {
+// FUSED-NEXT:        [[CN:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[COL]] : i32
+// FUSED-NOT:         %scale
+// FUSED:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if
+// FUSED:             lass_nv.ld_global %bias[[[CN]]] x 2 if {{%[0-9]+}} : memref<?xf32>
+// FUSED-NEXT:        lass_nv.ld_global %bias[[[CN]]] x 1 if
+// FUSED-NEXT:        lass_nv.ld_global %bias[{{%[0-9]+}}] x 1 if
+// FUSED-NOT:         %bias
+// FUSED:             lass_nv.ld_global %res[{{%[0-9]+}}] x 2 if
+// FUSED:             lass_nv.st_global %D[{{%[0-9]+}}], %w, %w_1 if
+// FUSED-COUNT-3:     lass_nv.ld_global %res[{{%[0-9]+}}] x 2 if
+// FUSED-NOT:         %bias
+// FUSED-NOT:         %scale
+// FUSED:             lass_nv.st_global %D[{{%[0-9]+}}], %w_6, %w_7 if
+// FUSED-NEXT:        lass_nv.st_global %D
+// FUSED-NEXT:        lass_nv.st_global %D
+// FUSED-NEXT:        scf.yield
+// FUSED-NEXT:      } {lass.unroll_full}
+//                without C: the same loop
+// FUSED-NEXT:    } else {
+// FUSED-COUNT-4:   lass_nv.ld_global %scale[{{%[0-9]+}}] x 1 if {{%[0-9]+}} : memref<?xf16>
+// FUSED:           scf.for %column_1 =
+// FUSED-NOT:         lass_nv.ld_global %D
+// FUSED:           } {lass.unroll_full}
+// FUSED-NEXT:    }
+// FUSED-NEXT:    func.return
