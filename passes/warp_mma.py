@@ -351,7 +351,8 @@ class _WarpLowering:
         """Stream-K's workspace partials (lasscc.streamk) per thread: accumulator values 4q .. 4q + 3
         at words partial_word(slot) + 4 * (q * threads + tid) of W, one 16-byte access each (a warp
         covers 512 contiguous bytes), as f32 bits (an f16 accumulator widened; i32 as it is).
-        partial_add adds them in f32 (i32), an f16 accumulator rounded once after."""
+        partial_add adds them in f32 (i32), an f16 accumulator rounded once after.  Written once,
+        rolled over the groups of 4 (lasscc.passes._rolled.rolled_loop, "quad"; LLVM unrolls it)."""
         acc = self.accumulator(op.acc, op)
         b = ArithBuilder(InsertPoint.before(op))
         et = acc[0].type
@@ -362,22 +363,28 @@ class _WarpLowering:
             # a runtime-true guard keeps each load in place (a predicated asm load): plain loads are all
             # hoisted ahead of the adds, 2 x the accumulator's registers live (sm_80 spills at 128 x 128)
             true = b.emit(arith.CmpiOp(self.tid, b.const(self.cfg.threads), "ult"))
-        out = []
-        for q in range(len(acc) // 4):
-            off = b.add(base, 4 * q * self.cfg.threads)
-            vals = acc[4 * q: 4 * q + 4]
+
+        def quad(ib: ArithBuilder, s: list[list[SSAValue]]) -> list[list[SSAValue]]:
+            """Accumulator values 4q .. 4q + 3 (s[0]) at word offset s[1][0] from `base`: stored, or
+            loaded and added (their replacements returned)."""
+            vals, off = s[0], ib.add(base, s[1][0])
             if isinstance(op, lass_tb.PartialStoreOp):
                 bits = [v if isinstance(et, IntegerType) else
-                        b.emit(arith.BitcastOp(v if et == f32 else b.emit(arith.ExtFOp(v, f32)), i32)) for v in vals]
-                b.insert(lass_nv.StGlobalOp.build(operands=[op.sem, off, true, bits]))
-                continue
-            got = b.insert(lass_nv.LdGlobalOp(op.sem, off, true, 4)).results
+                        ib.emit(arith.BitcastOp(v if et == f32 else ib.emit(arith.ExtFOp(v, f32)), i32)) for v in vals]
+                ib.insert(lass_nv.StGlobalOp.build(operands=[op.sem, off, true, bits]))
+                return s
+            got = ib.insert(lass_nv.LdGlobalOp(op.sem, off, true, 4)).results
+            out = []
             for v, g in zip(vals, got):
                 if isinstance(et, IntegerType):
-                    out.append(b.emit(arith.AddiOp(v, g)))
+                    out.append(ib.emit(arith.AddiOp(v, g)))
                     continue
-                s_ = b.emit(arith.AddfOp(v if et == f32 else b.emit(arith.ExtFOp(v, f32)), b.emit(arith.BitcastOp(g, f32))))
-                out.append(s_ if et == f32 else b.emit(arith.TruncFOp(s_, et)))
+                s_ = ib.emit(arith.AddfOp(v if et == f32 else ib.emit(arith.ExtFOp(v, f32)), ib.emit(arith.BitcastOp(g, f32))))
+                out.append(s_ if et == f32 else ib.emit(arith.TruncFOp(s_, et)))
+            return [out, s[1]]
+        # rolled (lasscc.passes._rolled): one loop over the thread's 4-value groups, LLVM unrolls it
+        n = len(acc) // 4
+        out = rolled_loop(b, n, [acc, [b.const(4 * q * self.cfg.threads) for q in range(n)]], quad, "quad")[0]
         if isinstance(op, lass_tb.PartialAddOp):
             self.acc[op.result] = out
         self.dead.append(op)

@@ -216,3 +216,45 @@ def test_planted_wrong_b_fragment_of_an_mma_tile_is_caught(monkeypatch):
 
     monkeypatch.setattr(wm, "rolled_loop", shifted)
     assert_caught(good, warp_level("f16-tn"), seed=7)
+
+
+STREAMK = """func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: memref<?x?xf32>) {
+  lass.gemm {alpha = 1.0 : f32, beta = 0.0 : f32,
+             config = {threadblock = [64, 64, 32], warp = [32, 32, 32], instruction = [16, 8, 16], stages = 2,
+                       split_k_mode = "streamk"}}
+      ins(%a, %b : memref<?x?xf16>, memref<?x?xf16, strided<[1, ?]>>) outs(%d : memref<?x?xf32>)
+  func.return
+}
+"""
+
+
+def streamk_warp_level():
+    module = parse_mlir(STREAMK, "<streamk>")
+    for name in ("lasscc-tile-threadblock", "lasscc-pipeline", "lasscc-warp-mma"):
+        run_pass(module, make_pass(name, "sm_80"))
+    return module
+
+
+def test_streamk_partials_are_rolled_and_a_planted_shift_is_caught(monkeypatch):
+    """Stream-K's workspace partials (warp_mma.partial) are one rolled loop over the thread's groups
+    of 4 accumulator values (8 for a 32 x 32 warp tile) for the store and one for the finisher's add,
+    run by the executor in a 4-CTA persistent grid (6 tiles of 10 k-tiles: 15 a CTA, so tiles are
+    split between CTAs and finishers add partials); with the
+    accumulator field shifted by one group (each group's values at the next group's words and
+    added into the next group's registers) D is wrong."""
+    module = streamk_warp_level()
+    quads = rolled_loops(module, "quad")
+    assert len(quads) == 2 and all(o.ub.owner.value.value.data == 8 for o in quads)
+    args = dict(seed=4, alpha=1.0, beta=0.0, report_banks=False, ctas=4)
+    assert run_check(module, 150, 90, 320, **args)["ok"]
+    real = _rolled.rolled_loop
+
+    def shifted(b, n, fields, body, name, const=None):
+        if name == "quad":
+            acc = list(fields[0])
+            fields = [acc[4:] + acc[:4], fields[1]]
+        return real(b, n, fields, body, name, const)
+
+    monkeypatch.setattr(wm, "rolled_loop", shifted)
+    out = run_check(streamk_warp_level(), 150, 90, 320, **args)
+    assert not out["ok"] and out["rel_err"] > 0.1, out["rel_err"]

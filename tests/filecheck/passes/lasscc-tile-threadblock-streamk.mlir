@@ -82,17 +82,28 @@ func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16, strided<[1, ?]>>, %d: m
 // WARP:       %cta = lass_nv.block_id x
 // WARP-NEXT:  %ctas = lass_nv.grid_dim
 // WARP:       scf.for %unit
+// WARP:         [[C8:%[0-9]+]] = arith.constant 8 : i32
 // WARP:         scf.if %finisher {
 // WARP:           lass_nv.spin_acquire %W[%flag], {{%[0-9]+}} : memref<?xi32>
+//                the partials rolled (passes/_rolled.py): one loop over the thread's 8 groups of
+//                4 values (a 32 x 32 warp tile), the group's word offset loop-carried
 // WARP:           %partial = arith.addi
-// WARP:           lass_nv.ld_global %W[%partial] x 4 if {{%[0-9]+}} : memref<?xi32>
-// WARP-NEXT:      arith.bitcast {{%[0-9]+}} : i32 to f32
-// WARP-NEXT:      arith.addf
+// WARP:           scf.for %quad = {{%[0-9a-z]+}} to [[C8]] step {{%[0-9a-z]+}} iter_args(
+// WARP-NEXT:        [[Q:%[0-9]+]] = arith.addi %partial, {{%[0-9]+}} : i32
+// WARP-NEXT:        lass_nv.ld_global %W{{\[}}[[Q]]{{\]}} x 4 if {{%[0-9]+}} : memref<?xi32>
+// WARP-NEXT:        arith.bitcast {{%[0-9]+}} : i32 to f32
+// WARP-NEXT:        arith.addf
+// WARP:             scf.yield
+// WARP-NEXT:      } {lass.unroll_full}
 // WARP:           lass_nv.st_release %W[%flag_1], {{%[0-9]+}} : memref<?xi32>
 // WARP:         } else {
 // WARP:           %partial_1 = arith.addi
-// WARP:           arith.bitcast {{%[0-9]+}} : f32 to i32
-// WARP:           lass_nv.st_global %W[%partial_1], {{.*}} : memref<?xi32>, i32, i32, i32, i32
+// WARP:           scf.for %quad_1 =
+// WARP-NEXT:        [[Q1:%[0-9]+]] = arith.addi %partial_1, {{%[0-9]+}} : i32
+// WARP-NEXT:        arith.bitcast {{%[0-9]+}} : f32 to i32
+// WARP:             lass_nv.st_global %W{{\[}}[[Q1]]{{\]}}, {{.*}} : memref<?xi32>, i32, i32, i32, i32
+// WARP-NEXT:        scf.yield
+// WARP-NEXT:      } {lass.unroll_full}
 // WARP:           lass_nv.st_release %W[%flag_2], {{%[0-9]+}} : memref<?xi32>
 // WARP-NOT:   lass_tb.
 
