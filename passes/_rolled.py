@@ -15,11 +15,11 @@ lowering paid for each copy.  `rolled_pairs` emits the body once, in a loop over
   rotation is only renaming: the phis fold to the accumulator registers and the offsets to
   immediates, as in the code the unrolled Python emitted.
 
-A fused epilogue is rolled by columns (`rolled_columns`): one iteration stores the pairs of one
-column pair of the warp tile, so its [n] extras are read once an iteration, as the unrolled code
-read them once per column (predicated loads are not merged by LLVM: a loop over single pairs would
-read them once per pair), and its [m] extras, the same rows in every iteration, are read ahead of
-the loop (lasscc-warp-mma).
+A fused epilogue is rolled by columns, then rows (`rolled_columns`, two nested loops): an
+iteration of the outer loop reads the column's [n] extras once, as the unrolled code read them once
+per column (predicated loads are not merged by LLVM: a loop over single pairs would read them once
+per pair), and its inner loop stores the column's pairs; the [m] extras, the same rows in every
+column, are read ahead of both loops and carried by the inner one (lasscc-warp-mma).
 """
 
 from __future__ import annotations
@@ -91,11 +91,15 @@ def rolled_pairs(b: ArithBuilder, pairs: Sequence[tuple[int, int, Sequence[int]]
 
 
 def rolled_columns(b: ArithBuilder, pairs: Sequence[tuple[int, int, Sequence[int]]], acc: Sequence[SSAValue],
-                   body: Callable[[ArithBuilder, SSAValue, list[tuple[int, list[SSAValue]]]], None]) -> None:
-    """rolled_loop over the columns of `pairs` (row, column, accumulator indices; every column has
-    the same rows, the fragment grid's): iteration q calls `body(builder, col_q, [(row, [acc[i] for
-    i in indices]) for the pairs of column q, by row])` with col_q the i32 value of the q-th column
-    (in the order the pairs first name them); the rows stay Python ints."""
+                   column: Callable[[ArithBuilder, SSAValue], object],
+                   pair: Callable[..., None], row_fields: Sequence[Sequence[SSAValue]] = ()) -> None:
+    """Two nested rolled loops over `pairs` (row, column, accumulator indices; every column has
+    the same rows, the fragment grid's): `scf.for column` over the columns (in the order the pairs
+    first name them), whose iteration q calls `column(builder, col_q)` (col_q the i32 value of
+    the column: e.g. to read the column's values once) and then runs `scf.for row` over the rows
+    (ascending), whose iteration r calls `pair(builder, ctx, [acc[i] for i in pair's indices],
+    row_r, col_q, *slices)`: ctx what `column` returned, row_r the row's i32 value, `slices` row
+    r's value of each of `row_fields` (a field: one value per row, e.g. a row's extras read ahead)."""
     by_col: dict[int, list[tuple[int, Sequence[int]]]] = {}
     for r, c, ix in pairs:
         by_col.setdefault(c, []).append((r, ix))
@@ -104,10 +108,24 @@ def rolled_columns(b: ArithBuilder, pairs: Sequence[tuple[int, int, Sequence[int
     assert all(sorted(r for r, _ in g) == rows for g in by_col.values()), "every column has the same rows"
     for g in by_col.values():
         g.sort(key=lambda p: p[0])
-    width = len(by_col[cols[0]][0][1])
-    fields = [[acc[i] for c in cols for _, ix in by_col[c] for i in ix], [b.const(c) for c in cols]]
+    assert all(len(f) == len(rows) for f in row_fields), "a row field: one value per row"
+    consts: dict[int, SSAValue] = {}
 
-    def step(ib: ArithBuilder, s: list[list[SSAValue]]) -> list[list[SSAValue]]:
-        body(ib, s[1][0], [(r, s[0][j * width:(j + 1) * width]) for j, r in enumerate(rows)])
+    def const(x: int) -> SSAValue:
+        if x not in consts:
+            consts[x] = b.const(x)
+        return consts[x]
+
+    row_vals = [const(r) for r in rows]
+    fields = [[acc[i] for c in cols for _, ix in by_col[c] for i in ix], [const(c) for c in cols]]
+
+    def one_column(ib: ArithBuilder, s: list[list[SSAValue]]) -> list[list[SSAValue]]:
+        col_q = s[1][0]
+        ctx = column(ib, col_q)
+
+        def one_row(jb: ArithBuilder, t: list[list[SSAValue]]) -> list[list[SSAValue]]:
+            pair(jb, ctx, t[0], t[1][0], col_q, *(x[0] for x in t[2:]))
+            return t
+        rolled_loop(ib, len(rows), [s[0], row_vals, *row_fields], one_row, "row", const)
         return s
-    rolled_loop(b, len(cols), fields, step, "column")
+    rolled_loop(b, len(cols), fields, one_column, "column", const)

@@ -45,10 +45,9 @@ Output contract: the program of one thread.
   The per-pair code is written once, rolled (lasscc.passes._rolled: an `scf.for` marked for
   LLVM's full unroll, accumulators and offsets loop-carried), in the direct and the staged paths.
 - a fused epilogue (the region of `lass_tb.epilogue`, lasscc.dialects.epilogue) is inlined per
-  accumulator element of a loop iteration, between alpha * acc + beta * C and D's conversion: the
-  loop is over the column pairs of the warp tile (_rolled.rolled_columns; an iteration holds a
-  column's pairs), so `[n]` extras are loaded as pairs at the column once an iteration, `[m]` once
-  per row ahead of the loop, `[mn]` like C, all predicated at the edges; an i8 D (with an epilogue
+  accumulator element of one pair, between alpha * acc + beta * C and D's conversion, in two
+  nested loops over the column pairs and the rows of the warp tile (_rolled.rolled_columns): `[n]`
+  extras are loaded as pairs once a column, `[m]` once per row ahead of the loops, `[mn]` like C, all predicated at the edges; an i8 D (with an epilogue
   only) is cvt.rni.s32 then clamped to [-128, 127].  A cluster split's window stays unrolled.
 """
 
@@ -718,23 +717,32 @@ class _WarpLowering:
                     bb.insert(lass_nv.StGlobalOp.build(operands=[D, offs[j], single[j], [vals[j]]]))
 
         def rolled_fused(bb: ArithBuilder, pairs, guarded: bool, body, cache: dict | None = None) -> None:
-            """A fused epilogue's pairs rolled by columns (_rolled.rolled_columns): an iteration
-            calls `body(builder, avals, row_c, col_c, cache)` for the pairs of one column pair of
-            the warp tile (row_c an int, col_c the loop's value), with one `cache` for the
-            iteration, so `extras` reads its [n] extras once; the [m] extras, the same rows every
-            iteration, are read ahead of the loop into `cache` (the staged path's chunks share it)."""
+            """A fused epilogue's pairs rolled by columns, then rows (_rolled.rolled_columns): the
+            outer iteration reads the column's [n] extras once (`extras`), the inner one calls
+            `body(builder, avals, row_c, col_c, cache)` for one pair (row_c, col_c the loops'
+            values) with a `cache` that `extras` finds the column's [n] and the row's [m] extras
+            in; the [m] extras are read ahead of the loops, once per row, into `cache` (the staged
+            path's chunks share it) and carried by the row loop."""
             cache = {} if cache is None else cache
-            if any(kind == "m" for kind in op.kinds):
-                for row_c in sorted({p[0] for p in pairs}):
-                    if any((k, "m", row_c) not in cache for k, kind in enumerate(op.kinds) if kind == "m"):
-                        extras(bb, bb.add(row0, row_c), None, row_c, None, guarded, cache, vectors_only=True,
-                               kinds=("m",))
+            rows = sorted({p[0] for p in pairs})
+            m_kinds = [k for k, kind in enumerate(op.kinds) if kind == "m"]
+            for row_c in rows:
+                if any((k, "m", row_c) not in cache for k in m_kinds):
+                    extras(bb, bb.add(row0, row_c), None, row_c, None, guarded, cache, vectors_only=True,
+                           kinds=("m",))
 
-            def column(ib: ArithBuilder, col_c, rows) -> None:
-                it = {k: v for k, v in cache.items() if k[1] == "m"}
-                for row_c, avals in rows:
-                    body(ib, avals, row_c, col_c, it)
-            rolled_columns(bb, pairs, acc, column)
+            def column(ib: ArithBuilder, col_c) -> dict:
+                col_cache: dict = {}
+                if "n" in op.kinds:
+                    extras(ib, None, ib.add(col0, col_c), None, col_c, guarded, col_cache, vectors_only=True,
+                           kinds=("n",))
+                return col_cache
+
+            def pair(ib: ArithBuilder, col_cache: dict, avals, row_c, col_c, *m_vals) -> None:
+                it = dict(col_cache)
+                it.update({(k, "m", row_c): [v, v] for k, v in zip(m_kinds, m_vals)})
+                body(ib, avals, row_c, col_c, it)
+            rolled_columns(bb, pairs, acc, column, pair, [[cache[(k, "m", r)][0] for r in rows] for k in m_kinds])
 
         def stores(bb: ArithBuilder, with_c: bool, guarded: bool, exact: bool = False) -> None:
             pairs = self.store_pairs()

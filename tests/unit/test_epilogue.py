@@ -180,15 +180,14 @@ def test_staged_epilogue_reads_bias_in_pairs(kernels):
 
 def test_direct_epilogue_is_one_predicated_path(kernels):
     """Whole and edge blocks share one predicated path (no unguarded copy for whole blocks): per
-    accumulator pair of a column of the 32x32 warp tile (4 a thread; the region is rolled over the
-    4 columns: passes/_rolled.rolled_columns) the pair store and the two single-element fallbacks,
-    once with C and once without; the only branch is the uniform beta != 0 test.  The numbers of
-    both block kinds are checked by test_per_thread_kernel_matches_float64 (64x64 is whole
-    blocks)."""
+    accumulator pair (the region is written once, in loops over the 32x32 warp tile's columns and
+    rows: passes/_rolled.rolled_columns) the pair store and the two single-element fallbacks, once
+    with C and once without; the only branch is the uniform beta != 0 test.  The numbers of both
+    block kinds are checked by test_per_thread_kernel_matches_float64 (64x64 is whole blocks)."""
     text = kernels["f16_nn_scale_bias_silu_residual_colD_bf16extras"].ir("lasscc-warp-mma")
     stores = [line for line in text.splitlines() if "lass_nv.st_global " in line]
-    assert len(stores) == 2 * 4 * 3, len(stores)
-    assert text.count("scf.for %column") == 2
+    assert len(stores) == 2 * 3, len(stores)
+    assert text.count("scf.for %column") == 2 and text.count("scf.for %row") == 2
     assert not any(" if %true " in line for line in stores)
     assert text.count("scf.if") == 1
 

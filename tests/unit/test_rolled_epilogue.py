@@ -6,7 +6,7 @@ per iteration), marked for LLVM's full unroll; likewise a k-group's mma.sync ove
   tiling x stage count; here the pair-order cases its grid lacks: interleaved tf32 / i8 fragments,
   whose pairs are not consecutive accumulators, and beta != 0);
 - a planted wrong fragment index (each pair's two values swapped) is caught by the executor;
-- a fused epilogue is rolled by columns (its [n] loads shared by the pairs of a column, [m] read ahead),
+- a fused epilogue is rolled by columns, then rows (its [n] loads read once a column, [m] ahead),
   on the executor with [n], [m] and [mn] extras, and a planted wrong column is caught;
 - after LLVM, no loop is left: the PTX of the rolled kernel has exactly the loads, stores, mma.sync
   and branches the unrolled Python emitted (counts pinned here from the unrolled compiler).
@@ -130,30 +130,34 @@ def ops_in(op, cls) -> list:
 
 
 @pytest.mark.parametrize("dt", ["f16", "f32"])
-def test_fused_epilogue_is_rolled_by_columns(dt):
-    """A fused epilogue is rolled by column pairs of the warp tile (_rolled.rolled_columns): the
-    32 x 32 warp tile's 16 pairs a thread are 4 iterations of the 4 pairs of a column; the [n]
-    bias is read once an iteration (a pair + the 2 edge singles on the guarded paths), the [m]
-    scale once per row ahead of the loops, the [mn] residual per pair inside; the executor runs
-    the loops against float64 (the region by run_region) with and without C, on whole blocks
-    (a 16-bit D: the staged path, rolled per chunk) and edge blocks."""
+def test_fused_epilogue_is_rolled_by_columns_and_rows(dt):
+    """A fused epilogue is rolled by column pairs, then rows, of the warp tile
+    (_rolled.rolled_columns): the 32 x 32 warp tile's 16 pairs a thread are 4 columns x 4 rows;
+    the [n] bias is read once a column (a pair + the 2 edge singles on the guarded paths), the
+    [m] scale once per row ahead of the loops (carried by the row loop), the [mn] residual per
+    pair; the executor runs the loops against float64 (the region by run_region) with and without
+    C, on whole blocks (a 16-bit D: the staged path, a column loop per chunk of rows) and edge
+    blocks."""
     from lasscc.dialects import lass_nv
     from lasscc.interp.check import epilogue_of
 
     module = fused_warp_level(dt)
-    cols = rolled_loops(module, "column")
-    assert rolled_loops(module) == []  # no per-pair loop: the [n] loads would repeat per pair
+    cols, rows = rolled_loops(module, "column"), rolled_loops(module, "row")
+    assert rolled_loops(module) == []  # no flat loop over pairs: the [n] loads would repeat per pair
     # C path and the direct no-C path, + the staged path's chunk loops for a 16-bit D
     assert len(cols) >= 2 and all(o.ub.owner.value.value.data == 4 for o in cols)
-    assert (len(cols) > 2) == (dt == "f16")
-    for loop in cols:
-        loads = ops_in(loop, lass_nv.LdGlobalOp)
+    assert (len(cols) > 2) == (dt == "f16") and len(rows) == len(cols)
+    for col, row in zip(cols, rows):
+        assert row.parent_op() is col
+        assert row.ub.owner.value.value.data == 4
+        loads = [o for o in ops_in(col, lass_nv.LdGlobalOp) if o.parent_op() is col]
         bias = [o for o in loads if o.operands[0].name_hint == "bias"]
-        res = [o for o in loads if o.operands[0].name_hint == "res"]
-        assert not [o for o in loads if o.operands[0].name_hint == "scale"]
-        assert len(bias) in (1, 3) and len(res) in (4, 4 * 3)
-    guarded = [o for o in cols if ops_in(o, lass_nv.StGlobalOp)]
-    assert len(guarded) == 2 and all(len(ops_in(o, lass_nv.StGlobalOp)) == 4 * 3 for o in guarded)
+        assert len(bias) in (1, 3) and len(loads) == len(bias)  # only the column's bias, outside the row loop
+        inner = ops_in(row, lass_nv.LdGlobalOp)
+        assert not [o for o in inner if o.operands[0].name_hint in ("bias", "scale")]
+        assert len([o for o in inner if o.operands[0].name_hint == "res"]) in (1, 3)
+    guarded = [o for o in rows if ops_in(o, lass_nv.StGlobalOp)]
+    assert len(guarded) == 2 and all(len(ops_in(o, lass_nv.StGlobalOp)) == 3 for o in guarded)
     scale = [o for o in ops_in(module, lass_nv.LdGlobalOp) if o.operands[0].name_hint == "scale"]
     assert scale and not any(isinstance(o.parent_op(), scf.ForOp) for o in scale)
     epi = epilogue_of(parse_mlir(FUSED.format(dt=dt), "<fused>"))
@@ -163,8 +167,9 @@ def test_fused_epilogue_is_rolled_by_columns(dt):
 
 
 def test_planted_wrong_column_of_a_fused_loop_is_caught(monkeypatch):
-    """rolled_columns handing each iteration the next column's offset (the accumulators stay):
-    the values land one column pair off, with that column's bias: a wrong D on the executor."""
+    """rolled_columns handing each column iteration the next column's offset (the accumulators
+    stay): the values land one column pair off, with that column's bias: a wrong D on the
+    executor."""
     from lasscc.interp.check import epilogue_of
     from lasscc.passes import _rolled
 

@@ -450,40 +450,46 @@ func.func @kernel_without_mma(%x: i32) -> i32 attributes {lass.kernel = #lass.ke
 // DT:         arith.truncf {{%[0-9]+}} : f32 to f16
 
 // ---- positive: a fused epilogue (an [n] bias, an [m] f16 scale, an [mn] f16 residual, f32 D;
-// 32 x 32 warp tile: 4 column pairs x 4 rows a thread).  The region is rolled by the warp tile's
-// column pairs (passes/_rolled.rolled_columns, an scf.for of 4 iterations carrying the
-// accumulators and the column offset, marked for LLVM's full unroll): the scale is read once per row
-// ahead of the loop, the bias once an iteration (a pair + the two edge singles), the residual and
-// C per pair; each iteration has the 4 pairs' stores (a pair + two edge singles each).
+// 32 x 32 warp tile: 4 column pairs x 4 rows a thread).  The region is written once, in two nested
+// loops (passes/_rolled.rolled_columns, each marked for LLVM's full unroll): over the warp tile's
+// column pairs (carrying the accumulators and the column offset), which reads the column's bias
+// once (a pair + the two edge singles), then over its rows (carrying the column's accumulators,
+// the row offset and the row's scale, read once per row ahead of both loops); C and the residual
+// are read per pair; a pair's stores are the pair + two edge singles.
 // RUN: %lasscc opt -p lasscc-tile-threadblock,lasscc-pipeline,lasscc-warp-mma %S/Inputs/lasscc-warp-mma-fused.mlir.in | filecheck %s --check-prefix=FUSED
 // FUSED-LABEL: func.func @fused(
 //                with C
 // FUSED:         scf.if {{%[0-9]+}} {
-// FUSED-COUNT-4:   lass_nv.ld_global %scale[{{%[0-9]+}}] x 1 if {{%[0-9]+}} : memref<?xf16>
+// FUSED-COUNT-4:   = lass_nv.ld_global %scale[{{%[0-9]+}}] x 1 if {{%[0-9]+}} : memref<?xf16>
 // FUSED-NEXT:      [[C4:%[0-9]+]] = arith.constant 4 : i32
 // FUSED-NEXT:      {{(%[0-9]+, ){35}%[0-9]+}} = scf.for %column = {{%[0-9a-z]+}} to [[C4]] step {{%[0-9a-z]+}} iter_args({{(%[0-9]+ = %[0-9]+, ){31}%[0-9]+ = %[0-9]+}}, [[COL:%[0-9]+]] = {{%[0-9a-z]+}}, {{(%[0-9]+ = %[0-9]+, ){2}%[0-9]+ = %[0-9]+}}) -> ({{(f32, ){31}f32}}, i32, i32, i32, i32) : i32 {
 // FUSED-NEXT:        [[CN:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[COL]] : i32
-// FUSED-NOT:         %scale
-// FUSED:             lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if
 // FUSED:             lass_nv.ld_global %bias[[[CN]]] x 2 if {{%[0-9]+}} : memref<?xf32>
 // FUSED-NEXT:        lass_nv.ld_global %bias[[[CN]]] x 1 if
 // FUSED-NEXT:        lass_nv.ld_global %bias[{{%[0-9]+}}] x 1 if
-// FUSED-NOT:         %bias
-// FUSED:             lass_nv.ld_global %res[{{%[0-9]+}}] x 2 if
-// FUSED:             lass_nv.st_global %D[{{%[0-9]+}}], %w, %w_1 if
-// FUSED-COUNT-3:     lass_nv.ld_global %res[{{%[0-9]+}}] x 2 if
-// FUSED-NOT:         %bias
-// FUSED-NOT:         %scale
-// FUSED:             lass_nv.st_global %D[{{%[0-9]+}}], %w_6, %w_7 if
-// FUSED-NEXT:        lass_nv.st_global %D
-// FUSED-NEXT:        lass_nv.st_global %D
+// FUSED:             {{(%[0-9]+, ){15}%[0-9]+}} = scf.for %row = {{%[0-9a-z]+}} to [[C4]] step {{%[0-9a-z]+}} iter_args([[A0:%[0-9]+]] = {{%[0-9]+}}, [[A1:%[0-9]+]] = {{%[0-9]+}}, {{(%[0-9]+ = %[0-9]+, ){5}%[0-9]+ = %[0-9]+}}, [[ROW:%[0-9]+]] = {{%[0-9a-z]+}}, {{(%[0-9]+ = %[0-9]+, ){2}%[0-9]+ = %[0-9]+}}, [[SC:%[0-9]+]] = {{%[0-9]+}}, {{(%[0-9]+ = %[0-9]+, ){2}%[0-9]+ = %[0-9]+}}) -> ({{(f32, ){7}f32}}, i32, i32, i32, i32, f16, f16, f16, f16) : i32 {
+// FUSED-NEXT:          [[R:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[ROW]] : i32
+// FUSED-NOT:           %bias
+// FUSED-NOT:           %scale
+// FUSED:               lass_nv.ld_global %D[{{%[0-9]+}}] x 2 if
+// FUSED:               lass_nv.ld_global %res[{{%[0-9]+}}] x 2 if
+// FUSED:               %sm = arith.extf [[SC]] : f16 to f32
+// FUSED:               lass_nv.st_global %D[{{%[0-9]+}}], %w, %w_1 if
+// FUSED-NEXT:          lass_nv.st_global %D
+// FUSED-NEXT:          lass_nv.st_global %D
+//                    rotated by one row: the next row's two accumulators, offset and scale come first
+// FUSED-NEXT:          scf.yield {{(%[0-9]+, ){5}%[0-9]+}}, [[A0]], [[A1]], {{(%[0-9]+, ){2}%[0-9]+}}, [[ROW]], {{(%[0-9]+, ){2}%[0-9]+}}, [[SC]] :
+// FUSED-NEXT:        } {lass.unroll_full}
 // FUSED-NEXT:        scf.yield
 // FUSED-NEXT:      } {lass.unroll_full}
-//                without C: the same loop
+//                without C: the same loops
 // FUSED-NEXT:    } else {
-// FUSED-COUNT-4:   lass_nv.ld_global %scale[{{%[0-9]+}}] x 1 if {{%[0-9]+}} : memref<?xf16>
+// FUSED-COUNT-4:   = lass_nv.ld_global %scale[{{%[0-9]+}}] x 1 if {{%[0-9]+}} : memref<?xf16>
 // FUSED:           scf.for %column_1 =
-// FUSED-NOT:         lass_nv.ld_global %D
-// FUSED:           } {lass.unroll_full}
+// FUSED:             scf.for %row_1 =
+// FUSED-NOT:           lass_nv.ld_global %D
+// FUSED:             } {lass.unroll_full}
+// FUSED-NEXT:        scf.yield
+// FUSED-NEXT:      } {lass.unroll_full}
 // FUSED-NEXT:    }
 // FUSED-NEXT:    func.return
