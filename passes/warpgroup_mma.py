@@ -72,6 +72,8 @@ def warp_view(cfg):
 
 
 class _WarpgroupLowering(_WarpLowering):
+    FOLD_ALPHA = True  # (lasscc-warp-mma) bias + GELU f16 D at 4096³: BENCHMARKS.md session 14 (epi18d)
+
     def __init__(self, fn: func.FuncOp, cfg):
         super().__init__(fn, warp_view(cfg))
         self.wg_cfg = cfg
