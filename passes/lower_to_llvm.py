@@ -9,8 +9,10 @@ Output contract: one `llvm.func` per kernel with the same name and parameters (m
 it a kernel; the emitter gives it the `ptx_kernel` calling convention), and a module-level `llvm.mlir.global external @lass_smem : !llvm.array<0 x i8>`
 in address space 3: the dynamic shared memory that every i32 shared address is an offset into.
 Structured control flow becomes blocks through xDSL's `convert-scf-to-cf` patterns (`scf.for` ->
-condition block (phi, compare) / body / exit; `scf.if` -> then / else / continuation), whose
-`cf.br` / `cf.cond_br` become `llvm.br` / `llvm.cond_br`.  PTX instructions become NVVM intrinsics where LLVM has them
+condition block (phi, compare) / body / exit; `scf.if` -> then / else / continuation, an scf.if's
+results the continuation's block arguments), whose `cf.br` / `cf.cond_br` become `llvm.br` /
+`llvm.cond_br`.  An `arith.addi` marked `overflow<nsw>` keeps the flag (`llvm.add ... overflow<nsw>`:
+LLVM then folds the constant of an offset into the address; passes/tma_store.py `_add_nsw`).  PTX instructions become NVVM intrinsics where LLVM has them
 (`llvm.nvvm.mma.m16n8k16.row.col.f32.f32`, `.bf16` and `.f16.f16`, `mma.m16n8k8.row.col.tf32`,
 `mma.m16n8k32.row.col.satfinite.s8`, `f2tf32.rna`, `f2i.rn`, `prmt`, `ldmatrix...x4[.trans].b16.p3`, `cp.async.cg...16.s`,
 `cp.async.commit/wait.group`, `barrier0`, `read.ptx.sreg.*`; `cp.async.ca...4.s` / `.8.s` for

@@ -674,9 +674,8 @@ class _WarpLowering:
             epilogue) in D's type (an i32 D without one keeps the exact accumulator when alpha == 1)."""
             if fold:  # v + b as fma(alpha, acc, b) (FOLD_ALPHA)
                 elems = extras(bb, row, col, row_c, col_c, guarded, cache, even_n)
-                vals = [from_f32(bb, fused_alpha_fma(bb, op.epilogue.block, op.alpha, to_f32(bb, a),
+                return [from_f32(bb, fused_alpha_fma(bb, op.epilogue.block, op.alpha, to_f32(bb, a),
                                                      [e[j] for e in elems])) for j, a in enumerate(avals)]
-                return vals
             vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, a))) for a in avals]
             vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache, even_n)]
             if exact_i32:
