@@ -25,9 +25,13 @@ NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 NVPTX_DATALAYOUT = "e-p3:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 # PTX ISA version per target: sm_80 needs PTX >= 7.0; sm_90a (wgmma, setmaxnreg) needs >= 8.0.
 ARCH_FEATURES = {"sm_80": "+ptx80", "sm_90a": "+ptx80"}
-# LLVM passes (names as `-opt-disable` takes them) left out of the NVPTX pipeline: their cost
+# LLVM passes (names as `-opt-disable` takes them) left out of O3 and the NVPTX codegen: their cost
 # against what they change in the PTX is in to_ptx
-CODEGEN_PASSES_SKIPPED = ("slsr", "nary-reassociate")
+CODEGEN_PASSES_SKIPPED = ("slsr", "nary-reassociate", "correlated-propagation", "instsimplify", "sccp", "bdce")
+# The NVPTX codegen's optimization level (llvmlite's `opt`; O3's IR pipeline is chosen apart, by
+# _optimize's speed level).  At 3 (LLVM's CodeGenOptLevel::Aggressive) the codegen's IR passes run GVN
+# twice where level 2 runs EarlyCSE: ~0.01 s of the emit and the same PTX on every example (to_ptx)
+CODEGEN_OPT_LEVEL = 2
 
 
 def _convert_gep_keeping_addrspace(op, builder, val_map) -> None:
@@ -215,14 +219,17 @@ def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:
     # gemm.mlir: it scans the long epilogue block) and changes only the pipeline prologue's cp.async
     # addresses (BENCHMARKS.md "Compile time (session 10)"); LLVM's pass gate skips it by name.
     # N-ary reassociation (~10% of the emit on gemm.mlir) then changes nothing in any example's PTX
-    # (BENCHMARKS.md "Session 11: compile time").
+    # (BENCHMARKS.md "Session 11: compile time").  Four of O3's cleanups change no example's PTX either
+    # (nor that of 40 fuzz kernels): correlated value propagation (~0.007 s), and InstSimplify, SCCP and
+    # bit-tracking DCE (~0.002 s each), whose folds the nine InstCombine runs make anyway
+    # (BENCHMARKS.md "Session 14 -- LLVM side (compile16d)").
     llvm_b.set_option("", f"-opt-disable={','.join(CODEGEN_PASSES_SKIPPED)}")
     with timing.phase("LLVM parse"):
         mod = llvm_b.parse_assembly(llvm_ir)
     with timing.phase("LLVM verify"):
         mod.verify()
     target = llvm_b.Target.from_triple(NVPTX_TRIPLE)
-    tm = target.create_target_machine(cpu=arch, features=ARCH_FEATURES[arch], opt=3)
+    tm = target.create_target_machine(cpu=arch, features=ARCH_FEATURES[arch], opt=CODEGEN_OPT_LEVEL)
     with timing.phase("LLVM optimize (O3)"):
         _optimize(mod, tm)
     with timing.phase("NVPTX emit"):

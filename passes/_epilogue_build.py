@@ -5,12 +5,12 @@ region inlined).  Built once here so that both apply the same semantics (lasscc.
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import IntegerType, f32, i32
 from xdsl.ir import Region, SSAValue
 
 from lasscc.dialects import lass_nv
-from lasscc.dialects.epilogue import clone_region_into
+from lasscc.dialects.epilogue import YieldOp, clone_region_into
 from lasscc.passes._build import ArithBuilder
 
 
@@ -57,3 +57,35 @@ def fused_element(bb: ArithBuilder, region: Region, kinds, extras, v: SSAValue, 
             at = {"n": col, "m": row, "mn": off}[kind]
             elems.append(bb.insert(lass_nv.LdGlobalOp(x, at, ok, 1)).results[0])
     return clone_region_into(region.block, [v, *elems], bb.insert)
+
+
+def alpha_bias_add(block):
+    """The region's `arith.addf` of its value v and another operand (a bias) when that is v's only
+    use, else None: v = alpha * acc then v + b is then one fma(alpha, acc, b) (`fused_alpha_fma`)."""
+    v = block.args[0]
+    uses = list(v.uses)
+    if len(uses) != 1 or not isinstance(uses[0].operation, arith.AddfOp):
+        return None
+    add = uses[0].operation
+    return add if (add.lhs is v) != (add.rhs is v) else None
+
+
+def fused_alpha_fma(bb: ArithBuilder, block, alpha: SSAValue, a: SSAValue, elems) -> SSAValue:
+    """The region `block` (`alpha_bias_add` not None) inlined for v = alpha * a (f32) and the extras'
+    elements `elems`, its v + b computed as fma(alpha, a, b): one rounding, where the product and
+    the add round each (equal for alpha = 1 or a power of two: the product is exact); one FFMA an
+    element instead of FMUL + FADD (BENCHMARKS.md session 14, epi18d)."""
+    add = alpha_bias_add(block)
+    mapping: dict[SSAValue, SSAValue] = dict(zip(block.args[1:], elems))
+    for op in block.ops:
+        if isinstance(op, YieldOp):
+            return mapping[op.values[0]]
+        if op is add:
+            b = add.rhs if add.lhs is block.args[0] else add.lhs
+            mapping[add.result] = bb.emit(math.FmaOp(alpha, a, mapping.get(b, b)))
+            continue
+        new = op.clone(value_mapper=mapping)
+        bb.insert(new)
+        for old, nv in zip(op.results, new.results):
+            mapping[old] = nv
+    raise AssertionError("an epilogue region ends with lass.yield")

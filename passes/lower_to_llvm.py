@@ -9,8 +9,10 @@ Output contract: one `llvm.func` per kernel with the same name and parameters (m
 it a kernel; the emitter gives it the `ptx_kernel` calling convention), and a module-level `llvm.mlir.global external @lass_smem : !llvm.array<0 x i8>`
 in address space 3: the dynamic shared memory that every i32 shared address is an offset into.
 Structured control flow becomes blocks through xDSL's `convert-scf-to-cf` patterns (`scf.for` ->
-condition block (phi, compare) / body / exit; `scf.if` -> then / else / continuation), whose
-`cf.br` / `cf.cond_br` become `llvm.br` / `llvm.cond_br`.  PTX instructions become NVVM intrinsics where LLVM has them
+condition block (phi, compare) / body / exit; `scf.if` -> then / else / continuation, an scf.if's
+results the continuation's block arguments), whose `cf.br` / `cf.cond_br` become `llvm.br` /
+`llvm.cond_br`.  An `arith.addi` marked `overflow<nsw>` keeps the flag (`llvm.add ... overflow<nsw>`:
+LLVM then folds the constant of an offset into the address; passes/tma_store.py `_add_nsw`).  PTX instructions become NVVM intrinsics where LLVM has them
 (`llvm.nvvm.mma.m16n8k16.row.col.f32.f32`, `.bf16` and `.f16.f16`, `mma.m16n8k8.row.col.tf32`,
 `mma.m16n8k32.row.col.satfinite.s8`, `f2tf32.rna`, `f2i.rn`, `prmt`, `ldmatrix...x4[.trans].b16.p3`, `cp.async.cg...16.s`,
 `cp.async.commit/wait.group`, `barrier0`, `read.ptx.sreg.*`; `cp.async.ca...4.s` / `.8.s` for
@@ -408,6 +410,11 @@ class _Lowerer:
         m = self.map
         if isinstance(op, arith.ConstantOp):
             m[op.result] = self.emit(llvm.ConstantOp(op.value, op.result.type))
+        elif isinstance(op, arith.AddiOp) and arith.IntegerOverflowFlag.NSW in op.overflow_flags.data:
+            # an offset's add that cannot wrap (passes/tma_store.py): LLVM splits sext(x + c) and
+            # folds c into the address (an immediate offset, not an IMAD.WIDE an access)
+            m[op.result] = self.emit(llvm.AddOp(self.lowered(op.lhs), self.lowered(op.rhs),
+                                                overflow=llvm.OverflowAttr((llvm.OverflowFlag.NO_SIGNED_WRAP,))))
         elif type(op) in _BINOPS:
             m[op.results[0]] = self.emit(_BINOPS[type(op)](self.lowered(op.lhs), self.lowered(op.rhs)))
         elif isinstance(op, (arith.MaxSIOp, arith.MinSIOp)):
@@ -696,8 +703,6 @@ def _scf_to_cf(fn: func.FuncOp) -> None:
             # LLVM unrolls a loop fully only with a trip count it knows: a rolled loop must keep its promise
             raise PassFailedException(f"{op_location(op)}: error: expected constant bounds and step on an scf.for "
                                       f"marked {UNROLL_FULL_ATTR} (LLVM unrolls it fully)")
-        if isinstance(op, scf.IfOp) and op.results:  # lasscc emits none; rejected as before the cf patterns
-            raise PassFailedException(f"{op_location(op)}: error: expected scf.if without results")
     # dce off: an op the lowering rejects is reported even where it is dead (the driver's DCE runs after)
     # each op once, outermost first (the order xDSL's greedy walker takes them in), by the patterns
     # themselves: the walker's worklist upkeep for the loops' ~260 carried values and its second sweep

@@ -30,7 +30,9 @@ ordering barrier's turn, and ends with the wait above: the consumers share the s
 A warp's m16 bands (two, 64 rows apart, in a 128-row pingpong tile) each take their stmatrix.
 A fused epilogue's [n] / [m] extras are read before the first subtile (`tma_store_epilogue`), and
 its subtiles run as one rolled loop (`ROLLED_SUBTILES` a window: `rolled`, `_subtile_shift`) that
-reads the next window's [n] (and, within PRELOAD_MN_BYTES, [mn]) extras one iteration ahead.
+reads the next window's [n] (and, within PRELOAD_MN_BYTES, [mn]) extras one iteration ahead: without
+[mn] ones, in a uniform `scf.if` on the window being inside N (`_window_inside`), unpredicated at
+one address plus immediates (`_add_nsw`; UNPREDICATED_WINDOWS), else each pair under its bound.
 A D whose rows are not 16-byte multiples, or whose address is not 16-byte aligned, cannot have a
 tensor map (`sm90_layout.tma_global_error`): the kernel tests both (uniform)
 and takes the direct stores then; the host builds a placeholder map for it
@@ -65,6 +67,10 @@ ROLLED_SUBTILES = 2
 # tile's 168 hold 128 accumulator values; an f16 D's 64-column window of f32 residual, 128 B, spilled)
 PRELOAD_MN = True
 PRELOAD_MN_BYTES = 64
+# the rolled loop reads the next window's [n] extras without a bound predicate a pair when the
+# whole window is inside N (one uniform scf.if a window; the tail window keeps its bounds): no
+# ISETP / bound IADD3 / zeroing CS2R a pair (BENCHMARKS.md session 14, epi18d)
+UNPREDICATED_WINDOWS = True
 
 
 def _if(bb: ArithBuilder, cond, body) -> None:
@@ -80,6 +86,22 @@ def _branch(bb: ArithBuilder, cond, then_fn, else_fn) -> None:
     then_fn(ArithBuilder(InsertPoint.at_end(then_b)))
     else_fn(ArithBuilder(InsertPoint.at_end(else_b)))
     bb.insert(scf.IfOp(cond, [], Region(then_b), Region(else_b)))
+
+
+def _add_nsw(bb: ArithBuilder, x, c: int):
+    """x + c as an add that cannot wrap (a column inside D): lasscc-lower-to-llvm gives it `nsw`, so
+    that LLVM puts c in the load's address as an immediate (one address a window, not one a pair)."""
+    if c == 0:
+        return x
+    return bb.emit(arith.AddiOp(x, bb.val(c), overflow=arith.IntegerOverflowAttr((arith.IntegerOverflowFlag.NSW,))))
+
+
+def _window_inside(bb: ArithBuilder, warp_col, win, window: int, N):
+    """Whether the window after the rolled loop's window at tile column `win` (the iteration's
+    `it * window`) is inside D's N columns for every lane of a warp whose tile columns start at D's
+    column `warp_col` (n0 + wn0): its lanes' pairs lie in [warp_col + win + window, warp_col + win +
+    2 window), so warp_col + win + 2 window <= N (uniform: the warp's and the iteration's)."""
+    return bb.emit(arith.CmpiOp(bb.add(warp_col, bb.add(win, 2 * window)), N, "ule"))
 
 
 def _subtile_shift(cells: dict, sub_cols: int, n_sub: int) -> int | None:
@@ -219,12 +241,14 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0, 
             ib.insert(lass_nv.BulkCommitGroupOp())
         _if(bb, is0, store)
 
-    def preload_cols(bb: ArithBuilder, col_lo, upto: int, cache: dict, matrices: bool = False) -> None:
+    def preload_cols(bb: ArithBuilder, col_lo, upto: int, cache: dict, matrices: bool = False,
+                     guarded: bool = True) -> None:
         """The vector extras (and the [mn] ones: `matrices`) of the cells at columns < `upto`, at D's
-        columns `col_lo` + theirs, into `cache`."""
+        columns `col_lo` + theirs, into `cache` (unpredicated where not `guarded`: inside D)."""
         for (r_c, col_c), _ in sorted(cells.items(), key=lambda c: (c[0][1], c[0][0])):
             if col_c < upto:
-                preload(bb, bb.add(row0, r_c), bb.add(col_lo, col_c), r_c, col_c, cache, matrices)
+                col = bb.add(col_lo, col_c) if guarded else _add_nsw(bb, col_lo, col_c)
+                preload(bb, bb.add(row0, r_c), col, r_c, col_c, cache, matrices, guarded)
 
     def tma_path(bb: ArithBuilder) -> None:
         ln = lanes(bb)
@@ -276,7 +300,27 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0, 
         win = ib.mul(it, window)
         win_col = ib.add(col0, win)
         nxt = dict(fixed)
-        preload_cols(ib, ib.add(win_col, window), window, nxt, mn)  # the next window's (past N: predicated off)
+        if UNPREDICATED_WINDOWS and n_keys and not mn:
+            # the next window's [n] extras: unpredicated where the window is inside N
+            # (`_window_inside`), else each pair under its bound
+            inside = _window_inside(ib, ib.add(op.n0, low.wn0), win, window, N)
+            nxt_col = _add_nsw(ib, win_col, window)
+
+            def next_window(guarded: bool):
+                def emit(bb: ArithBuilder) -> None:
+                    got = dict(fixed)
+                    preload_cols(bb, nxt_col, window, got, False, guarded)
+                    bb.insert(scf.YieldOp(*[v for key in n_keys for v in got[key]]))
+                return emit
+            then_b, else_b = Block(), Block()
+            next_window(False)(ArithBuilder(InsertPoint.at_end(then_b)))
+            next_window(True)(ArithBuilder(InsertPoint.at_end(else_b)))
+            got = ib.insert(scf.IfOp(inside, [v.type for key in n_keys for v in cache[key]],
+                                     Region(then_b), Region(else_b))).results
+            for j, key in enumerate(n_keys):
+                nxt[key] = list(got[2 * j:2 * j + 2])
+        else:
+            preload_cols(ib, ib.add(win_col, window), window, nxt, mn)  # the next window's (past N: predicated off)
         for j in range(per):
             s = ib.add(ib.mul(it, per), j) if j else ib.mul(it, per)
             waits(ib, ln[0], s)

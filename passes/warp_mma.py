@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from lasscc.dialects import lass_cluster, lass_nv, lass_pipe, lass_tb, lass_warp
 from lasscc.dialects._common import memref_layout
 from lasscc.dialects.epilogue import clone_region_into
-from lasscc.passes._epilogue_build import d_from_f32
+from lasscc.passes._epilogue_build import alpha_bias_add, d_from_f32, fused_alpha_fma
 from lasscc.passes._rolled import rolled_columns, rolled_loop, rolled_pairs
 from lasscc.splitk import partition_range
 from lasscc import streamk
@@ -111,6 +111,10 @@ def serpentine(mi_count: int, ni_count: int) -> list[tuple[int, int]]:
 
 
 class _WarpLowering:
+    # a no-C fused epilogue whose region's v is used only by v + b (a bias: `alpha_bias_add`) takes
+    # fma(alpha, acc, b) for alpha * acc then + b (`fused_alpha_fma`); set by lasscc-warpgroup-mma
+    FOLD_ALPHA = False
+
     def __init__(self, fn: func.FuncOp, cfg: GemmConfig):
         self.fn, self.cfg = fn, cfg
         self.mi = cfg.warp[0] // MMA_M
@@ -576,6 +580,7 @@ class _WarpLowering:
         out_t = D.type.get_element_type()
         int_d = isinstance(out_t, IntegerType)
         region = op.has_epilogue
+        fold = bool(region) and self.FOLD_ALPHA and alpha_bias_add(op.epilogue.block) is not None
         b = ArithBuilder(InsertPoint.before(op))
         # the exact i32 path: alpha == 1 and no C store the accumulator as it is (an i32 D
         # without a fused epilogue only)
@@ -653,12 +658,13 @@ class _WarpLowering:
             return [clone_region_into(op.epilogue.block, [v] + [e[j] for e in elems], bb.insert)
                     for j, v in enumerate(vals)]
 
-        def preload(bb: ArithBuilder, row, col, row_c: int, col_c: int, cache: dict, matrices: bool = False) -> None:
+        def preload(bb: ArithBuilder, row, col, row_c: int, col_c: int, cache: dict, matrices: bool = False,
+                    guarded: bool = True) -> None:
             """The [n] / [m] extras (and [mn]: `matrices`) of the pair at (row, col) read into `cache`
-            ahead of its values (guarded, N even: the TMA path's), so that one load latency serves the
-            whole tile (a window of it)."""
+            ahead of its values (N even: the TMA path's; `guarded`: unless the caller knows the pair
+            inside D), so that one load latency serves the whole tile (a window of it)."""
             if region:
-                extras(bb, row, col, row_c, col_c, True, cache, True, vectors_only=True, matrices=matrices)
+                extras(bb, row, col, row_c, col_c, guarded, cache, True, vectors_only=True, matrices=matrices)
         # lane part of the C-fragment coordinates (mma_c_coord: row g, column 2t; interleaved
         # fragments: row 2g, column 4t, see store_pairs)
         group = b.mul(b.shr(self.lane, 2), 2 if self.ilv_a else 1)
@@ -679,6 +685,10 @@ class _WarpLowering:
                         cache: dict, even_n: bool = False) -> list[SSAValue]:
             """D's values of the accumulator pair `avals` without C: alpha * acc (through the fused
             epilogue) in D's type (an i32 D without one keeps the exact accumulator when alpha == 1)."""
+            if fold:  # v + b as fma(alpha, acc, b) (FOLD_ALPHA)
+                elems = extras(bb, row, col, row_c, col_c, guarded, cache, even_n)
+                return [from_f32(bb, fused_alpha_fma(bb, op.epilogue.block, op.alpha, to_f32(bb, a),
+                                                     [e[j] for e in elems])) for j, a in enumerate(avals)]
             vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, a))) for a in avals]
             vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache, even_n)]
             if exact_i32:

@@ -7,6 +7,7 @@ starting at the next one; the median of `--rounds` round medians), beside torch'
 
     python3 scripts/epilogue_ab.py VARIANTS.pkl [--sizes 4096,8192] [--activation gelu] [--rounds 3]
         [--profile VARIANT] [--torch-dtype f16|bf16] [--bias n|m] [--no-check]  (one checked launch of that fused kernel at the first size: under ncu)
+        [--check-shapes MxNxK,...]  (each fused kernel also checked at these shapes first, alpha 1 and 1.5)
 
 One plain kernel (the overheads' reference) and any number of fused ones.
 
@@ -33,6 +34,7 @@ def main() -> int:
     p.add_argument("--bias", default="n", choices=("n", "m"), help="the kernels' bias: [n] or [m] f32")
     p.add_argument("--no-check", action="store_true",
                    help="no float64 check (the same pickle's kernels checked by an earlier run: 8192^3's is slow)")
+    p.add_argument("--check-shapes", default="", help="MxNxK,...: each fused kernel also checked there first")
     p.add_argument("--torch-dtype", default="f16", choices=("f16", "bf16"), help="torch's A, B and bias (its D)")
     args = p.parse_args()
     with open(args.pickle, "rb") as f:
@@ -58,6 +60,15 @@ def main() -> int:
         print(f"{args.profile} {size}^3: rel_err {r['rel_err']:.1e} {'PASS' if r['ok'] else 'FAIL'}")
         return 0
     print(f"variants: {', '.join(f'{v}/{k}' for v, k in names)}; bias [{args.bias}] f32 + {args.activation}")
+    for shape in filter(None, args.check_shapes.split(",")):
+        m, n, k = (int(x) for x in shape.split("x"))
+        for (v, kind) in names:
+            for alpha in (1.0, 1.5):  # 1.5: alpha * acc is not exact (the alpha fold's one rounding)
+                if kind == "fused":
+                    r = run_gemm(*kernels[(v, kind)], m, n, k, alpha=alpha, check=True, bench=False, seed=1,
+                                 epilogue=spec)
+                    print(f"  {shape} alpha {alpha} {v}: rel_err {r['rel_err']:.1e} {'PASS' if r['ok'] else 'FAIL'}",
+                          flush=True)
     for size in (int(s) for s in args.sizes.split(",")):
         for (v, kind) in names:
             if kind == "fused" and not args.no_check:

@@ -1,6 +1,6 @@
 """The NVPTX codegen pipeline of `lasscc.emit.to_ptx` (issue 16): LLVM's straight-line strength
 reduction (`slsr`, ~85% of the NVPTX emit on the mma.sync kernels' long epilogue block) is left out
-through LLVM's pass gate (`-opt-disable`).  BENCHMARKS.md "Compile time (session 10)" has what it
+through LLVM's pass gate (`-opt-disable`), and the codegen runs at level 2 (`CODEGEN_OPT_LEVEL`).  BENCHMARKS.md "Compile time (session 10)" has what it
 changes in the examples' PTX (the pipeline prologue's address arithmetic; the K loops alike)."""
 
 from __future__ import annotations
@@ -41,10 +41,9 @@ def test_the_rest_of_the_pipeline_still_optimizes():
     assert len(re.findall(r"^\s*mul\.lo\.s32\s", ptx, re.M)) == 1, ptx
 
 
-def test_the_pass_gate_skips_exactly_the_listed_passes():
-    """LLVM's pass gate, asked to say what it does (`-opt-disable-enable-verbosity`, a process-wide
-    option: a fresh process), skips each pass of CODEGEN_PASSES_SKIPPED (slsr; nary-reassociate, which
-    changed no example's PTX: scripts/codegen_skip_check.py) and nothing else."""
+def _pass_gate_log() -> str:
+    """What LLVM's pass gate says it runs and skips in one to_ptx (`-opt-disable-enable-verbosity`, a
+    process-wide option: a fresh process), O3's passes first, then the codegen's IR passes."""
     import subprocess
     import sys
 
@@ -53,9 +52,29 @@ def test_the_pass_gate_skips_exactly_the_listed_passes():
     r = subprocess.run([sys.executable, "-c", code], input=_SLSR_CANDIDATES, capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, r.stderr
-    skipped = set(re.findall(r"OptDisable: NOT running pass (\S+)", r.stderr))
-    assert skipped == set(CODEGEN_PASSES_SKIPPED) == {"slsr", "nary-reassociate"}, r.stderr[-2000:]
-    assert "OptDisable: running pass instcombine" in r.stderr  # the rest runs
+    return r.stderr
+
+
+def test_the_pass_gate_skips_exactly_the_listed_passes():
+    """The pass gate skips each pass of CODEGEN_PASSES_SKIPPED (slsr; nary-reassociate and O3's
+    correlated-propagation, instsimplify, sccp and bdce, which changed no example's PTX:
+    scripts/codegen_skip_check.py) and nothing else."""
+    log = _pass_gate_log()
+    skipped = set(re.findall(r"OptDisable: NOT running pass (\S+)", log))
+    assert skipped == set(CODEGEN_PASSES_SKIPPED) == {"slsr", "nary-reassociate", "correlated-propagation",
+                                                      "instsimplify", "sccp", "bdce"}, log[-2000:]
+    assert "OptDisable: running pass instcombine" in log  # the rest runs
+
+
+def test_the_codegen_runs_at_level_2_early_cse_not_gvn():
+    """CODEGEN_OPT_LEVEL = 2: the NVPTX codegen's IR passes (from SeparateConstOffsetFromGEP on, after
+    O3) clean up with EarlyCSE; at level 3 they run GVN twice (~0.01 s, the same PTX on every example).
+    O3's own GVN still runs."""
+    log = _pass_gate_log()
+    o3, _, codegen = log.partition("running pass separate-const-offset-from-gep")
+    assert codegen, log[-2000:]
+    assert "running pass gvn" in o3, o3[-2000:]
+    assert "running pass gvn" not in codegen and "running pass early-cse" in codegen, codegen
 
 
 _NAMED = """

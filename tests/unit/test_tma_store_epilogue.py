@@ -10,11 +10,16 @@ kernel (the sm_90a default's schedule), on the CPU executor and ptxas.
    barrier, as whole pairs (one 2-wide predicated load per column pair: N is even on this path);
    several subtiles run as one rolled loop (scf.for carrying the shifted accumulator, and the next
    window's [n] and, within tma_store.PRELOAD_MN_BYTES, [mn] extras).
+   The next window's [n] extras are read in a uniform scf.if: unpredicated where the window is
+   inside N (tma_store.UNPREDICATED_WINDOWS), each pair under its bound in the tail window; the
+   region's v + bias is fma(alpha, acc, bias) (lasscc-warpgroup-mma's FOLD_ALPHA), bit for bit the
+   unfolded result for alpha = 1.
 3. Planted bugs caught: the preload shifted by one n8 block (wrong numbers), its pair predicate
    dropped (a read past the bias: the executor's bounds check), the rolled loop's accumulator
-   shift off by one pair (wrong numbers; windows of one subtile and of two: ROLLED_SUBTILES).
-4. ptxas: the 128x256x64/4 persistent bias + GELU kernel, and the residual one (f16 and f32
-   residual), assemble without spills.
+   shift off by one pair (wrong numbers; windows of one subtile and of two: ROLLED_SUBTILES), the
+   window-inside test one window late (a read past the bias), the fold without alpha (wrong numbers).
+4. ptxas: the 128x256x64/4 persistent bias + GELU kernel (f16 and f32 D), and the residual one
+   (f16 and f32 residual), assemble without spills.
 """
 
 from __future__ import annotations
@@ -236,6 +241,105 @@ def test_planted_wrong_loop_shift_gives_wrong_numbers(monkeypatch, case):
     assert not r["ok"] and r["rel_err"] > 1e-2
 
 
+def _compiled(text: str):
+    """`text` through WGMMA_PASSES now (not passes_after's cache: the callers monkeypatch the passes)."""
+    from _wgmma_stages import WGMMA_PASSES
+    from lasscc.driver import make_pass, run_pass
+
+    mod = parse_mlir(text, "t.mlir")
+    for name in WGMMA_PASSES:
+        run_pass(mod, make_pass(name, "sm_90a"), "t.mlir")
+    return mod, epilogue_of(parse_mlir(text, "t.mlir"))
+
+
+def test_next_window_bias_is_unpredicated_inside_n():
+    """The rolled loop's next-window bias pairs: one scf.if a window on `_window_inside`, its then
+    branch 16 pair loads under the constant true at the window's column + nsw offsets (one address
+    and immediates in SASS), its else branch the same 16 pairs each under its bound."""
+    from lasscc.passes import tma_store
+    from lasscc.passes.lower_to_llvm import _is_true
+    from xdsl.dialects import arith, scf
+
+    mod = passes_after(CASES["rolled2_f16_bias_n_gelu"][0])["lasscc-warpgroup-mma"]
+    loop = next(o for o in _tma_branch(mod).ops if isinstance(o, scf.ForOp))
+    ifs = [o for o in loop.body.block.ops if isinstance(o, scf.IfOp) and o.results]
+    assert tma_store.UNPREDICATED_WINDOWS and len(ifs) == 1 and len(ifs[0].results) == 32
+    then, other = ([o for o in r.walk() if isinstance(o, lass_nv.LdGlobalOp)]
+                   for r in (ifs[0].true_region, ifs[0].false_region))
+    assert len(then) == len(other) == 16
+    assert all(_is_true(o.pred) for o in then) and not any(_is_true(o.pred) for o in other)
+    offs = [o.offset.owner for o in then]
+    assert all(isinstance(a, arith.AddiOp) and arith.IntegerOverflowFlag.NSW in a.overflow_flags.data for a in offs)
+    # the loop carries the if's values into the next iteration (the yield's last 32 operands)
+    assert list(loop.body.block.last_op.operands[-32:]) == list(ifs[0].results)
+
+
+def test_planted_window_inside_a_window_late_reads_past_the_bias(monkeypatch):
+    """`_window_inside` testing the window itself instead of the next one: the tail's unpredicated
+    read (N = 264: tile 0's second iteration reads columns 256..383) is caught by the executor."""
+    from lasscc.passes import tma_store
+
+    real = tma_store._window_inside
+    monkeypatch.setattr(tma_store, "_window_inside",
+                        lambda bb, warp_col, win, window, N: real(bb, warp_col, bb.sub(win, window), window, N))
+    mod, epi = _compiled(CASES["rolled2_f16_bias_n_gelu"][0])
+    with pytest.raises(OutOfBoundsError, match=r"of E0, which has 264 elements"):
+        _check(mod, epi, 130, 264, 72)
+
+
+def test_alpha_bias_add_rule():
+    """`alpha_bias_add`: the region's v used only by v + b; not v * s, nor SiLU's v used twice, nor v + v."""
+    from lasscc.dialects.lass import GemmOp
+    from lasscc.passes._epilogue_build import alpha_bias_add
+    from xdsl.dialects import arith
+
+    def block(text):
+        return next(o for o in parse_mlir(text, "t.mlir").walk() if isinstance(o, GemmOp)).epilogue.block
+
+    add = alpha_bias_add(block(CASES["bias_n_gelu"][0]))
+    assert isinstance(add, arith.AddfOp) and add.lhs.name_hint == "v"
+    assert alpha_bias_add(block(CASES["bias_m_relu"][0])) is not None
+    assert alpha_bias_add(block(SCALAR)) is None  # v * s
+    assert alpha_bias_add(block(fused(EpilogueSpec(None, None, "silu")))) is None  # v * sigmoid(v)
+    assert alpha_bias_add(block(fused(EpilogueSpec("n", "m", "gelu")))) is None  # scale * v first
+    twice = SCALAR.replace("%0 = arith.mulf %v, %s0 : f32", "%0 = arith.addf %v, %v : f32")
+    assert alpha_bias_add(block(twice)) is None
+
+
+@pytest.mark.parametrize("alpha", [1.0, 1.5])
+def test_alpha_fold_against_the_unfolded_epilogue(monkeypatch, alpha):
+    """FOLD_ALPHA's fma(alpha, acc, bias) against alpha * acc then + bias (the same data): bit for bit
+    for alpha = 1 (the product is exact), within D's rounding of one f32 rounding otherwise."""
+    import lasscc.passes.warpgroup_mma as wgm
+
+    text = CASES["rolled2_f16_bias_n_gelu"][0]
+    ds = {}
+    for fold in (True, False):
+        monkeypatch.setattr(wgm._WarpgroupLowering, "FOLD_ALPHA", fold)
+        mod, epi = _compiled(text)
+        folded = sum(o.name == "math.fma" and o.operands[0].name_hint == "alpha" for o in mod.walk())
+        assert (folded > 0) == fold
+        r = run_check(mod, 130, 264, 72, seed=11, alpha=alpha, beta=0.0, report_banks=False, epilogue=epi, ctas=2)
+        assert r["ok"], (fold, r["rel_err"])
+        ds[fold] = np.asarray(r["d"], np.float64)
+    if alpha == 1.0:
+        np.testing.assert_array_equal(ds[True], ds[False])
+    else:
+        np.testing.assert_allclose(ds[True], ds[False], rtol=2 ** -10, atol=2 ** -14)  # an f16 ulp
+
+
+def test_planted_fold_without_alpha_gives_wrong_numbers(monkeypatch):
+    """The fold taking 1 for alpha (fma(1, acc, bias)): alpha = 1.5 gives wrong numbers."""
+    import lasscc.passes.warp_mma as wm
+
+    real = wm.fused_alpha_fma
+    monkeypatch.setattr(wm, "fused_alpha_fma",
+                        lambda bb, block, alpha, a, elems: real(bb, block, bb.const_float(1.0, alpha.type), a, elems))
+    mod, epi = _compiled(CASES["bias_n_gelu"][0])
+    r = _check(mod, epi, 300, 200, 136)
+    assert not r["ok"] and r["rel_err"] > 1e-2
+
+
 @pytest.mark.parametrize("res", ["f16", "f32"])
 def test_persistent_residual_128x256_assembles_without_spills(res):
     """The residual epilogue of the shape default's tile: an f16 residual preloaded a window ahead
@@ -248,8 +352,9 @@ def test_persistent_residual_128x256_assembles_without_spills(res):
     assert (info.spill_stores, info.spill_loads, info.stack_bytes) == (0, 0, 0), info.line
 
 
-def test_persistent_bias_gelu_128x256_assembles_without_spills():
-    text = gemm_epilogue_mlir(EpilogueSpec("n", None, "gelu"), wgmma_gemm("f16", "f16", (128, 256, 64), 4, PT))
+@pytest.mark.parametrize("d", ["f16", "f32"])
+def test_persistent_bias_gelu_128x256_assembles_without_spills(d):
+    text = gemm_epilogue_mlir(EpilogueSpec("n", None, "gelu"), wgmma_gemm("f16", d, (128, 256, 64), 4, PT))
     res = compile_module(parse_mlir(text, "t.mlir"), arch="sm_90a")
     info = ptxas_info(res.ptx, "sm_90a")
     if info is None:

@@ -13,10 +13,12 @@
 // A module without kernels gets no shared-memory global and is unchanged:
 // RUN: %lasscc opt -p lasscc-lower-to-llvm %S/Inputs/lasscc-lower-to-llvm-no-kernel.mlir.in | filecheck %s --check-prefix=NOKERNEL
 //
+// An scf.if with results: branches to a merge block that takes them; an add's nsw kept:
+// RUN: %lasscc opt -p lasscc-lower-to-llvm %S/Inputs/lasscc-lower-to-llvm-if-results.mlir.in | filecheck %s --check-prefix=IF-RES
+//
 // Rejected:
 // RUN: not %lasscc opt -p lasscc-lower-to-llvm %S/Inputs/lasscc-lower-to-llvm-unknown-op.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-OP
 // RUN: not %lasscc opt -p lasscc-lower-to-llvm %S/Inputs/lasscc-lower-to-llvm-not-swizzled.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-PIPE
-// RUN: not %lasscc opt -p lasscc-lower-to-llvm %S/Inputs/lasscc-lower-to-llvm-if-results.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-IF
 // RUN: not %lasscc opt -p lasscc-lower-to-llvm %S/Inputs/lasscc-lower-to-llvm-index-loop.mlir.in 2>&1 | filecheck %s --check-prefix=ERR-INDEX
 
 // ---- positive ----
@@ -195,11 +197,21 @@ func.func @helper(%x: i32) -> i32 {
 // NOKERNEL-NEXT:   }
 // NOKERNEL-NEXT: }
 
+// IF-RES-LABEL: llvm.func @k(
+// IF-RES:         [[C:%[0-9]+]] = llvm.icmp "ult" %M, %N : i32
+// IF-RES-NEXT:    llvm.cond_br [[C]], ^[[THEN:bb[0-9]+]], ^[[ELSE:bb[0-9]+]]
+// IF-RES-NEXT:  ^[[THEN]]:
+// IF-RES-NEXT:    llvm.br ^[[MERGE:bb[0-9]+]](%M : i32)
+// IF-RES-NEXT:  ^[[ELSE]]:
+// IF-RES-NEXT:    llvm.br ^[[MERGE]](%N : i32)
+// IF-RES-NEXT:  ^[[MERGE]]([[R:%[0-9]+]]: i32):
+// IF-RES:         [[S:%[0-9]+]] = llvm.add [[R]], %K overflow<nsw> : i32
+// IF-RES-NEXT:    {{%[0-9]+}} = llvm.add [[S]], %K : i32
+
 // ---- rejected: inputs under Inputs/ ----
 
 // ERR-OP: {{^.*}}Inputs/lasscc-lower-to-llvm-unknown-op.mlir.in:9:5: error: 'arith.divsi' has no lowering; expected the ops lasscc-swizzle-smem leaves (the arith ops lasscc emits, scf.for/scf.if, lass_nv, lass_smem; run the earlier passes first){{$}}
 // ERR-PIPE: {{^.*}}Inputs/lasscc-lower-to-llvm-not-swizzled.mlir.in:5:3: error: 'lass_pipe.barrier' has no lowering; expected the ops lasscc-swizzle-smem leaves (the arith ops lasscc emits, scf.for/scf.if, lass_nv, lass_smem; run the earlier passes first){{$}}
-// ERR-IF: {{^.*}}Inputs/lasscc-lower-to-llvm-if-results.mlir.in:6:3: error: expected scf.if without results{{$}}
 // ERR-INDEX: {{^.*}}Inputs/lasscc-lower-to-llvm-index-loop.mlir.in:6:3: error: expected an integer loop variable, got index{{$}}
 
 // Element types: the NVVM intrinsics of each mma.sync, cvt.rna.tf32 and cvt.rni.s32, and f16

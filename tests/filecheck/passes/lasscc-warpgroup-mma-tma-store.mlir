@@ -13,6 +13,13 @@
 // RUN: %lasscc opt -p lasscc-warpgroup-mma %t.once.mlir -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 //
+// A fused bias [n] + ReLU in the rolled subtile loop (Inputs/lasscc-warpgroup-mma-tma-store-rolled.mlir.in:
+// 128x128 f32 D, two windows of two 32-column subtiles): the loop reads the next window's 8 bias pairs
+// in a uniform scf.if on the window being inside N -- unpredicated (the constant true), at the window's
+// column plus `overflow<nsw>` offsets -- else each pair under its bound; the region's v + bias is one
+// math.fma of alpha, the accumulator value and the bias (lasscc-warpgroup-mma's FOLD_ALPHA), no mulf.
+// RUN: %lasscc opt -p lasscc-warpgroup-mma %S/Inputs/lasscc-warpgroup-mma-tma-store-rolled.mlir.in | filecheck %s --check-prefix=ROLLED
+//
 // Rejected (the config check, at the lass.gemm): a 16-bit D tile of 40 columns, which no subtile divides.
 // RUN: not %lasscc opt --arch sm_90a -p lasscc-tile-threadblock %S/Inputs/lasscc-warpgroup-mma-tma-store-bad.mlir.in 2>&1 | filecheck %s --check-prefix=ERR
 
@@ -35,5 +42,28 @@
 // CHECK-NEXT:    } else {
 // CHECK:           lass_nv.st_global %D
 // CHECK:         func.return
+
+// ROLLED-LABEL: func.func @gemm(
+// ROLLED:         [[TRUE:%[0-9]+]] = arith.constant true
+// ROLLED:         lass_nv.aligned %D {bytes = 16 : i64} : memref<?x?xf32>
+// ROLLED:         scf.for %window = {{.*}} -> (f32
+// ROLLED:           [[INSIDE:%[0-9]+]] = arith.cmpi ule, {{%[0-9]+}}, %N : i32
+// ROLLED-NEXT:      [[NEXT:%[0-9]+]] = arith.addi {{%[0-9]+}}, {{%[0-9]+}} overflow<nsw> : i32
+// ROLLED-NEXT:      {{(%[0-9]+, ){15}%[0-9]+}} = scf.if [[INSIDE]] -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// ROLLED-NEXT:        {{%[0-9]+}}, {{%[0-9]+}} = lass_nv.ld_global %bias{{\[}}[[NEXT]]] x 2 if [[TRUE]] : memref<?xf32>
+// ROLLED-NEXT:        [[OFF:%[0-9]+]] = arith.addi [[NEXT]], {{%[0-9]+}} overflow<nsw> : i32
+// ROLLED-NEXT:        {{%[0-9]+}}, {{%[0-9]+}} = lass_nv.ld_global %bias{{\[}}[[OFF]]] x 2 if [[TRUE]] : memref<?xf32>
+// ROLLED:             scf.yield
+// ROLLED-NEXT:      } else {
+// ROLLED-NEXT:        [[LAST:%[0-9]+]] = arith.addi [[NEXT]], {{%[0-9]+}} : i32
+// ROLLED-NEXT:        [[OK:%[0-9]+]] = arith.cmpi ult, [[LAST]], %N : i32
+// ROLLED-NEXT:        {{%[0-9]+}}, {{%[0-9]+}} = lass_nv.ld_global %bias{{\[}}[[NEXT]]] x 2 if [[OK]] : memref<?xf32>
+// ROLLED:             scf.yield
+// ROLLED-NEXT:      }
+// ROLLED-NOT:       arith.mulf %alpha
+// ROLLED:           [[V:%[0-9]+]] = math.fma %alpha, {{%[0-9]+}}, {{%[0-9]+}} : f32
+// ROLLED-NEXT:      {{%[a-z_0-9]+}} = arith.maximumf [[V]], %zero : f32
+// ROLLED:           lass_nv.st_shared
+// ROLLED:           lass_wg.tma_store %D
 
 // ERR: lasscc-warpgroup-mma-tma-store-bad.mlir.in:3:3: error: config: threadblock N = 40: epilogue = "tma" stores subtiles of 32-, 64- or 128-byte rows of D

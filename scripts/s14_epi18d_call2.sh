@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Session 14 (issue 18, epi18d) second GPU call: 8192^3 swung in the first call (scripts/s14_epi18d_call.sh:
+# 2 rounds, the plain kernel 1.4671 ms, main's rounds 1.4504 / 1.5334), so main vs the new default again
+# with 4 rounds a size-epilogue, beside plain and torch, and 4096^3 bias + GELU f16 D once more (5 rounds).
+# Pickles: the first call's, with only plain, ACT-main and ACT (NAME-ab.pkl).
+# Usage: OUT=... scripts/s14_epi18d_call2.sh PKL_DIR
+set -uo pipefail
+cd "$(dirname "$0")/.."
+PKL=$1
+OUT=${OUT:-/tmp/gpu_call}; mkdir -p "$OUT"
+t0=$SECONDS
+OUT=$OUT scripts/gpu_call.sh > "$OUT/setup.log" 2>&1
+export PATH="$(python3 -c 'import os, sys; print(os.path.join(sys.prefix, "bin"))'):$PATH" PYTHONUNBUFFERED=1
+cat "$OUT/gpu.txt"; echo "setup $((SECONDS - t0)) s"
+END=${END:-330}
+lim() { local l=$1 left=$((END - SECONDS + t0)); echo $(( left < l ? (left > 1 ? left : 1) : l )); }
+ab() {  # NAME TIMEOUT ARGS...
+  local name=$1 lim; lim=$(lim "$2"); shift 2
+  timeout "$lim" python3 scripts/epilogue_ab.py "$@" > "$OUT/$name.log" 2>&1
+  echo "== $name rc=$? at $((SECONDS - t0)) s"; cat "$OUT/$name.log"
+}
+ab gelu-f16-8192 80 "$PKL/gelu-f16-ab.pkl" --sizes 8192 --rounds 4 --no-check
+ab gelu-f32-8192 80 "$PKL/gelu-f32-ab.pkl" --sizes 8192 --rounds 4 --no-check
+ab relu-m-8192 80 "$PKL/relu-m-ab.pkl" --sizes 8192 --rounds 4 --no-check --bias m --activation relu
+ab gelu-f16-4096 60 "$PKL/gelu-f16-ab.pkl" --sizes 4096 --rounds 5
+echo "all steps done at $((SECONDS - t0)) s; check failures: $(cat "$OUT"/*.log | grep -c FAIL)"
