@@ -7,10 +7,14 @@ The Python API (lasscc/api.py) is loaded on first use, so `import lasscc` stays 
     k(a, b, d)
 """
 
-from lasscc import dataclass_code as _dataclass_code
-from lasscc import dataclass_doc as _dataclass_doc
-from lasscc import deprecated_sync as _deprecated_sync
-from lasscc import lazy_formats as _lazy_formats
+from time import perf_counter as _perf_counter, process_time as _process_time
+
+STARTED = (_perf_counter(), _process_time())  # lasscc's first line: `lasscc ... --timing`'s start-up rows
+
+from lasscc import dataclass_code as _dataclass_code  # noqa: E402
+from lasscc import dataclass_doc as _dataclass_doc  # noqa: E402
+from lasscc import deprecated_sync as _deprecated_sync  # noqa: E402
+from lasscc import lazy_formats as _lazy_formats  # noqa: E402
 
 _dataclass_code.install()  # before xDSL's dataclasses are defined: see lasscc/dataclass_code.py
 _dataclass_doc.install()  # likewise: see lasscc/dataclass_doc.py

@@ -17,6 +17,9 @@ import argparse
 import os
 import sys
 import re
+import time
+
+import lasscc
 
 from lasscc.config import ACCESS_ELEMS, access_elems, alignment_error, size_limit_error
 from lasscc.diagnostics import EXIT_USER_ERROR, LassError
@@ -583,7 +586,9 @@ def main(argv: list[str] | None = None) -> int:
             args.arch = _default_arch(args)
         from lasscc import timing
 
-        with timing.report_to(sys.stderr, enabled=getattr(args, "timing", False)):
+        enabled = getattr(args, "timing", False)
+        startup = timing.startup_rows(lasscc.STARTED, _CLI_STARTED) if enabled and _CLI_STARTED else ()
+        with timing.report_to(sys.stderr, enabled=enabled, startup=startup):
             return args.fn(args)
     except LassError as e:
         print(str(e), file=sys.stderr)
@@ -600,6 +605,10 @@ def main(argv: list[str] | None = None) -> int:
 # are left to the normal exit.
 FAST_EXIT_COMMANDS = ("compile", "opt")
 
+# (perf_counter, process_time) when console_main calls main(): the process's start-up rows of
+# `--timing` (lasscc.timing.startup_rows); None for main() called in a process of another program.
+_CLI_STARTED: tuple[float, float] | None = None
+
 
 def console_main() -> None:
     """The `lasscc` command (pyproject.toml's entry point): main() on sys.argv.  For a compile or an
@@ -611,10 +620,12 @@ def console_main() -> None:
 
     from lasscc import dataclass_code
 
+    global _CLI_STARTED
     command = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
     fast = command in FAST_EXIT_COMMANDS
     if fast:
         gc.disable()
+    _CLI_STARTED = (time.perf_counter(), time.process_time())
     rc = main()
     if fast and isinstance(rc, int):
         dataclass_code.save()
