@@ -131,7 +131,7 @@ def report_to(stream=None, enabled: bool = True, startup: list[_Row] = ()):
         yield timer
     finally:
         wall, cpu = time.perf_counter() - w0, time.process_time() - c0
-        if hooked:
+        if hooked and _IMPORTS._find_and_load is _timed_find_and_load:
             _IMPORTS._find_and_load = _timed_find_and_load.__defaults__[0]
         _ACTIVE = outer
         (stream or sys.stderr).write(timer.format(wall, cpu, startup))
