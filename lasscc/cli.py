@@ -17,6 +17,9 @@ import argparse
 import os
 import sys
 import re
+import time
+
+import lasscc
 
 from lasscc.config import ACCESS_ELEMS, access_elems, alignment_error, size_limit_error
 from lasscc.diagnostics import EXIT_USER_ERROR, LassError
@@ -463,12 +466,31 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{self.prog}: error: {message}")
 
 
+class _NoParser:
+    """What build_parser adds the options of a command it leaves out to: nothing."""
+
+    def add_argument(self, *args, **kwargs) -> None:
+        pass
+
+    def set_defaults(self, **kwargs) -> None:
+        pass
+
+
+_NO_PARSER = _NoParser()
+
+
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The `lasscc` parser.  Given the command line `argv` whose command is another than `explain`,
-    `lasscc explain` is left out: its options live in lasscc.explain, whose import (~40 ms of CPU) a
-    compile does not use, and only the named command's subparser reads the rest of the line."""
+    """The `lasscc` parser.  Given the command line `argv` whose first word is a command, only that
+    command's subparser is built (the others' options go to _NO_PARSER): only it reads the rest of
+    the line, and the others cost a compile ~4 ms of CPU (argparse formats and translates each option's
+    help as it is added; `lasscc explain`'s options live in lasscc.explain, whose import is ~40 ms).
+    Without a command first (`lasscc --help`, no command, an unknown one), every subparser is built."""
     p = _Parser(prog="lasscc", description="GEMM compiler: lass.gemm (MLIR) -> PTX")
     sub = p.add_subparsers(dest="cmd", required=True)
+    only = argv[0] if argv and argv[0] in COMMANDS else None
+
+    def add_parser(cmd: str, **kwargs):
+        return sub.add_parser(cmd, **kwargs) if only in (None, cmd) else _NO_PARSER
 
     def common(sp):
         sp.add_argument("file", help="input .mlir (a lass.gemm, or any lasscc dump); '-' for stdin")
@@ -492,7 +514,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         sp.add_argument("--no-cache", action="store_true", help="compile afresh, bypassing the compile cache "
                         "(lasscc.cache: $LASSCC_CACHE_DIR or ~/.cache/lasscc)")
 
-    c = sub.add_parser("compile", help="lower to PTX")
+    c = add_parser("compile", help="lower to PTX")
     common(c)
     c.add_argument("-o", "--output", help="output file (default stdout)")
     c.add_argument("--dump-dir", help="write the IR after every pass, the LLVM IR and the PTX here")
@@ -501,14 +523,14 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     _debug_flags(c)
     c.set_defaults(fn=cmd_compile)
 
-    o = sub.add_parser("opt", help="run named passes and print the IR")
+    o = add_parser("opt", help="run named passes and print the IR")
     common(o)
     o.add_argument("-p", "--passes", help="comma-separated pass flags, in order")
     o.add_argument("-o", "--output")
     _debug_flags(o)
     o.set_defaults(fn=cmd_opt)
 
-    r = sub.add_parser("run", help="compile, run, check (and time) on the GPU or the CPU")
+    r = add_parser("run", help="compile, run, check (and time) on the GPU or the CPU")
     common(r)
     r.add_argument("--m", type=int, default=4096)
     r.add_argument("--n", type=int, default=4096)
@@ -527,7 +549,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                    "reverse or shuffle:SEED (a split-K kernel's semaphores must give the same D in every order)")
     r.set_defaults(fn=cmd_run)
 
-    bn = sub.add_parser("bench", help="check and time on the GPU beside cuBLAS, one row per size")
+    bn = add_parser("bench", help="check and time on the GPU beside cuBLAS, one row per size")
     common(bn)
     bn.add_argument("--m", type=int, default=4096)
     bn.add_argument("--n", type=int, default=4096)
@@ -537,7 +559,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     bn.add_argument("--plot", help="write TFLOP/s against size for lasscc and cuBLAS to this PNG")
     bn.set_defaults(fn=cmd_bench)
 
-    tu = sub.add_parser("tune", help="search tile configs on the GPU and store the winner")
+    tu = add_parser("tune", help="search tile configs on the GPU and store the winner")
     common(tu)
     tu.add_argument("--m", type=int, default=4096)
     tu.add_argument("--n", type=int, default=4096)
@@ -549,7 +571,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                     help="compile N candidates at a time in worker processes (default: one per CPU; 1: in this process)")
     tu.set_defaults(fn=cmd_tune)
 
-    if not argv or argv[0] not in COMMANDS or argv[0] == "explain":
+    if only in (None, "explain"):
         from lasscc.explain import add_parser as add_explain_parser
 
         add_explain_parser(sub, common)
@@ -558,7 +580,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 def _debug_flags(sp) -> None:
     sp.add_argument("--timing", action="store_true", help="print the wall and CPU time of every phase (parse, each "
-                    "pass and its verification / printing, LLVM translation, optimization, NVPTX emit) on stderr")
+                    "pass and its verification / printing, LLVM translation, optimization, NVPTX emit), of the "
+                    "process's start-up and of the modules loaded outside the phases on stderr")
     sp.add_argument("--verify-each", action="store_true", help="verify the IR after every pass (default: once, "
                     "after the last; compiles afresh, bypassing a cache hit)")
 
@@ -583,7 +606,9 @@ def main(argv: list[str] | None = None) -> int:
             args.arch = _default_arch(args)
         from lasscc import timing
 
-        with timing.report_to(sys.stderr, enabled=getattr(args, "timing", False)):
+        enabled = getattr(args, "timing", False)
+        startup = timing.startup_rows(lasscc.STARTED, _CLI_STARTED) if enabled and _CLI_STARTED else ()
+        with timing.report_to(sys.stderr, enabled=enabled, startup=startup):
             return args.fn(args)
     except LassError as e:
         print(str(e), file=sys.stderr)
@@ -600,6 +625,10 @@ def main(argv: list[str] | None = None) -> int:
 # are left to the normal exit.
 FAST_EXIT_COMMANDS = ("compile", "opt")
 
+# (perf_counter, process_time) when console_main calls main(): the process's start-up rows of
+# `--timing` (lasscc.timing.startup_rows); None for main() called in a process of another program.
+_CLI_STARTED: tuple[float, float] | None = None
+
 
 def console_main() -> None:
     """The `lasscc` command (pyproject.toml's entry point): main() on sys.argv.  For a compile or an
@@ -611,10 +640,12 @@ def console_main() -> None:
 
     from lasscc import dataclass_code
 
+    global _CLI_STARTED
     command = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
     fast = command in FAST_EXIT_COMMANDS
     if fast:
         gc.disable()
+    _CLI_STARTED = (time.perf_counter(), time.process_time())
     rc = main()
     if fast and isinstance(rc, int):
         dataclass_code.save()

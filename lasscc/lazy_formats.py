@@ -64,6 +64,21 @@ def _lazy_accessors(general):
 def _patch(module) -> None:
     if not getattr(module.get_accessors_from_op_def, "_lasscc_lazy", False):
         module.get_accessors_from_op_def = _lazy_accessors(module.get_accessors_from_op_def)
+    for patch in _AFTER:
+        patch(module)
+
+
+_AFTER: list = []  # other patches of TARGET made right after it loads (lasscc.lazy_ops)
+
+
+def after_load(patch) -> None:
+    """Run `patch(module)` on TARGET now when it is loaded, else right after it loads (the same hook)."""
+    if patch not in _AFTER:
+        _AFTER.append(patch)
+    if TARGET in sys.modules:
+        patch(sys.modules[TARGET])
+    elif not any(isinstance(f, _Hook) for f in sys.meta_path):
+        sys.meta_path.insert(0, _Hook())
 
 
 class _Hook:

@@ -88,3 +88,24 @@ def test_console_other_commands_exit_normally(tmp_path):
 def test_entry_point_is_console_main():
     text = (ROOT / "pyproject.toml").read_text()
     assert 'lasscc = "lasscc.cli:console_main"' in text
+
+
+def test_parser_builds_only_the_named_command():
+    """build_parser(argv) with a command first builds only its subparser, whose options and help are
+    those of the full parser's; without one (lasscc --help, an unknown command) it builds them all."""
+    import argparse
+
+    from lasscc.cli import COMMANDS, build_parser
+
+    def subparsers(p):
+        return next(a for a in p._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+    assert list(subparsers(build_parser(None))) == list(COMMANDS)
+    assert list(subparsers(build_parser(["--help"]))) == list(COMMANDS)
+    assert list(subparsers(build_parser(["comple"]))) == list(COMMANDS)
+    full = subparsers(build_parser(None))
+    for cmd in COMMANDS:
+        only = subparsers(build_parser([cmd, "x.mlir"]))
+        assert list(only) == [cmd]
+        assert only[cmd].format_help() == full[cmd].format_help()
+        assert vars(only[cmd].parse_args(["x.mlir"])) == vars(full[cmd].parse_args(["x.mlir"]))

@@ -3,7 +3,10 @@ after every pass with `--verify-each`; an invalid IR names the pass that produce
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,11 +47,11 @@ def test_opt_timing_table(tmp_path, capsys):
         i = names.index((0, p))
         assert names[i + 1:i + 4] == [(1, "rewrite"), (1, "cse"), (1, "dce")]
     assert [n for d, n in names if n == "verify"] == ["verify"]  # once, after the last pass
-    assert names[-2:] == [(0, "Rest"), (0, "Total")]
+    assert names[-3:] == [(0, "imports"), (0, "Rest"), (0, "Total")]
     total = rows[-1]
     assert sum(r[1] for r in rows if r[2] == 0 and r[3] != "Total") == pytest.approx(total[1], abs=2e-3)
     for i, (cpu, wall, depth, name) in enumerate(rows):  # nested phases fit in their parent
-        if depth == 0 and name not in ("Rest", "Total"):
+        if depth == 0 and name not in ("imports", "Rest", "Total"):
             children = [r for r in rows[i + 1:i + 4] if r[2] == 1]
             assert sum(r[1] for r in children) <= wall + 1e-3
     assert out.read_text().startswith("builtin.module") or "func.func" in out.read_text()
@@ -59,8 +62,77 @@ def test_compile_timing_table(tmp_path, capsys):
     assert main(["compile", str(SMALL), "-o", str(ptx), "--no-cache", "--timing"]) == 0
     names = [n for _, _, d, n in _table(capsys.readouterr().err) if d == 0]
     assert names == ["parse", "verify input", *driver.PASS_NAMES, "verify", "translate to llvmlite IR",
-                     "print LLVM IR", "LLVM parse", "LLVM verify", "LLVM optimize (O3)", "NVPTX emit", "Rest", "Total"]
+                     "print LLVM IR", "LLVM parse", "LLVM verify", "LLVM optimize (O3)", "NVPTX emit", "imports",
+                     "Rest", "Total"]
     assert ".entry" in ptx.read_text()
+
+
+STARTUP = ["python start-up (interpreter, site)", "import lasscc.cli", "options"]
+
+
+def test_console_timing_shows_the_start_up_and_the_imports(tmp_path):
+    """`lasscc compile --timing` as its own process (the console entry point, os._exit at the end):
+    the start-up rows come first, the modules loaded outside the phases are the `imports` row (a
+    fresh process loads xDSL's dialects, the passes and llvmlite there), and the top-level rows add
+    up to Total, which is the whole process up to the report (CPU: its process_time)."""
+    ptx = tmp_path / "k.ptx"
+    code = ("import sys, time; sys.argv = ['lasscc', 'compile', sys.argv[1], '-o', sys.argv[2], '--no-cache', "
+            "'--timing']; import lasscc.cli; _exit = lasscc.cli.os._exit; "
+            "lasscc.cli.os._exit = lambda rc: print('cpu', time.process_time(), file=sys.stderr) or _exit(rc); "
+            "lasscc.cli.console_main()")
+    r = subprocess.run([sys.executable, "-c", code, str(SMALL), str(ptx)], capture_output=True, text=True,
+                       timeout=300, env={**os.environ, "LASSCC_CACHE_DIR": str(tmp_path / "cache")})
+    assert r.returncode == 0, r.stderr
+    rows = _table(r.stderr)
+    top = [(cpu, wall, name) for cpu, wall, depth, name in rows if depth == 0]
+    assert [n for _, _, n in top[:3]] == STARTUP and [n for _, _, n in top[-3:]] == ["imports", "Rest", "Total"]
+    assert top[3][2] == "parse"
+    by_name = {n: (c, w) for c, w, n in top}
+    assert by_name["imports"][0] > 0.5 * by_name["LLVM optimize (O3)"][0]  # the lazily loaded modules
+    assert by_name[STARTUP[0]][0] > 0.005 and by_name["import lasscc.cli"][0] > 0.002
+    total_cpu, total_wall = by_name["Total"]
+    assert sum(c for c, _, n in top if n != "Total") == pytest.approx(total_cpu, abs=2e-3)
+    assert sum(w for _, w, n in top if n != "Total") == pytest.approx(total_wall, abs=2e-3)
+    end_cpu = float(r.stderr.rsplit("cpu ", 1)[1])  # the process's CPU at os._exit, after the report
+    assert total_cpu <= end_cpu < total_cpu + 0.05
+    assert ".entry" in ptx.read_text()
+
+
+def test_in_process_main_has_no_start_up_rows(tmp_path, capsys):
+    """main() called inside another program (here pytest) reports only its own time: no start-up rows."""
+    assert main(["opt", "-p", FRONT, str(EXAMPLE), "-o", str(tmp_path / "o.mlir"), "--timing"]) == 0
+    names = [n for _, _, d, n in _table(capsys.readouterr().err) if d == 0]
+    assert not set(STARTUP) & set(names)
+
+
+def test_imports_row_counts_module_loads_outside_phases_only(tmp_path):
+    """A module first loaded outside the phases is in `imports`, one loaded inside a phase stays in
+    that phase; the import hook is in place only while a report is collected."""
+    import importlib
+    import io
+
+    from lasscc import timing
+
+    for name, text in (("slow_outside", "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.05: pass\n"),
+                       ("slow_inside", "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.03: pass\n")):
+        (tmp_path / f"{name}.py").write_text(text)
+    sys.path.insert(0, str(tmp_path))
+    hook = sys.modules["_frozen_importlib"]._find_and_load
+    try:
+        out = io.StringIO()
+        with timing.report_to(out):
+            assert sys.modules["_frozen_importlib"]._find_and_load is not hook
+            importlib.import_module("slow_outside")
+            with timing.phase("work"):
+                importlib.import_module("slow_inside")
+        assert sys.modules["_frozen_importlib"]._find_and_load is hook
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("slow_outside", None)
+        sys.modules.pop("slow_inside", None)
+    rows = {n: c for c, _, d, n in _table(out.getvalue()) if d == 0}
+    assert 0.05 <= rows["imports"] < 0.075
+    assert rows["work"] >= 0.03 and rows["Rest"] < 0.02
 
 
 def test_no_timing_no_table(tmp_path, capsys):
