@@ -469,10 +469,14 @@ def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:
     # bit-tracking DCE (~0.002 s each), whose folds the nine InstCombine runs make anyway
     # (BENCHMARKS.md "Session 14 -- LLVM side (compile16d)").
     llvm_b.set_option("", f"-opt-disable={','.join(CODEGEN_PASSES_SKIPPED)}")
-    with timing.phase("LLVM parse"):
-        mod = llvm_b.parse_assembly(llvm_ir)
-    with timing.phase("LLVM verify"):
-        mod.verify()
+    try:
+        with timing.phase("LLVM parse"):
+            mod = llvm_b.parse_assembly(llvm_ir)
+        with timing.phase("LLVM verify"):
+            mod.verify()
+    except RuntimeError as e:  # llvmlite's form of LLVM's parse and verifier errors
+        raise LassError(f"error: LLVM rejected the LLVM IR (the line:col are in `--emit llvm`'s text): "
+                        f"{str(e).strip()}") from None
     target = llvm_b.Target.from_triple(NVPTX_TRIPLE)
     tm = target.create_target_machine(cpu=arch, features=ARCH_FEATURES[arch], opt=CODEGEN_OPT_LEVEL)
     with timing.phase("LLVM optimize (O3)"):
