@@ -188,6 +188,8 @@ class _IRText:
             else:
                 continue
             for dest, vals in edges:
+                if dest is blocks[0]:
+                    raise LassError(f"error: cannot translate to LLVM IR: @{f.sym_name.data} branches to its entry block")
                 for a, v in zip(dest.args, vals):
                     incoming[a].append((v, labels[b]))
         lines = [head, "\n{\n"]
