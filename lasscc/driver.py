@@ -346,12 +346,14 @@ def _compile_module(module: ModuleOp, arch: str, filename: str, dump_dir: Path |
         """LLVM IR and PTX.  Without --verify-each, LLVM's parser and verifier check the lowered
         module (every instruction's operand and result types, dominance, terminators) in place of
         xDSL's verifier after the last pass: only when the writer or LLVM rejects it does run_passes'
-        replay verify (after each pass), for the error at the op and the pass that made it."""
-        res.llvm_ir = to_llvm_ir(module)
-        res.ptx = to_ptx(res.llvm_ir, arch)
+        replay verify (after each pass), for the error at the op and the pass that made it.  A
+        module without a kernel is not written (the error below)."""
+        res.specs = kernel_specs(module)
+        if res.specs:
+            res.llvm_ir = to_llvm_ir(module)
+            res.ptx = to_ptx(res.llvm_ir, arch)
 
     res.stages = run_passes(module, PASS_NAMES, arch, filename, dump_dir, keep_stages, verify_each, final_check=emit)
-    res.specs = kernel_specs(module)
     if not res.specs:
         raise LassError(f"{filename}: error: expected a lass.gemm (or a lasscc dump of one), found no kernel")
     if dump_dir is not None:
