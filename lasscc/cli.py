@@ -583,7 +583,8 @@ def _debug_flags(sp) -> None:
                     "pass and its verification / printing, LLVM translation, optimization, NVPTX emit), of the "
                     "process's start-up and of the modules loaded outside the phases on stderr")
     sp.add_argument("--verify-each", action="store_true", help="verify the IR after every pass (default: once, "
-                    "after the last; compiles afresh, bypassing a cache hit)")
+                    "after the last -- for compile, LLVM's verifier of the LLVM IR; compiles afresh, bypassing a "
+                    "cache hit)")
 
 
 def _default_arch(args) -> str:

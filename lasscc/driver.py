@@ -25,6 +25,7 @@ text is printed only for what needs it: the dumps, the compile cache's entry, th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -177,17 +178,21 @@ def _copy_with_locations(module: ModuleOp) -> ModuleOp:
 
 
 def run_passes(module: ModuleOp, names: list[str], arch: str = "sm_80", filename: str = "<input>",
-               dump_dir: Path | None = None, keep_text: bool = False, verify_each: bool = False) -> dict[str, str]:
+               dump_dir: Path | None = None, keep_text: bool = False, verify_each: bool = False,
+               final_check: Callable[[], None] | None = None) -> dict[str, str]:
     """Run passes in order and verify the result; returns {pass name: IR text after it} when
     `keep_text` (else {}).  With `dump_dir`, each pass's output is written as soon as it exists (so a
     failing compile still leaves the stages before the failure).  The IR is verified after the last
-    pass only, unless `verify_each`; an invalid result names the pass that produced it either way."""
+    pass only, unless `verify_each`; an invalid result names the pass that produced it either way.
+    `final_check` (compile_module's LLVM emission) replaces that last verification when not
+    `verify_each`: it runs after the passes, and if it fails the passes are replayed with
+    verification after each, as when the verification fails."""
     with gc_paused():
-        return _run_passes(module, names, arch, filename, dump_dir, keep_text, verify_each)
+        return _run_passes(module, names, arch, filename, dump_dir, keep_text, verify_each, final_check)
 
 
 def _run_passes(module: ModuleOp, names: list[str], arch: str, filename: str, dump_dir: Path | None,
-                keep_text: bool, verify_each: bool) -> dict[str, str]:
+                keep_text: bool, verify_each: bool, final_check: Callable[[], None] | None = None) -> dict[str, str]:
     from lasscc.passes.fuse_epilogue import reset_notes
 
     reset_notes()
@@ -212,9 +217,11 @@ def _run_passes(module: ModuleOp, names: list[str], arch: str, filename: str, du
                     if dump_dir is not None:
                         write_output(str(dump_dir / stage_dump(p.name)), text + "\n", "--dump-dir")
             done += 1
-        if not verify_each and passes:
+        if not verify_each and passes and final_check is None:
             with timing.phase("verify"):
                 verify_module(module, filename, passes[-1].name if len(passes) == 1 else None)
+        if final_check is not None:
+            final_check()
     except Exception:
         if replay is not None:
             # an earlier pass may have left invalid IR that the failing step tripped over: name it
@@ -334,12 +341,21 @@ def _compile_module(module: ModuleOp, arch: str, filename: str, dump_dir: Path |
         output_dir(dump_dir)
         write_output(str(dump_dir / INPUT_DUMP), str(module) + "\n", "--dump-dir")
     res = CompileResult(module)
-    res.stages = run_passes(module, PASS_NAMES, arch, filename, dump_dir, keep_stages, verify_each)
-    res.specs = kernel_specs(module)
+
+    def emit() -> None:
+        """LLVM IR and PTX.  Without --verify-each, LLVM's parser and verifier check the lowered
+        module (every instruction's operand and result types, dominance, terminators) in place of
+        xDSL's verifier after the last pass: only when the writer or LLVM rejects it does run_passes'
+        replay verify (after each pass), for the error at the op and the pass that made it.  A
+        module without a kernel is not written (the error below)."""
+        res.specs = kernel_specs(module)
+        if res.specs:
+            res.llvm_ir = to_llvm_ir(module)
+            res.ptx = to_ptx(res.llvm_ir, arch)
+
+    res.stages = run_passes(module, PASS_NAMES, arch, filename, dump_dir, keep_stages, verify_each, final_check=emit)
     if not res.specs:
         raise LassError(f"{filename}: error: expected a lass.gemm (or a lasscc dump of one), found no kernel")
-    res.llvm_ir = to_llvm_ir(module)
-    res.ptx = to_ptx(res.llvm_ir, arch)
     if dump_dir is not None:
         write_output(str(dump_dir / LLVM_DUMP), res.llvm_ir, "--dump-dir")
         write_output(str(dump_dir / PTX_DUMP), res.ptx, "--dump-dir")

@@ -10,7 +10,7 @@ lowering paid for each copy.  `rolled_pairs` emits the body once, in a loop over
   no new op, the CPU executor runs it as any `scf.for`, and the (row, column) of each pair is what
   the caller computed with lasscc.layout (no formula of q is written here);
 - the loop carries UNROLL_FULL_ATTR.  lasscc-lower-to-llvm keeps it on the loop's back edge, and
-  lasscc.emit.unroll_full_metadata writes it as LLVM's `!llvm.loop !{!"llvm.loop.unroll.full"}`,
+  lasscc.emit._w_br (the llvm.br writer) writes it as LLVM's `!llvm.loop !{!"llvm.loop.unroll.full"}`,
   so LLVM's O3 unrolls the loop completely (the trip count is a constant); after that the
   rotation is only renaming: the phis fold to the accumulator registers and the offsets to
   immediates, as in the code the unrolled Python emitted.

@@ -1,4 +1,5 @@
-"""`--timing` (the phase table on stderr) and verification: once after the pipeline by default,
+"""`--timing` (the phase table on stderr) and verification: once after the pipeline by default (for
+`lasscc compile`, LLVM's parser and verifier in its place; xDSL's verifier only when LLVM rejects),
 after every pass with `--verify-each`; an invalid IR names the pass that produced it either way."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from xdsl.dialects import func
 
 from lasscc import driver
 from lasscc.cli import main
+from lasscc.passes.lower_to_llvm import LowerToLLVMPass
 from lasscc.passes.tile_threadblock import TileThreadblockPass
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,9 +63,8 @@ def test_compile_timing_table(tmp_path, capsys):
     ptx = tmp_path / "k.ptx"
     assert main(["compile", str(SMALL), "-o", str(ptx), "--no-cache", "--timing"]) == 0
     names = [n for _, _, d, n in _table(capsys.readouterr().err) if d == 0]
-    assert names == ["parse", "verify input", *driver.PASS_NAMES, "verify", "translate to llvmlite IR",
-                     "print LLVM IR", "LLVM parse", "LLVM verify", "LLVM optimize (O3)", "NVPTX emit", "imports",
-                     "Rest", "Total"]
+    assert names == ["parse", "verify input", *driver.PASS_NAMES, "write LLVM IR", "LLVM parse", "LLVM verify",
+                     "LLVM optimize (O3)", "NVPTX emit", "imports", "Rest", "Total"]
     assert ".entry" in ptx.read_text()
 
 
@@ -190,6 +191,71 @@ def test_invalid_ir_names_the_pass(tmp_path, monkeypatch, capsys, verify_each):
     # --verify-each stops right after the broken pass; the default runs all three, verifies once
     # at the end, then replays the passes on a copy of the input verifying each (to name the pass)
     assert calls == ([] if verify_each else [None]) + ["lasscc-import-linalg", "lasscc-tile-threadblock"]
+
+
+def _break_lower_to_llvm(monkeypatch) -> None:
+    """lasscc-lower-to-llvm that gives one `llvm.add` (i32) an i64 operand: invalid IR, in the last
+    pass, that nothing after it looks at but the LLVM IR writer and LLVM."""
+    real = LowerToLLVMPass.apply
+
+    def broken(self, ctx, module):
+        real(self, ctx, module)
+        from xdsl.dialects import llvm
+
+        for op in module.walk():
+            if isinstance(op, llvm.SExtOp):
+                add = op.next_op
+                while add is not None and not isinstance(add, llvm.AddOp):
+                    add = add.next_op
+                if add is not None:
+                    add.operands = [add.operands[0], op.results[0]]
+                    return
+
+    monkeypatch.setattr(LowerToLLVMPass, "apply", broken)
+
+
+def test_compile_checks_the_lowered_ir_with_llvm_not_xdsl(tmp_path, monkeypatch, capsys):
+    """A compile to PTX runs no xDSL verification after the passes (LLVM parses and verifies what the
+    passes made); --verify-each verifies after every pass."""
+    calls = _count_verifications(monkeypatch)
+    assert main(["compile", str(SMALL), "-o", str(tmp_path / "k.ptx"), "--no-cache"]) == 0
+    assert calls == []
+    assert main(["compile", str(SMALL), "-o", str(tmp_path / "k.ptx"), "--verify-each"]) == 0
+    assert calls == driver.PASS_NAMES
+    calls.clear()
+    assert main(["opt", "-p", FRONT, str(SMALL), "-o", str(tmp_path / "o.mlir")]) == 0
+    assert calls == [None]  # lasscc opt still verifies its output
+
+
+def test_invalid_lowered_ir_is_located_and_names_the_pass(tmp_path, monkeypatch, capsys):
+    """Invalid IR from the last pass: LLVM rejects the IR written from it, then xDSL's verifier names
+    the op (the lowered ops carry no source position: the op's name is its place) and the replay the
+    pass -- the message --verify-each gives, and the verification after the passes gave."""
+    _break_lower_to_llvm(monkeypatch)
+    out = tmp_path / "k.ptx"
+    errs = []
+    for verify_each in (False, True):
+        argv = ["compile", str(SMALL), "-o", str(out), "--no-cache"] + ["--verify-each"] * verify_each
+        assert main(argv) == 2
+        errs.append(capsys.readouterr().err)
+    assert errs[0] == errs[1], errs
+    assert errs[0].startswith("<unknown location> ('llvm.add'): error: operand 'rhs' at position 1 does not verify")
+    assert "(invalid IR after lasscc-lower-to-llvm)" in errs[0] and "Traceback" not in errs[0], errs[0]
+    assert not out.exists()
+
+
+def test_llvm_rejecting_what_xdsl_accepts_is_an_error_not_a_traceback(tmp_path, monkeypatch, capsys):
+    """IR that xDSL's verifier accepts but LLVM does not (here: the writer's output made invalid)
+    is LLVM's error message, exit code 2."""
+    from lasscc import emit
+
+    real = emit.to_llvm_ir
+    monkeypatch.setattr(emit, "to_llvm_ir", lambda m: real(m).replace("ret void", "ret i32 0", 1))
+    out = tmp_path / "k.ptx"
+    assert main(["compile", str(SMALL), "-o", str(out), "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert "error: LLVM rejected the LLVM IR" in err and "Traceback" not in err, err
+    assert not out.exists()
 
 
 def test_compile_verify_each_same_ptx(tmp_path):

@@ -33,8 +33,8 @@
 // LL-LABEL:      define ptx_kernel void @"rolled"
 // LL:            br label %{{.*}}, !llvm.loop ![[LOOP:[0-9]+]]
 // LL-NOT:        !llvm.loop
-// LL:            ![[FULL:[0-9]+]] = !{ !"llvm.loop.unroll.full" }
-// LL-NEXT:       ![[LOOP]] = !{ ![[LOOP]], ![[FULL]] }
+// LL:            ![[FULL:[0-9]+]] = !{!"llvm.loop.unroll.full"}
+// LL-NEXT:       ![[LOOP]] = !{![[LOOP]], ![[FULL]]}
 // PTX-LABEL:     .entry rolled(
 // PTX-COUNT-4:   st.global.b32
 // PTX-NOT:       st.global
