@@ -11,18 +11,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PKL=$1
-OUT=${OUT:-/tmp/gpu_call}; mkdir -p "$OUT"
-t0=$SECONDS
-OUT=$OUT scripts/gpu_call.sh > "$OUT/setup.log" 2>&1
-export PATH="$(python3 -c 'import os, sys; print(os.path.join(sys.prefix, "bin"))'):$PATH" PYTHONUNBUFFERED=1
-cat "$OUT/gpu.txt"; echo "setup $((SECONDS - t0)) s"
-END=${END:-348}  # seconds from the start: every step's timeout ends by then (the call's limit)
-lim() { local l=$1 left=$((END - SECONDS + t0)); echo $(( left < l ? (left > 1 ? left : 1) : l )); }
-ab() {  # NAME TIMEOUT ARGS...
-  local name=$1 lim; lim=$(lim "$2"); shift 2
-  timeout "$lim" python3 scripts/epilogue_ab.py "$@" > "$OUT/$name.log" 2>&1
-  echo "== $name rc=$? at $((SECONDS - t0)) s"; cat "$OUT/$name.log"
-}
+END=${END:-348}
+source scripts/call_steps.sh
 ab gelu-f16-4096 55 "$PKL/gelu-f16.pkl" --sizes 4096 --rounds 5
 ab gelu-f32-4096 50 "$PKL/gelu-f32.pkl" --sizes 4096 --rounds 5
 ab relu-m-4096 50 "$PKL/relu-m.pkl" --sizes 4096 --rounds 5 --bias m --activation relu

@@ -12,18 +12,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PKL=$1
-OUT=${OUT:-/tmp/gpu_call}; mkdir -p "$OUT"
-t0=$SECONDS
-OUT=$OUT scripts/gpu_call.sh > "$OUT/setup.log" 2>&1
-export PATH="$(python3 -c 'import os, sys; print(os.path.join(sys.prefix, "bin"))'):$PATH" PYTHONUNBUFFERED=1
-cat "$OUT/gpu.txt"; echo "setup $((SECONDS - t0)) s"
-END=${END:-570}  # seconds from the start: every step's timeout ends by then (the call's limit)
-lim() { local l=$1 left=$((END - SECONDS + t0)); echo $(( left < l ? (left > 1 ? left : 1) : l )); }
-step() {  # NAME TIMEOUT COMMAND...
-  local name=$1 lim; lim=$(lim "$2"); shift 2
-  timeout "$lim" "$@" > "$OUT/$name.log" 2>&1
-  echo "== $name rc=$? at $((SECONDS - t0)) s"; tail -12 "$OUT/$name.log"
-}
+END=${END:-570} TAIL=12
+source scripts/call_steps.sh
 for ex in gemm_bias_gelu linalg_bias_relu gemm_f16_out gemm_streamk; do
   step "$ex-4096" 40 lasscc run "examples/$ex.mlir" --m 4096 --n 4096 --k 4096 --check --bench
   step "$ex-odd" 30 lasscc run "examples/$ex.mlir" --m 1000 --n 1032 --k 520 --check

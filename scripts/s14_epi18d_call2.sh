@@ -7,18 +7,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PKL=$1
-OUT=${OUT:-/tmp/gpu_call}; mkdir -p "$OUT"
-t0=$SECONDS
-OUT=$OUT scripts/gpu_call.sh > "$OUT/setup.log" 2>&1
-export PATH="$(python3 -c 'import os, sys; print(os.path.join(sys.prefix, "bin"))'):$PATH" PYTHONUNBUFFERED=1
-cat "$OUT/gpu.txt"; echo "setup $((SECONDS - t0)) s"
 END=${END:-330}
-lim() { local l=$1 left=$((END - SECONDS + t0)); echo $(( left < l ? (left > 1 ? left : 1) : l )); }
-ab() {  # NAME TIMEOUT ARGS...
-  local name=$1 lim; lim=$(lim "$2"); shift 2
-  timeout "$lim" python3 scripts/epilogue_ab.py "$@" > "$OUT/$name.log" 2>&1
-  echo "== $name rc=$? at $((SECONDS - t0)) s"; cat "$OUT/$name.log"
-}
+source scripts/call_steps.sh
 ab gelu-f16-8192 80 "$PKL/gelu-f16-ab.pkl" --sizes 8192 --rounds 4 --no-check
 ab gelu-f32-8192 80 "$PKL/gelu-f32-ab.pkl" --sizes 8192 --rounds 4 --no-check
 ab relu-m-8192 80 "$PKL/relu-m-ab.pkl" --sizes 8192 --rounds 4 --no-check --bias m --activation relu
