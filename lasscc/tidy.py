@@ -48,14 +48,13 @@ class _Effects:
         # alive while a tidy-up step runs (erasures are committed at its end)
         self._effects: dict[int, frozenset[EffectInstance] | None] = {}
         self._dead_unused: dict[int, bool] = {}
-        self._traits: dict[type, tuple[MemoryEffect, ...]] = {}
-        self._has: dict[tuple[type, type, bool], bool] = {}
 
-    def has_trait(self, op: Operation, trait: type, value_if_unregistered: bool) -> bool:
+    @staticmethod
+    def has_trait(op: Operation, trait: type, value_if_unregistered: bool) -> bool:
         key = (type(op), trait, value_if_unregistered)
-        has = self._has.get(key)
+        has = _HAS.get(key)
         if has is None:
-            has = self._has[key] = op.has_trait(trait, value_if_unregistered=value_if_unregistered)
+            has = _HAS[key] = op.has_trait(trait, value_if_unregistered=value_if_unregistered)
         return has
 
     def of(self, op: Operation) -> frozenset[EffectInstance] | None:
@@ -64,12 +63,13 @@ class _Effects:
         if result is not _MISSING:
             return result
         cls = type(op)
-        traits = self._traits.get(cls)
+        traits = _TRAITS.get(cls)
         if traits is None:
-            traits = self._traits[cls] = tuple(op.get_traits_of_type(MemoryEffect))
+            traits = _TRAITS[cls] = tuple(
+                (it, getattr(type(it).get_effects, "__func__", None) is _RECURSIVE_GET_EFFECTS)
+                for it in op.get_traits_of_type(MemoryEffect))
         effects: set[EffectInstance] | None = set() if traits else None
-        for it in traits:
-            recursive = getattr(type(it).get_effects, "__func__", None) is _RECURSIVE_GET_EFFECTS
+        for it, recursive in traits:
             it_effects = self._recursive(op) if recursive else it.get_effects(op)
             if it_effects is None:
                 effects = None
@@ -111,6 +111,10 @@ class _Effects:
 
 
 _RECURSIVE_GET_EFFECTS: Callable = RecursiveMemoryEffect.get_effects.__func__
+# an op class's MemoryEffect traits (each with whether it is RecursiveMemoryEffect's) and its answers
+# to has_trait: fixed by the class, so kept across tidy-up steps (~25 per compile) and compiles
+_TRAITS: dict[type, tuple[tuple[MemoryEffect, bool], ...]] = {}
+_HAS: dict[tuple[type, type, bool], bool] = {}
 
 
 class _RegionedKey:
@@ -237,23 +241,32 @@ class _CSE:
 
 
 class _LiveSet(LiveSet):
-    """xDSL's LiveSet asking a memoized `would_be_trivially_dead`."""
+    """xDSL's LiveSet asking a memoized `would_be_trivially_dead`, the live ops kept by id (an op's
+    own hash is a Python call; every op stays alive until `delete_dead`)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.fx = _Effects()
+        self._live: set[int] = set()
+
+    def is_live(self, op: Operation) -> bool:
+        return id(op) in self._live
+
+    def set_live(self, op: Operation):
+        if id(op) not in self._live:
+            self.changed = True
+            self._live.add(id(op))
 
     def propagate_op_liveness(self, op: Operation):
         for region in op.regions:
             self.propagate_region_liveness(region)
-        if op in self._live_ops:
+        live = self._live
+        if id(op) in live:
             return
-        if not self.fx.would_be_trivially_dead(op):
-            self.set_live(op)
-            return
-        live = self._live_ops
-        if any(use.operation in live for result in op.results for use in result.uses):
-            self.set_live(op)
+        if not self.fx.would_be_trivially_dead(op) or any(
+                id(use.operation) in live for result in op.results for use in result.uses):
+            self.changed = True
+            live.add(id(op))
 
 
 def cse(module: ModuleOp) -> None:

@@ -275,12 +275,15 @@ XDSL_IRDL_OP_INIT = None  # xDSL's own builder (the tests compare the short way 
 
 def _fast_irdl_op_init():
     """xDSL's `irdl_op_init` (the builder behind every `SomeOp(...)`) with a short way for the
-    common definition: no regions, successors, segment-size options or variadic operands / results, and the
-    arguments given as plain values and types.  That builds exactly what xDSL builds (the operands,
-    result types, the properties and attributes without the None ones); anything else goes the
-    general way.  The general way spent ~0.07 ms an op on ~15,000 ops per compile matching each
+    common definition: no regions, successors or segment-size options, the arguments given as plain
+    values and types, a variadic (or optional) group as a list or tuple of them (an optional one
+    also as None).  That builds exactly what xDSL builds (the operands, result types, the groups
+    flattened in order, the properties and attributes without the None ones); anything else goes
+    the general way.  The general way spent ~0.07 ms an op on ~15,000 ops per compile matching each
     argument against its definition; the short way sets the fields Operation.__init__ sets, which
-    took another ~0.1 s of a gemm.mlir compile through its generic setters."""
+    took another ~0.1 s of a gemm.mlir compile through its generic setters.  The variadic groups
+    (llvm.inline_asm, llvm.call_intrinsic, branches: ~450 ops of an sm_90a compile) joined the
+    short way in session 14 (compile16f)."""
     from collections.abc import Sequence
 
     from xdsl.dialects.builtin import UNKNOWN_LOC
@@ -289,28 +292,62 @@ def _fast_irdl_op_init():
 
     global XDSL_IRDL_OP_INIT
     general = XDSL_IRDL_OP_INIT = irdl_ops.irdl_op_init
-    simple: dict[int, tuple[object, bool]] = {}  # id(op_def) -> (op_def kept alive, short way applies)
+    # id(op_def) -> (op_def kept alive, short way applies, per operand def / per result def: 0 single,
+    # 1 variadic, 2 optional)
+    simple: dict[int, tuple[object, bool, tuple[int, ...], tuple[int, ...]]] = {}
+    is_seq: dict[type, bool] = {}  # isinstance(t, Sequence) by type (an ABC check is a Python call)
+    groups = (list, tuple)
+
+    def kind(d) -> int:
+        return 2 if isinstance(d, irdl_ops.OptionalDef) else 1 if isinstance(d, irdl_ops.VariadicDef) else 0
+
+    def plain_type(t) -> bool:
+        seq = is_seq.get(type(t))
+        if seq is None:
+            seq = is_seq[type(t)] = isinstance(t, Sequence)
+        return t is not None and not seq
 
     def init(self, op_def, *, operands, result_types, properties, attributes, successors, regions):
         hit = simple.get(id(op_def))
         if hit is None or hit[0] is not op_def:
             sizing = (irdl_ops.AttrSizedSegments, irdl_ops.SameVariadicSize)  # the options the builder acts on
-            hit = simple[id(op_def)] = (op_def, not op_def.regions and not op_def.successors
-                                        and not any(isinstance(o, sizing) for o in op_def.options)
-                                        and not any(isinstance(d, irdl_ops.VariadicDef)
-                                                    for _, d in (*op_def.operands, *op_def.results)))
-        if (hit[1] and not regions and not successors and len(operands) == len(op_def.operands)
-                and len(result_types) == len(op_def.results)):
+            hit = simple[id(op_def)] = (
+                op_def, not op_def.regions and not op_def.successors
+                and not any(isinstance(o, sizing) for o in op_def.options),
+                tuple(kind(d) for _, d in op_def.operands), tuple(kind(d) for _, d in op_def.results))
+        operand_kinds, result_kinds = hit[2], hit[3]
+        if (hit[1] and not regions and not successors and len(operands) == len(operand_kinds)
+                and len(result_types) == len(result_kinds)):
             values = []
-            for o in operands:
-                if isinstance(o, SSAValue):
-                    values.append(o)
-                elif isinstance(o, Operation):
-                    values.append(SSAValue.get(o))
+            types = []
+            for o, k in zip(operands, operand_kinds):
+                if k == 0:
+                    if isinstance(o, SSAValue):
+                        values.append(o)
+                    elif isinstance(o, Operation):
+                        values.append(SSAValue.get(o))
+                    else:
+                        break
+                elif o is None and k == 2:
+                    pass
+                elif (type(o) in groups and (k == 1 or len(o) <= 1)
+                      and all(isinstance(v, SSAValue) for v in o)):
+                    values.extend(o)
                 else:
                     break
             else:
-                if not any(t is None or isinstance(t, Sequence) for t in result_types):
+                for t, k in zip(result_types, result_kinds):
+                    if k == 0:
+                        if not plain_type(t):
+                            break
+                        types.append(t)
+                    elif t is None and k == 2:
+                        pass
+                    elif type(t) in groups and (k == 1 or len(t) <= 1) and all(plain_type(x) for x in t):
+                        types.extend(t)
+                    else:
+                        break
+                else:
                     # Operation.__init__ without successors and regions, step by step (its operand and
                     # successor setters first unlink old uses, of which a new op has none; the unknown
                     # location is xDSL's one UNKNOWN_LOC, which it imports anew for every op)
@@ -318,7 +355,7 @@ def _fast_irdl_op_init():
                     self._operand_uses = uses = tuple([Use(self, i) for i in range(len(values))])
                     for value, use in zip(values, uses):
                         value.add_use(use)
-                    self.results = SSAValues([OpResult(t, self, i) for i, t in enumerate(result_types)])
+                    self.results = SSAValues([OpResult(t, self, i) for i, t in enumerate(types)])
                     self.properties = {k: v for k, v in properties.items() if v is not None}
                     self.attributes = {k: v for k, v in attributes.items() if v is not None}
                     self.location = UNKNOWN_LOC

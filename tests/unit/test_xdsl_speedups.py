@@ -32,8 +32,14 @@ BUILDS = {
     "llvm.add": lambda x, y, a, p: llvm.AddOp(x, y),
     "llvm.sext": lambda x, y, a, p: llvm.SExtOp(x, i64),
     "llvm.fmul": lambda x, y, a, p: llvm.FMulOp(a, a),
-    "llvm.gep (variadic: the general way)": lambda x, y, a, p: llvm.GEPOp(
+    "llvm.gep (a variadic group)": lambda x, y, a, p: llvm.GEPOp(
         p, [llvm.GEP_USE_SSA_VAL], i32, ssa_indices=[x]),
+    "llvm.inline_asm (variadic operands, an optional result as a list)": lambda x, y, a, p: llvm.InlineAsmOp.build(
+        operands=[[x, a, y]], result_types=[[f32]],
+        properties={"asm_string": StringAttr(""), "constraints": StringAttr("=f,r,f,r"), "has_side_effects": None}),
+    "llvm.inline_asm (an empty group, the optional result as None)": lambda x, y, a, p: llvm.InlineAsmOp.build(
+        operands=[()], result_types=[None], properties={"asm_string": StringAttr(""), "constraints": StringAttr("")}),
+    "llvm.inline_asm (the builder)": lambda x, y, a, p: llvm.InlineAsmOp("", "=r,r,r", [x, y], [i32]),
     "with attribute": lambda x, y, a, p: arith.AddiOp.create(operands=[x, y], result_types=[i32],
                                                          attributes={"tag": StringAttr("t")}),
 }
