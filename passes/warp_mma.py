@@ -101,6 +101,13 @@ from lasscc.layout import (
 from lasscc.resources import prefetch_applies, stage_plan
 from lasscc.source import op_location
 
+# An epilogue with a faster no-C path (TMA stores, or the staged one) keeps one copy of the per-thread
+# stores, for beta != 0 and for a D that path cannot take: C read where beta != 0, each element the
+# value of its path (a select).  Two copies (with C, without) were two fully unrolled loops: ~0.08 s
+# of LLVM's optimization and emit in a Hopper TMA-store kernel's compile (BENCHMARKS.md session 15).
+SHARED_DIRECT = True
+
+
 def serpentine(mi_count: int, ni_count: int) -> list[tuple[int, int]]:
     """mma.sync issue order over the warp's (m, n) instruction grid: n reversed on odd m."""
     order = []
@@ -510,8 +517,9 @@ class _WarpLowering:
         assert 2 * len(pairs) == len(cells), "every accumulator value belongs to one pair"
         return sorted(pairs, key=lambda p: p[2])  # in accumulator order (mi, ni, h when not interleaved)
 
-    def tma_store(self, op, values, direct, row0, col0, preload):
-        """The no-C branch's emitter of another store path, or None (the direct / staged stores)."""
+    def tma_store(self, op, values, row0, col0, preload):
+        """(usable, emit) of another store path for the no-C branch (lasscc-warpgroup-mma's TMA
+        stores), or None: the staged / direct stores."""
         return None
 
     def epilogue(self, op: lass_tb.EpilogueOp) -> None:
@@ -702,15 +710,30 @@ class _WarpLowering:
             src = acc if src is None else src
             return pair_values(bb, [src[i] for i in pair_idx], row, col, row_c, col_c, guarded, cache, even_n)
 
-        def store_pair(bb: ArithBuilder, avals, row_c, col_c, with_c: bool, guarded: bool, exact: bool,
+        def store_pair(bb: ArithBuilder, avals, row_c, col_c, with_c, guarded: bool, exact: bool,
                        cache: dict) -> None:
             """The stores of accumulator pair `avals` at (row0 + row_c, col0 + col_c) and one
-            column right (row_c, col_c: ints, or SSA values in the rolled loop)."""
+            column right (row_c, col_c: ints, or SSA values in the rolled loop).  `with_c`: True
+            (C read and added), False (no C), or the i1 has_c (SHARED_DIRECT's path): C read where
+            it is set, each element the value of the path it selects."""
             row = bb.add(row0, row_c)
             col = bb.add(col0, col_c)
             offs, pair, single = access(bb, row, col, guarded, col_c=col_c)
             vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, a))) for a in avals]
-            if with_c:
+            if isinstance(with_c, SSAValue):
+                c = with_c
+                old = load(bb, D, offs, bb.and_(pair, c) if pair is not None else None,
+                           [x if x is false else bb.and_(x, c) for x in single], guarded)
+                c_sum = [bb.emit(arith.AddfOp(v, bb.emit(arith.MulfOp(op.beta, to_f32(bb, x)))))
+                         for v, x in zip(vals, old)]
+                if fold:  # the no-C values fold alpha into the bias add: both paths' values, selected
+                    with_cv = [from_f32(bb, v) for v in fused(bb, c_sum, row, col, row_c, col_c, guarded, cache)]
+                    no_cv = pair_values(bb, avals, row, col, row_c, col_c, guarded, cache)
+                    vals = [bb.emit(arith.SelectOp(c, x, y)) for x, y in zip(with_cv, no_cv)]
+                else:
+                    vals = [bb.emit(arith.SelectOp(c, x, v)) for x, v in zip(c_sum, vals)]
+                    vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache)]
+            elif with_c:
                 old = load(bb, D, offs, pair, single, guarded)
                 if exact:  # split-K's later partitions with alpha = 1: acc + D in i32, exactly
                     vals = [bb.emit(arith.AddiOp(a, d)) for a, d in zip(avals, old)]
@@ -776,7 +799,7 @@ class _WarpLowering:
             else_fn(ArithBuilder(InsertPoint.at_end(else_b)))
             bb.insert(scf.IfOp(cond, [], Region(then_b), Region(else_b)))
 
-        def with_c(c: bool, exact: bool = False):
+        def with_c(c, exact: bool = False):
             def emit(bb: ArithBuilder) -> None:
                 # one predicated path for every tile: a second, unguarded copy for interior tiles
                 # made the epilogue half the kernel's IR (NVPTX's straight-line strength reduction
@@ -840,21 +863,30 @@ class _WarpLowering:
                     bb.insert(lass_nv.BarSyncOp())
             bb.insert(scf.YieldOp())
 
-        tma = self.tma_store(op, no_c_values, with_c(False), row0, col0, preload)
-        if tma is not None:  # lasscc-warpgroup-mma's TMA-store epilogue (config epilogue = "tma")
-            branch(b, has_c, c_path, tma)
-        elif plan is None:
+        # the no-C branch's faster path where D allows it, (usable, emit): lasscc-warpgroup-mma's
+        # TMA-store epilogue (config epilogue = "tma"), else the staged one (`plan`)
+        fast = self.tma_store(op, no_c_values, row0, col0, preload)
+        if fast is None and plan is not None:
+            def stage_ok(bb: ArithBuilder):
+                # 16-byte stores need whole 16-byte row pieces: N a multiple of 16 / ob and D aligned
+                n_vec = bb.emit(arith.CmpiOp(bb.rem(N, 16 // ob), bb.const(0), "eq"))
+                d_aligned = bb.emit(lass_nv.AlignedOp.build(operands=[D], attributes={"bytes": IntegerAttr(16, 64)},
+                                                         result_types=[i1]))
+                return bb.and_(bb.and_(full, n_vec), d_aligned)
+            fast = (stage_ok, staged)
+        if fast is None:
             branch(b, has_c, c_path, with_c(False))
+        elif SHARED_DIRECT and exact_sum is None and not exact_i32 and not window:
+            # one copy of the per-pair stores for C and for a D the fast path cannot take
+            # (SHARED_DIRECT): it reads C where has_c is set
+            usable, fast_emit = fast
+            direct = b.emit(arith.OrIOp(has_c, b.emit(arith.XOrIOp(usable(b), true))))
+            branch(b, direct, with_c(has_c), fast_emit)
         else:
-            # 16-byte stores need whole 16-byte row pieces: N a multiple of 16 / ob and D aligned
-            vec = 16 // ob
-            n_vec = b.emit(arith.CmpiOp(b.rem(N, vec), b.const(0), "eq"))
-            d_aligned = b.emit(lass_nv.AlignedOp.build(operands=[D], attributes={"bytes": IntegerAttr(16, 64)},
-                                                    result_types=[i1]))
-            stage_ok = b.and_(b.and_(full, n_vec), d_aligned)
+            usable, fast_emit = fast
 
             def no_c(bb: ArithBuilder) -> None:
-                branch(bb, stage_ok, staged, with_c(False))
+                branch(bb, usable(bb), fast_emit, with_c(False))
                 bb.insert(scf.YieldOp())
             branch(b, has_c, c_path, no_c)
         self.dead.append(op)

@@ -138,7 +138,7 @@ def _planted(monkeypatch, shift=0, unguarded=False):
 
     real = tma_store.tma_store_epilogue
 
-    def wrapped(low, op, values, direct, row0, col0, preload):
+    def wrapped(low, op, values, row0, col0, preload):
         def bad(bb, row, col, row_c, col_c, cache, *rest):
             if unguarded:  # every bound check of the preload reads "inside"
                 orig, bb.ult = bb.ult, (lambda a, b: bb.const(1, i1))
@@ -148,7 +148,7 @@ def _planted(monkeypatch, shift=0, unguarded=False):
                     bb.ult = orig
             else:
                 preload(bb, row, bb.add(col, shift), row_c, col_c, cache)
-        return real(low, op, values, direct, row0, col0, bad)
+        return real(low, op, values, row0, col0, bad)
 
     monkeypatch.setattr(wgm, "tma_store_epilogue", wrapped)
     from _wgmma_stages import WGMMA_PASSES
@@ -360,3 +360,33 @@ def test_persistent_bias_gelu_128x256_assembles_without_spills(d):
     if info is None:
         pytest.skip("ptxas not on PATH")
     assert (info.spill_stores, info.spill_loads, info.stack_bytes) == (0, 0, 0), info.line
+
+
+def test_one_shared_direct_path_for_c_and_for_a_d_without_tensor_map():
+    """warp_mma.SHARED_DIRECT: the per-thread stores are written once (one rolled column loop that
+    stores D and reads C), for beta != 0 and for a D no tensor map can describe; on the executor,
+    against float64, with alpha = 1.5 (the no-C values take FOLD_ALPHA's fma, the C ones alpha * acc
+    + beta * C then the bias): beta != 0 on a D with a map (300 x 200) and without one (N = 130), and
+    beta == 0 without one; both levels bit for bit.  (Planted: the select's arms swapped -- each
+    element the other path's value -- fails the beta != 0 runs.)"""
+    from lasscc.passes._rolled import UNROLL_FULL_ATTR
+    from xdsl.dialects import scf
+
+    text = CASES["bias_n_gelu"][0]
+    mods = passes_after(text)
+    epi = epilogue_of(parse_mlir(text, "t.mlir"))
+    mod = mods["lasscc-warpgroup-mma"]
+    stores = [o for o in mod.walk() if isinstance(o, scf.ForOp) and UNROLL_FULL_ATTR in o.attributes
+              and any(isinstance(x, lass_nv.StGlobalOp) for x in o.walk())]
+    outer = [o for o in stores if not isinstance(o.parent_op(), scf.ForOp)]
+    assert len(outer) == 1, len(outer)
+    reads_d = [x for x in outer[0].walk() if isinstance(x, lass_nv.LdGlobalOp) and x.operands[0].name_hint == "D"]
+    assert reads_d  # C, predicated on beta != 0
+    for m, n, k, beta in ((300, 200, 136, -0.75), (140, 130, 64, 0.5), (140, 130, 64, 0.0)):
+        ds = []
+        for level in LEVELS:
+            r = run_check(mods[level], m, n, k, seed=12, alpha=1.5, beta=beta, report_banks=False,
+                          epilogue=epi, ctas=2)
+            assert r["ok"], (level, (m, n, k, beta), r["rel_err"], r["tolerance"])
+            ds.append(np.asarray(r["d"]))
+        np.testing.assert_array_equal(ds[0], ds[1])
