@@ -33,7 +33,9 @@ Output contract: the program of one thread.
   except that with alpha == 1 and no C the exact i32 accumulator is stored) and stores at the
   C/D fragment coordinates of mma.m16n8k16 (the same for every shape), one predicated path for
   every block: 2-element where the pair lies inside D (and N even), element by element at the
-  edges (any M, N).  The C test is a uniform branch.  With interleaved
+  edges (any M, N).  The C test is a uniform branch; where the no-C branch has a faster path (staged,
+  below, or lasscc-warpgroup-mma's TMA stores) the branch is "beta != 0 or D not fit for it", and its
+  one copy of the stores reads C where beta != 0 (SHARED_DIRECT).  With interleaved
   A fragments the rows of a lane are 2g, 2g + 1 (not g, g + 8); with interleaved B its columns
   are 4t .. 4t+3 of each pair of n8 blocks, stored as pairs of values from the two blocks
   (`store_pairs`).  A 16-bit D without C, for a whole block with N a multiple of 8 and D 16-byte
