@@ -104,9 +104,10 @@ from lasscc.resources import prefetch_applies, stage_plan
 from lasscc.source import op_location
 
 # An epilogue with a faster no-C path (TMA stores, or the staged one) keeps one copy of the per-thread
-# stores, for beta != 0 and for a D that path cannot take: C read where beta != 0, each element the
-# value of its path (a select).  Two copies (with C, without) were two fully unrolled loops: ~0.08 s
-# of LLVM's optimization and emit in a Hopper TMA-store kernel's compile (BENCHMARKS.md session 15).
+# stores, for beta != 0 and for a D that path cannot take: the C path's code with its loads also
+# predicated on beta != 0 and beta replaced by -0.0 without C (alpha * acc + -0.0 * 0 is alpha * acc
+# bit for bit).  Two copies (with C, without) were two fully unrolled loops: ~0.08 s of LLVM's
+# optimization and emit in a Hopper TMA-store kernel's compile (BENCHMARKS.md session 15).
 SHARED_DIRECT = True
 
 
@@ -716,25 +717,22 @@ class _WarpLowering:
                        cache: dict) -> None:
             """The stores of accumulator pair `avals` at (row0 + row_c, col0 + col_c) and one
             column right (row_c, col_c: ints, or SSA values in the rolled loop).  `with_c`: True
-            (C read and added), False (no C), or the i1 has_c (SHARED_DIRECT's path): C read where
-            it is set, each element the value of the path it selects."""
+            (C read and added), False (no C), or the i1 has_c (SHARED_DIRECT's path: the C path's
+            code, C read where has_c is set; without it alpha * acc exactly, but a fused bias add
+            not folded with alpha: FOLD_ALPHA's one rounding fewer is the TMA / staged paths')."""
             row = bb.add(row0, row_c)
             col = bb.add(col0, col_c)
             offs, pair, single = access(bb, row, col, guarded, col_c=col_c)
             vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, a))) for a in avals]
             if isinstance(with_c, SSAValue):
+                # C read where has_c is set (zeros elsewhere), times `shared_beta`: beta, or -0.0
+                # without C, so that the sum is alpha * acc exactly (x + -0.0 == x, -0.0 too)
                 c = with_c
                 old = load(bb, D, offs, bb.and_(pair, c) if pair is not None else None,
                            [x if x is false else bb.and_(x, c) for x in single], guarded)
-                c_sum = [bb.emit(arith.AddfOp(v, bb.emit(arith.MulfOp(op.beta, to_f32(bb, x)))))
-                         for v, x in zip(vals, old)]
-                if fold:  # the no-C values fold alpha into the bias add: both paths' values, selected
-                    with_cv = [from_f32(bb, v) for v in fused(bb, c_sum, row, col, row_c, col_c, guarded, cache)]
-                    no_cv = pair_values(bb, avals, row, col, row_c, col_c, guarded, cache)
-                    vals = [bb.emit(arith.SelectOp(c, x, y)) for x, y in zip(with_cv, no_cv)]
-                else:
-                    vals = [bb.emit(arith.SelectOp(c, x, v)) for x, v in zip(c_sum, vals)]
-                    vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache)]
+                vals = [bb.emit(arith.AddfOp(v, bb.emit(arith.MulfOp(shared_beta, to_f32(bb, x)))))
+                        for v, x in zip(vals, old)]
+                vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache)]
             elif with_c:
                 old = load(bb, D, offs, pair, single, guarded)
                 if exact:  # split-K's later partitions with alpha = 1: acc + D in i32, exactly
@@ -865,6 +863,7 @@ class _WarpLowering:
                     bb.insert(lass_nv.BarSyncOp())
             bb.insert(scf.YieldOp())
 
+        shared_beta = None  # (SHARED_DIRECT: set below, before store_pair uses it)
         # the no-C branch's faster path where D allows it, (usable, emit): lasscc-warpgroup-mma's
         # TMA-store epilogue (config epilogue = "tma"), else the staged one (`plan`)
         fast = self.tma_store(op, no_c_values, row0, col0, preload)
@@ -883,6 +882,7 @@ class _WarpLowering:
             # (SHARED_DIRECT): it reads C where has_c is set
             usable, fast_emit = fast
             direct = b.emit(arith.OrIOp(has_c, b.emit(arith.XOrIOp(usable(b), true))))
+            shared_beta = b.emit(arith.SelectOp(has_c, op.beta, b.const_float(-0.0, f32)))
             branch(b, direct, with_c(has_c), fast_emit)
         else:
             usable, fast_emit = fast
