@@ -34,9 +34,9 @@ reads the next window's [n] (and, within PRELOAD_MN_BYTES, [mn]) extras one iter
 [mn] ones, in a uniform `scf.if` on the window being inside N (`_window_inside`), unpredicated at
 one address plus immediates (`_add_nsw`; UNPREDICATED_WINDOWS), else each pair under its bound.
 A D whose rows are not 16-byte multiples, or whose address is not 16-byte aligned, cannot have a
-tensor map (`sm90_layout.tma_global_error`): the kernel tests both (uniform)
-and takes the direct stores then; the host builds a placeholder map for it
-(`lasscc.runtime.tma.store_map`).
+tensor map (`sm90_layout.tma_global_error`): the kernel tests both (uniform, `usable`) and takes
+lasscc-warp-mma's per-thread stores then, the copy that also serves beta != 0 (it reads C only
+then); the host builds a placeholder map for it (`lasscc.runtime.tma.store_map`).
 """
 
 from __future__ import annotations
@@ -79,13 +79,6 @@ def _if(bb: ArithBuilder, cond, body) -> None:
     body(inner)
     inner.insert(scf.YieldOp())
     bb.insert(scf.IfOp(cond, [], Region(blk)))
-
-
-def _branch(bb: ArithBuilder, cond, then_fn, else_fn) -> None:
-    then_b, else_b = Block(), Block()
-    then_fn(ArithBuilder(InsertPoint.at_end(then_b)))
-    else_fn(ArithBuilder(InsertPoint.at_end(else_b)))
-    bb.insert(scf.IfOp(cond, [], Region(then_b), Region(else_b)))
 
 
 def _add_nsw(bb: ArithBuilder, x, c: int):
@@ -138,10 +131,11 @@ def kernel_operand(dest):
     return dest.owner.source if isinstance(dest.owner, lass_tb.BatchViewOp) else dest
 
 
-def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0, preload):
-    """The emitter (builder -> None, ending its block with scf.yield) of the no-C epilogue of `op`
-    through TMA stores, falling back to `direct` (the per-thread stores) for a D no tensor map can
-    describe.  `low` is the warpgroup lowering (tid, lane, warp row `wm0`, `store_pairs`, config);
+def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, row0, col0, preload):
+    """(usable, emit) of the no-C epilogue of `op` through TMA stores: `usable(builder)` is the i1
+    that D has a tensor map (N a multiple of 16 bytes of D, D 16-byte aligned; lasscc-warp-mma takes
+    its per-thread stores otherwise), `emit(builder)` writes the epilogue, ending its block with
+    scf.yield.  `low` is the warpgroup lowering (tid, lane, warp row `wm0`, `store_pairs`, config);
     `values(bb, pair_idx, row, col, row_c, col_c, guarded, cache, even_n)` gives D's values of an
     accumulator pair, `preload(bb, row, col, row_c, col_c, cache)` reads its [n] / [m] extras into
     `cache` ahead of them, `row0` / `col0` the lane's pair coordinates in D (lasscc-warp-mma's).
@@ -336,11 +330,10 @@ def tma_store_epilogue(low, op: lass_tb.EpilogueOp, values, direct, row0, col0, 
         ib.insert(scf.YieldOp(*(src[k:] + src[len(src) - k:]), *[v for key in n_keys for v in nxt[key]]))
         bb.insert(scf.ForOp(bb.const(0), bb.const(n_sub // per), bb.const(1), carried, Region(body)))
 
-    def emit(bb: ArithBuilder) -> None:
+    def usable(bb: ArithBuilder):
         n_ok = bb.emit(arith.CmpiOp(bb.rem(N, TMA_STORE_ALIGN // db), bb.const(0), "eq"))
         aligned = bb.emit(lass_nv.AlignedOp.build(operands=[kernel_operand(D)],
                                                   attributes={"bytes": IntegerAttr(TMA_STORE_ALIGN, 64)},
                                                   result_types=[i1]))
-        _branch(bb, bb.and_(n_ok, aligned), tma_path, direct)
-        bb.insert(scf.YieldOp())
-    return emit
+        return bb.and_(n_ok, aligned)
+    return usable, tma_path

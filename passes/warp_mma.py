@@ -33,7 +33,9 @@ Output contract: the program of one thread.
   except that with alpha == 1 and no C the exact i32 accumulator is stored) and stores at the
   C/D fragment coordinates of mma.m16n8k16 (the same for every shape), one predicated path for
   every block: 2-element where the pair lies inside D (and N even), element by element at the
-  edges (any M, N).  The C test is a uniform branch.  With interleaved
+  edges (any M, N).  The C test is a uniform branch; where the no-C branch has a faster path (staged,
+  below, or lasscc-warpgroup-mma's TMA stores) the branch is "beta != 0 or D not fit for it", and its
+  one copy of the stores reads C where beta != 0 (SHARED_DIRECT).  With interleaved
   A fragments the rows of a lane are 2g, 2g + 1 (not g, g + 8); with interleaved B its columns
   are 4t .. 4t+3 of each pair of n8 blocks, stored as pairs of values from the two blocks
   (`store_pairs`).  A 16-bit D without C, for a whole block with N a multiple of 8 and D 16-byte
@@ -100,6 +102,14 @@ from lasscc.layout import (
 )
 from lasscc.resources import prefetch_applies, stage_plan
 from lasscc.source import op_location
+
+# An epilogue with a faster no-C path (TMA stores, or the staged one) keeps one copy of the per-thread
+# stores, for beta != 0 and for a D that path cannot take: the C path's code with its loads also
+# predicated on beta != 0 and beta replaced by -0.0 without C (alpha * acc + -0.0 * 0 is alpha * acc
+# bit for bit).  Two copies (with C, without) were two fully unrolled loops: ~0.08 s of LLVM's
+# optimization and emit in a Hopper TMA-store kernel's compile (BENCHMARKS.md session 15).
+SHARED_DIRECT = True
+
 
 def serpentine(mi_count: int, ni_count: int) -> list[tuple[int, int]]:
     """mma.sync issue order over the warp's (m, n) instruction grid: n reversed on odd m."""
@@ -510,8 +520,9 @@ class _WarpLowering:
         assert 2 * len(pairs) == len(cells), "every accumulator value belongs to one pair"
         return sorted(pairs, key=lambda p: p[2])  # in accumulator order (mi, ni, h when not interleaved)
 
-    def tma_store(self, op, values, direct, row0, col0, preload):
-        """The no-C branch's emitter of another store path, or None (the direct / staged stores)."""
+    def tma_store(self, op, values, row0, col0, preload):
+        """(usable, emit) of another store path for the no-C branch (lasscc-warpgroup-mma's TMA
+        stores), or None: the staged / direct stores."""
         return None
 
     def epilogue(self, op: lass_tb.EpilogueOp) -> None:
@@ -702,15 +713,27 @@ class _WarpLowering:
             src = acc if src is None else src
             return pair_values(bb, [src[i] for i in pair_idx], row, col, row_c, col_c, guarded, cache, even_n)
 
-        def store_pair(bb: ArithBuilder, avals, row_c, col_c, with_c: bool, guarded: bool, exact: bool,
+        def store_pair(bb: ArithBuilder, avals, row_c, col_c, with_c, guarded: bool, exact: bool,
                        cache: dict) -> None:
             """The stores of accumulator pair `avals` at (row0 + row_c, col0 + col_c) and one
-            column right (row_c, col_c: ints, or SSA values in the rolled loop)."""
+            column right (row_c, col_c: ints, or SSA values in the rolled loop).  `with_c`: True
+            (C read and added), False (no C), or the i1 has_c (SHARED_DIRECT's path: the C path's
+            code, C read where has_c is set; without it alpha * acc exactly, but a fused bias add
+            not folded with alpha: FOLD_ALPHA's one rounding fewer is the TMA / staged paths')."""
             row = bb.add(row0, row_c)
             col = bb.add(col0, col_c)
             offs, pair, single = access(bb, row, col, guarded, col_c=col_c)
             vals = [bb.emit(arith.MulfOp(op.alpha, to_f32(bb, a))) for a in avals]
-            if with_c:
+            if isinstance(with_c, SSAValue):
+                # C read where has_c is set (zeros elsewhere), times `shared_beta`: beta, or -0.0
+                # without C, so that the sum is alpha * acc exactly (x + -0.0 == x, -0.0 too)
+                c = with_c
+                old = load(bb, D, offs, bb.and_(pair, c) if pair is not None else None,
+                           [x if x is false else bb.and_(x, c) for x in single], guarded)
+                vals = [bb.emit(arith.AddfOp(v, bb.emit(arith.MulfOp(shared_beta, to_f32(bb, x)))))
+                        for v, x in zip(vals, old)]
+                vals = [from_f32(bb, v) for v in fused(bb, vals, row, col, row_c, col_c, guarded, cache)]
+            elif with_c:
                 old = load(bb, D, offs, pair, single, guarded)
                 if exact:  # split-K's later partitions with alpha = 1: acc + D in i32, exactly
                     vals = [bb.emit(arith.AddiOp(a, d)) for a, d in zip(avals, old)]
@@ -776,7 +799,7 @@ class _WarpLowering:
             else_fn(ArithBuilder(InsertPoint.at_end(else_b)))
             bb.insert(scf.IfOp(cond, [], Region(then_b), Region(else_b)))
 
-        def with_c(c: bool, exact: bool = False):
+        def with_c(c, exact: bool = False):
             def emit(bb: ArithBuilder) -> None:
                 # one predicated path for every tile: a second, unguarded copy for interior tiles
                 # made the epilogue half the kernel's IR (NVPTX's straight-line strength reduction
@@ -840,21 +863,32 @@ class _WarpLowering:
                     bb.insert(lass_nv.BarSyncOp())
             bb.insert(scf.YieldOp())
 
-        tma = self.tma_store(op, no_c_values, with_c(False), row0, col0, preload)
-        if tma is not None:  # lasscc-warpgroup-mma's TMA-store epilogue (config epilogue = "tma")
-            branch(b, has_c, c_path, tma)
-        elif plan is None:
+        shared_beta = None  # (SHARED_DIRECT: set below, before store_pair uses it)
+        # the no-C branch's faster path where D allows it, (usable, emit): lasscc-warpgroup-mma's
+        # TMA-store epilogue (config epilogue = "tma"), else the staged one (`plan`)
+        fast = self.tma_store(op, no_c_values, row0, col0, preload)
+        if fast is None and plan is not None:
+            def stage_ok(bb: ArithBuilder):
+                # 16-byte stores need whole 16-byte row pieces: N a multiple of 16 / ob and D aligned
+                n_vec = bb.emit(arith.CmpiOp(bb.rem(N, 16 // ob), bb.const(0), "eq"))
+                d_aligned = bb.emit(lass_nv.AlignedOp.build(operands=[D], attributes={"bytes": IntegerAttr(16, 64)},
+                                                         result_types=[i1]))
+                return bb.and_(bb.and_(full, n_vec), d_aligned)
+            fast = (stage_ok, staged)
+        if fast is None:
             branch(b, has_c, c_path, with_c(False))
+        elif SHARED_DIRECT and exact_sum is None and not exact_i32 and not window:
+            # one copy of the per-pair stores for C and for a D the fast path cannot take
+            # (SHARED_DIRECT): it reads C where has_c is set
+            usable, fast_emit = fast
+            direct = b.emit(arith.OrIOp(has_c, b.emit(arith.XOrIOp(usable(b), true))))
+            shared_beta = b.emit(arith.SelectOp(has_c, op.beta, b.const_float(-0.0, f32)))
+            branch(b, direct, with_c(has_c), fast_emit)
         else:
-            # 16-byte stores need whole 16-byte row pieces: N a multiple of 16 / ob and D aligned
-            vec = 16 // ob
-            n_vec = b.emit(arith.CmpiOp(b.rem(N, vec), b.const(0), "eq"))
-            d_aligned = b.emit(lass_nv.AlignedOp.build(operands=[D], attributes={"bytes": IntegerAttr(16, 64)},
-                                                    result_types=[i1]))
-            stage_ok = b.and_(b.and_(full, n_vec), d_aligned)
+            usable, fast_emit = fast
 
             def no_c(bb: ArithBuilder) -> None:
-                branch(bb, stage_ok, staged, with_c(False))
+                branch(bb, usable(bb), fast_emit, with_c(False))
                 bb.insert(scf.YieldOp())
             branch(b, has_c, c_path, no_c)
         self.dead.append(op)

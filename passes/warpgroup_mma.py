@@ -112,11 +112,11 @@ class _WarpgroupLowering(_WarpLowering):
         self.acc[op.result] = acc
         self.dead.append(op)
 
-    def tma_store(self, op, values, direct, row0, col0, preload):
+    def tma_store(self, op, values, row0, col0, preload):
         """config epilogue = "tma": the TMA-store epilogue (passes/tma_store.py) for the no-C branch."""
         if self.wg_cfg.epilogue != EPILOGUE_TMA:
             return None
-        return tma_store_epilogue(self, op, values, direct, row0, col0, preload)
+        return tma_store_epilogue(self, op, values, row0, col0, preload)
 
     def epilogue(self, op: lass_tb.EpilogueOp) -> None:
         ArithBuilder(InsertPoint.before(op)).insert(lass_wg.WaitOp.build(attributes={"pending": IntegerAttr(0, 64)}))

@@ -138,7 +138,7 @@ def _planted(monkeypatch, shift=0, unguarded=False):
 
     real = tma_store.tma_store_epilogue
 
-    def wrapped(low, op, values, direct, row0, col0, preload):
+    def wrapped(low, op, values, row0, col0, preload):
         def bad(bb, row, col, row_c, col_c, cache, *rest):
             if unguarded:  # every bound check of the preload reads "inside"
                 orig, bb.ult = bb.ult, (lambda a, b: bb.const(1, i1))
@@ -148,7 +148,7 @@ def _planted(monkeypatch, shift=0, unguarded=False):
                     bb.ult = orig
             else:
                 preload(bb, row, bb.add(col, shift), row_c, col_c, cache)
-        return real(low, op, values, direct, row0, col0, bad)
+        return real(low, op, values, row0, col0, bad)
 
     monkeypatch.setattr(wgm, "tma_store_epilogue", wrapped)
     from _wgmma_stages import WGMMA_PASSES
@@ -360,3 +360,60 @@ def test_persistent_bias_gelu_128x256_assembles_without_spills(d):
     if info is None:
         pytest.skip("ptxas not on PATH")
     assert (info.spill_stores, info.spill_loads, info.stack_bytes) == (0, 0, 0), info.line
+
+
+
+def test_one_shared_direct_path_for_c_and_for_a_d_without_tensor_map():
+    """warp_mma.SHARED_DIRECT: the per-thread stores are written once (one rolled column loop that
+    stores D and reads C), for beta != 0 and for a D no tensor map can describe; on the executor,
+    against float64, with alpha = 1.5: beta != 0 on a D with a map (300 x 200) and without one
+    (N = 130), and beta == 0 without one (D NaN-poisoned: C must not be read); both levels bit for
+    bit.  (Planted: the load predicates without has_c -- 0 * NaN in the beta == 0 run -- and
+    shared_beta's select arms swapped -- no C where beta != 0: both caught.)"""
+    from lasscc.passes._rolled import UNROLL_FULL_ATTR
+    from xdsl.dialects import scf
+
+    text = CASES["bias_n_gelu"][0]
+    mods = passes_after(text)
+    epi = epilogue_of(parse_mlir(text, "t.mlir"))
+    mod = mods["lasscc-warpgroup-mma"]
+    stores = [o for o in mod.walk() if isinstance(o, scf.ForOp) and UNROLL_FULL_ATTR in o.attributes
+              and any(isinstance(x, lass_nv.StGlobalOp) for x in o.walk())]
+    outer = [o for o in stores if not isinstance(o.parent_op(), scf.ForOp)]
+    assert len(outer) == 1, len(outer)
+    reads_d = [x for x in outer[0].walk() if isinstance(x, lass_nv.LdGlobalOp) and x.operands[0].name_hint == "D"]
+    assert reads_d  # C, predicated on beta != 0
+    for m, n, k, beta in ((300, 200, 136, -0.75), (140, 130, 64, 0.5), (140, 130, 64, 0.0)):
+        ds = []
+        for level in LEVELS:
+            r = run_check(mods[level], m, n, k, seed=12, alpha=1.5, beta=beta, report_banks=False,
+                          epilogue=epi, ctas=2)
+            assert r["ok"], (level, (m, n, k, beta), r["rel_err"], r["tolerance"])
+            ds.append(np.asarray(r["d"]))
+        np.testing.assert_array_equal(ds[0], ds[1])
+
+
+def test_shared_direct_path_is_bit_for_bit_the_two_copies(monkeypatch):
+    """The shared copy's D is the two copies' (SHARED_DIRECT off) bit for bit, zeros' signs too: with
+    C (beta = 0.5, a D with and without a tensor map) and without (N = 130: alpha * acc + (-0.0 *
+    0), exactly alpha * acc); alpha = -0.0 makes D all signed zeros.  (Planted: +0.0 for -0.0 in
+    shared_beta -- +0.0 where alpha * acc is -0.0: caught.)"""
+    import lasscc.passes.warp_mma as wm
+    from lasscc.passes._rolled import UNROLL_FULL_ATTR
+
+    text = wgmma_gemm("f16", "f32", (128, 64, 64), 3, PT)
+    out = {}
+    for shared in (True, False):
+        monkeypatch.setattr(wm, "SHARED_DIRECT", shared)
+        mod, _ = _compiled(text)
+        fors = [o for o in mod.walk() if UNROLL_FULL_ATTR in o.attributes and any(isinstance(x, lass_nv.StGlobalOp)
+                                                                                for x in o.walk())]
+        assert len(fors) == (1 if shared else 2)
+        for m, n, k, alpha, beta in ((300, 200, 136, -1.5, 0.5), (140, 130, 64, -1.5, 0.5), (140, 130, 64, -1.5, 0.0),
+                                     (140, 130, 64, -0.0, 0.0)):
+            r = run_check(mod, m, n, k, seed=13, alpha=alpha, beta=beta, report_banks=False, ctas=2)
+            assert r["ok"], (shared, (m, n, k, beta), r["rel_err"])
+            out[(shared, m, n, alpha, beta)] = np.asarray(r["d"])
+    for key in [x for x in out if x[0]]:
+        a, b = out[key], out[(False,) + key[1:]]
+        np.testing.assert_array_equal(a.view(np.uint32), b.view(np.uint32))

@@ -1,6 +1,7 @@
 // lasscc-warp-mma (passes/warp_mma.py): pipelined threadblock MMA -> the program of one thread:
 // warp coordinates, rasterized tile origin, unrolled serpentine mma.sync on double-buffered
-// fragments, per-thread epilogue (16-bit D without C: staged through shared memory).
+// fragments, per-thread epilogue (16-bit D without C: staged through shared memory; one copy of the
+// per-thread stores for C and the blocks it cannot take).
 // Config: threadblock 64x32x32, warp 32x16x32 (2 x 2 warps = 128 threads), mma m16n8k16:
 //   mma.sync per lass_pipe.mma = (WM/16) * (WN/8) * (BK/16) = 2 * 2 * 2 = 8,
 //   load_frag_a per k-group = WM/16 = 2, load_frag_b per k-group = WN/16 = 1 (two n8 blocks each),
@@ -132,7 +133,14 @@
 // CHECK-NEXT:    [[AL:%[0-9]+]] = lass_nv.aligned %D {bytes = 16 : i64} : memref<?x?xf16>
 // CHECK-NEXT:    [[F1:%[0-9]+]] = arith.andi [[FULL]], [[NV]] : i1
 // CHECK-NEXT:    [[STAGE:%[0-9]+]] = arith.andi [[F1]], [[AL]] : i1
-// CHECK-NEXT:    scf.if [[HASC]] {
+//                one copy of the per-thread stores for C and for a block the staged path cannot take
+//                (warp_mma.SHARED_DIRECT): C read where beta != 0, times beta there, -0.0 elsewhere
+//                (alpha * acc + -0.0 is alpha * acc, -0.0 too)
+// CHECK-NEXT:    [[NST:%[0-9]+]] = arith.xori [[STAGE]], %true : i1
+// CHECK-NEXT:    [[DIRECT:%[0-9]+]] = arith.ori [[HASC]], [[NST]] : i1
+// CHECK-NEXT:    [[MZERO:%[0-9]+]] = arith.constant -0.000000e+00 : f32
+// CHECK-NEXT:    [[BETA:%[0-9]+]] = arith.select [[HASC]], %beta, [[MZERO]] : f32
+// CHECK-NEXT:    scf.if [[DIRECT]] {
 //                  one predicated path for every block (no unguarded copy for whole blocks), written
 //                  once: a loop over the thread's 8 accumulator pairs (passes/_rolled.py), which LLVM
 //                  unrolls fully (lass.unroll_full).  Loop-carried: the pairs' 16 values in pair
@@ -145,17 +153,19 @@
 // CHECK-SAME:        [[COL:%[0-9]+]] = %c0, {{%[0-9]+}} = %c0, {{%[0-9]+}} = [[C8]], {{%[0-9]+}} = [[C8]], {{%[0-9]+}} = %c0, {{%[0-9]+}} = %c0, {{%[0-9]+}} = [[C8]], [[COL7:%[0-9]+]] = [[C8]])
 // CHECK-SAME:        -> ({{(f32, ){16}(i32, ){15}i32}}) : i32 {
 //                  pair q: the first values, at (row0 + row, col0 + col); C by a predicated pair
-//                  load, two single-element fallbacks and selects
+//                  load, two single-element fallbacks and selects, each predicate also beta != 0
 // CHECK-NEXT:        [[R:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[ROW]] : i32
 // CHECK-NEXT:        [[C:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[COL]] : i32
 // CHECK-NEXT:        [[P0:%[0-9]+]] = arith.cmpi ult, [[R]], %M : i32
 // CHECK:             [[OFF:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[C]] : i32
 // CHECK:             arith.mulf %alpha, [[A0]] : f32
 // CHECK-NEXT:        arith.mulf %alpha, [[A1]] : f32
-// CHECK-NEXT:        {{%[0-9]+, %[0-9]+}} = lass_nv.ld_global %D{{\[}}[[OFF]]{{\]}} x 2 if {{%[0-9]+}} : memref<?x?xf16>
+// CHECK-NEXT:        [[PC:%[0-9]+]] = arith.andi {{%[0-9]+}}, [[HASC]] : i1
+// CHECK:             {{%[0-9]+, %[0-9]+}} = lass_nv.ld_global %D{{\[}}[[OFF]]{{\]}} x 2 if [[PC]] : memref<?x?xf16>
 // CHECK:             lass_nv.ld_global %D[{{%[0-9]+}}] x 1 if {{%[0-9]+}} : memref<?x?xf16>
 // CHECK:             arith.select
 // CHECK:             arith.extf {{%[0-9]+}} : f16 to f32
+// CHECK-NEXT:        arith.mulf [[BETA]], {{%[0-9]+}} : f32
 // CHECK:             arith.truncf {{%[0-9]+}} : f32 to f16
 // CHECK:             lass_nv.st_global %D{{\[}}[[OFF]]{{\]}}, {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf16>, f16, f16
 // CHECK-NOT:         lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if
@@ -165,7 +175,6 @@
 // CHECK-NEXT:    } else {
 //                  staged: bar.sync (every warp is done with the rings), this warp's buffer of
 //                  32 rows x 48 bytes (32 bytes of D + 16 of padding: lasscc.layout.epilogue_stage_stride)
-// CHECK-NEXT:      scf.if [[STAGE]] {
 // CHECK-NEXT:        lass_nv.bar_sync
 // CHECK-NEXT:        [[C1536:%[0-9]+]] = arith.constant 1536 : i32
 // CHECK-NEXT:        [[WB:%[0-9]+]] = arith.muli %warp, [[C1536]] : i32
@@ -201,15 +210,6 @@
 // CHECK-NEXT:        [[S16:%[0-9]+]] = arith.muli %N, {{%[0-9a-z]+}} : i32
 // CHECK-NEXT:        [[G1:%[0-9]+]] = arith.addi [[G0]], [[S16]] : i32
 // CHECK-NEXT:        lass_nv.st_global_v4 %D{{\[}}[[G1]]{{\]}}, [[V1]] if %true : memref<?x?xf16>
-// CHECK-NEXT:      } else {
-//                  not staged: the per-thread stores, predicated, in the same loop without C
-// CHECK-NOT:           lass_nv.ld_global
-// CHECK:               scf.for %pair_2 = %c0 to [[C8]] step %c1 iter_args(
-// CHECK-NOT:           lass_nv.ld_global
-// CHECK:               lass_nv.st_global %D[{{%[0-9]+}}], {{%[0-9]+}}, {{%[0-9]+}} if {{%[0-9]+}} : memref<?x?xf16>, f16, f16
-// CHECK-NOT:           lass_nv.ld_global
-// CHECK:             } {lass.unroll_full}
-// CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }

@@ -4,7 +4,8 @@
 // subtile of 64 rows x 32 columns (64-byte rows, 64B swizzle): two stmatrix.x4 per thread (16
 // columns each), the proxy fence, the block barrier, thread 0's lass_wg.tma_store at the tile origin
 // and bulk commit, then its wait until the store has read the buffer.  A D whose rows are not 16
-// bytes apart or whose address is not 16-byte aligned takes the direct stores (the else branch).
+// bytes apart or whose address is not 16-byte aligned takes the direct stores, the copy that beta != 0
+// takes too (warp_mma.SHARED_DIRECT: the then branch, reading C where beta != 0).
 //
 // RUN: %lasscc opt -p lasscc-warpgroup-mma %S/Inputs/lasscc-warpgroup-mma-tma-store.mlir.in -o %t.once.mlir
 // RUN: filecheck %s --input-file %t.once.mlir
@@ -26,7 +27,11 @@
 // CHECK-LABEL: func.func @gemm(
 // CHECK:         lass_wg.wait {pending = 0 : i64}
 // CHECK:         [[ALIGNED:%[0-9]+]] = lass_nv.aligned %D {bytes = 16 : i64} : memref<?x?xf16>
-// CHECK:         scf.if {{%[0-9]+}} {
+// CHECK:         [[DIRECT:%[0-9]+]] = arith.ori {{%[0-9]+}}, {{%[0-9]+}} : i1
+// CHECK:         scf.if [[DIRECT]] {
+// CHECK:           lass_nv.ld_global %D
+// CHECK:           lass_nv.st_global %D
+// CHECK:         } else {
 // CHECK-NOT:       lass_nv.st_global
 // CHECK:           lass_nv.stmatrix_x4 {{.*}} : f16, f16, f16, f16, f16, f16, f16, f16
 // CHECK:           lass_nv.stmatrix_x4 {{.*}} : f16, f16, f16, f16, f16, f16, f16, f16
@@ -39,8 +44,7 @@
 // CHECK-NEXT:      scf.if [[IS0]] {
 // CHECK-NEXT:        lass_nv.bulk_wait_group_read {pending = 0 : i64}
 // CHECK-NEXT:      }
-// CHECK-NEXT:    } else {
-// CHECK:           lass_nv.st_global %D
+// CHECK-NEXT:    }
 // CHECK:         func.return
 
 // ROLLED-LABEL: func.func @gemm(
