@@ -80,7 +80,7 @@ def build(name: str, arch: str, m: int | None, n: int | None, k: int | None, var
     """(ptx, kernel spec, epilogue spec or None) of examples/NAME.mlir as `lasscc run --m M --n N --k K`
     compiles it (`lasscc compile` when the sizes are None), with `variant`'s LLVM pipeline."""
     from lasscc import cli
-    from lasscc.driver import compile_module
+    from lasscc.cache import cached_compile
     from lasscc.interp.check import epilogue_of
 
     path = str(ROOT / "examples" / f"{name}.mlir")
@@ -95,7 +95,7 @@ def build(name: str, arch: str, m: int | None, n: int | None, k: int | None, var
         cli._resolve_align(module, [(m, n, k)], "run", path, arch)
     epilogue = epilogue_of(module)  # before the passes, as cmd_run takes it
     with pipeline(variant):
-        res = compile_module(module, arch, path, keep_stages=False)
+        res = cached_compile(module, arch, path, use_cache=False, keep_stages=False)  # `--no-cache`'s path
     return res.ptx, res.specs[0], epilogue
 
 
@@ -164,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
             for v in variants:
                 ptx, spec, epi = build(name, arch, *shape, v)
                 batch = BATCH if getattr(spec, "batched", False) else 1
-                r = run_gemm(ptx, spec, *shape, check=True, bench=False, seed=1, batch=batch, epilogue=epi)
+                r = run_gemm(ptx, spec, *shape, alpha=spec.alpha, beta=spec.beta, check=True, bench=False, seed=1,
+                             batch=batch, epilogue=epi)
                 ok = "PASS" if r["ok"] else "FAIL"
                 failures += not r["ok"]
                 print(f"  {name} {arch} {'x'.join(map(str, shape))} {v}: rel_err {r['rel_err']:.1e} {ok}, "
@@ -179,8 +180,8 @@ def main(argv: list[str] | None = None) -> int:
         for rnd in range(args.rounds):
             for v in variants[rnd % len(variants):] + variants[:rnd % len(variants)]:
                 ptx, spec, epi, batch, _ = kern[v]
-                r = run_gemm(ptx, spec, m, n, k, check=False, bench=True, iters=args.iters, seed=1, cublas=False,
-                             batch=batch, epilogue=epi)
+                r = run_gemm(ptx, spec, m, n, k, alpha=spec.alpha, beta=spec.beta, check=False, bench=True,
+                             iters=args.iters, seed=1, cublas=False, batch=batch, epilogue=epi)
                 times[v].append(r["ms_median"])
             times["torch"].append(statistics.median(_time_torch(torch, lambda: torch.matmul(a, b), 10, args.iters)))
         med = {v: statistics.median(t) for v, t in times.items()}
