@@ -4,7 +4,7 @@
 # to +1.7 %, a few registers either way; BENCHMARKS.md "Session 15 -- LLVM pipeline").  Each changed
 # kernel and two controls built both ways in one process by scripts/s15_llvm_ab.py (plus the session 14
 # candidate -disable-lsr on top, variant "nolsr"), checked against float64 at 4096^3 and 1008x1040x520,
-# and timed interleaved beside torch.matmul (medians of 5 rounds; ~10-20 s a kernel).
+# and timed interleaved beside torch.matmul (medians of 5 rounds).
 # Usage, from this tree on the GPU machine: OUT=... scripts/s15_llvm_call.sh 1, then OUT=... scripts/s15_llvm_call.sh 2
 # (two calls of ~8 kernels each: ~30 s a kernel with its builds, checks and 5 rounds).
 set -uo pipefail
