@@ -23,13 +23,17 @@ NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 NVPTX_DATALAYOUT = "e-p3:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 # PTX ISA version per target: sm_80 needs PTX >= 7.0; sm_90a (wgmma, setmaxnreg) needs >= 8.0.
 ARCH_FEATURES = {"sm_80": "+ptx80", "sm_90a": "+ptx80"}
-# LLVM passes (names as `-opt-disable` takes them) left out of O3 and the NVPTX codegen: their cost
-# against what they change in the PTX is in to_ptx
-CODEGEN_PASSES_SKIPPED = ("slsr", "nary-reassociate", "correlated-propagation", "instsimplify", "sccp", "bdce")
-# The NVPTX codegen's optimization level (llvmlite's `opt`; O3's IR pipeline is chosen apart, by
-# _optimize's speed level).  At 3 (LLVM's CodeGenOptLevel::Aggressive) the codegen's IR passes run GVN
-# twice where level 2 runs EarlyCSE: ~0.01 s of the emit and the same PTX on every example (to_ptx)
+# LLVM passes (names as `-opt-disable` takes them) left out of the IR pipeline (_optimize) and the NVPTX
+# codegen: their cost against what they change in the PTX is in to_ptx
+CODEGEN_PASSES_SKIPPED = ("slsr", "nary-reassociate", "correlated-propagation", "sccp", "bdce")
+# The NVPTX codegen's optimization level (llvmlite's `opt`; the IR pipeline is chosen apart, by
+# IR_SPEED_LEVEL).  At 3 (LLVM's CodeGenOptLevel::Aggressive) the codegen's IR passes run GVN twice
+# where level 2 runs EarlyCSE: ~0.01 s of the emit and the same PTX on every example (to_ptx)
 CODEGEN_OPT_LEVEL = 2
+# The speed level of _optimize's pipeline (LLVM's function simplification pipeline at O2 or O3).  The
+# two give byte-identical PTX on all 50 example kernels (O3 adds only non-trivial loop unswitching and
+# call-site work, which these single-function, call-free kernels do not use); see _optimize
+IR_SPEED_LEVEL = 3
 
 
 # A literal struct of at least this many fields of one scalar type is written once, as a named type:
@@ -392,7 +396,7 @@ def _w_br(w: _IRText, op, labels) -> str:
     md = ""
     if UNROLL_FULL_ATTR in op.attributes:
         # `!llvm.loop !{self, !{!"llvm.loop.unroll.full"}}` on each back edge lasscc-lower-to-llvm
-        # marked (passes/_rolled.py's rolled loops: LLVM's O3 then unrolls them completely)
+        # marked (passes/_rolled.py's rolled loops: LLVM's LoopFullUnroll then unrolls them completely)
         w.loop_md = True
         md = ", !llvm.loop !1"
     return f"  br label %{labels[op.successor]}{md}\n"
@@ -466,10 +470,12 @@ def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:
     # gemm.mlir: it scans the long epilogue block) and changes only the pipeline prologue's cp.async
     # addresses (BENCHMARKS.md "Compile time (session 10)"); LLVM's pass gate skips it by name.
     # N-ary reassociation (~10% of the emit on gemm.mlir) then changes nothing in any example's PTX
-    # (BENCHMARKS.md "Session 11: compile time").  Four of O3's cleanups change no example's PTX either
-    # (nor that of 40 fuzz kernels): correlated value propagation (~0.007 s), and InstSimplify, SCCP and
-    # bit-tracking DCE (~0.002 s each), whose folds the nine InstCombine runs make anyway
-    # (BENCHMARKS.md "Session 14 -- LLVM side (compile16d)").
+    # (BENCHMARKS.md "Session 11: compile time").  Three of the IR pipeline's cleanups, correlated value
+    # propagation (~0.007 s), SCCP and bit-tracking DCE (~0.002 s each), changed no example's PTX under
+    # O3 (nor that of 40 fuzz kernels; BENCHMARKS.md "Session 14 -- LLVM side (compile16d)", which
+    # also skipped O3's late InstSimplify: the function simplification pipeline of _optimize has none);
+    # under _optimize's pipeline running them changes the SASS of two examples, one each way
+    # (BENCHMARKS.md "Session 15 -- LLVM pipeline"): still skipped.
     llvm_b.set_option("", f"-opt-disable={','.join(CODEGEN_PASSES_SKIPPED)}")
     try:
         with timing.phase("LLVM parse"):
@@ -481,15 +487,28 @@ def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:
                         f"{str(e).strip()}") from None
     target = llvm_b.Target.from_triple(NVPTX_TRIPLE)
     tm = target.create_target_machine(cpu=arch, features=ARCH_FEATURES[arch], opt=CODEGEN_OPT_LEVEL)
-    with timing.phase("LLVM optimize (O3)"):
+    with timing.phase("LLVM optimize (function simplification)"):
         _optimize(mod, tm)
     with timing.phase("NVPTX emit"):
         return tm.emit_assembly(mod)
 
 
 def _optimize(mod, tm) -> None:
-    """LLVM's O3 pipeline (LICM hoists the per-thread address arithmetic out of the K loop), on the
-    module with its function-local value names dropped first.
+    """LLVM's function simplification pipeline (llvmlite's `getFunctionPassManager`: what O3's module
+    pipeline runs on each function inside its inliner, with SROA, EarlyCSE, InstCombine, the loop passes
+    -- LICM hoists the per-thread address arithmetic out of the K loop, LoopFullUnroll unrolls the rolled
+    loops of passes/_rolled.py -- GVN, DSE and ADCE) on each defined function, not O3's whole module
+    pipeline, on the module with its function-local value names dropped first.
+
+    What the module pipeline adds is not needed by these modules, one kernel (a split-K module: two)
+    without calls: the inliner and the interprocedural passes (IPSCCP, GlobalOpt, function attributes)
+    find nothing to do, and its late optimization pipeline (loop rotation and vectorization, late
+    partial unrolling, LICM, DivRemPairs, InstCombine x 3 over the fully unrolled code: InstCombine was
+    ~60 % of O3 on the Hopper kernels) changes the SASS size or registers of 15 of the 50 example
+    kernels, by -3.8 % to +1.7 % (BENCHMARKS.md "Session 15 -- LLVM pipeline", which has the table and
+    the GPU check); the IR pipeline takes ~40 % less time.  (llvmlite has no textual pipeline; its
+    module pass manager's `add_*` passes -- function attributes, IPSCCP + GlobalOpt, LoopUnroll +
+    InstCombine -- run after this pipeline change no example's PTX.)
 
     The names (llvmlite's `%".123"`) mean nothing to the NVPTX backend, which numbers its own
     registers and labels, but LLVM keeps them unique through a string map as it clones and renames
@@ -499,13 +518,15 @@ def _optimize(mod, tm) -> None:
     linkage; the kernels and `lass_smem` are external, so the PTX is byte-identical."""
     import llvmlite.binding as llvm_b
 
-    pto = llvm_b.create_pipeline_tuning_options(speed_level=3)
+    pto = llvm_b.create_pipeline_tuning_options(speed_level=IR_SPEED_LEVEL)
     pb = llvm_b.create_pass_builder(tm, pto)
     strip = llvm_b.create_new_module_pass_manager()
     strip.add_strip_non_debug_symbols_pass()
     strip.run(mod, pb)
-    pm = pb.getModulePassManager()
-    pm.run(mod, pb)
+    fpm = pb.getFunctionPassManager()
+    for f in mod.functions:
+        if not f.is_declaration:
+            fpm.run(f, pb)
 
 
 # ptxas warnings that it serialized wgmma.mma_async (accumulator registers touched while a wgmma is in

@@ -1,4 +1,4 @@
-"""Whether leaving LLVM passes out of O3 or the NVPTX codegen (lasscc.emit.CODEGEN_PASSES_SKIPPED) changes
+"""Whether leaving LLVM passes out of the IR pipeline (emit._optimize) or the NVPTX codegen (lasscc.emit.CODEGEN_PASSES_SKIPPED) changes
 the PTX: every example's LLVM IR emitted with the pass(es) run and with them skipped, compared by text.
 
     python3 scripts/codegen_skip_check.py nary-reassociate [--ll-dir DIR]

@@ -6,7 +6,7 @@ the order of lines) that must not change what LLVM compiles.
 
 Each `NAME.ll` of BEFORE_DIR and its namesake in AFTER_DIR are parsed and verified by LLVM
 (llvmlite), their function-local names dropped (LLVM's StripNonDebugSymbols, as `emit._optimize`
-does before O3), and the two modules' printed text compared.  Prints the files that differ; exit
+does before its pipeline), and the two modules' printed text compared.  Prints the files that differ; exit
 code 1 if any does (or one is missing).
 """
 

@@ -7,7 +7,7 @@
 // RUN: %lasscc opt -p lasscc-lower-to-llvm %s | filecheck %s
 //
 // The LLVM IR and PTX (`lasscc compile` of this kernel-level input): the metadata on the back
-// edge only; LLVM's O3 unrolls the marked loop completely (4 stores, none in a loop), while the
+// edge only; LLVM's LoopFullUnroll unrolls the marked loop completely (4 stores, none in a loop), while the
 // unmarked runtime loop stays a loop.
 // RUN: %lasscc compile %s --emit llvm --no-cache -o %t.ll
 // RUN: filecheck %s --check-prefix=LL < %t.ll
