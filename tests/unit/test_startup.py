@@ -11,8 +11,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_compile_path_imports_no_explain_or_linalg(tmp_path):
     """`lasscc opt` (the compile's parse, driver and its passes' modules) of an input without linalg
-    ops, in a fresh process: neither lasscc.explain, xDSL's linalg dialect nor its command-line tool
-    is imported."""
+    ops, in a fresh process: neither lasscc.explain, xDSL's linalg dialect, its command-line tool nor
+    its plugin registry (xdsl.universe, which imports its targets: xdsl-opt's entry point only) is
+    imported."""
     out = tmp_path / "o.mlir"
     code = ("import sys; from lasscc.cli import main; "
             f"rc = main(['opt', {str(ROOT / 'examples/gemm.mlir')!r}, "
@@ -20,7 +21,7 @@ def test_compile_path_imports_no_explain_or_linalg(tmp_path):
             f"'-o', {str(out)!r}]); "
             "import lasscc.driver; "
             "print(rc, sorted(m for m in ('lasscc.explain', 'xdsl.dialects.linalg.ops', "
-            "'xdsl.tools.command_line_tool') if m in sys.modules))")
+            "'xdsl.tools.command_line_tool', 'xdsl.universe', 'xdsl.targets') if m in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split("\n")[-2] == "0 []"
@@ -55,6 +56,7 @@ def test_xdsl_opt_entry_point_makes_its_frontend_locating():
     assert ep.value == "lasscc.universe:LASSCC_UNIVERSE"
     universe = ep.load()
     assert isinstance(universe, Universe) and "lasscc-tile-threadblock" in universe.all_passes
+    assert "lass_tb" in universe.all_dialects and ep.load() is universe
     assert getattr(CommandLineTool.register_all_frontends, "_lasscc", False)
 
 
