@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import ArrayAttr, BFloat16Type, Float16Type, Float32Type, FloatAttr, MemRefType, StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (IRDLOperation, base, irdl_op_definition, operand_def, opt_attr_def, result_def, traits_def,
@@ -75,7 +75,16 @@ def extra_align_bytes(kind: str, elem: str) -> int:
 ARITH_OPS = (arith.ConstantOp, arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.NegfOp,
              arith.MaximumfOp, arith.MinimumfOp, arith.MaxnumfOp, arith.MinnumfOp, arith.CmpfOp, arith.SelectOp,
              arith.ExtFOp, arith.TruncFOp)
-MATH_OPS = (math.TanhOp, math.ErfOp, math.ExpOp, math.AbsFOp, math.SqrtOp, math.FmaOp)
+
+
+def math_ops() -> tuple[type[Operation], ...]:
+    """The math ops a region may hold.  xDSL's math dialect is imported here, on the first region
+    checked: a compile without an epilogue region does not load it (~3 ms; issue 16)."""
+    from xdsl.dialects import math
+
+    return (math.TanhOp, math.ErfOp, math.ExpOp, math.AbsFOp, math.SqrtOp, math.FmaOp)
+
+
 # (+ LASS_OPS below: lass.gelu, which lasscc-fuse-epilogue makes of GELU's erf form)
 
 
@@ -220,7 +229,7 @@ def verify_region(region: Region, extras: Sequence[SSAValue], kinds: Sequence[st
         raise VerifyException(f"{what}: expected block arguments ({', '.join(map(str, want))}): the f32 value "
                               f"alpha * acc + beta * C, then one element of each extra operand; got "
                               f"({', '.join(map(str, got))})")
-    allowed = ARITH_OPS + MATH_OPS + LASS_OPS
+    allowed = ARITH_OPS + math_ops() + LASS_OPS
     inside = set(block.args)
     for op in block.ops:
         if isinstance(op, YieldOp):
@@ -232,7 +241,7 @@ def verify_region(region: Region, extras: Sequence[SSAValue], kinds: Sequence[st
         elif not isinstance(op, allowed):
             raise VerifyException(
                 f"{what}: '{op.name}' at {_where(op)} is not allowed in an epilogue region; expected one of "
-                f"{_names(ARITH_OPS)}, {_names(MATH_OPS)}, {_names(LASS_OPS)}, lass.yield")
+                f"{_names(ARITH_OPS)}, {_names(math_ops())}, {_names(LASS_OPS)}, lass.yield")
         if op.regions:
             raise VerifyException(f"{what}: '{op.name}' at {_where(op)}: expected no nested regions")
         if isinstance(op, GeluOp) and op.rounded_to is not None and d_type is not None \

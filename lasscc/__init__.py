@@ -14,6 +14,7 @@ STARTED = (_perf_counter(), _process_time())  # lasscc's first line: `lasscc ...
 from lasscc import dataclass_code as _dataclass_code  # noqa: E402
 from lasscc import dataclass_doc as _dataclass_doc  # noqa: E402
 from lasscc import deprecated_sync as _deprecated_sync  # noqa: E402
+from lasscc import lazy_attrs as _lazy_attrs  # noqa: E402
 from lasscc import lazy_formats as _lazy_formats  # noqa: E402
 from lasscc import lazy_ops as _lazy_ops  # noqa: E402
 
@@ -21,6 +22,7 @@ _dataclass_code.install()  # before xDSL's dataclasses are defined: see lasscc/d
 _dataclass_doc.install()  # likewise: see lasscc/dataclass_doc.py
 _lazy_formats.install()  # before any xDSL dialect is defined: see lasscc/lazy_formats.py
 _lazy_ops.install()  # likewise: see lasscc/lazy_ops.py
+_lazy_attrs.install()  # likewise: see lasscc/lazy_attrs.py
 _deprecated_sync.install()  # before xDSL decorates with @deprecated: see lasscc/deprecated_sync.py
 
 from lasscc.diagnostics import LassError  # noqa: E402

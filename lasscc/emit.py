@@ -457,7 +457,9 @@ def to_llvm_ir(module: ModuleOp) -> str:
 
 
 def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:
-    import llvmlite.binding as llvm_b
+    from lasscc.llvm_binding import binding
+
+    llvm_b = binding()
 
     if arch not in ARCH_FEATURES:
         raise LassError(f"option --arch: expected one of {', '.join(ARCH_FEATURES)}, got '{arch}'")
@@ -516,7 +518,9 @@ def _optimize(mod, tm) -> None:
     phis and instructions on gemm.mlir, and O3 took ~15 % longer with the names (BENCHMARKS.md
     "Session 13: compile time").  StripNonDebugSymbols renames only values and globals of local
     linkage; the kernels and `lass_smem` are external, so the PTX is byte-identical."""
-    import llvmlite.binding as llvm_b
+    from lasscc.llvm_binding import binding
+
+    llvm_b = binding()
 
     pto = llvm_b.create_pipeline_tuning_options(speed_level=IR_SPEED_LEVEL)
     pb = llvm_b.create_pass_builder(tm, pto)

@@ -8,7 +8,6 @@ import sys
 from contextlib import contextmanager
 
 from xdsl.context import Context
-from xdsl.universe import Universe
 
 # dialect name -> (module, attribute)
 DIALECTS = {
@@ -72,19 +71,19 @@ def _locating_xdsl_opt_frontend() -> None:
     CommandLineTool.register_all_frontends = register_all_frontends
 
 
-_UNIVERSE = Universe(
-    all_dialects={n: _loader(*v) for n, v in DIALECTS.items()},
-    all_passes={n: _loader(*v) for n, v in PASSES.items()},
-)
-
-
 def __getattr__(name: str):
     """`LASSCC_UNIVERSE`, xdsl-opt's entry point (pyproject.toml): reading it makes xdsl-opt's
     frontend locating.  Only then: lasscc itself does not need xDSL's command-line tool (~5 ms of
-    imports a compile does not use)."""
+    imports a compile does not use), nor xdsl.universe's `Universe` (which imports xDSL's target
+    registry: ~1 ms); a compile's context registers DIALECTS itself (make_context)."""
     if name == "LASSCC_UNIVERSE":
+        from xdsl.universe import Universe
+
         _locating_xdsl_opt_frontend()
-        return _UNIVERSE
+        universe = Universe(all_dialects={n: _loader(*v) for n, v in DIALECTS.items()},
+                            all_passes={n: _loader(*v) for n, v in PASSES.items()})
+        globals()["LASSCC_UNIVERSE"] = universe  # one object for every later read
+        return universe
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -111,16 +110,18 @@ def _linalg_dialect():
 
 
 def make_context() -> Context:
-    """builtin/func/arith/math/scf/llvm/cf plus linalg and every lass dialect, those two loaded
-    lazily (at the first op of theirs that is parsed)."""
-    from xdsl.dialects import arith, builtin, cf, func, llvm, math, scf
+    """builtin/func/arith/math/scf/llvm/cf plus linalg and every lass dialect; math, linalg and the lass
+    dialects loaded lazily, at the first op of theirs that is parsed (xDSL's math dialect is ~3 ms of
+    imports that a compile without an epilogue region does not need)."""
+    from xdsl.dialects import arith, builtin, cf, func, llvm, scf
 
     ctx = Context()
-    for d in (builtin.Builtin, func.Func, arith.Arith, math.Math, scf.Scf, llvm.LLVM, cf.Cf):
+    for d in (builtin.Builtin, func.Func, arith.Arith, scf.Scf, llvm.LLVM, cf.Cf):
         ctx.load_dialect(d)
+    ctx.register_dialect("math", _loader("xdsl.dialects.math", "Math"))
     ctx.register_dialect("linalg", _linalg_dialect)
-    for name, loader in _UNIVERSE.all_dialects.items():
-        ctx.register_dialect(name, loader)
+    for name, where in DIALECTS.items():
+        ctx.register_dialect(name, _loader(*where))
     return ctx
 
 

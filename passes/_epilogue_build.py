@@ -5,7 +5,7 @@ region inlined).  Built once here so that both apply the same semantics (lasscc.
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerType, f32, i32
 from xdsl.ir import Region, SSAValue
 
@@ -82,6 +82,8 @@ def fused_alpha_fma(bb: ArithBuilder, block, alpha: SSAValue, a: SSAValue, elems
             return mapping[op.values[0]]
         if op is add:
             b = add.rhs if add.lhs is block.args[0] else add.lhs
+            from xdsl.dialects import math  # here only: a compile without an epilogue does not load it
+
             mapping[add.result] = bb.emit(math.FmaOp(alpha, a, mapping.get(b, b)))
             continue
         new = op.clone(value_mapper=mapping)

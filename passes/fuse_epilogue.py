@@ -51,14 +51,14 @@ from functools import cache
 from types import SimpleNamespace
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, math
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ArrayAttr, Float32Type, FloatAttr, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from lasscc.dialects._common import memref_layout
 from lasscc.dialects import lass
-from lasscc.dialects.epilogue import ARITH_OPS, EXTRA_TYPES, MATH_OPS, GeluOp, YieldOp
+from lasscc.dialects.epilogue import ARITH_OPS, EXTRA_TYPES, GeluOp, YieldOp, math_ops
 from lasscc.source import op_location
 from lasscc.universe import linalg_loaded
 
@@ -162,7 +162,7 @@ def analyze(op: Operation, d: SSAValue) -> Fold | str:
             if len(body_op.operands) != 1 or not isinstance(body_op.operands[0].type, Float32Type):
                 return "expected linalg.yield of one f32 value"
             break
-        if not isinstance(body_op, ARITH_OPS + MATH_OPS):
+        if not isinstance(body_op, ARITH_OPS + math_ops()):
             return f"'{body_op.name}' is not allowed in an epilogue region"
         for v in body_op.operands:
             if v in inside:
@@ -305,6 +305,8 @@ def _erf_arg(s: SSAValue) -> SSAValue | None:
     if not isinstance(s.owner, arith.AddfOp):
         return None
     erf = _other(s.owner, 1.0)
+    from xdsl.dialects import math  # loaded by now: the region holds a math op
+
     if erf is None or not isinstance(erf.owner, math.ErfOp):
         return None
     t = erf.owner.operands[0].owner

@@ -45,7 +45,7 @@ from lasscc.passes.lower_sm90 import lower_sm90, tensor_map_arg_attrs
 from lasscc.passes.splitk_reduce import REDUCE_ATTR
 from lasscc.passes.warp_specialize import lower_roles
 from xdsl.context import Context
-from xdsl.dialects import arith, cf, func, llvm, math, scf
+from xdsl.dialects import arith, cf, func, llvm, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -102,9 +102,10 @@ _BINOPS = {
     arith.SubfOp: llvm.FSubOp,
     arith.DivfOp: llvm.FDivOp,
 }
-# ops of a fused epilogue region (lasscc.dialects.epilogue) that are one LLVM intrinsic each
-_F32_INTRINSICS = {arith.MaxnumfOp: "llvm.maxnum.f32", arith.MinnumfOp: "llvm.minnum.f32",
-                   math.AbsFOp: "llvm.fabs.f32", math.SqrtOp: "llvm.sqrt.f32", math.FmaOp: "llvm.fma.f32"}
+# ops of a fused epilogue region (lasscc.dialects.epilogue) that are one LLVM intrinsic each, by op name
+# (xDSL's math dialect is not imported by a compile without an epilogue region)
+_F32_INTRINSICS = {arith.MaxnumfOp.name: "llvm.maxnum.f32", arith.MinnumfOp.name: "llvm.minnum.f32",
+                   "math.absf": "llvm.fabs.f32", "math.sqrt": "llvm.sqrt.f32", "math.fma": "llvm.fma.f32"}
 # 2^x: PTX ex2.approx.ftz.f32 (max relative error 2^-22, PTX ISA 9.7.4.9); lasscc.epilogue_math's
 # exp / tanh / erf are built on it
 EX2_ASM = "ex2.approx.ftz.f32 $0, $1;"
@@ -433,8 +434,8 @@ class _Lowerer:
             best = self.emit(llvm.SelectOp(pick, x, y))
             nan = self.emit(llvm.FCmpOp(x, y, "uno"))
             m[op.result] = self.emit(llvm.SelectOp(nan, self.emit(llvm.FAddOp(x, y)), best))
-        elif type(op) in _F32_INTRINSICS:
-            m[op.results[0]] = self.intrinsic(_F32_INTRINSICS[type(op)], [self.lowered(x) for x in op.operands],
+        elif op.name in _F32_INTRINSICS:
+            m[op.results[0]] = self.intrinsic(_F32_INTRINSICS[op.name], [self.lowered(x) for x in op.operands],
                                               [op.results[0].type]).results[0]
         elif op.name in FORMULAS:
             m[op.results[0]] = FORMULAS[op.name](_LLVMF32(self), self.lowered(op.operands[0]), *formula_args(op))

@@ -11,8 +11,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_compile_path_imports_no_explain_or_linalg(tmp_path):
     """`lasscc opt` (the compile's parse, driver and its passes' modules) of an input without linalg
-    ops, in a fresh process: neither lasscc.explain, xDSL's linalg dialect nor its command-line tool
-    is imported."""
+    ops, in a fresh process: neither lasscc.explain, xDSL's linalg dialect, its command-line tool nor
+    its plugin registry (xdsl.universe, which imports its targets: xdsl-opt's entry point only) is
+    imported."""
     out = tmp_path / "o.mlir"
     code = ("import sys; from lasscc.cli import main; "
             f"rc = main(['opt', {str(ROOT / 'examples/gemm.mlir')!r}, "
@@ -20,7 +21,7 @@ def test_compile_path_imports_no_explain_or_linalg(tmp_path):
             f"'-o', {str(out)!r}]); "
             "import lasscc.driver; "
             "print(rc, sorted(m for m in ('lasscc.explain', 'xdsl.dialects.linalg.ops', "
-            "'xdsl.tools.command_line_tool') if m in sys.modules))")
+            "'xdsl.tools.command_line_tool', 'xdsl.universe', 'xdsl.targets') if m in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split("\n")[-2] == "0 []"
@@ -29,18 +30,38 @@ def test_compile_path_imports_no_explain_or_linalg(tmp_path):
 
 def test_compile_imports_no_gpu_memref_or_cache_formats(tmp_path):
     """`lasscc compile --no-cache` of an sm_80 kernel in a fresh process: xDSL's gpu and memref
-    dialects (lass_nv.block_id's axis is lass_nv's own attribute) and the cache's / tuned store's
+    dialects (lass_nv.block_id's axis is lass_nv's own attribute), its math dialect (no epilogue
+    region: the context loads it at the first math op parsed) and the cache's / tuned store's
     formats (gzip, hashlib, json: no entry is read or written) are not imported."""
     out = tmp_path / "k.ptx"
     code = ("import sys; from lasscc.cli import main; "
             f"rc = main(['compile', {str(ROOT / 'examples/gemm.mlir')!r}, '-o', {str(out)!r}, '--no-cache']); "
-            "print(rc, sorted(m for m in ('xdsl.dialects.gpu', 'xdsl.dialects.memref', 'gzip', 'hashlib', 'json') "
+            "print(rc, sorted(m for m in ('xdsl.dialects.gpu', 'xdsl.dialects.memref', 'xdsl.dialects.math', 'gzip', "
+            "'hashlib', 'json') "
             "if m in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120,
                        env={**os.environ, "LASSCC_CACHE_DIR": str(tmp_path / "cache")})
     assert r.returncode == 0, r.stderr
     assert r.stdout.split("\n")[-2] == "0 []"
     assert ".entry" in out.read_text()
+
+
+def test_math_dialect_loaded_at_the_first_math_op(tmp_path):
+    """An input with a math op (examples/gemm_bias_gelu.mlir: math.erf in its linalg epilogue) compiles
+    in a fresh process, where the context loads xDSL's math dialect when the parser meets the op, to
+    the PTX of a process that imported the dialect before anything else."""
+    code = ("import sys\n"
+            "if sys.argv[1] == 'first': import xdsl.dialects.math\n"
+            "from lasscc.cli import main\n"
+            f"rc = main(['compile', {str(ROOT / 'examples/gemm_bias_gelu.mlir')!r}, '-o', sys.argv[2], '--no-cache', "
+            "'--arch', 'sm_90a'])\n"
+            "print(rc, 'xdsl.dialects.math' in sys.modules)")
+    for mode in ("lazy", "first"):
+        r = subprocess.run([sys.executable, "-c", code, mode, str(tmp_path / f"{mode}.ptx")], capture_output=True,
+                           text=True, cwd=ROOT, timeout=300)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.split("\n")[-2] == "0 True"
+    assert (tmp_path / "lazy.ptx").read_text() == (tmp_path / "first.ptx").read_text()
 
 
 def test_xdsl_opt_entry_point_makes_its_frontend_locating():
@@ -55,6 +76,7 @@ def test_xdsl_opt_entry_point_makes_its_frontend_locating():
     assert ep.value == "lasscc.universe:LASSCC_UNIVERSE"
     universe = ep.load()
     assert isinstance(universe, Universe) and "lasscc-tile-threadblock" in universe.all_passes
+    assert "lass_tb" in universe.all_dialects and ep.load() is universe
     assert getattr(CommandLineTool.register_all_frontends, "_lasscc", False)
 
 
