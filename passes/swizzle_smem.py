@@ -111,11 +111,13 @@ class _Swizzler:
         self.staged: dict[SSAValue, tuple[int, list[list[SSAValue]]]] = {}
         self.k_ok: dict[tuple, SSAValue] = {}
         first = fn.body.block.first_op
+        # the lane values below are named, and some are the same value, some unused: built anew
+        # each (ArithBuilder's reuse off), CSE leaves the names it always left (a used one's)
         if isinstance(first, lass_nv.ThreadIdOp):  # lasscc-warp-mma's; reuse it
             self.tid = first.result
-            b = ArithBuilder(InsertPoint.after(first))
+            b = ArithBuilder(InsertPoint.after(first), reuse=False)
         else:
-            b = ArithBuilder(InsertPoint.at_start(fn.body.block))
+            b = ArithBuilder(InsertPoint.at_start(fn.body.block), reuse=False)
             self.tid = b.emit(lass_nv.ThreadIdOp.build(result_types=[i32]))
             self.tid.name_hint = "tid"
         lane = b.and_(self.tid, WARP_SIZE - 1)
@@ -143,7 +145,7 @@ class _Swizzler:
         (s8_mn_prmt_selectors)."""
         if eb not in self._mn_lanes:
             anchor = self.bt_k.owner if not self._mn_lanes else self._mn_anchor
-            b = ArithBuilder(InsertPoint.after(anchor))
+            b = ArithBuilder(InsertPoint.after(anchor), reuse=False)  # (named values, as above)
             lane = b.idx(self.lane)
             if eb == 4:  # the lane part (load 0); load `load` adds tf32_mn_lane_src(0, load)
                 vals = tuple(b.val(v) for v in tf32_mn_lane_src(lane, 0))
