@@ -39,7 +39,7 @@ from lasscc.dialects.epilogue import formula_args
 from lasscc.epilogue_math import FORMULAS
 from lasscc.ir_math import Idx
 from lasscc.layout import WARP_SIZE, swizzle
-from lasscc.passes._build import ARITH_BINOPS, KERNEL_ATTR, is_kernel
+from lasscc.passes._build import ARITH_BINOPS, KERNEL_ATTR, int_attr, is_kernel
 from lasscc.passes._rolled import UNROLL_FULL_ATTR
 from lasscc.passes.lower_sm90 import lower_sm90, tensor_map_arg_attrs
 from lasscc.passes.splitk_reduce import REDUCE_ATTR
@@ -304,7 +304,7 @@ class _Lowerer:
         return b
 
     def const(self, value: int, typ=i32) -> SSAValue:
-        return self.emit(llvm.ConstantOp(IntegerAttr(value, typ), typ))
+        return self.emit(llvm.ConstantOp(int_attr(value, typ), typ))
 
     def lowered(self, old: SSAValue) -> SSAValue:
         return self.map[old]
@@ -419,7 +419,7 @@ class _Lowerer:
             m[op.results[0]] = self.emit(_BINOPS[type(op)](self.lowered(op.lhs), self.lowered(op.rhs)))
         elif isinstance(op, (arith.MaxSIOp, arith.MinSIOp)):
             pred = "sgt" if isinstance(op, arith.MaxSIOp) else "slt"
-            c = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), IntegerAttr(_ICMP[pred], 64)))
+            c = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), int_attr(_ICMP[pred], 64)))
             m[op.result] = self.emit(llvm.SelectOp(c, self.lowered(op.lhs), self.lowered(op.rhs)))
         elif isinstance(op, arith.TruncIOp):
             m[op.result] = self.emit(llvm.TruncOp(self.lowered(op.input), op.result.type))
@@ -439,11 +439,11 @@ class _Lowerer:
         elif op.name in FORMULAS:
             m[op.results[0]] = FORMULAS[op.name](_LLVMF32(self), self.lowered(op.operands[0]), *formula_args(op))
         elif isinstance(op, arith.MinUIOp):
-            lt = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), IntegerAttr(_ICMP["ult"], 64)))
+            lt = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), int_attr(_ICMP["ult"], 64)))
             m[op.result] = self.emit(llvm.SelectOp(lt, self.lowered(op.lhs), self.lowered(op.rhs)))
         elif isinstance(op, arith.CmpiOp):
             pred = _ARITH_ICMP[op.predicate.value.data]
-            m[op.result] = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), IntegerAttr(_ICMP[pred], 64)))
+            m[op.result] = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), int_attr(_ICMP[pred], 64)))
         elif isinstance(op, arith.CmpfOp):
             m[op.result] = self.emit(llvm.FCmpOp(self.lowered(op.lhs), self.lowered(op.rhs), op.predicate))
         elif isinstance(op, arith.ExtFOp):
@@ -540,7 +540,7 @@ class _Lowerer:
             word = self.emit(llvm.LoadOp(self.shared_ptr(self.lowered(op.addr)), wide, alignment=4 * n))
             for i, res in enumerate(op.values):
                 part = word if i == 0 else self.emit(llvm.LShrOp(word, self.emit(
-                    llvm.ConstantOp(IntegerAttr(32 * i, wide), wide))))
+                    llvm.ConstantOp(int_attr(32 * i, wide), wide))))
                 m[res] = part if n == 1 else self.emit(llvm.TruncOp(part, i32))
         elif isinstance(op, lass_nv.PrmtOp):
             m[op.result] = self.intrinsic("llvm.nvvm.prmt", [self.lowered(op.a), self.lowered(op.b), self.lowered(op.sel)],
@@ -656,7 +656,7 @@ class _Lowerer:
             self.emit(llvm.BrOp(spin))
             self.cur = spin
             got = self.emit(llvm.InlineAsmOp(LD_ACQUIRE_ASM, "=r,l,~{memory}", [ptr], [i32], has_side_effects=True))
-            again = self.emit(llvm.ICmpOp(got, want, IntegerAttr(_ICMP["ne"], 64)))
+            again = self.emit(llvm.ICmpOp(got, want, int_attr(_ICMP["ne"], 64)))
             done = self.new_block()
             self.emit(llvm.CondBrOp(again, spin, [], done, []))
             self.cur = done
@@ -667,7 +667,7 @@ class _Lowerer:
         elif isinstance(op, lass_nv.AlignedOp):
             addr = self.emit(llvm.PtrToIntOp(self.lowered(op.source), i64))
             low = self.emit(llvm.AndOp(addr, self.const(op.bytes.value.data - 1, i64)))
-            m[op.result] = self.emit(llvm.ICmpOp(low, self.const(0, i64), IntegerAttr(_ICMP["eq"], 64)))
+            m[op.result] = self.emit(llvm.ICmpOp(low, self.const(0, i64), int_attr(_ICMP["eq"], 64)))
         elif lower_sm90(self, op):
             pass
         else:
