@@ -5,8 +5,9 @@ ones of the same definition (and checks the parent of an op whose trait looks at
 from __future__ import annotations
 
 import pytest
-from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, f32, i32, i64
+from xdsl.dialects import arith, cf, llvm
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, f32, i1, i32, i64
+from xdsl.ir import Block
 from xdsl.irdl import operations as irdl_ops
 from xdsl.utils.test_value import create_ssa_value
 
@@ -42,7 +43,17 @@ BUILDS = {
     "llvm.inline_asm (the builder)": lambda x, y, a, p: llvm.InlineAsmOp("", "=r,r,r", [x, y], [i32]),
     "with attribute": lambda x, y, a, p: arith.AddiOp.create(operands=[x, y], result_types=[i32],
                                                          attributes={"tag": StringAttr("t")}),
+    # operand segment sizes (a property) and successors
+    "llvm.call_intrinsic (operand segment sizes)": lambda x, y, a, p: llvm.CallIntrinsicOp("llvm.fma.f32", [a, a, a], [f32]),
+    "llvm.call_intrinsic (no operands, no result)": lambda x, y, a, p: llvm.CallIntrinsicOp("llvm.nvvm.barrier0", [], []),
+    "llvm.br (a successor and its arguments)": lambda x, y, a, p: llvm.BrOp(_BLOCKS[0], x, y),
+    "cf.br": lambda x, y, a, p: cf.BranchOp(_BLOCKS[0], x, y),
+    "cf.cond_br (segment sizes, two successors)": lambda x, y, a, p: cf.ConditionalBranchOp(
+        _COND, _BLOCKS[0], [x, y], _BLOCKS[1], [y]),
+    "llvm.cond_br": lambda x, y, a, p: llvm.CondBrOp(_COND, _BLOCKS[1], [y], _BLOCKS[0], [x, y]),
 }
+_BLOCKS = Block(arg_types=[i32, i32]), Block(arg_types=[i32])
+_COND = create_ssa_value(i1)
 
 
 @pytest.mark.parametrize("name", sorted(BUILDS))
@@ -54,7 +65,8 @@ def test_short_way_builds_the_same_op(name):
     assert list(fast.operands) == list(slow.operands)
     assert fast.result_types == slow.result_types
     assert fast.properties == slow.properties and fast.attributes == slow.attributes
-    assert fast.regions == slow.regions == () and list(fast.successors) == list(slow.successors) == []
+    assert fast.regions == slow.regions == () and list(fast.successors) == list(slow.successors)
+    assert [(u.operation, u.index) for u in fast._successor_uses] == [(fast, i) for i in range(len(slow.successors))]
     assert vars(fast).keys() == vars(slow).keys()  # no field left out or added
     assert fast.location is slow.location and fast.parent is slow.parent is None
     assert [(r.type, r.op, r.index) for r in fast.results] == [(r.type, fast, r.index) for r in slow.results]
@@ -69,6 +81,24 @@ def test_short_way_builds_the_same_op(name):
             chain.append((use.operation, use.index))
             use = use._next_use
         assert (fast, i) in chain and (slow, i) in chain
+    for i, block in enumerate(fast.successors):  # each successor lists both ops' uses
+        assert (fast, i) in [(u.operation, u.index) for u in block.uses]
+        assert (slow, i) in [(u.operation, u.index) for u in block.uses]
+
+
+SHORT = ["llvm.call_intrinsic (operand segment sizes)", "llvm.br (a successor and its arguments)",
+         "cf.cond_br (segment sizes, two successors)", "llvm.inline_asm (the builder)", "addi"]
+
+
+@pytest.mark.parametrize("name", SHORT)
+def test_short_way_applies(name, monkeypatch):
+    """These builds take the short way (the comparison above would pass on the general way too)."""
+    def general(*args, **kwargs):
+        raise AssertionError("went the general way")
+
+    args = create_ssa_value(i32), create_ssa_value(i32), create_ssa_value(f32), create_ssa_value(llvm.LLVMPointerType())
+    monkeypatch.setattr(universe, "XDSL_IRDL_OP_INIT", general)
+    BUILDS[name](*args)
 
 
 def test_short_way_still_rejects_a_wrong_count():
