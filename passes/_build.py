@@ -125,12 +125,15 @@ class ArithBuilder:
     not merge in, are not built here.  An op not used when asked for again is built anew (CSE
     erases an unused first one and keeps the second).  CSE also leaves a merged value the name of
     the first used one: a builder whose results are named where several may be one value, some of
-    them unused, builds every op anew (`reuse=False`)."""
+    them unused, builds every op anew (`reuse=False`).  Builders of one pass that insert in turn
+    into one block, each after the ones before, may share what they built (`shared`)."""
 
-    def __init__(self, point: InsertPoint, reuse: bool = True):
+    def __init__(self, point: InsertPoint, reuse: bool = True, shared: dict | None = None):
         self.point = point
-        # (what, operands...) -> the op built for it here; None: every op built anew (`reuse`)
-        self._built: dict[tuple, Operation] | None = {} if reuse else None
+        # (what, operands...) -> the op built for it here; None: every op built anew (`reuse`).  A
+        # pass may give builders one `shared` dict where they insert into one block at points that
+        # never move back (each builder's point after the ops the ones before it built)
+        self._built: dict[tuple, Operation] | None = (shared if shared is not None else {}) if reuse else None
 
     def _again(self, key: tuple, operands: tuple = ()) -> SSAValue | None:
         """The result of the op built here for `key`, if it is still in the point's block, still

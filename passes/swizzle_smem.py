@@ -136,6 +136,7 @@ class _Swizzler:
             v.name_hint = n
         self.lane = lane
         self._mn_lanes: dict[int, tuple[SSAValue, ...]] = {}
+        self.built: dict[Block, dict] = {}  # the ArithBuilders' `shared` dict of each block (`rewrite`)
 
     def mn_lanes(self, eb: int) -> tuple[SSAValue, ...]:
         """Per-lane values of the interleaved fragment loads of MN-major tiles (lasscc.layout,
@@ -296,7 +297,8 @@ class _Swizzler:
         return b.add(b.mul(b.add(op.row0, r), kernel_arg(self.fn, "K")), b.add(op.k0, k))
 
     def rewrite(self, op: Operation) -> None:
-        b = ArithBuilder(InsertPoint.before(op))
+        # the ops are rewritten in block order (`run`): a block's builders share what they built
+        b = ArithBuilder(InsertPoint.before(op), shared=self.built.setdefault(op.parent_block(), {}))
         if isinstance(op, (lass_warp.LoadFragAOp, lass_warp.LoadFragBOp)):
             is_a = isinstance(op, lass_warp.LoadFragAOp)
             trans = op.ring.type.is_mn_major
