@@ -103,6 +103,24 @@ def test_same_value_for_the_same_op():
     _module(build, True)
 
 
+def test_shared_by_builders_in_turn():
+    def build(b, x, y):
+        c = b.const(9)
+        s = b.add(x, c)
+        ret = b.insert(func.ReturnOp(s))
+        shared = {}
+        b1 = ArithBuilder(InsertPoint.before(ret), shared=shared)
+        t = b1.mul(s, 3)
+        b1.emit(arith.XOrIOp(t, t))
+        b2 = ArithBuilder(InsertPoint.before(ret), shared=shared)  # after b1's ops
+        assert b2.mul(s, 3) is t and b2.const(3) is t.owner.rhs
+        assert ArithBuilder(InsertPoint.before(ret)).mul(s, 3) is not t  # not shared
+        ret.detach()
+        return [t]
+
+    _module(build, True)
+
+
 def test_no_reuse():
     def build(b, x, y):
         assert b.const(4) is not b.const(4) and b.add(x, y) is not b.add(x, y)
@@ -129,7 +147,7 @@ def test_every_stage_as_without_reuse(example, arch, monkeypatch):
 
     mine = stages()
     init = ArithBuilder.__init__
-    monkeypatch.setattr(ArithBuilder, "__init__", lambda self, point, reuse=True: init(self, point, reuse=False))
+    monkeypatch.setattr(ArithBuilder, "__init__", lambda self, point, reuse=True, shared=None: init(self, point, reuse=False))
     anew = stages()
     assert list(mine) == driver.PASS_NAMES
     for name in mine:
