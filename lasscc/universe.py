@@ -432,12 +432,56 @@ def _fast_ssa_value_get():
     SSAValue.get = staticmethod(get)
 
 
+XDSL_OPERATION_WALK = None  # xDSL's own Operation.walk (the tests compare the short way with it)
+
+
+def _fast_walk():
+    """Operation.walk() (pre-order, forward: what every pass asks for) as one generator over a stack
+    of iterators instead of xDSL's generator per operation, region and block, nested as deep as the
+    op (each op yielded through ~3 x its depth generator frames: ~0.7 ms a walk of a 600-op kernel,
+    ~20 walks a pass).  It is as lazy as xDSL's: an op's regions are read when the walk resumes after
+    yielding it, a region's blocks and a block's ops through the same iterators (a block's iterator
+    holds the next op before the current one is yielded), so a caller that changes the IR while
+    walking sees what it saw.  `reverse` / `region_first` go xDSL's way."""
+    from xdsl.ir import Block, Operation, Region
+
+    global XDSL_OPERATION_WALK
+    if XDSL_OPERATION_WALK is not None:
+        return
+    general = XDSL_OPERATION_WALK = Operation.walk
+
+    def forward(op):
+        yield op
+        stack = [iter(op.regions)]
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                stack.pop()
+            elif type(nxt) is Region:
+                stack.append(iter(nxt.blocks))
+            elif type(nxt) is Block:
+                stack.append(iter(nxt.ops))
+            else:
+                yield nxt
+                if nxt.regions:
+                    stack.append(iter(nxt.regions))
+
+    def walk(self, *, reverse: bool = False, region_first: bool = False):
+        if reverse or region_first:
+            return general(self, reverse=reverse, region_first=region_first)
+        return forward(self)
+
+    walk.__doc__ = general.__doc__
+    Operation.walk = walk
+
+
 def _patch_xdsl() -> None:
     from xdsl.ir.core import RegionBlocks
 
     RegionBlocks.__len__ = _count_blocks
     _fast_irdl_op_init()
     _fast_ssa_value_get()
+    _fast_walk()
 
 
 _patch_xdsl()

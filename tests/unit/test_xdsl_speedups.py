@@ -201,3 +201,70 @@ def test_ssa_value_get_short_way_returns_what_xdsl_returns():
     target = Block(arg_types=[i32, i32])
     br = llvm.BrOp(target, x, const.result)
     assert list(br.operands) == [x, const.result] and br.successors[0] is target
+
+
+WALKED = """
+func.func @f(%a: i32, %n: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a) -> (i32) {
+    %y = arith.addi %x, %a : i32
+    %c = arith.cmpi ult, %y, %a : i32
+    %z = scf.if %c -> (i32) {
+      %t = arith.muli %y, %y : i32
+      scf.yield %t : i32
+    } else {
+      scf.yield %y : i32
+    }
+    scf.yield %z : i32
+  }
+  %w = arith.addi %r, %a : i32
+  func.return %w : i32
+}
+func.func @g() {
+  func.return
+}
+"""
+
+
+def _kernel():
+    """A TMA-store wgmma kernel after lasscc-warp-specialize (~600 ops, regions 5 deep)."""
+    from pathlib import Path
+
+    from lasscc import driver
+    from lasscc.source import read_file
+
+    path = str(Path(__file__).resolve().parents[2] / "examples" / "gemm_wgmma_tma_store.mlir")
+    module = parse_mlir(read_file(path), path)
+    driver.run_passes(module, driver.PASS_NAMES[:driver.PASS_NAMES.index("lasscc-warp-specialize") + 1], "sm_90a", path)
+    return module
+
+
+def _walks(module, walk):
+    """The ops `walk` yields from `module`, then from a walk that changes the IR as it goes (detaches
+    each arith.muli it meets, and the op two after each arith.addi: read lazily, as xDSL reads it,
+    that one is not walked)."""
+    plain = [o.name for o in walk(module)]
+    changed = []
+    for o in walk(module):
+        changed.append(o.name)
+        if o.name == "arith.muli":
+            o.detach()
+        elif o.name == "arith.addi" and o.next_op is not None and o.next_op.next_op is not None:
+            o.next_op.next_op.detach()
+    return plain, changed
+
+
+def test_walk_yields_what_xdsl_yields(monkeypatch):
+    from xdsl.ir import Operation
+
+    fast = Operation.walk
+    assert fast is not universe.XDSL_OPERATION_WALK  # the short way is installed
+    modules = [parse_mlir(WALKED), _kernel()]
+    got = [_walks(m.clone(), lambda x: x.walk()) for m in modules]
+    got_kw = [[o.name for o in modules[0].walk(**kw)] for kw in ({"reverse": True}, {"region_first": True})]
+    monkeypatch.setattr(Operation, "walk", universe.XDSL_OPERATION_WALK)  # xDSL's, all the way down
+    want = [_walks(m.clone(), lambda x: x.walk()) for m in modules]
+    want_kw = [[o.name for o in modules[0].walk(**kw)] for kw in ({"reverse": True}, {"region_first": True})]
+    assert got == want and got_kw == want_kw
+    assert all(len(g[0]) > 10 and g[0] != g[1] for g in got)  # the second walk saw the changes
