@@ -12,8 +12,9 @@ committed), the traits once per op class, and an op's CSE key once per op.
 
 The CSE visits ops in the same order, keys them by the same fields (name, attributes, properties,
 result types, operands; regions compared structurally), scopes them by the same regions and
-replaces / erases the same ops as xDSL 0.74's `CSEDriver`; the DCE is xDSL's `region_dce` with
-the memoized effects.  `tests/unit/test_tidy.py` checks both against xDSL's passes.
+replaces / erases the same ops as xDSL 0.74's `CSEDriver`; the DCE finds the live ops of xDSL's
+`region_dce` in one sweep (`_LiveSet`: the producers of a live op marked with it) and deletes the rest
+as it does.  `tests/unit/test_tidy.py` checks both against xDSL's passes.
 """
 
 from __future__ import annotations
@@ -241,8 +242,16 @@ class _CSE:
 
 
 class _LiveSet(LiveSet):
-    """xDSL's LiveSet asking a memoized `would_be_trivially_dead`, the live ops kept by id (an op's
-    own hash is a Python call; every op stays alive until `delete_dead`)."""
+    """xDSL's LiveSet in one sweep: the same live ops (the least set holding every op that
+    would not be trivially dead and every op with a use in a live op, over the ops xDSL's sweep
+    visits: the blocks reachable from each region's entry, the regions of every visited op), found
+    by marking an op live together with the producers of its operands, transitively.  xDSL marks an
+    op live only once a live user has been seen, sweeping the whole IR again until nothing changes
+    (at least twice); here an op already live when the sweep reaches it is not asked for its
+    effects at all (in reverse order most ops' users come first).  A live op's producers are in
+    visited blocks in valid IR (a definition in an unreachable block dominates no use elsewhere).
+    Live ops are kept by id (an op's own hash is a Python call; every op stays alive until
+    `delete_dead`)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -252,21 +261,27 @@ class _LiveSet(LiveSet):
     def is_live(self, op: Operation) -> bool:
         return id(op) in self._live
 
-    def set_live(self, op: Operation):
-        if id(op) not in self._live:
-            self.changed = True
-            self._live.add(id(op))
+    def _mark(self, op: Operation) -> None:
+        """`op` live, and the producers of its operands, transitively."""
+        live = self._live
+        live.add(id(op))
+        stack = [op]
+        while stack:
+            for v in stack.pop().operands:
+                owner = v.owner
+                if type(owner) is not Block and id(owner) not in live:
+                    live.add(id(owner))
+                    stack.append(owner)
 
     def propagate_op_liveness(self, op: Operation):
         for region in op.regions:
             self.propagate_region_liveness(region)
-        live = self._live
-        if id(op) in live:
-            return
-        if not self.fx.would_be_trivially_dead(op) or any(
-                id(use.operation) in live for result in op.results for use in result.uses):
-            self.changed = True
-            live.add(id(op))
+        if id(op) not in self._live and not self.fx.would_be_trivially_dead(op):
+            self._mark(op)
+
+    def run(self, region: Region) -> None:
+        self.propagate_region_liveness(region)
+        self.delete_dead(region, None)
 
 
 def cse(module: ModuleOp) -> None:
@@ -276,8 +291,4 @@ def cse(module: ModuleOp) -> None:
 
 def dce(module: ModuleOp) -> None:
     """xDSL's `dce` pass on `module`."""
-    live = _LiveSet()
-    while live.changed:
-        live.changed = False
-        live.propagate_region_liveness(module.body)
-    live.delete_dead(module.body, None)
+    _LiveSet().run(module.body)

@@ -276,28 +276,32 @@ XDSL_IRDL_OP_INIT = None  # xDSL's own builder (the tests compare the short way 
 
 def _fast_irdl_op_init():
     """xDSL's `irdl_op_init` (the builder behind every `SomeOp(...)`) with a short way for the
-    common definition: no regions, successors or segment-size options, the arguments given as plain
-    values and types, a variadic (or optional) group as a list or tuple of them (an optional one
-    also as None).  That builds exactly what xDSL builds (the operands, result types, the groups
-    flattened in order, the properties and attributes without the None ones); anything else goes
-    the general way.  The general way spent ~0.07 ms an op on ~15,000 ops per compile matching each
-    argument against its definition; the short way sets the fields Operation.__init__ sets, which
-    took another ~0.1 s of a gemm.mlir compile through its generic setters.  The variadic groups
-    (llvm.inline_asm, llvm.call_intrinsic, branches: ~450 ops of an sm_90a compile) joined the
-    short way in session 14 (compile16f)."""
+    common definition: no regions, no segment-size option but the operands' (AttrSizedOperandSegments),
+    the arguments given as plain values, types and blocks, a variadic (or optional) group as a list or
+    tuple of them (an optional one also as None).  That builds exactly what xDSL builds (the operands,
+    result types and successors, the groups flattened in order, the properties and attributes without
+    the None ones, then the operand groups' sizes); anything else goes the general way.  The general
+    way spent ~0.07 ms an op on ~15,000 ops per compile matching each argument against its
+    definition; the short way sets the fields Operation.__init__ sets, which took another ~0.1 s of a
+    gemm.mlir compile through its generic setters.  The variadic groups (llvm.inline_asm, GEPs: ~450
+    ops of an sm_90a compile) joined the short way in session 14 (compile16f); the operand segment
+    sizes (llvm.call_intrinsic, cf.cond_br, llvm.cond_br) and successors (the branches, ~260 operands
+    each where a loop carries the accumulators) in session 15 (py16g)."""
     from collections.abc import Sequence
 
-    from xdsl.dialects.builtin import UNKNOWN_LOC
-    from xdsl.ir import Operation, OpResult, SSAValue, SSAValues, Use
+    from xdsl.dialects.builtin import UNKNOWN_LOC, DenseArrayBase, i32
+    from xdsl.ir import Block, Operation, OpResult, SSAValue, SSAValues, Use
     from xdsl.irdl import operations as irdl_ops
 
     global XDSL_IRDL_OP_INIT
-    general = XDSL_IRDL_OP_INIT = irdl_ops.irdl_op_init
-    # id(op_def) -> (op_def kept alive, short way applies, per operand def / per result def: 0 single,
-    # 1 variadic, 2 optional)
-    simple: dict[int, tuple[object, bool, tuple[int, ...], tuple[int, ...]]] = {}
+    XDSL_IRDL_OP_INIT = irdl_ops.irdl_op_init  # (looked up at each call: a test may stand in for it)
+    # id(op_def) -> (op_def kept alive, short way applies, per operand / result / successor def: 0
+    # single, 1 variadic, 2 optional; where the operand groups' sizes go: None, "properties" or "attributes")
+    simple: dict[int, tuple[object, bool, tuple[int, ...], tuple[int, ...], tuple[int, ...], str | None]] = {}
     is_seq: dict[type, bool] = {}  # isinstance(t, Sequence) by type (an ABC check is a Python call)
+    sizes_attrs: dict[tuple[int, ...], DenseArrayBase] = {}  # operand group sizes -> their attribute
     groups = (list, tuple)
+    segments_name = irdl_ops.AttrSizedOperandSegments.attribute_name
 
     def kind(d) -> int:
         return 2 if isinstance(d, irdl_ops.OptionalDef) else 1 if isinstance(d, irdl_ops.VariadicDef) else 0
@@ -308,19 +312,28 @@ def _fast_irdl_op_init():
             seq = is_seq[type(t)] = isinstance(t, Sequence)
         return t is not None and not seq
 
+    def describe(op_def):
+        sizes_in = None
+        short = not op_def.regions
+        for option in op_def.options:
+            if type(option) is irdl_ops.AttrSizedOperandSegments:
+                sizes_in = "properties" if option.as_property else "attributes"
+            elif isinstance(option, (irdl_ops.AttrSizedSegments, irdl_ops.SameVariadicSize)):
+                short = False  # (the options the builder acts on)
+        return (op_def, short, tuple(kind(d) for _, d in op_def.operands), tuple(kind(d) for _, d in op_def.results),
+                tuple(kind(d) for _, d in op_def.successors), sizes_in)
+
     def init(self, op_def, *, operands, result_types, properties, attributes, successors, regions):
         hit = simple.get(id(op_def))
         if hit is None or hit[0] is not op_def:
-            sizing = (irdl_ops.AttrSizedSegments, irdl_ops.SameVariadicSize)  # the options the builder acts on
-            hit = simple[id(op_def)] = (
-                op_def, not op_def.regions and not op_def.successors
-                and not any(isinstance(o, sizing) for o in op_def.options),
-                tuple(kind(d) for _, d in op_def.operands), tuple(kind(d) for _, d in op_def.results))
-        operand_kinds, result_kinds = hit[2], hit[3]
-        if (hit[1] and not regions and not successors and len(operands) == len(operand_kinds)
-                and len(result_types) == len(result_kinds)):
+            hit = simple[id(op_def)] = describe(op_def)
+        _, short, operand_kinds, result_kinds, successor_kinds, sizes_in = hit
+        if (short and not regions and len(operands) == len(operand_kinds) and len(result_types) == len(result_kinds)
+                and len(successors) == len(successor_kinds)):
             values = []
+            sizes = []
             types = []
+            blocks = []
             for o, k in zip(operands, operand_kinds):
                 if k == 0:
                     if isinstance(o, SSAValue):
@@ -329,11 +342,13 @@ def _fast_irdl_op_init():
                         values.append(SSAValue.get(o))
                     else:
                         break
+                    sizes.append(1)
                 elif o is None and k == 2:
-                    pass
+                    sizes.append(0)
                 elif (type(o) in groups and (k == 1 or len(o) <= 1)
                       and all(isinstance(v, SSAValue) for v in o)):
                     values.extend(o)
+                    sizes.append(len(o))
                 else:
                     break
             else:
@@ -349,22 +364,45 @@ def _fast_irdl_op_init():
                     else:
                         break
                 else:
-                    # Operation.__init__ without successors and regions, step by step (its operand and
-                    # successor setters first unlink old uses, of which a new op has none; the unknown
-                    # location is xDSL's one UNKNOWN_LOC, which it imports anew for every op)
-                    self._operands = SSAValues(values)
-                    self._operand_uses = uses = tuple([Use(self, i) for i in range(len(values))])
-                    for value, use in zip(values, uses):
-                        value.add_use(use)
-                    self.results = SSAValues([OpResult(t, self, i) for i, t in enumerate(types)])
-                    self.properties = {k: v for k, v in properties.items() if v is not None}
-                    self.attributes = {k: v for k, v in attributes.items() if v is not None}
-                    self.location = UNKNOWN_LOC
-                    self._successors = self._successor_uses = self.regions = ()
-                    self.__post_init__()
-                    return
-        general(self, op_def, operands=operands, result_types=result_types, properties=properties,
-                attributes=attributes, successors=successors, regions=regions)
+                    for b, k in zip(successors, successor_kinds):
+                        if k == 0 and type(b) is Block:
+                            blocks.append(b)
+                        elif b is None and k == 2:
+                            pass
+                        elif type(b) in groups and (k == 1 or len(b) <= 1) and all(type(x) is Block for x in b):
+                            blocks.extend(b)
+                        else:
+                            break
+                    else:
+                        # Operation.__init__ without regions, step by step (its operand and successor
+                        # setters first unlink old uses, of which a new op has none; the unknown
+                        # location is xDSL's one UNKNOWN_LOC, which it imports anew for every op)
+                        self._operands = SSAValues(values)
+                        self._operand_uses = uses = tuple([Use(self, i) for i in range(len(values))])
+                        for value, use in zip(values, uses):
+                            value.add_use(use)
+                        self.results = SSAValues([OpResult(t, self, i) for i, t in enumerate(types)])
+                        self.properties = {k: v for k, v in properties.items() if v is not None}
+                        self.attributes = {k: v for k, v in attributes.items() if v is not None}
+                        if sizes_in is not None:
+                            key = tuple(sizes)
+                            attr = sizes_attrs.get(key)
+                            if attr is None:
+                                attr = sizes_attrs[key] = DenseArrayBase.from_list(i32, sizes)
+                            (self.properties if sizes_in == "properties" else self.attributes)[segments_name] = attr
+                        self.location = UNKNOWN_LOC
+                        self.regions = ()
+                        if blocks:
+                            self._successors = tuple(blocks)
+                            self._successor_uses = uses = tuple([Use(self, i) for i in range(len(blocks))])
+                            for block, use in zip(blocks, uses):
+                                block.add_use(use)
+                        else:
+                            self._successors = self._successor_uses = ()
+                        self.__post_init__()
+                        return
+        XDSL_IRDL_OP_INIT(self, op_def, operands=operands, result_types=result_types, properties=properties,
+                          attributes=attributes, successors=successors, regions=regions)
 
     irdl_ops.irdl_op_init = init
 
@@ -395,12 +433,56 @@ def _fast_ssa_value_get():
     SSAValue.get = staticmethod(get)
 
 
+XDSL_OPERATION_WALK = None  # xDSL's own Operation.walk (the tests compare the short way with it)
+
+
+def _fast_walk():
+    """Operation.walk() (pre-order, forward: what every pass asks for) as one generator over a stack
+    of iterators instead of xDSL's generator per operation, region and block, nested as deep as the
+    op (each op yielded through ~3 x its depth generator frames: ~0.7 ms a walk of a 600-op kernel,
+    ~20 walks a pass).  It is as lazy as xDSL's: an op's regions are read when the walk resumes after
+    yielding it, a region's blocks and a block's ops through the same iterators (a block's iterator
+    holds the next op before the current one is yielded), so a caller that changes the IR while
+    walking sees what it saw.  `reverse` / `region_first` go xDSL's way."""
+    from xdsl.ir import Block, Operation, Region
+
+    global XDSL_OPERATION_WALK
+    if XDSL_OPERATION_WALK is not None:
+        return
+    general = XDSL_OPERATION_WALK = Operation.walk
+
+    def forward(op):
+        yield op
+        stack = [iter(op.regions)]
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                stack.pop()
+            elif type(nxt) is Region:
+                stack.append(iter(nxt.blocks))
+            elif type(nxt) is Block:
+                stack.append(iter(nxt.ops))
+            else:
+                yield nxt
+                if nxt.regions:
+                    stack.append(iter(nxt.regions))
+
+    def walk(self, *, reverse: bool = False, region_first: bool = False):
+        if reverse or region_first:
+            return general(self, reverse=reverse, region_first=region_first)
+        return forward(self)
+
+    walk.__doc__ = general.__doc__
+    Operation.walk = walk
+
+
 def _patch_xdsl() -> None:
     from xdsl.ir.core import RegionBlocks
 
     RegionBlocks.__len__ = _count_blocks
     _fast_irdl_op_init()
     _fast_ssa_value_get()
+    _fast_walk()
 
 
 _patch_xdsl()

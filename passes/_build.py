@@ -4,7 +4,7 @@ list, and the kernel's checked config (from `#lass.kernel`)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr, i1, i32
@@ -112,10 +112,55 @@ _ULT = int_attr(6, 64)  # arith.cmpi's predicate number of "ult"
 
 class ArithBuilder:
     """Inserts ops at a point and returns their results: `b.add(x, b.const(4))`, or with operators on
-    `b.idx(x)` (lasscc.ir_math.Idx).  Every method takes SSA values, ints and Idx alike."""
+    `b.idx(x)` (lasscc.ir_math.Idx).  Every method takes SSA values, ints and Idx alike.
 
-    def __init__(self, point: InsertPoint):
+    The constants and i32 arithmetic built through the methods below (not through `emit`) are
+    built once per builder: asking again for the same constant, or the same op on the same operands,
+    returns the first one's result while that op is still in the point's block.  That is the op
+    CSE would keep (every later op of this builder comes after it in the block; an equal op before
+    it, from elsewhere, replaces both alike), so the IR after the pass's tidy-up is unchanged; what
+    is saved is building the duplicates and CSE's removing them (~500 ops of the TMA-store
+    epilogue's lasscc-warpgroup-mma).  So a builder's ops must be followed by CSE in that block, as
+    the driver's tidy-up does after every pass: the lowering's blocks after scf -> cf, which CSE does
+    not merge in, are not built here.  An op not used when asked for again is built anew (CSE
+    erases an unused first one and keeps the second).  CSE also leaves a merged value the name of
+    the first used one: a builder whose results are named where several may be one value, some of
+    them unused, builds every op anew (`reuse=False`).  Builders of one pass that insert in turn
+    into one block, each after the ones before, may share what they built (`shared`)."""
+
+    def __init__(self, point: InsertPoint, reuse: bool = True, shared: dict | None = None):
         self.point = point
+        # (what, operands...) -> the op built for it here; None: every op built anew (`reuse`).  A
+        # pass may give builders one `shared` dict where they insert into one block at points that
+        # never move back (each builder's point after the ops the ones before it built)
+        self._built: dict[tuple, Operation] | None = (shared if shared is not None else {}) if reuse else None
+
+    def _again(self, key: tuple, operands: tuple = ()) -> SSAValue | None:
+        """The result of the op built here for `key`, if it is still in the point's block, still
+        has `operands` and is used (an op unused so far, say built in case it was needed, CSE would
+        erase rather than keep)."""
+        op = self._built.get(key) if self._built is not None else None
+        if op is not None and op.parent is self.point.block and all(
+                a is b for a, b in zip(op.operands, operands, strict=True)):
+            result = op.results[0]
+            if result.first_use is not None:
+                return result
+        return None
+
+    def _keep(self, key: tuple, op: Operation) -> SSAValue:
+        """Insert `op`, built for `key`; its result."""
+        self.insert(op)
+        if self._built is not None:
+            self._built[key] = op
+        return op.results[0]
+
+    def _pure(self, cls, x: SSAValue, y: SSAValue) -> SSAValue:
+        """cls(x, y), built once if CSE would merge two of them (`cse_merges`)."""
+        if not cse_merges(cls):
+            return self.emit(cls(x, y))
+        key = (cls, id(x), id(y))
+        got = self._again(key, (x, y))
+        return got if got is not None else self._keep(key, cls(x, y))
 
     def insert(self, op: Operation) -> Operation:
         Rewriter.insert_op(op, self.point)
@@ -125,7 +170,9 @@ class ArithBuilder:
         return self.insert(op).results[0]
 
     def const(self, value: int, typ=i32) -> SSAValue:
-        return self.emit(arith.ConstantOp(int_attr(value, typ)))
+        key = (value, typ)
+        got = self._again(key)
+        return got if got is not None else self._keep(key, arith.ConstantOp(int_attr(value, typ)))
 
     def const_float(self, value: float, typ) -> SSAValue:
         from xdsl.dialects.builtin import FloatAttr
@@ -146,39 +193,53 @@ class ArithBuilder:
 
     def binop(self, kind: str, x: SSAValue, y: SSAValue) -> SSAValue:
         """The emitter hook of lasscc.ir_math.Idx: one ARITH_BINOPS[kind] op."""
-        return self.emit(ARITH_BINOPS[kind](x, y))
+        return self._pure(ARITH_BINOPS[kind], x, y)
 
     def add(self, x, y):
         if isinstance(y, int) and y == 0:
             return self._int(x)
-        return self.emit(arith.AddiOp(self._int(x), self._int(y)))
+        return self._pure(arith.AddiOp, self._int(x), self._int(y))
 
     def sub(self, x, y):
-        return self.emit(arith.SubiOp(self._int(x), self._int(y)))
+        return self._pure(arith.SubiOp, self._int(x), self._int(y))
 
     def mul(self, x, y):
         if isinstance(y, int) and y == 1:
             return self._int(x)
-        return self.emit(arith.MuliOp(self._int(x), self._int(y)))
+        return self._pure(arith.MuliOp, self._int(x), self._int(y))
 
     def div(self, x, y):
-        return self.emit(arith.DivUIOp(self._int(x), self._int(y)))
+        return self._pure(arith.DivUIOp, self._int(x), self._int(y))
 
     def rem(self, x, y):
-        return self.emit(arith.RemUIOp(self._int(x), self._int(y)))
+        return self._pure(arith.RemUIOp, self._int(x), self._int(y))
 
     def min(self, x, y):
-        return self.emit(arith.MinUIOp(self._int(x), self._int(y)))
+        return self._pure(arith.MinUIOp, self._int(x), self._int(y))
 
     def shr(self, x, y):
-        return self.emit(arith.ShRUIOp(self._int(x), self._int(y)))
+        return self._pure(arith.ShRUIOp, self._int(x), self._int(y))
 
     def and_(self, x, y):
-        return self.emit(arith.AndIOp(self._int(x), self._int(y)))
+        return self._pure(arith.AndIOp, self._int(x), self._int(y))
 
     def ult(self, x, y):
         x, y = self._int(x), self._int(y)
         if x.type != y.type:  # what arith.CmpiOp's builder checks
             raise TypeError(f"Comparison operands must have same type, but provided {x.type} and {y.type}")
+        key = ("ult", id(x), id(y))
+        got = self._again(key, (x, y))
         # arith.CmpiOp(x, y, "ult") with its predicate attribute built once
-        return self.emit(arith.CmpiOp.create(operands=[x, y], result_types=[i1], properties={"predicate": _ULT}))
+        return got if got is not None else self._keep(
+            key, arith.CmpiOp.create(operands=[x, y], result_types=[i1], properties={"predicate": _ULT}))
+
+
+@cache
+def cse_merges(cls) -> bool:
+    """Whether CSE (lasscc.tidy) merges two `cls` ops with the same operands: the op class declares
+    no memory effect (xDSL's Pure / NoMemoryEffect).  arith.remui declares none at all in xDSL 0.74
+    (unknown effects), so CSE keeps every one of them, and so does ArithBuilder."""
+    from xdsl.traits import MemoryEffect, NoMemoryEffect
+
+    traits = cls.get_traits_of_type(MemoryEffect)
+    return bool(traits) and all(isinstance(t, NoMemoryEffect) for t in traits)

@@ -187,6 +187,7 @@ class _Physical:
             self.tid = b.emit(lass_nv.ThreadIdOp.build(result_types=[i32]))
         self.tmaps: dict[str, object] = {}
         self.cl = ClusterPhysical.of(fn)  # a clustered kernel's multicast (passes/cluster_multicast.py)
+        self.built: dict[Block, dict] = {}  # the ArithBuilders' `shared` dict of each block (`rewrite`)
 
     # -- helpers ------------------------------------------------------------------------------
     def tensor_map(self, ring_t, operand: str, batched: bool):
@@ -249,7 +250,8 @@ class _Physical:
 
     # -- rewrites -----------------------------------------------------------------------------
     def rewrite(self, op: Operation) -> None:
-        b = ArithBuilder(InsertPoint.before(op))
+        # the ops are rewritten in block order (`run`): a block's builders share what they built
+        b = ArithBuilder(InsertPoint.before(op), shared=self.built.setdefault(op.parent_block(), {}))
         if isinstance(op, lass_pipe.TmaPipelineOp):
             S = op.result.type.count
             full0, empty0 = self.bar_offsets(op.result)

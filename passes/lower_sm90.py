@@ -113,20 +113,21 @@ def lower_sm90(lw, op) -> bool:
     """Lower `op` (an sm_90a lass_nv op) with the lowerer `lw` (passes/lower_to_llvm._Lowerer);
     False when `op` is not one of them."""
     m = lw.map
-    if isinstance(op, lass_nv.SharedAddressOp):
+    t = type(op)  # (by identity, as in _Lowerer.lower)
+    if t is lass_nv.SharedAddressOp:
         m[op.result] = _shared_address(lw, lw.lowered(op.offset))
-    elif isinstance(op, lass_nv.ElectSyncOp):
+    elif t is lass_nv.ElectSyncOp:
         st = llvm.LLVMStructType.from_type_list([i32, i1])
         call = lw.intrinsic("llvm.nvvm.elect.sync", [lw.const(-1)], [st])
         m[op.result] = lw.struct_fields(call.results[0], [i32, i1])[1]
-    elif isinstance(op, lass_nv.MbarrierInitOp):
+    elif t is lass_nv.MbarrierInitOp:
         lw.intrinsic("llvm.nvvm.mbarrier.init.shared", [lw.shared_ptr(lw.lowered(op.bar)), lw.lowered(op.count)])
-    elif isinstance(op, lass_nv.MbarrierArriveOp):
+    elif t is lass_nv.MbarrierArriveOp:
         lw.intrinsic("llvm.nvvm.mbarrier.arrive.shared", [_barrier_ptr(lw, lw.lowered(op.bar))], [i64])
-    elif isinstance(op, lass_nv.MbarrierArriveExpectTxOp):
+    elif t is lass_nv.MbarrierArriveExpectTxOp:
         lw.intrinsic("llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta",
                      [_barrier_ptr(lw, lw.lowered(op.bar)), lw.lowered(op.tx)], [i64])
-    elif isinstance(op, lass_nv.MbarrierWaitParityOp):
+    elif t is lass_nv.MbarrierWaitParityOp:
         bar = _barrier_ptr(lw, lw.lowered(op.bar))
         parity = lw.lowered(op.parity)
         loop = lw.new_block()
@@ -136,31 +137,31 @@ def lower_sm90(lw, op) -> bool:
         after = lw.new_block()
         lw.emit(llvm.CondBrOp(done, after, [], loop, []))
         lw.cur = after
-    elif isinstance(op, lass_nv.FenceProxyAsyncOp):
+    elif t is lass_nv.FenceProxyAsyncOp:
         lw.intrinsic("llvm.nvvm.fence.proxy.async.shared_cta", [])
-    elif isinstance(op, lass_nv.FenceMbarrierInitOp):
+    elif t is lass_nv.FenceMbarrierInitOp:
         lw.intrinsic("llvm.nvvm.fence.mbarrier_init.release.cluster", [])
-    elif isinstance(op, (lass_nv.TmaLoad2dOp, lass_nv.TmaLoad3dOp)):
+    elif t in (lass_nv.TmaLoad2dOp, lass_nv.TmaLoad3dOp):
         shared = lw.emit(llvm.PtrToIntOp(lw.shared_ptr(lw.lowered(op.dst)), i32))
         dst = lw.emit(llvm.IntToPtrOp.create(operands=[lw.emit(llvm.ZExtOp(shared, i64))],
                                              result_types=[llvm.LLVMPointerType(IntAttr(SHARED_CLUSTER_AS))]))
-        coords = [op.c0, op.c1] + ([op.c2] if isinstance(op, lass_nv.TmaLoad3dOp) else [])
+        coords = [op.c0, op.c1] + ([op.c2] if t is lass_nv.TmaLoad3dOp else [])
         # (dst, bar, tmap, coords..., multicast mask, cache hint, use multicast, use cache hint, cta_group)
         args = [dst, lw.shared_ptr(lw.lowered(op.bar)), lw.lowered(op.tmap), *(lw.lowered(c) for c in coords),
                 lw.const(0, IntegerType(16)), lw.const(0, i64), lw.const(0, i1), lw.const(0, i1),
                 lw.const(CTA_GROUP_NONE)]
         lw.intrinsic(f"llvm.nvvm.cp.async.bulk.tensor.g2s.tile.{len(coords)}d", args)
-    elif isinstance(op, (lass_nv.TmaStore2dOp, lass_nv.TmaStore3dOp)):
-        coords = [op.c0, op.c1] + ([op.c2] if isinstance(op, lass_nv.TmaStore3dOp) else [])
+    elif t in (lass_nv.TmaStore2dOp, lass_nv.TmaStore3dOp):
+        coords = [op.c0, op.c1] + ([op.c2] if t is lass_nv.TmaStore3dOp else [])
         # (src, tmap, coords..., cache hint, use cache hint)
         args = [lw.shared_ptr(lw.lowered(op.src)), lw.lowered(op.tmap), *(lw.lowered(c) for c in coords),
                 lw.const(0, i64), lw.const(0, i1)]
         lw.intrinsic(f"llvm.nvvm.cp.async.bulk.tensor.s2g.tile.{len(coords)}d", args)
-    elif isinstance(op, lass_nv.BulkCommitGroupOp):
+    elif t is lass_nv.BulkCommitGroupOp:
         lw.intrinsic("llvm.nvvm.cp.async.bulk.commit.group", [])
-    elif isinstance(op, lass_nv.BulkWaitGroupReadOp):
+    elif t is lass_nv.BulkWaitGroupReadOp:
         lw.intrinsic("llvm.nvvm.cp.async.bulk.wait.group.read", [lw.const(op.pending.value.data)])
-    elif isinstance(op, lass_nv.StmatrixX4Op):
+    elif t is lass_nv.StmatrixX4Op:
         vals = [lw.lowered(v) for v in op.values]
         pair_t = VectorType(op.values[0].type, [2])
         regs = []
@@ -170,27 +171,27 @@ def lower_sm90(lw, op) -> bool:
                 vec = lw.emit(llvm.InsertElementOp(vec, vals[2 * r + h], lw.const(h)))
             regs.append(lw.emit(llvm.BitcastOp(vec, i32)))
         lw.intrinsic("llvm.nvvm.stmatrix.sync.aligned.m8n8.x4.b16.p3", [lw.shared_ptr(lw.lowered(op.addr)), *regs])
-    elif isinstance(op, lass_nv.WgmmaFenceOp):
+    elif t is lass_nv.WgmmaFenceOp:
         _init_state(lw)
         _fence_wgmma_operands(lw, op)
         lw.intrinsic("llvm.nvvm.wgmma.fence.sync.aligned", [])
-    elif isinstance(op, lass_nv.WgmmaCommitGroupOp):
+    elif t is lass_nv.WgmmaCommitGroupOp:
         _init_state(lw)
         lw.intrinsic("llvm.nvvm.wgmma.commit_group.sync.aligned", [])
         lw.wg_groups.append(lw.wg_open)
         lw.wg_open = []
-    elif isinstance(op, lass_nv.WgmmaWaitGroupOp):
+    elif t is lass_nv.WgmmaWaitGroupOp:
         _init_state(lw)
         lw.intrinsic("llvm.nvvm.wgmma.wait_group.sync.aligned", [lw.const(op.pending.value.data, i64)])
         _retire(lw, op)
-    elif isinstance(op, lass_nv.WgmmaMmaAsyncOp):
+    elif t is lass_nv.WgmmaMmaAsyncOp:
         _init_state(lw)
         _lower_wgmma(lw, op)
-    elif isinstance(op, lass_wg.SetMaxNRegOp):  # the warp-specialized roles (passes/warp_specialize.py)
+    elif t is lass_wg.SetMaxNRegOp:  # the warp-specialized roles (passes/warp_specialize.py)
         lw.intrinsic(f"llvm.nvvm.setmaxnreg.{op.action.data}.sync.aligned.u32", [lw.const(op.regs.value.data)])
-    elif isinstance(op, lass_sched.CtaCountOp):  # the persistent tile loop's stride
+    elif t is lass_sched.CtaCountOp:  # the persistent tile loop's stride
         m[op.result] = lw.intrinsic("llvm.nvvm.read.ptx.sreg.nctaid.x", [], [i32]).results[0]
-    elif isinstance(op, lass_wg.NamedBarrierOp):
+    elif t is lass_wg.NamedBarrierOp:
         lw.intrinsic("llvm.nvvm.barrier.cta.sync.aligned.count",
                      [lw.const(op.id.value.data), lw.const(op.threads.value.data)])
     else:

@@ -39,7 +39,7 @@ from lasscc.dialects.epilogue import formula_args
 from lasscc.epilogue_math import FORMULAS
 from lasscc.ir_math import Idx
 from lasscc.layout import WARP_SIZE, swizzle
-from lasscc.passes._build import ARITH_BINOPS, KERNEL_ATTR, is_kernel
+from lasscc.passes._build import ARITH_BINOPS, KERNEL_ATTR, int_attr, is_kernel
 from lasscc.passes._rolled import UNROLL_FULL_ATTR
 from lasscc.passes.lower_sm90 import lower_sm90, tensor_map_arg_attrs
 from lasscc.passes.splitk_reduce import REDUCE_ATTR
@@ -305,7 +305,7 @@ class _Lowerer:
         return b
 
     def const(self, value: int, typ=i32) -> SSAValue:
-        return self.emit(llvm.ConstantOp(IntegerAttr(value, typ), typ))
+        return self.emit(llvm.ConstantOp(int_attr(value, typ), typ))
 
     def lowered(self, old: SSAValue) -> SSAValue:
         return self.map[old]
@@ -409,28 +409,29 @@ class _Lowerer:
 
     def lower(self, op: Operation) -> None:
         m = self.map
-        if isinstance(op, arith.ConstantOp):
+        t = type(op)  # compared by identity: no op class lowered here has subclasses (tests/unit/test_lower_dispatch.py)
+        if t is arith.ConstantOp:
             m[op.result] = self.emit(llvm.ConstantOp(op.value, op.result.type))
-        elif isinstance(op, arith.AddiOp) and arith.IntegerOverflowFlag.NSW in op.overflow_flags.data:
+        elif t is arith.AddiOp and arith.IntegerOverflowFlag.NSW in op.overflow_flags.data:
             # an offset's add that cannot wrap (passes/tma_store.py): LLVM splits sext(x + c) and
             # folds c into the address (an immediate offset, not an IMAD.WIDE an access)
             m[op.result] = self.emit(llvm.AddOp(self.lowered(op.lhs), self.lowered(op.rhs),
                                                 overflow=llvm.OverflowAttr((llvm.OverflowFlag.NO_SIGNED_WRAP,))))
         elif type(op) in _BINOPS:
             m[op.results[0]] = self.emit(_BINOPS[type(op)](self.lowered(op.lhs), self.lowered(op.rhs)))
-        elif isinstance(op, (arith.MaxSIOp, arith.MinSIOp)):
-            pred = "sgt" if isinstance(op, arith.MaxSIOp) else "slt"
-            c = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), IntegerAttr(_ICMP[pred], 64)))
+        elif t in (arith.MaxSIOp, arith.MinSIOp):
+            pred = "sgt" if t is arith.MaxSIOp else "slt"
+            c = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), int_attr(_ICMP[pred], 64)))
             m[op.result] = self.emit(llvm.SelectOp(c, self.lowered(op.lhs), self.lowered(op.rhs)))
-        elif isinstance(op, arith.TruncIOp):
+        elif t is arith.TruncIOp:
             m[op.result] = self.emit(llvm.TruncOp(self.lowered(op.input), op.result.type))
-        elif isinstance(op, arith.NegfOp):
+        elif t is arith.NegfOp:
             m[op.result] = self.emit(llvm.FNegOp(self.lowered(op.operand)))
-        elif isinstance(op, (arith.MaximumfOp, arith.MinimumfOp)):
+        elif t in (arith.MaximumfOp, arith.MinimumfOp):
             # NaN-propagating max / min (max.NaN needs sm_80 PTX 7.0 and LLVM's llvm.maximum):
             # the ordered compare's pick, or x + y (NaN) where either is NaN
             x, y = self.lowered(op.lhs), self.lowered(op.rhs)
-            pick = self.emit(llvm.FCmpOp(x, y, "ogt" if isinstance(op, arith.MaximumfOp) else "olt"))
+            pick = self.emit(llvm.FCmpOp(x, y, "ogt" if t is arith.MaximumfOp else "olt"))
             best = self.emit(llvm.SelectOp(pick, x, y))
             nan = self.emit(llvm.FCmpOp(x, y, "uno"))
             m[op.result] = self.emit(llvm.SelectOp(nan, self.emit(llvm.FAddOp(x, y)), best))
@@ -439,49 +440,49 @@ class _Lowerer:
                                               [op.results[0].type]).results[0]
         elif op.name in FORMULAS:
             m[op.results[0]] = FORMULAS[op.name](_LLVMF32(self), self.lowered(op.operands[0]), *formula_args(op))
-        elif isinstance(op, arith.MinUIOp):
-            lt = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), IntegerAttr(_ICMP["ult"], 64)))
+        elif t is arith.MinUIOp:
+            lt = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), int_attr(_ICMP["ult"], 64)))
             m[op.result] = self.emit(llvm.SelectOp(lt, self.lowered(op.lhs), self.lowered(op.rhs)))
-        elif isinstance(op, arith.CmpiOp):
+        elif t is arith.CmpiOp:
             pred = _ARITH_ICMP[op.predicate.value.data]
-            m[op.result] = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), IntegerAttr(_ICMP[pred], 64)))
-        elif isinstance(op, arith.CmpfOp):
+            m[op.result] = self.emit(llvm.ICmpOp(self.lowered(op.lhs), self.lowered(op.rhs), int_attr(_ICMP[pred], 64)))
+        elif t is arith.CmpfOp:
             m[op.result] = self.emit(llvm.FCmpOp(self.lowered(op.lhs), self.lowered(op.rhs), op.predicate))
-        elif isinstance(op, arith.ExtFOp):
+        elif t is arith.ExtFOp:
             m[op.result] = self.emit(llvm.FPExtOp(self.lowered(op.input), op.result.type))
-        elif isinstance(op, arith.ExtUIOp):
+        elif t is arith.ExtUIOp:
             m[op.result] = self.emit(llvm.ZExtOp(self.lowered(op.input), op.result.type))
-        elif isinstance(op, arith.SIToFPOp):
+        elif t is arith.SIToFPOp:
             m[op.result] = self.emit(llvm.SIToFPOp(self.lowered(op.input), op.result.type))
-        elif isinstance(op, arith.TruncFOp):
+        elif t is arith.TruncFOp:
             m[op.result] = self.emit(llvm.FPTruncOp(self.lowered(op.input), op.result.type))
-        elif isinstance(op, arith.BitcastOp):  # f32 <-> i32 bits (stream-K's workspace partials)
+        elif t is arith.BitcastOp:  # f32 <-> i32 bits (stream-K's workspace partials)
             m[op.result] = self.emit(llvm.BitcastOp(self.lowered(op.input), op.result.type))
-        elif isinstance(op, arith.SelectOp):
+        elif t is arith.SelectOp:
             m[op.result] = self.emit(llvm.SelectOp(self.lowered(op.cond), self.lowered(op.lhs), self.lowered(op.rhs)))
-        elif isinstance(op, cf.BranchOp):
+        elif t is cf.BranchOp:
             br = llvm.BrOp(self.block_map[op.successor], *[self.lowered(x) for x in op.arguments])
             if UNROLL_FULL_ATTR in op.attributes:  # a rolled loop's back edge (_ForLowering)
                 br.attributes[UNROLL_FULL_ATTR] = op.attributes[UNROLL_FULL_ATTR]
             self.emit(br)
-        elif isinstance(op, cf.ConditionalBranchOp):
+        elif t is cf.ConditionalBranchOp:
             self.emit(llvm.CondBrOp(self.lowered(op.cond), self.block_map[op.then_block], [self.lowered(x) for x in op.then_arguments],
                                     self.block_map[op.else_block], [self.lowered(x) for x in op.else_arguments]))
-        elif isinstance(op, func.ReturnOp):
+        elif t is func.ReturnOp:
             self.emit(llvm.ReturnOp())
-        elif isinstance(op, lass_smem.SwizzleOp):
+        elif t is lass_smem.SwizzleOp:
             bits, base, shift = op.params()
             m[op.result] = self.idx_value(swizzle(Idx(self.lowered(op.logical), self), bits, base, shift))
-        elif isinstance(op, lass_nv.ThreadIdOp):
+        elif t is lass_nv.ThreadIdOp:
             m[op.result] = self.intrinsic("llvm.nvvm.read.ptx.sreg.tid.x", [], [i32]).results[0]
-        elif isinstance(op, lass_nv.WarpBroadcastOp):  # shfl.sync.idx from lane 0, clamp 0x1f, full mask
+        elif t is lass_nv.WarpBroadcastOp:  # shfl.sync.idx from lane 0, clamp 0x1f, full mask
             m[op.result] = self.intrinsic("llvm.nvvm.shfl.sync.idx.i32", [self.const(-1), self.lowered(op.value), self.const(0),
                                                                         self.const(WARP_SIZE - 1)], [i32]).results[0]
-        elif isinstance(op, lass_nv.BlockIdOp):
+        elif t is lass_nv.BlockIdOp:
             m[op.result] = self.intrinsic(f"llvm.nvvm.read.ptx.sreg.ctaid.{op.axis}", [], [i32]).results[0]
-        elif isinstance(op, lass_nv.GridDimOp):
+        elif t is lass_nv.GridDimOp:
             m[op.result] = self.intrinsic("llvm.nvvm.read.ptx.sreg.nctaid.x", [], [i32]).results[0]
-        elif isinstance(op, lass_tb.BatchViewOp):
+        elif t is lass_tb.BatchViewOp:
             # base + index * stride elements, in 64 bits (batch * M * K can pass 2^31)
             off = self.emit(llvm.MulOp(self.emit(llvm.SExtOp(self.lowered(op.index), i64)),
                                        self.emit(llvm.SExtOp(self.lowered(op.stride), i64))))
@@ -490,12 +491,12 @@ class _Lowerer:
                                         result_type=_ptr(GLOBAL_AS)))
             self.memref_elem[view] = et
             m[op.result] = view
-        elif isinstance(op, lass_nv.CpAsyncOp):
+        elif t is lass_nv.CpAsyncOp:
             w = op.bytes.value.data
             size = self.emit(llvm.SelectOp(self.lowered(op.pred), self.const(w), self.const(0)))
             self.intrinsic(cp_async_intrinsic(w),
                            [self.shared_ptr(self.lowered(op.dst)), self.global_ptr(self.lowered(op.source), self.lowered(op.offset)), size])
-        elif isinstance(op, lass_nv.LdGlobalBOp):
+        elif t is lass_nv.LdGlobalBOp:
             w = op.bytes.value.data
             addr = self.emit(llvm.PtrToIntOp(self.global_ptr(self.lowered(op.source), self.lowered(op.offset)), i64))
             pred = self.emit(llvm.ZExtOp(self.lowered(op.pred), i32))
@@ -509,7 +510,7 @@ class _Lowerer:
                                                  has_side_effects=True))
                 for old, new in zip(op.values, self.struct_fields(res, [i32] * n)):
                     m[old] = new
-        elif isinstance(op, lass_nv.StSharedBOp):
+        elif t is lass_nv.StSharedBOp:
             w = op.bytes.value.data
             ptr = self.shared_ptr(self.lowered(op.addr))
             vals = [self.lowered(x) for x in op.values]
@@ -520,20 +521,20 @@ class _Lowerer:
             else:  # the low 8 or 16 bits of the register
                 val = self.emit(llvm.TruncOp(vals[0], IntegerType(8 * w)))
             self.emit(llvm.StoreOp(val, ptr, alignment=w))
-        elif isinstance(op, lass_nv.CpAsyncCommitOp):
+        elif t is lass_nv.CpAsyncCommitOp:
             self.intrinsic("llvm.nvvm.cp.async.commit.group", [])
-        elif isinstance(op, lass_nv.CpAsyncWaitOp):
+        elif t is lass_nv.CpAsyncWaitOp:
             self.intrinsic("llvm.nvvm.cp.async.wait.group", [self.const(op.pending.value.data)])
-        elif isinstance(op, lass_nv.BarSyncOp):
+        elif t is lass_nv.BarSyncOp:
             self.intrinsic("llvm.nvvm.barrier0", [])
-        elif isinstance(op, lass_nv.LdmatrixX4Op):
+        elif t is lass_nv.LdmatrixX4Op:
             st = llvm.LLVMStructType.from_type_list([i32] * 4)
             name = "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3" if op.trans else \
                 "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3"
             call = self.intrinsic(name, [self.shared_ptr(self.lowered(op.addr))], [st])
             for old, new in zip(op.results, self.struct_fields(call.results[0], [i32] * 4)):
                 m[old] = new
-        elif isinstance(op, lass_nv.LdSharedOp):
+        elif t is lass_nv.LdSharedOp:
             # ld.shared.b32 / .v2 / .v4: one aligned integer load of 32 n bits (NVPTX emits
             # ld.shared.b32 / .b64 / .v2.b64), word i = bits 32i.. (little endian: address order)
             n = len(op.values)
@@ -541,12 +542,12 @@ class _Lowerer:
             word = self.emit(llvm.LoadOp(self.shared_ptr(self.lowered(op.addr)), wide, alignment=4 * n))
             for i, res in enumerate(op.values):
                 part = word if i == 0 else self.emit(llvm.LShrOp(word, self.emit(
-                    llvm.ConstantOp(IntegerAttr(32 * i, wide), wide))))
+                    llvm.ConstantOp(int_attr(32 * i, wide), wide))))
                 m[res] = part if n == 1 else self.emit(llvm.TruncOp(part, i32))
-        elif isinstance(op, lass_nv.PrmtOp):
+        elif t is lass_nv.PrmtOp:
             m[op.result] = self.intrinsic("llvm.nvvm.prmt", [self.lowered(op.a), self.lowered(op.b), self.lowered(op.sel)],
                                           [i32]).results[0]
-        elif isinstance(op, lass_nv.MmaSyncOp):
+        elif t is lass_nv.MmaSyncOp:
             ins = [self.lowered(x) for x in (op.a0, op.a1, op.a2, op.a3, op.b0, op.b1)]
             accs = [self.lowered(x) for x in (op.c0, op.c1, op.c2, op.c3)]
             acc_t, ab = op.acc_type, op.input_type
@@ -582,12 +583,12 @@ class _Lowerer:
                 call = self.intrinsic("llvm.nvvm.mma.m16n8k16.row.col.f32.f32", regs + accs, [st])
             for old, new in zip(op.results, self.struct_fields(call.results[0], [acc_t] * 4)):
                 m[old] = new
-        elif isinstance(op, lass_nv.CvtRnaTf32Op):
+        elif t is lass_nv.CvtRnaTf32Op:
             x = self.emit(llvm.BitcastOp(self.lowered(op.x), f32))
             m[op.result] = self.intrinsic("llvm.nvvm.f2tf32.rna", [x], [i32]).results[0]
-        elif isinstance(op, lass_nv.CvtRniS32Op):
+        elif t is lass_nv.CvtRniS32Op:
             m[op.result] = self.intrinsic("llvm.nvvm.f2i.rn", [self.lowered(op.x)], [i32]).results[0]
-        elif isinstance(op, lass_nv.LdGlobalV4Op):
+        elif t is lass_nv.LdGlobalV4Op:
             ptr = self.global_ptr(self.lowered(op.source), self.lowered(op.offset))
             addr = self.emit(llvm.PtrToIntOp(ptr, i64))
             pred = self.emit(llvm.ZExtOp(self.lowered(op.pred), i32))
@@ -596,10 +597,10 @@ class _Lowerer:
                                              has_side_effects=True))
             for old, new in zip(op.results, self.struct_fields(res, [i32] * 4)):
                 m[old] = new
-        elif isinstance(op, lass_nv.StSharedV4Op):
+        elif t is lass_nv.StSharedV4Op:
             vec = self.vector([self.lowered(x) for x in (op.v0, op.v1, op.v2, op.v3)], i32)
             self.emit(llvm.StoreOp(vec, self.shared_ptr(self.lowered(op.addr)), alignment=16))
-        elif isinstance(op, lass_nv.LdGlobalOp):
+        elif t is lass_nv.LdGlobalOp:
             # guarded load: one predicated ld.global (inline PTX), zeros where the predicate is 0
             et = op.source.type.get_element_type()
             n = len(op.values)
@@ -621,7 +622,7 @@ class _Lowerer:
                 vals = [self.from_reg(r, et) for r in regs]
             for res, val in zip(op.values, vals):
                 m[res] = val
-        elif isinstance(op, lass_nv.StGlobalOp):
+        elif t is lass_nv.StGlobalOp:
             # guarded store: one predicated st.global (inline PTX), not a branch around a store: a
             # branch per store gave the epilogue ~1,500 basic blocks that LLVM's codegen (SLSR)
             # spent most of the compile on; ptxas predicates the stores either way
@@ -639,16 +640,16 @@ class _Lowerer:
                 regs = [self.to_reg(self.lowered(v), et) for v in op.values]
                 self.emit(llvm.InlineAsmOp(predicated_st_global_asm(et.bitwidth, n), ",".join(["l", "r"] + [cons] * n),
                                            [addr, pred, *regs], [], has_side_effects=True))
-        elif isinstance(op, lass_nv.StSharedOp):
+        elif t is lass_nv.StSharedOp:
             et = op.values[0].type
             vec = self.vector([self.lowered(x) for x in op.values], et)
             self.emit(llvm.StoreOp(vec, self.shared_ptr(self.lowered(op.addr)), alignment=len(op.values) * et.bitwidth // 8))
-        elif isinstance(op, lass_nv.StGlobalV4Op):
+        elif t is lass_nv.StGlobalV4Op:
             def store_v4() -> None:
                 vec = self.vector([self.lowered(x) for x in (op.r0, op.r1, op.r2, op.r3)], i32)
                 self.emit(llvm.StoreOp(vec, self.global_ptr(self.lowered(op.dest), self.lowered(op.offset)), alignment=16))
             self.guarded(self.lowered(op.pred), store_v4)
-        elif isinstance(op, lass_nv.SpinAcquireOp):
+        elif t is lass_nv.SpinAcquireOp:
             # loop: ld.acquire.gpu until the word equals value (the "memory" clobber keeps LLVM
             # from moving other memory accesses across it)
             ptr = self.emit(llvm.PtrToIntOp(self.global_ptr(self.lowered(op.sem), self.lowered(op.offset)), i64))
@@ -657,18 +658,18 @@ class _Lowerer:
             self.emit(llvm.BrOp(spin))
             self.cur = spin
             got = self.emit(llvm.InlineAsmOp(LD_ACQUIRE_ASM, "=r,l,~{memory}", [ptr], [i32], has_side_effects=True))
-            again = self.emit(llvm.ICmpOp(got, want, IntegerAttr(_ICMP["ne"], 64)))
+            again = self.emit(llvm.ICmpOp(got, want, int_attr(_ICMP["ne"], 64)))
             done = self.new_block()
             self.emit(llvm.CondBrOp(again, spin, [], done, []))
             self.cur = done
-        elif isinstance(op, lass_nv.StReleaseOp):
+        elif t is lass_nv.StReleaseOp:
             ptr = self.emit(llvm.PtrToIntOp(self.global_ptr(self.lowered(op.sem), self.lowered(op.offset)), i64))
             self.emit(llvm.InlineAsmOp(ST_RELEASE_ASM, "l,r,~{memory}", [ptr, self.lowered(op.value)], [],
                                        has_side_effects=True))
-        elif isinstance(op, lass_nv.AlignedOp):
+        elif t is lass_nv.AlignedOp:
             addr = self.emit(llvm.PtrToIntOp(self.lowered(op.source), i64))
             low = self.emit(llvm.AndOp(addr, self.const(op.bytes.value.data - 1, i64)))
-            m[op.result] = self.emit(llvm.ICmpOp(low, self.const(0, i64), IntegerAttr(_ICMP["eq"], 64)))
+            m[op.result] = self.emit(llvm.ICmpOp(low, self.const(0, i64), int_attr(_ICMP["eq"], 64)))
         elif lower_sm90(self, op):
             pass
         else:

@@ -111,11 +111,13 @@ class _Swizzler:
         self.staged: dict[SSAValue, tuple[int, list[list[SSAValue]]]] = {}
         self.k_ok: dict[tuple, SSAValue] = {}
         first = fn.body.block.first_op
+        # the lane values below are named, and some are the same value, some unused: built anew
+        # each (ArithBuilder's reuse off), CSE leaves the names it always left (a used one's)
         if isinstance(first, lass_nv.ThreadIdOp):  # lasscc-warp-mma's; reuse it
             self.tid = first.result
-            b = ArithBuilder(InsertPoint.after(first))
+            b = ArithBuilder(InsertPoint.after(first), reuse=False)
         else:
-            b = ArithBuilder(InsertPoint.at_start(fn.body.block))
+            b = ArithBuilder(InsertPoint.at_start(fn.body.block), reuse=False)
             self.tid = b.emit(lass_nv.ThreadIdOp.build(result_types=[i32]))
             self.tid.name_hint = "tid"
         lane = b.and_(self.tid, WARP_SIZE - 1)
@@ -134,6 +136,7 @@ class _Swizzler:
             v.name_hint = n
         self.lane = lane
         self._mn_lanes: dict[int, tuple[SSAValue, ...]] = {}
+        self.built: dict[Block, dict] = {}  # the ArithBuilders' `shared` dict of each block (`rewrite`)
 
     def mn_lanes(self, eb: int) -> tuple[SSAValue, ...]:
         """Per-lane values of the interleaved fragment loads of MN-major tiles (lasscc.layout,
@@ -143,7 +146,7 @@ class _Swizzler:
         (s8_mn_prmt_selectors)."""
         if eb not in self._mn_lanes:
             anchor = self.bt_k.owner if not self._mn_lanes else self._mn_anchor
-            b = ArithBuilder(InsertPoint.after(anchor))
+            b = ArithBuilder(InsertPoint.after(anchor), reuse=False)  # (named values, as above)
             lane = b.idx(self.lane)
             if eb == 4:  # the lane part (load 0); load `load` adds tf32_mn_lane_src(0, load)
                 vals = tuple(b.val(v) for v in tf32_mn_lane_src(lane, 0))
@@ -294,7 +297,8 @@ class _Swizzler:
         return b.add(b.mul(b.add(op.row0, r), kernel_arg(self.fn, "K")), b.add(op.k0, k))
 
     def rewrite(self, op: Operation) -> None:
-        b = ArithBuilder(InsertPoint.before(op))
+        # the ops are rewritten in block order (`run`): a block's builders share what they built
+        b = ArithBuilder(InsertPoint.before(op), shared=self.built.setdefault(op.parent_block(), {}))
         if isinstance(op, (lass_warp.LoadFragAOp, lass_warp.LoadFragBOp)):
             is_a = isinstance(op, lass_warp.LoadFragAOp)
             trans = op.ring.type.is_mn_major

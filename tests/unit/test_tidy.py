@@ -1,7 +1,8 @@
 """lasscc.tidy's CSE and DCE give exactly what xDSL's `cse` and `dce` passes give, after every pass
 of a whole mma.sync and a whole wgmma compile (the driver's tidy-up checked against xDSL's), and on
 small cases of each rule: pure ops merged, read-only ops merged only without a write between,
-scopes ending with their region, isolated ops starting blank, dead ops (and dead loops) removed."""
+scopes ending with their region, isolated ops starting blank, dead ops (and dead loops, chains, unreachable
+blocks) removed."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from xdsl.context import Context
-from xdsl.dialects import arith, builtin, func, memref, scf
+from xdsl.dialects import arith, builtin, cf, func, memref, scf
 from xdsl.parser import Parser
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 from xdsl.transforms.dead_code_elimination import DeadCodeElimination
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _ctx() -> Context:
     ctx = Context()
-    for d in (arith.Arith, builtin.Builtin, func.Func, memref.MemRef, scf.Scf):
+    for d in (arith.Arith, builtin.Builtin, cf.Cf, func.Func, memref.MemRef, scf.Scf):
         ctx.load_dialect(d)
     return ctx
 
@@ -107,6 +108,31 @@ func.func @f(%a: i32, %b: i32, %n: index) -> i32 {
 func.func @g(%a: i32, %b: i32) -> i32 {
   %x = arith.addi %a, %b : i32
   func.return %x : i32
+}""",
+    # blocks (as lasscc-lower-to-llvm leaves them): values live only through a branch's block
+    # arguments or a use in a later block, a chain dead only once its last op is, an unreachable block
+    "blocks": """
+func.func @f(%a: i32, %n: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %unused = arith.muli %a, %a : i32
+  cf.br ^head(%c0, %a : i32, i32)
+^head(%i: i32, %acc: i32):
+  %lt = arith.cmpi slt, %i, %n : i32
+  %later = arith.addi %acc, %a : i32
+  %chain0 = arith.muli %acc, %acc : i32
+  %chain1 = arith.addi %chain0, %i : i32
+  cf.cond_br %lt, ^body, ^exit
+^body:
+  %next = arith.addi %i, %c1 : i32
+  %acc2 = arith.muli %later, %c1 : i32
+  %chain2 = arith.subi %chain1, %acc2 : i32
+  cf.br ^head(%next, %acc2 : i32, i32)
+^exit:
+  func.return %acc : i32
+^unreachable:
+  %u = arith.addi %a, %c1 : i32
+  cf.br ^exit
 }""",
 }
 
