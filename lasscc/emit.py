@@ -34,6 +34,12 @@ CODEGEN_OPT_LEVEL = 2
 # two give byte-identical PTX on all 50 example kernels (O3 adds only non-trivial loop unswitching and
 # call-site work, which these single-function, call-free kernels do not use); see _optimize
 IR_SPEED_LEVEL = 3
+# The partial-unroll threshold of _optimize's late LoopUnroll: O3's, which the NVPTX target sets to a
+# quarter of the unroll threshold (NVPTXTTIImpl::getUnrollingPreferences: UnrollThresholdAggressive
+# 300 / 4 at O3; llvmlite's LoopUnrollPass runs at O2's 150 / 4 = 37, which unrolls nothing in the
+# examples).  It unrolls gemm_odd_k's per-k-tile 16-bit copy loops (32 trips of ~25 instructions) by 2,
+# as O3 did (BENCHMARKS.md "Session 15 -- gemm_odd_k and the function pipeline")
+LATE_UNROLL_PARTIAL_THRESHOLD = 75
 
 
 # A literal struct of at least this many fields of one scalar type is written once, as a named type:
@@ -477,6 +483,9 @@ def to_ptx(llvm_ir: str, arch: str = "sm_80") -> str:
     # under _optimize's pipeline running them changes the SASS of two examples, one each way
     # (BENCHMARKS.md "Session 15 -- LLVM pipeline"): still skipped.
     llvm_b.set_option("", f"-opt-disable={','.join(CODEGEN_PASSES_SKIPPED)}")
+    # _optimize's late LoopUnroll at O3's partial threshold (only LoopUnroll reads it: the function
+    # pipeline's LoopFullUnroll unrolls fully or not at all)
+    llvm_b.set_option("", f"-unroll-partial-threshold={LATE_UNROLL_PARTIAL_THRESHOLD}")
     try:
         with timing.phase("LLVM parse"):
             mod = llvm_b.parse_assembly(llvm_ir)
@@ -527,6 +536,12 @@ def _optimize(mod, tm) -> None:
     for f in mod.functions:
         if not f.is_declaration:
             fpm.run(f, pb)
+    # O3's late partial (and runtime) unroll, at O3's threshold (LATE_UNROLL_PARTIAL_THRESHOLD, set by
+    # to_ptx): the one pass of the late pipeline whose absence cost a kernel time on the GPU
+    # (gemm_odd_k +3-4 %, its per-k-tile copy loops not unrolled by 2)
+    late = llvm_b.create_new_module_pass_manager()
+    late.add_loop_unroll_pass()
+    late.run(mod, pb)
 
 
 # ptxas warnings that it serialized wgmma.mma_async (accumulator registers touched while a wgmma is in
