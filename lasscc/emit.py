@@ -34,6 +34,12 @@ CODEGEN_OPT_LEVEL = 2
 # two give byte-identical PTX on all 50 example kernels (O3 adds only non-trivial loop unswitching and
 # call-site work, which these single-function, call-free kernels do not use); see _optimize
 IR_SPEED_LEVEL = 3
+# The partial-unroll threshold of _optimize's late LoopUnroll: O3's, which the NVPTX target sets to a
+# quarter of the unroll threshold (NVPTXTTIImpl::getUnrollingPreferences: UnrollThresholdAggressive
+# 300 / 4 at O3; llvmlite's LoopUnrollPass runs at O2's 150 / 4 = 37, which unrolls nothing in the
+# examples).  It unrolls gemm_odd_k's per-k-tile 16-bit copy loops (32 trips of ~25 instructions) by 2,
+# as O3 did (BENCHMARKS.md "Session 15 -- gemm_odd_k and the function pipeline")
+LATE_UNROLL_PARTIAL_THRESHOLD = 75
 
 
 # A literal struct of at least this many fields of one scalar type is written once, as a named type:
@@ -499,8 +505,9 @@ def _optimize(mod, tm) -> None:
     """LLVM's function simplification pipeline (llvmlite's `getFunctionPassManager`: what O3's module
     pipeline runs on each function inside its inliner, with SROA, EarlyCSE, InstCombine, the loop passes
     -- LICM hoists the per-thread address arithmetic out of the K loop, LoopFullUnroll unrolls the rolled
-    loops of passes/_rolled.py -- GVN, DSE and ADCE) on each defined function, not O3's whole module
-    pipeline, on the module with its function-local value names dropped first.
+    loops of passes/_rolled.py -- GVN, DSE and ADCE) on each defined function, then O3's late partial
+    LoopUnroll (at LATE_UNROLL_PARTIAL_THRESHOLD), not O3's whole module pipeline, on the module with its
+    function-local value names dropped first.
 
     What the module pipeline adds is not needed by these modules, one kernel (a split-K module: two)
     without calls: the inliner and the interprocedural passes (IPSCCP, GlobalOpt, function attributes)
@@ -508,9 +515,13 @@ def _optimize(mod, tm) -> None:
     partial unrolling, LICM, DivRemPairs, InstCombine x 3 over the fully unrolled code: InstCombine was
     ~60 % of O3 on the Hopper kernels) changes the SASS size or registers of 15 of the 50 example
     kernels, by -3.8 % to +1.7 % (BENCHMARKS.md "Session 15 -- LLVM pipeline", which has the table and
-    the GPU check); the IR pipeline takes ~40 % less time.  (llvmlite has no textual pipeline; its
-    module pass manager's `add_*` passes -- function attributes, IPSCCP + GlobalOpt, LoopUnroll +
-    InstCombine -- run after this pipeline change no example's PTX.)
+    the GPU check); the IR pipeline takes ~40 % less time.  Of the late pipeline only the partial
+    unroll is run: without it gemm_odd_k's per-k-tile 16-bit copy loops stay rolled (O3 unrolls them
+    by 2), and the kernel ran 3-4 % slower on the GPU; it costs ~0.0016 s a kernel (BENCHMARKS.md
+    "Session 15 -- gemm_odd_k and the function pipeline").  (llvmlite has no textual pipeline; its
+    module pass manager's `add_*` passes -- function attributes, IPSCCP + GlobalOpt, InstCombine --
+    run after this pipeline change no example's PTX; its LoopUnroll runs at O2's partial threshold,
+    37, hence the option.)
 
     The names (llvmlite's `%".123"`) mean nothing to the NVPTX backend, which numbers its own
     registers and labels, but LLVM keeps them unique through a string map as it clones and renames
@@ -531,6 +542,14 @@ def _optimize(mod, tm) -> None:
     for f in mod.functions:
         if not f.is_declaration:
             fpm.run(f, pb)
+    # O3's late partial (and runtime) unroll at O3's threshold: the one pass of the late pipeline whose
+    # absence cost a kernel time on the GPU (gemm_odd_k +3-4 %, its per-k-tile copy loops not unrolled
+    # by 2).  The option is process-wide and only LoopUnroll reads it (the function pipeline's
+    # LoopFullUnroll unrolls fully or not at all); O3's own late LoopUnroll uses the same value
+    llvm_b.set_option("", f"-unroll-partial-threshold={LATE_UNROLL_PARTIAL_THRESHOLD}")
+    late = llvm_b.create_new_module_pass_manager()
+    late.add_loop_unroll_pass()
+    late.run(mod, pb)
 
 
 # ptxas warnings that it serialized wgmma.mma_async (accumulator registers touched while a wgmma is in

@@ -164,3 +164,60 @@ def test_wide_uniform_structs_are_named_once_in_the_llvm_ir():
     assert to_ptx(ir, "sm_80") == to_ptx(spelled, "sm_80")
     narrow = to_llvm_ir(parse_mlir(_wide_struct_kernel(n - 1), "t.mlir"))
     assert "type {" not in narrow and "extractvalue {float" in narrow, narrow
+
+
+# gemm_odd_k's per-k-tile copy loop (its LLVM IR after the function pipeline, cut down): 32 trips of one
+# predicated 16-bit global load and shared store, ~25 instructions
+_COPY_LOOP = """
+target triple = "nvptx64-nvidia-cuda"
+@"lass_smem" = external addrspace(3) global [0 x i8]
+define ptx_kernel void @"copy"(ptr addrspace(1) %a, i32 %m, i32 %k, i32 %row0, i32 %tid) {
+entry:
+  %w = lshr i32 %tid, 5
+  %l = and i32 %tid, 31
+  %inb = icmp ult i32 %l, %k
+  %l2 = shl nuw nsw i32 %l, 1
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %i4 = shl i32 %i, 2
+  %r = add nuw nsw i32 %i4, %w
+  %row = add i32 %r, %row0
+  %rk = mul i32 %row, %k
+  %idx = add i32 %rk, %l
+  %s6 = shl i32 %r, 6
+  %so = or disjoint i32 %s6, %l2
+  %sw0 = lshr exact i32 %s6, 3
+  %sw = and i32 %sw0, 112
+  %soff = xor i32 %sw, %so
+  %rowin = icmp ult i32 %row, %m
+  %p = and i1 %inb, %rowin
+  %idx64 = sext i32 %idx to i64
+  %g = getelementptr half, ptr addrspace(1) %a, i64 %idx64
+  %gi = ptrtoint ptr addrspace(1) %g to i64
+  %pi = zext i1 %p to i32
+  %v = call i32 asm sideeffect "{\\0A .reg .pred p;\\0A setp.ne.b32 p, $2, 0;\\0A mov.b32 $0, 0;\\0A @p ld.global.u16 $0, [$1];\\0A}", "=r,l,r"(i64 %gi, i32 %pi)
+  %sp = getelementptr i8, ptr addrspace(3) @"lass_smem", i32 %soff
+  %v16 = trunc i32 %v to i16
+  store i16 %v16, ptr addrspace(3) %sp, align 2
+  %next = add nuw nsw i32 %i, 1
+  %done = icmp eq i32 %next, 32
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+"""
+
+
+def test_the_late_partial_unroll_unrolls_the_odd_k_copy_loop_by_2():
+    """After the function pipeline, _optimize runs O3's late LoopUnroll at O3's partial threshold
+    (LATE_UNROLL_PARTIAL_THRESHOLD): gemm_odd_k's copy loops (32 trips, ~25 instructions) come out
+    unrolled by 2, as under O3's module pipeline; without it (or at llvmlite's O2 threshold, 37) they are
+    not, and gemm_odd_k ran 3-4 % slower on the GPU (BENCHMARKS.md "Session 15 -- gemm_odd_k and the
+    function pipeline")."""
+    from lasscc.emit import LATE_UNROLL_PARTIAL_THRESHOLD
+
+    assert LATE_UNROLL_PARTIAL_THRESHOLD == 300 // 4  # UnrollThresholdAggressive / 4 (NVPTX's TTI)
+    ptx = to_ptx(_COPY_LOOP, "sm_80")
+    assert ptx.count("ld.global.u16") == 2, ptx  # one loop, its body twice
+    assert len(re.findall(r"^\s*@%p\d+ bra\s", ptx, re.M)) == 1, ptx
