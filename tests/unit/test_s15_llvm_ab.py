@@ -43,19 +43,3 @@ def test_build_only_prints_each_variants_ptxas_figures(ab, capsys):
     assert ab.main(["--build-only", "--examples", "gemm_skinny_swap:sm_90a"]) == 0
     out = capsys.readouterr().out
     assert re.fullmatch(r"gemm_skinny_swap sm_90a: PTX differs; o3 \d+ regs, SASS \d+; fpm \d+ regs, SASS \d+\n", out), out
-
-
-def test_the_unroll4_variant_unrolls_gemm_odd_k_copy_loops_further_and_is_undone(ab):
-    """Variant unroll4 (the lead's GPU candidate): the late LoopUnroll's partial threshold at
-    UNROLL4_PARTIAL_THRESHOLD unrolls gemm_odd_k's 16-bit copy loops by 4 where fpm (O3's threshold)
-    unrolls them by 2: more predicated 16-bit loads in the PTX; the threshold is back afterwards."""
-    from lasscc import emit
-
-    threshold = emit.LATE_UNROLL_PARTIAL_THRESHOLD
-    fpm, _, _ = ab.build("gemm_odd_k", "sm_80", None, None, None, "fpm")
-    four, _, _ = ab.build("gemm_odd_k", "sm_80", None, None, None, "unroll4")
-    assert emit.LATE_UNROLL_PARTIAL_THRESHOLD == threshold < ab.UNROLL4_PARTIAL_THRESHOLD
-    assert four.count("ld.global.u16") > fpm.count("ld.global.u16"), (fpm.count("ld.global.u16"),
-                                                                       four.count("ld.global.u16"))
-    again, _, _ = ab.build("gemm_odd_k", "sm_80", None, None, None, "fpm")
-    assert again == fpm
