@@ -1,16 +1,14 @@
 """xDSL's parametrized attribute definitions built on first use (lasscc/lazy_attrs.py, issue 16)."""
 
-import json
 import subprocess
 import sys
 import types
-from pathlib import Path
 
 import pytest
 
 from lasscc import lazy_attrs
 
-ROOT = Path(__file__).resolve().parents[2]
+from _subprocess_json import ROOT, run_json
 
 # Every attribute class of every dialect the compiler registers (xDSL's, lasscc's, linalg), defined
 # (by the eager decorator or through lazy_attrs), described by what xDSL's definition gives it: the
@@ -48,9 +46,7 @@ print(re.sub(r" at 0x[0-9a-f]+", "", json.dumps({"pending": pending, "lazy": laz
 
 
 def _describe(mode: str) -> dict:
-    r = subprocess.run([sys.executable, "-c", _DESCRIBE, mode], capture_output=True, text=True, cwd=ROOT, timeout=300)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
+    return run_json(_DESCRIBE, mode)
 
 
 def test_installed_by_import_lasscc():

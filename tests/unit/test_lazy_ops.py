@@ -1,16 +1,14 @@
 """xDSL's op definitions built on first use (lasscc/lazy_ops.py, issue 16)."""
 
-import json
 import subprocess
 import sys
-from pathlib import Path
 
 from xdsl.dialects import arith, builtin, llvm
 from xdsl.traits import Pure
 
 from lasscc import lazy_ops
 
-ROOT = Path(__file__).resolve().parents[2]
+from _subprocess_json import ROOT, run_json
 
 # Every op class of every dialect the compiler registers (xDSL's, lasscc's, linalg), defined (by the
 # eager decorator or through lazy_ops), described by what xDSL's definition gives it: the OpDef and
@@ -46,9 +44,7 @@ print(re.sub(r" at 0x[0-9a-f]+", "", json.dumps({"pending": pending, "classes": 
 
 
 def _describe(mode: str) -> dict:
-    r = subprocess.run([sys.executable, "-c", _DESCRIBE, mode], capture_output=True, text=True, cwd=ROOT, timeout=300)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
+    return run_json(_DESCRIBE, mode)
 
 
 def test_installed_by_import_lasscc():
