@@ -517,7 +517,8 @@ def _optimize(mod, tm) -> None:
     kernels, by -3.8 % to +1.7 % (BENCHMARKS.md "Session 15 -- LLVM pipeline", which has the table and
     the GPU check); the IR pipeline takes ~40 % less time.  Of the late pipeline only the partial
     unroll is run: without it gemm_odd_k's per-k-tile 16-bit copy loops stay rolled (O3 unrolls them
-    by 2), and the kernel ran 3-4 % slower on the GPU; it costs ~0.0016 s a kernel (BENCHMARKS.md
+    by 2), and the kernel ran 3-4 % slower on the GPU (with it 1.2-1.7 % against O3, BENCHMARKS.md
+    "Session 15: main after the merges"); it costs ~0.0016 s a kernel (BENCHMARKS.md
     "Session 15 -- gemm_odd_k and the function pipeline").  (llvmlite has no textual pipeline; its
     module pass manager's `add_*` passes -- function attributes, IPSCCP + GlobalOpt, InstCombine --
     run after this pipeline change no example's PTX; its LoopUnroll runs at O2's partial threshold,
