@@ -107,7 +107,10 @@ from lasscc.source import op_location
 # stores, for beta != 0 and for a D that path cannot take: the C path's code with its loads also
 # predicated on beta != 0 and beta replaced by -0.0 without C (alpha * acc + -0.0 * 0 is alpha * acc
 # bit for bit).  Two copies (with C, without) were two fully unrolled loops: ~0.08 s of LLVM's
-# optimization and emit in a Hopper TMA-store kernel's compile (BENCHMARKS.md session 15).
+# optimization and emit in a Hopper TMA-store kernel's compile (BENCHMARKS.md session 15).  Its cost:
+# ptxas folds the beta != 0 term into each C load's predicate (one FSETP a load, ~190 a thread), which
+# made beta != 0 1-2 % slower, 5-6 % in a pingpong kernel, whose epilogue runs alone in the ordering
+# barrier's turn: a pingpong kernel keeps the two copies (`shares_direct`)
 SHARED_DIRECT = True
 
 
@@ -525,6 +528,10 @@ class _WarpLowering:
         stores), or None: the staged / direct stores."""
         return None
 
+    def shares_direct(self) -> bool:
+        """Whether this kernel takes SHARED_DIRECT's one copy of the per-thread stores."""
+        return True
+
     def epilogue(self, op: lass_tb.EpilogueOp) -> None:
         """Per-thread stores of alpha*acc (+ beta*C) at the mma C-fragment coordinates.
 
@@ -877,7 +884,7 @@ class _WarpLowering:
             fast = (stage_ok, staged)
         if fast is None:
             branch(b, has_c, c_path, with_c(False))
-        elif SHARED_DIRECT and exact_sum is None and not exact_i32 and not window:
+        elif SHARED_DIRECT and self.shares_direct() and exact_sum is None and not exact_i32 and not window:
             # one copy of the per-pair stores for C and for a D the fast path cannot take
             # (SHARED_DIRECT): it reads C where has_c is set
             usable, fast_emit = fast

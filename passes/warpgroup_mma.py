@@ -47,7 +47,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
 from lasscc.passes.tma_store import tma_store_epilogue
-from lasscc.resources import EPILOGUE_TMA, WGMMA_M, warpgroup_rows, wgmma_chains, wgmma_k, wgmma_m_tiles
+from lasscc.resources import EPILOGUE_TMA, WGMMA_M, is_pingpong, warpgroup_rows, wgmma_chains, wgmma_k, wgmma_m_tiles
 from lasscc.layout import MMA_M
 from lasscc.source import op_location
 
@@ -117,6 +117,12 @@ class _WarpgroupLowering(_WarpLowering):
         if self.wg_cfg.epilogue != EPILOGUE_TMA:
             return None
         return tma_store_epilogue(self, op, values, row0, col0, preload)
+
+    def shares_direct(self) -> bool:
+        """warp_mma.SHARED_DIRECT, but not in a pingpong kernel: its epilogue runs alone, in the ordering
+        barrier's turn, and the shared copy's per-load beta != 0 test cost it 5-6 % at beta != 0
+        (BENCHMARKS.md session 15); it keeps the copies with and without C."""
+        return not is_pingpong(self.wg_cfg)
 
     def epilogue(self, op: lass_tb.EpilogueOp) -> None:
         ArithBuilder(InsertPoint.before(op)).insert(lass_wg.WaitOp.build(attributes={"pending": IntegerAttr(0, 64)}))
